@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+// Tern: an open-source mobile engagement system. One package, two halves: the SDK that apps embed
+// (TernProtocol, TernCore, TernPush, TernNotificationService, TernTarget, TernProfile) and the
+// self-hosted server with its `tern` command line. TernProtocol is the only code both halves share.
+import PackageDescription
+
+let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
+
+let package = Package(
+    name: "Tern",
+    platforms: [.iOS(.v15), .macOS(.v15)],
+    products: [
+        // SDK: each module is its own dependency.
+        .library(name: "TernProtocol", targets: ["TernProtocol"]),
+        .library(name: "TernCore", targets: ["TernCore"]),
+        .library(name: "TernPush", targets: ["TernPush"]),
+        .library(name: "TernNotificationService", targets: ["TernNotificationService"]),
+        .library(name: "TernTarget", targets: ["TernTarget"]),
+        .library(name: "TernProfile", targets: ["TernProfile"]),
+        // Server.
+        .library(name: "TernServer", targets: ["TernServer"]),
+        .executable(name: "tern", targets: ["tern"]),
+    ],
+    targets: [
+        // System-library shims (Debian -dev packages, Homebrew formulae).
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+
+        // SDK.
+        .target(name: "TernProtocol"),
+        .target(name: "TernSQLite", dependencies: [.target(name: "CSQLite", condition: linuxOnly)]),
+        .target(name: "TernCore", dependencies: ["TernProtocol", "TernSQLite"]),
+        .target(name: "TernPush", dependencies: ["TernCore", "TernProtocol"]),
+        .target(name: "TernNotificationService", dependencies: ["TernPush", "TernCore"]),
+        .target(name: "TernTarget", dependencies: ["TernCore", "TernProtocol"]),
+        .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),
+
+        // Server.
+        .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl"]),
+        .target(name: "TernCrypto", dependencies: ["COpenSSL"]),
+        .target(
+            name: "TernServer",
+            dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "CPostgres"]),
+        .executableTarget(
+            name: "tern",
+            dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernProfile"]),
+
+        // Tests.
+        .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
+        .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

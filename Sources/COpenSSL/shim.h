@@ -1,0 +1,24 @@
+#ifndef TERN_COPENSSL_SHIM_H
+#define TERN_COPENSSL_SHIM_H
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+
+/// EVP_PKEY_CTX_set_rsa_padding and friends are macros in some OpenSSL versions; wrap what we use.
+static inline int tern_evp_pkey_ctx_set_rsa_padding(EVP_PKEY_CTX *ctx, int padding) {
+    return EVP_PKEY_CTX_set_rsa_padding(ctx, padding);
+}
+static inline int tern_evp_pkey_ctx_set_rsa_pss_saltlen(EVP_PKEY_CTX *ctx, int len) {
+    return EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, len);
+}
+#endif

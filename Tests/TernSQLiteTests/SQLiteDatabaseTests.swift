@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import TernSQLite
+
+@Suite struct SQLiteDatabaseTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tern-sqlite-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    @Test func opensInWALModeAndRoundTripsEveryValueKind() throws {
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("a.sqlite").path)
+        #expect(try db.queryFirst("PRAGMA journal_mode")?.string(0) == "wal")
+        try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
+        try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [42, 1.5, "héllo", Data([0, 1, 2]), String?.none])
+        let row = try #require(try db.queryFirst("SELECT i, r, s, b, n FROM t"))
+        #expect(row.int(0) == 42)
+        #expect(row.double(1) == 1.5)
+        #expect(row.string(2) == "héllo")
+        #expect(row.data(3) == Data([0, 1, 2]))
+        #expect(row.values[4] == .null)
+    }
+
+    @Test func transactionRollsBackWhenTheBodyThrows() throws {
+        struct Boom: Error {}
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("b.sqlite").path)
+        try db.execute("CREATE TABLE t (v INTEGER)")
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try db.queryFirst("SELECT count(*) FROM t")?.int(0) == 0)
+    }
+
+    @Test func migrationsRunOnceAndRecordTheVersion() throws {
+        let path = directory.appendingPathComponent("c.sqlite").path
+        let migrations = ["CREATE TABLE a (v INTEGER)", "ALTER TABLE a ADD COLUMN w TEXT"]
+        try SQLiteDatabase(path: path).migrate(migrations)
+        let db = try SQLiteDatabase(path: path)
+        try db.migrate(migrations)
+        #expect(try db.userVersion == 2)
+        try db.run("INSERT INTO a (v, w) VALUES (1, 'x')")
+    }
+
+    @Test func wrongParameterCountIsAnError() throws {
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("d.sqlite").path)
+        try db.execute("CREATE TABLE t (v INTEGER)")
+        #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (?)", []) }
+    }
+}

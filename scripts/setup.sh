@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what Tern needs to build and test, when it is missing: the C libraries behind the
+# system-library targets, pkg-config, and the Python tools the tests use as real peers.
+# Debian/Ubuntu: apt-get (as root, or through sudo). macOS: Homebrew.
+set -euo pipefail
+
+debian_packages=(pkg-config libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev)
+brew_packages=(pkg-config sqlite libmicrohttpd curl openssl@3 libpq)
+
+if [ "$(uname)" = "Darwin" ]; then
+    command -v brew >/dev/null || { echo "setup: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
+    missing=()
+    for package in "${brew_packages[@]}"; do brew list --versions "$package" >/dev/null 2>&1 || missing+=("$package"); done
+    if [ ${#missing[@]} -gt 0 ]; then brew install "${missing[@]}"; fi
+    exit 0
+fi
+
+missing=()
+for package in "${debian_packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
