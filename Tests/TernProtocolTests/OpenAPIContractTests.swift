@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import TernProtocol
+
+/// `docs/api/openapi.yaml` and TernProtocol describe the same wire: a test holds them together.
+@Suite struct OpenAPIContractTests {
+    static let document: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let url = root.appendingPathComponent("docs/api/openapi.yaml")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+
+    /// The paths under `paths:`, with the methods each declares.
+    static func operations(in yaml: String) -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        var inPaths = false
+        var current: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "paths:" {
+                inPaths = true
+                continue
+            }
+            guard inPaths else { continue }
+            if !line.hasPrefix(" "), !line.isEmpty { break }
+            if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
+                let path = String(line.dropFirst(2).dropLast())
+                current = path
+                result[path, default: []] = []
+            } else if let current, line.hasPrefix("    "), !line.hasPrefix("     ") {
+                let key = line.trimmingCharacters(in: .whitespaces).split(separator: ":").first.map(String.init) ?? ""
+                if ["get", "post", "put", "patch", "delete"].contains(key) {
+                    result[current, default: []].insert(key.uppercased())
+                }
+            }
+        }
+        return result
+    }
+
+    @Test func documentDeclaresExactlyTheSDKEndpoints() throws {
+        let operations = Self.operations(in: Self.document)
+        try #require(!operations.isEmpty, "docs/api/openapi.yaml has no paths")
+        let documented = Set(operations.keys.filter { $0.hasPrefix(Wire.apiPrefix) && !$0.hasPrefix("/api/v1/admin/") })
+        let declared = Set(Endpoint.allCases.map(\.path))
+        #expect(
+            documented.subtracting(declared).isEmpty,
+            "in the document, not in TernProtocol: \(documented.subtracting(declared))")
+        #expect(
+            declared.subtracting(documented).isEmpty,
+            "in TernProtocol, not in the document: \(declared.subtracting(documented))")
+        for endpoint in Endpoint.allCases {
+            #expect(operations[endpoint.path] == [endpoint.method], "\(endpoint.path) methods")
+        }
+    }
+
+    @Test func documentNamesTheWireHeaders() {
+        #expect(Self.document.contains("name: \(Wire.rTokenHeader)"))
+        #expect(Self.document.contains("name: \(Wire.idempotencyKeyHeader)"))
+    }
+
+    @Test func parserReadsPathsAndMethods() {
+        let yaml = "paths:\n  /a:\n    post:\n      x: 1\n  /b:\n    get: {}\ncomponents:\n  /c:\n    put: {}\n"
+        #expect(Self.operations(in: yaml) == ["/a": ["POST"], "/b": ["GET"]])
+    }
+}
