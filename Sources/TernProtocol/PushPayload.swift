@@ -1,0 +1,95 @@
+import Foundation
+
+/// The `tern` object inside a push payload: how the SDK recognises Tern's pushes and what the
+/// Notification Service Extension needs to finish them. Beside it, `aps` as Apple defines it (with
+/// `mutable-content: 1` whenever ``needsServiceExtension`` is true) and the message's custom data as
+/// top-level keys.
+///
+/// ```json
+/// {"aps": {"alert": {"title": "Hi", "body": "…"}, "mutable-content": 1},
+///  "tern": {"v": 1, "message_id": "m-42", "media_url": "https://cdn.example.com/a.jpg",
+///           "buttons": [{"id": "open", "title": "Open", "action": "open"}],
+///           "click_url": "https://example.com/sale", "track": {"delivery": true, "open": true}}}
+/// ```
+public struct TernPushPayload: Codable, Sendable, Equatable {
+    /// The key of the object in the push's user info.
+    public static let key = "tern"
+    /// The payload version this code writes.
+    public static let currentVersion = 1
+    /// APNs refuses larger payloads.
+    public static let apnsMaxBytes = 4096
+
+    public var version: Int
+    /// The message's id: delivery and open events refer to it.
+    public var messageId: String
+    /// An https URL of an image, GIF, audio or video to attach.
+    public var mediaURL: String?
+    public var buttons: [PushButton]?
+    /// Opened when the notification itself is tapped.
+    public var clickURL: String?
+    public var track: Tracking?
+
+    /// Which events the device reports for this message.
+    public struct Tracking: Codable, Sendable, Equatable {
+        public var delivery: Bool
+        public var open: Bool
+
+        public init(delivery: Bool, open: Bool) {
+            self.delivery = delivery
+            self.open = open
+        }
+    }
+
+    public init(
+        version: Int = TernPushPayload.currentVersion, messageId: String, mediaURL: String? = nil,
+        buttons: [PushButton]? = nil, clickURL: String? = nil, track: Tracking? = nil
+    ) {
+        self.version = version
+        self.messageId = messageId
+        self.mediaURL = mediaURL
+        self.buttons = buttons
+        self.clickURL = clickURL
+        self.track = track
+    }
+
+    /// True when the extension must run: media to download, buttons to register, or a delivery to report.
+    public var needsServiceExtension: Bool {
+        mediaURL != nil || !(buttons ?? []).isEmpty || (track?.delivery ?? false)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case buttons, track
+        case version = "v"
+        case messageId = "message_id"
+        case mediaURL = "media_url"
+        case clickURL = "click_url"
+    }
+}
+
+/// A notification button.
+public struct PushButton: Codable, Sendable, Equatable {
+    /// What tapping the button does.
+    public enum Action: String, Codable, Sendable, CaseIterable {
+        /// Bring the app to the foreground.
+        case open
+        /// Open `url` (handed to the app's URL handler first).
+        case url
+        /// Dismiss the notification without opening the app.
+        case dismiss
+    }
+
+    /// At most 3 buttons; APNs categories show up to 4 but Tern keeps 3 as the reference's limit.
+    public static let maxCount = 3
+
+    public var id: String
+    public var title: String
+    public var action: Action
+    public var url: String?
+
+    public init(id: String, title: String, action: Action, url: String? = nil) {
+        self.id = id
+        self.title = title
+        self.action = action
+        self.url = url
+    }
+}
