@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "TernCrypto", dependencies: ["COpenSSL"]),
         .target(
             name: "TernServer",
-            dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "CPostgres"]),
+            dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "COpenSSL", "CPostgres"]),
+        // Test support for the server's and the end-to-end tests: runs the built `tern` binary.
+        .target(name: "TernTestSupport"),
         .executableTarget(
             name: "tern",
             dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernProfile"]),
@@ -61,6 +63,11 @@ let package = Package(
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
         .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),
+        .testTarget(name: "TernHTTPTests", dependencies: ["TernHTTP"]),
+        .testTarget(name: "TernCryptoTests", dependencies: ["TernCrypto"]),
+        .testTarget(
+            name: "TernServerTests",
+            dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,98 @@
+import Foundation
+import TernProtocol
+
+/// A goal as stored: the wire's ``GoalEvent`` resolved to its pixel and, with a JWT, its profile.
+public struct GoalRecord: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var pixelId: Int64
+    public var profileId: Int64?
+    public var resourceId: Int64?
+    public var clientId: String
+    public var eventName: String
+    public var sendMessageId: String?
+    public var payload: [String: JSONValue]?
+    public var matching: [String: JSONValue]?
+    public var matchingType: String?
+    public var utm: UTM?
+    /// When it happened on the device (ms since 1970).
+    public var time: Int64
+    public var receivedAt: Int64
+
+    public init(
+        id: Int64 = 0, pixelId: Int64, profileId: Int64?, resourceId: Int64?, clientId: String, eventName: String,
+        sendMessageId: String?, payload: [String: JSONValue]?, matching: [String: JSONValue]?,
+        matchingType: String?, utm: UTM?, time: Int64, receivedAt: Int64
+    ) {
+        self.id = id
+        self.pixelId = pixelId
+        self.profileId = profileId
+        self.resourceId = resourceId
+        self.clientId = clientId
+        self.eventName = eventName
+        self.sendMessageId = sendMessageId
+        self.payload = payload
+        self.matching = matching
+        self.matchingType = matchingType
+        self.utm = utm
+        self.time = time
+        self.receivedAt = receivedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, payload, matching, utm, time
+        case pixelId = "pixel_id"
+        case profileId = "profile_id"
+        case resourceId = "resource_id"
+        case clientId = "client_id"
+        case eventName = "event_name"
+        case sendMessageId = "send_message_id"
+        case matchingType = "matching_type"
+        case receivedAt = "received_at"
+    }
+}
+
+/// A push delivery or open reported by a device.
+public struct PushEventRecord: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var resourceId: Int64
+    public var profileId: Int64?
+    public var messageId: String
+    public var type: PushEventRequest.Kind
+    public var time: Int64
+    public var receivedAt: Int64
+
+    public init(
+        id: Int64 = 0, resourceId: Int64, profileId: Int64?, messageId: String, type: PushEventRequest.Kind,
+        time: Int64, receivedAt: Int64
+    ) {
+        self.id = id
+        self.resourceId = resourceId
+        self.profileId = profileId
+        self.messageId = messageId
+        self.type = type
+        self.time = time
+        self.receivedAt = receivedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, time
+        case resourceId = "resource_id"
+        case profileId = "profile_id"
+        case messageId = "message_id"
+        case receivedAt = "received_at"
+    }
+}
+
+/// The first answer to an idempotent request, kept with the change it made.
+public struct StoredAnswer: Sendable, Equatable {
+    /// A digest of what the request asked (endpoint and body): a repeat must match it.
+    public var fingerprint: String
+    public var status: Int
+    public var body: Data
+
+    public init(fingerprint: String, status: Int, body: Data) {
+        self.fingerprint = fingerprint
+        self.status = status
+        self.body = body
+    }
+}

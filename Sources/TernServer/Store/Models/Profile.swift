@@ -1,0 +1,52 @@
+import Foundation
+import TernProtocol
+
+/// A profile in a profile database. Its fields are kept apart (see ``ProfileQueries``).
+public struct Profile: Sendable, Equatable {
+    /// The store's row id.
+    public var id: Int64
+    /// The id the wire shows (`profile.id`): 24 hex characters.
+    public var publicId: String
+    public var dbId: Int64
+    public var isTest: Bool
+    public var skipTriggers: Bool
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: Int64, publicId: String, dbId: Int64, isTest: Bool = false, skipTriggers: Bool = false,
+        createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.publicId = publicId
+        self.dbId = dbId
+        self.isTest = isTest
+        self.skipTriggers = skipTriggers
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// How a JWT's `matching` claim names a profile inside its database.
+public enum ProfileIdentity: Sendable, Equatable {
+    case email(String)
+    case phone(String)
+    case profileId(String)
+    case field(name: String, value: JSONValue)
+    case subscription(provider: String, subscriptionId: String)
+
+    /// The profile field that stores this identity on a new profile, if it is one.
+    public var storedField: (name: String, value: JSONValue)? {
+        switch self {
+        case .email(let email): (ProfileIdentity.emailField, .string(email))
+        case .phone(let phone): (ProfileIdentity.phoneField, .string(phone))
+        case .field(let name, let value): (name, value)
+        case .profileId, .subscription: nil
+        }
+    }
+
+    /// The profile field that holds a profile's email.
+    public static let emailField = "_email"
+    /// The profile field that holds a profile's phone number.
+    public static let phoneField = "_phone"
+}

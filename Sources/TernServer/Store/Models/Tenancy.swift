@@ -1,0 +1,152 @@
+import Foundation
+import TernProtocol
+
+/// A project: the unit that owns profile databases, resources, pixels and JWT keys.
+public struct Project: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    /// The `aud` a JWT for this project must carry (default `tern:<id>`).
+    public var audience: String
+    public var createdAt: Int64
+
+    public init(id: Int64, name: String, audience: String, createdAt: Int64) {
+        self.id = id
+        self.name = name
+        self.audience = audience
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, audience
+        case createdAt = "created_at"
+    }
+}
+
+/// A profile database of a project: profiles live in exactly one.
+public struct ProfileDatabase: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var projectId: Int64
+    public var name: String
+    public var createdAt: Int64
+
+    public init(id: Int64, projectId: Int64, name: String, createdAt: Int64) {
+        self.id = id
+        self.projectId = projectId
+        self.name = name
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case projectId = "project_id"
+        case createdAt = "created_at"
+    }
+}
+
+/// A resource: where subscriptions point (e.g. an app's push channel). Its rToken names it in
+/// anonymous requests; its profile database is where rToken-only requests keep their profiles.
+public struct Resource: Codable, Sendable, Equatable {
+    /// The channels a resource may carry.
+    public static let knownChannels: Set<String> = GoalSubscription.channels
+
+    public var id: Int64
+    public var projectId: Int64
+    public var dbId: Int64
+    public var name: String
+    /// Channels its subscriptions may have, e.g. `["push"]`.
+    public var channels: [String]
+    public var rToken: String
+    public var createdAt: Int64
+
+    public init(
+        id: Int64, projectId: Int64, dbId: Int64, name: String, channels: [String], rToken: String, createdAt: Int64
+    ) {
+        self.id = id
+        self.projectId = projectId
+        self.dbId = dbId
+        self.name = name
+        self.channels = channels
+        self.rToken = rToken
+        self.createdAt = createdAt
+    }
+
+    public var isPush: Bool { channels.contains("push") }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, channels
+        case projectId = "project_id"
+        case dbId = "db_id"
+        case rToken = "rtoken"
+        case createdAt = "created_at"
+    }
+}
+
+/// A subscription category of a resource.
+public struct ResourceCategory: Codable, Sendable, Equatable {
+    public var resourceId: Int64
+    public var name: String
+    public var title: String
+    public var steady: Bool
+
+    public init(resourceId: Int64, name: String, title: String, steady: Bool) {
+        self.resourceId = resourceId
+        self.name = name
+        self.title = title
+        self.steady = steady
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, title, steady
+        case resourceId = "resource_id"
+    }
+}
+
+/// A pixel: goals name it by `sid`.
+public struct Pixel: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var projectId: Int64
+    public var sid: String
+    public var name: String
+    public var createdAt: Int64
+
+    public init(id: Int64, projectId: Int64, sid: String, name: String, createdAt: Int64) {
+        self.id = id
+        self.projectId = projectId
+        self.sid = sid
+        self.name = name
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, sid, name
+        case projectId = "project_id"
+        case createdAt = "created_at"
+    }
+}
+
+/// A key the project's JWTs are verified with, picked by the token header's `kid`.
+public struct JWTKeyRecord: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var projectId: Int64
+    public var kid: String
+    /// `ES256`, `RS256`, `PS256` or `HS256`.
+    public var algorithm: String
+    /// A PEM public key, or for HS256 the shared secret.
+    public var key: String
+    public var createdAt: Int64
+
+    public init(id: Int64, projectId: Int64, kid: String, algorithm: String, key: String, createdAt: Int64) {
+        self.id = id
+        self.projectId = projectId
+        self.kid = kid
+        self.algorithm = algorithm
+        self.key = key
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kid, algorithm, key
+        case projectId = "project_id"
+        case createdAt = "created_at"
+    }
+}

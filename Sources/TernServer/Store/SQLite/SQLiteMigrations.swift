@@ -1,0 +1,135 @@
+/// The SQLite schema, one entry per version: `all[0]` brings an empty file to version 1. Never edit
+/// a released entry; append a new one.
+enum SQLiteMigrations {
+    static let all: [String] = [version1]
+
+    /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
+    static let version1 = """
+        CREATE TABLE projects (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            audience TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE admin_keys (
+            id INTEGER PRIMARY KEY,
+            digest TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE profile_databases (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects (id),
+            name TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            UNIQUE (project_id, name)
+        );
+        CREATE TABLE resources (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects (id),
+            db_id INTEGER NOT NULL REFERENCES profile_databases (id),
+            name TEXT NOT NULL,
+            channels TEXT NOT NULL,
+            rtoken TEXT NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE categories (
+            resource_id INTEGER NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            title TEXT NOT NULL,
+            steady INTEGER NOT NULL,
+            PRIMARY KEY (resource_id, name)
+        );
+        CREATE TABLE pixels (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects (id),
+            sid TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            UNIQUE (project_id, sid)
+        );
+        CREATE TABLE jwt_keys (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects (id),
+            kid TEXT NOT NULL,
+            algorithm TEXT NOT NULL,
+            key TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            UNIQUE (project_id, kid)
+        );
+        CREATE INDEX jwt_keys_kid ON jwt_keys (kid);
+        CREATE TABLE profiles (
+            id INTEGER PRIMARY KEY,
+            public_id TEXT NOT NULL UNIQUE,
+            db_id INTEGER NOT NULL REFERENCES profile_databases (id),
+            is_test INTEGER NOT NULL,
+            skip_triggers INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE profile_fields (
+            profile_id INTEGER NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (profile_id, name)
+        );
+        CREATE INDEX profile_fields_value ON profile_fields (name, value);
+        CREATE TABLE subscriptions (
+            id INTEGER PRIMARY KEY,
+            profile_id INTEGER NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+            resource_id INTEGER NOT NULL REFERENCES resources (id),
+            channel TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            token TEXT NOT NULL,
+            status TEXT NOT NULL,
+            hash_id TEXT NOT NULL,
+            fields TEXT NOT NULL,
+            cats TEXT NOT NULL,
+            priority INTEGER,
+            cc_data TEXT,
+            client_time INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            UNIQUE (profile_id, resource_id, channel, provider, token)
+        );
+        CREATE INDEX subscriptions_address ON subscriptions (resource_id, channel, provider, token);
+        CREATE INDEX subscriptions_token ON subscriptions (provider, token);
+        CREATE TABLE goals (
+            id INTEGER PRIMARY KEY,
+            pixel_id INTEGER NOT NULL REFERENCES pixels (id),
+            profile_id INTEGER REFERENCES profiles (id) ON DELETE SET NULL,
+            resource_id INTEGER,
+            client_id TEXT NOT NULL,
+            event_name TEXT NOT NULL,
+            send_message_id TEXT,
+            payload TEXT,
+            matching TEXT,
+            matching_type TEXT,
+            utm TEXT,
+            time INTEGER NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+        CREATE INDEX goals_pixel ON goals (pixel_id, id);
+        CREATE TABLE push_events (
+            id INTEGER PRIMARY KEY,
+            resource_id INTEGER NOT NULL REFERENCES resources (id),
+            profile_id INTEGER REFERENCES profiles (id) ON DELETE SET NULL,
+            message_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            time INTEGER NOT NULL,
+            received_at INTEGER NOT NULL,
+            UNIQUE (resource_id, message_id, type)
+        );
+        CREATE INDEX push_events_message ON push_events (message_id);
+        CREATE TABLE idempotent_answers (
+            scope TEXT NOT NULL,
+            key TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            status INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (scope, key)
+        );
+        CREATE INDEX idempotent_answers_age ON idempotent_answers (created_at);
+        """
+}

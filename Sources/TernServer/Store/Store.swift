@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where the server keeps everything. One protocol, one implementation per backend (SQLite now;
+/// PostgreSQL later), all held to the same test suite. All SQL lives behind it.
+///
+/// A service does its whole change in one transaction:
+///
+/// ```swift
+/// let profile = try await store.write { tx in
+///     let profile = try tx.createProfile(dbId: 1, publicId: id, now: now)
+///     try tx.setProfileField(profileId: profile.id, name: "_fname", value: "Ada")
+///     return profile
+/// }
+/// ```
+public protocol Store: Sendable {
+    /// Runs `body` in one read-write transaction: committed when it returns, rolled back when it throws.
+    /// Errors from the backend arrive as ``StoreError``; errors `body` throws pass through unchanged.
+    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
+
+    /// Runs `body` in one read-only transaction (a consistent snapshot).
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
+
+    /// True when the store answers a trivial query.
+    func isHealthy() async -> Bool
+
+    /// Finishes what is running and closes the backend; later calls throw ``StoreError/closed``.
+    func close() async
+}
+
+/// Every query the services need, grouped by subject.
+public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
+    IdempotencyQueries
+{}
+
+/// A failure of the backend (not of the caller's input).
+public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// A uniqueness rule was broken, e.g. a second pixel with the same sid.
+    case conflict(String)
+    /// The backend is locked by another writer longer than its timeout; retrying later may work.
+    case busy(String)
+    /// The store was closed.
+    case closed
+    /// Anything else the backend reported.
+    case backend(String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let message): "conflict: \(message)"
+        case .busy(let message): "store busy: \(message)"
+        case .closed: "the store is closed"
+        case .backend(let message): "store error: \(message)"
+        }
+    }
+
+    /// A short label for metrics.
+    public var kind: String {
+        switch self {
+        case .conflict: "conflict"
+        case .busy: "busy"
+        case .closed: "closed"
+        case .backend: "backend"
+        }
+    }
+}

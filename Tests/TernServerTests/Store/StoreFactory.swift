@@ -1,0 +1,46 @@
+import Foundation
+import TernServer
+import TernTestSupport
+import Testing
+
+/// A way to make an empty store in a directory: the store suite runs against every one.
+struct StoreFactory: Sendable, CustomTestStringConvertible {
+    let name: String
+    let make: @Sendable (TemporaryDirectory) throws -> any Store
+
+    var testDescription: String { name }
+
+    static let sqlite = StoreFactory(name: "SQLite") { try SQLiteStore(path: $0.path("tern.sqlite")) }
+
+    /// Every backend; PostgreSQL joins here when it exists.
+    static let all: [StoreFactory] = [.sqlite]
+}
+
+/// A store with a project, a database and a push resource, in a directory removed afterwards.
+struct StoreFixture {
+    let directory: TemporaryDirectory
+    let store: any Store
+    let project: Project
+    let database: ProfileDatabase
+    let resource: Resource
+
+    init(_ factory: StoreFactory) async throws {
+        directory = try TemporaryDirectory(prefix: "store")
+        store = try factory.make(directory)
+        (project, database, resource) = try await store.write { tx in
+            let project = try tx.createProject(name: "app", audience: nil, now: 1)
+            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            let resource = try tx.createResource(
+                projectId: project.id, dbId: database.id, name: "push", channels: ["push"], rToken: "rt_fixture",
+                now: 1)
+            return (project, database, resource)
+        }
+    }
+
+    func finish() async {
+        await store.close()
+        directory.remove()
+    }
+}
+
+struct TestFailure: Error {}
