@@ -1,0 +1,39 @@
+import Foundation
+
+/// One HTTP request as the server received it, body complete.
+///
+/// ```swift
+/// if request.method == "POST", request.path == "/api/v1/push/subscribe",
+///    request.header("Content-Type") == "application/json" { ... }
+/// ```
+public struct HTTPRequest: Sendable {
+    /// The method as sent: `"GET"`, `"POST"`, ...
+    public var method: String
+    /// The decoded path without the query, e.g. `"/api/v1/push/subscribe"`.
+    public var path: String
+    /// The decoded query arguments; an argument without a value maps to `""`.
+    public var query: [String: String]
+    /// The request's headers, keys lowercased; repeated headers are joined with `", "`.
+    public var headers: [String: String]
+    /// The body, complete (at most the server's `maxBodyBytes`).
+    public var body: Data
+    /// The client's IP address as text, when known.
+    public var remoteAddress: String?
+
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: Data = Data(), remoteAddress: String? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $0 + ", " + $1 })
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The value of the header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The answer a handler gives: status, headers and body.
+///
+/// ```swift
+/// return .json(200, try JSONEncoder().encode(envelope))
+/// ```
+public struct HTTPResponse: Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// Header fields in order (`Content-Type` etc.). The server sets `Content-Length` and `Date` itself.
+    public var headers: [(String, String)]
+    /// The body bytes.
+    public var body: Data
+
+    public init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON answer (`Content-Type: application/json`).
+    public static func json(_ status: Int, _ body: Data) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    /// A text answer, UTF-8 plain text unless `contentType` says otherwise.
+    public static func text(
+        _ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8"
+    ) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Data(body.utf8))
+    }
+
+    /// The value of the first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+    }
+
+    /// The error answer the HTTP layer writes itself, in Tern's envelope:
+    /// `{"error":413,"error_text":"...","profile":null}`.
+    public static func envelopeError(_ status: Int, _ text: String) -> HTTPResponse {
+        .json(status, Data("{\"error\":\(status),\"error_text\":\(jsonString(text)),\"profile\":null}".utf8))
+    }
+
+    /// `text` as a JSON string literal, quoted and escaped.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,56 @@
+import CMicroHTTPD
+import Foundation
+
+/// The running libmicrohttpd daemon's pointer.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// Starts libmicrohttpd with Tern's options on an already-listening socket.
+enum MHDDaemon {
+    static func start(
+        socket: ListeningSocket, configuration: HTTPServer.Configuration, core: UnsafeMutableRawPointer
+    ) throws(HTTPServerError) -> DaemonHandle {
+        // MHD's per-connection memory pool holds the request head and the read/write buffers;
+        // it is sized so that our own 431 (with a JSON body) answers first.
+        let memoryLimit = max(32 << 10, configuration.maxHeaderBytes * 2 + (16 << 10))
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
+            tern_mhd_option_notify_completed(
+                { cls, _, slot, _ in
+                    guard let cls else { return }
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(slot: slot)
+                }, core),
+        ]
+        if configuration.threads > 1 {
+            options.append(
+                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+
+        #if os(Linux)
+            let polling = MHD_USE_EPOLL.rawValue
+        #else
+            let polling = MHD_USE_AUTO.rawValue
+        #endif
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | polling | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        let daemon = tern_mhd_start_daemon(
+            flags, 0,
+            { cls, connection, url, method, _, upload, uploadSize, slot in
+                guard let cls, let connection, let uploadSize, let slot else { return .NO }
+                return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().access(
+                    connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize,
+                    slot: slot)
+            }, core, &options)
+        guard let daemon else {
+            throw HTTPServerError(
+                "libmicrohttpd could not start on \(configuration.host):\(socket.port) with \(configuration.threads) "
+                    + "threads (check the open-file limit, ulimit -n, and the thread count)")
+        }
+        return DaemonHandle(pointer: daemon)
+    }
+}

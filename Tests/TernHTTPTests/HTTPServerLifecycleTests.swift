@@ -1,0 +1,108 @@
+import Foundation
+import TernHTTP
+import Testing
+
+@Suite struct HTTPServerLifecycleTests {
+    @Test func portZeroPicksAFreePortThatAnswers() async throws {
+        let server = try startServer(HTTPHandlerFunction { _ in .text(200, "up") })
+        defer { server.stop() }
+        #expect(server.port > 0)
+        let (status, _, body) = try await fetch(server, "/")
+        #expect(status == 200)
+        #expect(body == Data("up".utf8))
+    }
+
+    @Test func portInUseIsAnErrorWithItsReason() throws {
+        let first = try startServer(EchoHandler())
+        defer { first.stop() }
+        let error = #expect(throws: HTTPServerError.self) {
+            _ = try HTTPServer(configuration: .init(port: first.port), handler: EchoHandler())
+        }
+        #expect(
+            error?.reason
+                == "port \(first.port) on 127.0.0.1 is in use by another process (pick another with --port, or 0 for any)"
+        )
+    }
+
+    @Test func hostThatIsNotIPv4IsAnError() {
+        let error = #expect(throws: HTTPServerError.self) {
+            _ = try HTTPServer(configuration: .init(host: "example.invalid", port: 0), handler: EchoHandler())
+        }
+        #expect(error?.reason.contains("not an IPv4 address") == true)
+    }
+
+    @Test func nonsenseConfigurationIsRefused() {
+        #expect(throws: HTTPServerError("threads must be at least 1, not 0")) {
+            _ = try HTTPServer(configuration: .init(port: 0, threads: 0), handler: EchoHandler())
+        }
+    }
+
+    @Test func stopIsIdempotentAndClosesThePort() async throws {
+        let server = try startServer(EchoHandler())
+        let port = server.port
+        server.stop()
+        server.stop()
+        #expect(throws: RawConnectionError.self) { _ = try RawConnection(port: port) }
+        #expect(throws: HTTPServerError.self) { try server.start() }
+    }
+
+    @Test func startTwiceIsAnError() throws {
+        let server = try startServer(EchoHandler())
+        defer { server.stop() }
+        #expect(throws: HTTPServerError("the server is already running on port \(server.port)")) {
+            try server.start()
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func stopLetsARequestInFlightFinish() async throws {
+        let gate = Gate()
+        let server = try startServer(
+            HTTPHandlerFunction { _ in
+                await gate.pass()
+                return .text(200, "finished")
+            })
+        let connection = try RawConnection(port: server.port)
+        try await connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        await gate.waitForArrivals(1)
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.stop()
+            stopped.signal()
+        }
+        await gate.release()
+        let response = try await connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "finished")
+        #expect(response.headers["connection"]?.lowercased() == "close")
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                stopped.wait()
+                continuation.resume()
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func stopAnswers503WhenTheGracePeriodIsOver() async throws {
+        let gate = Gate()
+        let server = try startServer(
+            HTTPHandlerFunction { _ in
+                await gate.pass()
+                return .text(200, "too late")
+            }, configure: { $0.shutdownGraceSeconds = 0 })
+        let connection = try RawConnection(port: server.port)
+        try await connection.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
+        await gate.waitForArrivals(1)
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                server.stop()
+                continuation.resume()
+            }
+        }
+        let response = try await connection.readResponse()
+        #expect(response.status == 503)
+        #expect(response.text == #"{"error":503,"error_text":"server is shutting down","profile":null}"#)
+        await gate.release()
+    }
+}

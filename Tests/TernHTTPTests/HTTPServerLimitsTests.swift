@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import TernHTTP
+import Testing
+
+@Suite struct HTTPServerLimitsTests {
+    /// Counts handler calls, to show that rejected requests never reach the handler.
+    final class Counter: Sendable {
+        let calls = Mutex(0)
+    }
+
+    func countingServer(_ counter: Counter, maxBody: Int) throws -> HTTPServer {
+        try startServer(
+            HTTPHandlerFunction { request in
+                counter.calls.withLock { $0 += 1 }
+                return .text(200, "\(request.body.count)")
+            }, configure: { $0.maxBodyBytes = maxBody })
+    }
+
+    @Test func bodyOverTheLimitByContentLengthIs413InTheEnvelope() async throws {
+        let counter = Counter()
+        let server = try countingServer(counter, maxBody: 1024)
+        defer { server.stop() }
+        let (status, headers, body) = try await fetch(server, "/up", method: "POST", body: Data(count: 1025))
+        #expect(status == 413)
+        #expect(headers["content-type"] == "application/json")
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"error":413,"error_text":"request body is larger than 1024 bytes","profile":null}"#)
+        #expect(counter.calls.withLock { $0 } == 0)
+    }
+
+    @Test func bodyExactlyAtTheLimitIsAccepted() async throws {
+        let counter = Counter()
+        let server = try countingServer(counter, maxBody: 1024)
+        defer { server.stop() }
+        let (status, _, body) = try await fetch(server, "/up", method: "POST", body: Data(count: 1024))
+        #expect(status == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "1024")
+    }
+
+    @Test func defaultLimitIsOneMebibyte() async throws {
+        let server = try startServer(EchoHandler())
+        defer { server.stop() }
+        let (status, _, body) = try await fetch(server, "/up", method: "POST", body: Data(count: (1 << 20) + 1))
+        #expect(status == 413)
+        #expect(String(decoding: body, as: UTF8.self).contains("request body is larger than 1048576 bytes"))
+    }
+
+    /// libmicrohttpd 0.9.75 takes no answer in the middle of an upload: a chunked body past the
+    /// limit is read and dropped (never buffered) and answered 413 when it ends.
+    @Test func streamedBodyOverTheLimitIs413() async throws {
+        let counter = Counter()
+        let server = try countingServer(counter, maxBody: 1000)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let chunk = String(repeating: "a", count: 600)
+        try await connection.send(
+            "POST /stream HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        let response = try await connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text == #"{"error":413,"error_text":"request body is larger than 1000 bytes","profile":null}"#)
+        #expect(counter.calls.withLock { $0 } == 0)
+    }
+
+    @Test func endlessStreamPastTheLimitIsCutOff() async throws {
+        let server = try startServer(EchoHandler(), configure: { $0.maxBodyBytes = 1024 })
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        try await connection.send("POST /endless HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let chunk = "10000\r\n" + String(repeating: "z", count: 65536) + "\r\n"
+        var cutOff = false
+        for _ in 0..<200 where !cutOff {
+            do { try await connection.send(chunk) } catch { cutOff = true }
+        }
+        let closed = cutOff ? true : await connection.isClosedByPeer()
+        #expect(closed)
+    }
+
+    @Test func oversizeHeadersAre431InTheEnvelope() async throws {
+        let server = try startServer(EchoHandler(), configure: { $0.maxHeaderBytes = 2048 })
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        try await connection.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "h", count: 3000))\r\n\r\n")
+        let response = try await connection.readResponse()
+        #expect(response.status == 431)
+        #expect(
+            response.text == #"{"error":431,"error_text":"request headers are larger than 2048 bytes","profile":null}"#)
+    }
+}
