@@ -3,6 +3,8 @@
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/decoder.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
@@ -20,5 +22,9 @@ static inline int tern_evp_pkey_ctx_set_rsa_padding(EVP_PKEY_CTX *ctx, int paddi
 }
 static inline int tern_evp_pkey_ctx_set_rsa_pss_saltlen(EVP_PKEY_CTX *ctx, int len) {
     return EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, len);
+}
+/// EVP_PKEY_PUBLIC_KEY is a compound macro Swift cannot import: the selection for OSSL_DECODER.
+static inline int tern_evp_pkey_public_key_selection(void) {
+    return EVP_PKEY_PUBLIC_KEY;
 }
 #endif
