@@ -1,0 +1,67 @@
+import Foundation
+import TernProtocol
+
+/// Something wrong with a push that the SDK reports as a push-module event and then works around:
+/// the notification is still shown, without the part that was wrong.
+///
+/// `kind` is the reference's event name (`PushModuleEvents`), `message` its text, and `value` the
+/// details a person needs to fix the payload, always with a `reason`.
+///
+/// ```swift
+/// for issue in outcome.issues {
+///     print(issue.kind.rawValue, issue.message, issue.value["reason"] ?? "")
+/// }
+/// ```
+public struct PushIssue: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The push-module event an issue becomes.
+    public enum Kind: String, Sendable, CaseIterable {
+        case errorHandleUserInfo
+        case uidIsNil
+        case errorMediaDownload
+        case errorMediaKeyMissing
+        case errorButtonsKeyMissing
+        case invalidButtonIdentifier
+        case outOfRangeForIdentifier
+        case unknownButtonIdentifier
+
+        /// The event's message, as the reference words it.
+        public var message: String {
+            switch self {
+            case .errorHandleUserInfo: "invalid userInfo format"
+            case .uidIsNil: "uid in the push data is null, it is impossible to send a push event to the server."
+            case .errorMediaDownload: "could not download image data from URL."
+            case .errorMediaKeyMissing: "'media' key is missing or URL string is invalid."
+            case .errorButtonsKeyMissing: "'buttons' key is missing or is invalid."
+            case .invalidButtonIdentifier: "invalid button identifier. See event value"
+            case .outOfRangeForIdentifier: "out of range for identifier. See event value"
+            case .unknownButtonIdentifier: "unknown button identifier. See event value"
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// Details for the event's `value`: always `reason`, and where it applies `key`, `index`,
+    /// `identifier`, `url`, `message_id`.
+    public var value: [String: JSONValue]
+
+    public init(_ kind: Kind, reason: String, details: [String: JSONValue] = [:]) {
+        self.kind = kind
+        var value = details
+        value["reason"] = .string(reason)
+        self.value = value
+    }
+
+    /// The reference's message for this kind of event.
+    public var message: String { kind.message }
+
+    /// Why it happened, in words.
+    public var reason: String { value["reason"]?.stringValue ?? "" }
+
+    public var description: String { "\(kind.rawValue): \(reason)" }
+}
+
+/// Where the SDK's push issues go: the core's event bus turns each into an `ErrorEvent`.
+public protocol PushIssueReporting: Sendable {
+    /// Reports one issue; `function` names the SDK function that met it (the event's `function`).
+    func report(_ issue: PushIssue, function: String) async
+}
