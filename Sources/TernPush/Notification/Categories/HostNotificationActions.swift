@@ -1,0 +1,118 @@
+/// The app's own notification categories, checked and merged beside everyone else's without
+/// clobbering them.
+///
+/// Up to 32 categories of 1–3 actions each. An identifier used twice, one that collides with a
+/// category being preserved, or one in Tern's reserved `tern.` space is an error, thrown before
+/// anything is registered.
+///
+/// ```swift
+/// let order = NotificationCategory(identifier: "ORDER_V1", actions: [
+///     NotificationAction(identifier: "VIEW_ORDER", title: "View order", options: .foreground)])
+/// let actions = try HostNotificationActions(categories: [order])
+/// let all = try actions.categoriesForRegistration(preserving: otherHostCategories)
+/// // In the click callback:
+/// if let tapped = actions.action(for: response) { open(order: tapped.actionIdentifier) }
+/// ```
+public struct HostNotificationActions: Sendable, Equatable {
+    public static let maxCategories = 32
+    public static let actionsPerCategory = 1...3
+
+    public let categories: [NotificationCategory]
+
+    public init(categories: [NotificationCategory]) throws(HostCategoryError) {
+        guard categories.count <= Self.maxCategories else {
+            throw .tooManyCategories(count: categories.count, max: Self.maxCategories)
+        }
+        var seen: Set<String> = []
+        for category in categories {
+            try Self.check(category)
+            guard seen.insert(category.identifier).inserted else {
+                throw .duplicateCategory(category.identifier)
+            }
+        }
+        self.categories = categories
+    }
+
+    /// These categories plus `others`, for one `setNotificationCategories` call.
+    ///
+    /// Tern's own message categories in `others` are kept as they are; any other identifier shared
+    /// with these categories throws ``HostCategoryError/collision(_:)``.
+    public func categoriesForRegistration(
+        preserving others: [NotificationCategory]
+    ) throws(HostCategoryError) -> [NotificationCategory] {
+        let mine = Set(categories.map(\.identifier))
+        for other in others where mine.contains(other.identifier) {
+            throw .collision(other.identifier)
+        }
+        return others + categories
+    }
+
+    /// The host action the person chose, or nil for a tap on the notification, a dismissal, an
+    /// action these categories do not have, or another sender's category.
+    public func action(for response: PushNotificationResponse) -> HostNotificationAction? {
+        let categoryIdentifier = response.notification.content.categoryIdentifier
+        guard let category = categories.first(where: { $0.identifier == categoryIdentifier }),
+            category.actions.contains(where: { $0.identifier == response.actionIdentifier })
+        else { return nil }
+        return HostNotificationAction(
+            categoryIdentifier: categoryIdentifier, actionIdentifier: response.actionIdentifier,
+            notificationIdentifier: response.notification.identifier)
+    }
+
+    private static func check(_ category: NotificationCategory) throws(HostCategoryError) {
+        let identifier = category.identifier
+        guard !identifier.isEmpty else { throw .emptyIdentifier(category: identifier) }
+        guard !MessageCategory.isTernCategory(identifier) else { throw .reservedIdentifier(identifier) }
+        guard actionsPerCategory.contains(category.actions.count) else {
+            throw .actionCount(category: identifier, count: category.actions.count)
+        }
+        var actions: Set<String> = []
+        for action in category.actions {
+            guard !action.identifier.isEmpty else { throw .emptyIdentifier(category: identifier) }
+            guard action.identifier != PushNotificationResponse.defaultActionIdentifier,
+                action.identifier != PushNotificationResponse.dismissActionIdentifier,
+                MessageCategory.buttonId(fromAction: action.identifier) == nil
+            else { throw .reservedIdentifier(action.identifier) }
+            guard actions.insert(action.identifier).inserted else {
+                throw .duplicateAction(category: identifier, action: action.identifier)
+            }
+        }
+    }
+}
+
+/// A host category's action the person chose.
+public struct HostNotificationAction: Sendable, Equatable {
+    public var categoryIdentifier: String
+    public var actionIdentifier: String
+    public var notificationIdentifier: String
+}
+
+/// Why a set of host categories cannot be registered.
+public enum HostCategoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case tooManyCategories(count: Int, max: Int)
+    case actionCount(category: String, count: Int)
+    case duplicateCategory(String)
+    case duplicateAction(category: String, action: String)
+    case collision(String)
+    case reservedIdentifier(String)
+    case emptyIdentifier(category: String)
+
+    public var description: String {
+        switch self {
+        case .tooManyCategories(let count, let max):
+            "\(count) host categories given; at most \(max) can be registered"
+        case .actionCount(let category, let count):
+            "category '\(category)' has \(count) actions; each needs 1 to 3"
+        case .duplicateCategory(let identifier):
+            "category identifier '\(identifier)' is used twice"
+        case .duplicateAction(let category, let action):
+            "action identifier '\(action)' is used twice in category '\(category)'"
+        case .collision(let identifier):
+            "category identifier '\(identifier)' is already registered by someone else; rename one of them"
+        case .reservedIdentifier(let identifier):
+            "identifier '\(identifier)' is reserved (Tern's 'tern.' prefix or the system's own actions)"
+        case .emptyIdentifier(let category):
+            "an empty identifier in category '\(category)'"
+        }
+    }
+}
