@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(
             name: "TernServerTests",
             dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto"]),
+        .testTarget(name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport"]),
+        .testTarget(name: "TernPushTests", dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,47 @@
+import Foundation
+import TernProtocol
+
+/// Signing the user in and out.
+///
+/// ```swift
+/// Tern.shared.authFunctions.authenticate()   // after the app's own sign-in
+/// Tern.shared.authFunctions.logOut()         // on a real sign-out
+/// ```
+public struct AuthAPI: Sendable {
+    let core: CoreServices
+
+    /// Sends `profile/authenticate` with the current credentials (JWT or rToken) and the device's
+    /// token, linking the device to the user's profile: `authenticateSuccessful` or `authenticateFailed`.
+    public func authenticate() {
+        let function = "authenticate"
+        core.perform(function) { ready in
+            let token = await ready.token()
+            let request = PushTokenRequest(provider: token?.provider, subscriptionId: token?.token)
+            guard let body = try? JSONEncoder().encode(request) else { return }
+            let entry = OutboxEntry(
+                endpoint: .profileAuthenticate, lane: .ordered, body: body,
+                meta: OutboxMeta(
+                    function: function, success: CoreEvents.authenticateSuccessful,
+                    failure: CoreEvents.authenticateFailed))
+            let runtime = ready.runtime
+            await ready.enqueue(entry) { response in
+                guard let code = response?.httpCode, (200..<300).contains(code) else { return }
+                Task { await runtime.setAuthenticated(true) }
+            }
+        }
+    }
+
+    /// Ends the user's session: the device is anonymous again (`userLogOut`), or
+    /// `notAuthenticatedError` when no one was signed in.
+    public func logOut() {
+        let function = "logOut"
+        core.perform(function) { ready in
+            guard await ready.isAuthenticated() else {
+                ready.emit(.error(function, CoreEvents.notAuthenticatedError))
+                return
+            }
+            await ready.runtime.setAuthenticated(false)
+            ready.emit(.info(function, CoreEvents.userLogOut))
+        }
+    }
+}

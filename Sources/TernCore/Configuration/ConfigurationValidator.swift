@@ -1,0 +1,72 @@
+import Foundation
+import TernProtocol
+
+/// Checks a configuration before the SDK uses it. Pure: the answer is the configuration to use
+/// (nil when it cannot be used) and the events to report.
+public enum ConfigurationValidator {
+    public struct Outcome: Sendable {
+        /// The configuration to use; nil when the URL or rToken make it unusable.
+        public var configuration: TernConfiguration?
+        public var events: [EventRecord]
+    }
+
+    static let function = "initialization"
+
+    public static func validate(_ configuration: TernConfiguration) -> Outcome {
+        var events: [EventRecord] = []
+        var usable = true
+        if !isValidAPIURL(configuration.apiUrl) {
+            events.append(.error(function, CoreEvents.invalidUrlValue, value: ["apiUrl": configuration.apiUrl]))
+            usable = false
+        }
+        if let rToken = configuration.rToken, rToken.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            events.append(.error(function, CoreEvents.invalidRTokenValue))
+            usable = false
+        }
+        var providers = configuration.providerPriorityList
+        let known = Set(PushProvider.allCases.map(\.rawValue))
+        if providers.isEmpty || providers.contains(where: { !known.contains($0) })
+            || Set(providers).count != providers.count
+        {
+            events.append(
+                .error(function, PushModuleEvents.invalidPushProviders, value: ["providers": providers]))
+            providers = TernConfiguration.defaultProviderPriorityList
+        }
+        var maxPlacements = configuration.maxPlacements
+        if maxPlacements < 1 {
+            events.append(
+                .error(function, InAppModuleEvents.maxPlacementsInvalid, value: ["maxPlacements": maxPlacements]))
+            maxPlacements = TernConfiguration.defaultMaxPlacements
+        }
+        var interval = configuration.placementsRequestInterval
+        if !(interval > 0) || !interval.isFinite {
+            events.append(
+                .error(
+                    function, InAppModuleEvents.requestIntervalInvalid, value: ["placementsRequestInterval": interval]))
+            interval = TernConfiguration.defaultPlacementsRequestInterval
+        }
+        guard usable else { return Outcome(configuration: nil, events: events) }
+        let fixed = TernConfiguration(
+            apiUrl: normalized(configuration.apiUrl), rToken: configuration.rToken, appInfo: configuration.appInfo,
+            providerPriorityList: providers, inAppAutoRequest: configuration.inAppAutoRequest,
+            placementsRequestInterval: interval, maxPlacements: maxPlacements,
+            collectionEnabled: configuration.collectionEnabled, enableLogging: configuration.enableLogging)
+        return Outcome(configuration: fixed, events: events)
+    }
+
+    /// An absolute http(s) URL with a host.
+    static func isValidAPIURL(_ value: String) -> Bool {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
+    /// Without surrounding spaces and trailing slashes, so `<apiUrl>/<endpoint>` joins cleanly.
+    static func normalized(_ value: String) -> String {
+        var trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return trimmed
+    }
+}

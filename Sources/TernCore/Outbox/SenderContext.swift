@@ -1,0 +1,48 @@
+import Foundation
+import TernProtocol
+
+/// The push token the device has now. Kept by the core so every module (and the NSE) sees it.
+public struct TokenData: Codable, Sendable, Equatable {
+    public let provider: String
+    public let token: String
+
+    public init(provider: String, token: String) {
+        self.provider = provider
+        self.token = token
+    }
+}
+
+/// What the sender reads from the rest of the SDK at send time.
+struct SenderContext: Sendable {
+    var configuration: @Sendable () async -> TernConfiguration?
+    var collectionEnabled: @Sendable () async -> Bool
+    var token: @Sendable () async -> TokenData?
+}
+
+/// Answers for requests whose caller waits for them (status queries, `unSuspend`), by idempotency key.
+actor CompletionRegistry {
+    typealias Completion = @Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void
+    private var completions: [String: Completion] = [:]
+
+    func register(_ key: String, _ completion: @escaping Completion) {
+        completions[key] = completion
+    }
+
+    /// Calls and forgets the completion for `key`, if there is one, on the main queue.
+    func complete(_ key: String, _ response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) {
+        guard let completion = completions.removeValue(forKey: key) else { return }
+        DispatchQueue.main.async { completion(response) }
+    }
+
+    /// Forgets a completion without calling it (the request was never written).
+    func remove(_ key: String) {
+        completions[key] = nil
+    }
+
+    /// Completes every waiting caller with nil (the SDK was cleared).
+    func cancelAll() {
+        let all = completions
+        completions = [:]
+        for completion in all.values { DispatchQueue.main.async { completion(nil) } }
+    }
+}

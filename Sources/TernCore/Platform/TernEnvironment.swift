@@ -1,0 +1,70 @@
+import Foundation
+
+/// Everything the SDK takes from the platform, and the outbox's tuning. Apps use ``Tern/shared``,
+/// which picks the platform's defaults; tests and the simulated device make a ``Tern`` with their own.
+///
+/// ```swift
+/// let tern = Tern(environment: .directory(URL(fileURLWithPath: "/tmp/device-1")))
+/// ```
+public struct TernEnvironment: Sendable {
+    public var transport: any HTTPTransport
+    public var clock: any TernClock
+    public var deviceInfo: any DeviceInfoProvider
+    public var container: any AppGroupContainer
+    public var lifecycle: any AppLifecycle
+    public var backgroundTasks: any BackgroundTaskScheduler
+    /// A number in 0..<1 for the retry policy's jitter.
+    public var random: @Sendable () -> Double
+    public var retryPolicy: RetryPolicy
+    /// The most events in one `event/push` or `event/post` request.
+    public var maxBatchSize: Int
+    /// How often an idle sender looks for rows another process (the NSE) wrote.
+    public var idlePollInterval: TimeInterval
+    /// The longest a module's initialization may take before it is reported as `timeout`.
+    public var moduleInitTimeout: TimeInterval
+    /// How long a session lasts after the app leaves the foreground.
+    public var sessionTimeout: TimeInterval
+
+    public init(
+        transport: any HTTPTransport = URLSessionTransport(), clock: any TernClock = SystemClock(),
+        deviceInfo: any DeviceInfoProvider, container: any AppGroupContainer, lifecycle: any AppLifecycle,
+        backgroundTasks: any BackgroundTaskScheduler,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        retryPolicy: RetryPolicy = RetryPolicy(), maxBatchSize: Int = 100, idlePollInterval: TimeInterval = 30,
+        moduleInitTimeout: TimeInterval = 10, sessionTimeout: TimeInterval = 1800
+    ) {
+        self.transport = transport
+        self.clock = clock
+        self.deviceInfo = deviceInfo
+        self.container = container
+        self.lifecycle = lifecycle
+        self.backgroundTasks = backgroundTasks
+        self.random = random
+        self.retryPolicy = retryPolicy
+        self.maxBatchSize = maxBatchSize
+        self.idlePollInterval = idlePollInterval
+        self.moduleInitTimeout = moduleInitTimeout
+        self.sessionTimeout = sessionTimeout
+    }
+
+    /// Portable ports with the database under `root` (one directory per app group): for Linux, tests
+    /// and the simulated device.
+    public static func directory(_ root: URL, deviceInfo: any DeviceInfoProvider = HostDeviceInfo()) -> TernEnvironment
+    {
+        TernEnvironment(
+            deviceInfo: deviceInfo, container: DirectoryContainer(root: root), lifecycle: ManualAppLifecycle(),
+            backgroundTasks: ManualBackgroundScheduler())
+    }
+
+    /// The platform's defaults: the Apple ports on iOS, a directory under the user's home elsewhere
+    /// (`$TERN_SDK_HOME`, else `~/.tern-sdk`).
+    public static var platformDefault: TernEnvironment {
+        #if canImport(UIKit)
+            return .apple
+        #else
+            let home = ProcessInfo.processInfo.environment["TERN_SDK_HOME"].map { URL(fileURLWithPath: $0) }
+            return .directory(
+                home ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".tern-sdk"))
+        #endif
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import TernProtocol
+
+extension CoreRuntime {
+    typealias InitCompletion = @Sendable ([ModuleInitStatus]) -> Void
+
+    /// Validates and applies a configuration, then initializes the modules; a later call cancels
+    /// the module initialization of an earlier one that has not finished.
+    func initialize(_ configuration: TernConfiguration, completion: InitCompletion?) async {
+        generation += 1
+        let current = generation
+        if let previous = initTask {
+            previous.cancel()
+            await previous.value
+        }
+        let outcome = ConfigurationValidator.validate(configuration)
+        for event in outcome.events { bus.emit(event) }
+        guard let config = outcome.configuration else {
+            fail("the configuration is not usable: see the events before configIsNotSet", completion)
+            return
+        }
+        let store: CoreStore
+        do {
+            store = try openStore()
+        } catch {
+            bus.emit(.error(ConfigurationValidator.function, CoreEvents.databaseError, value: ["reason": "\(error)"]))
+            fail("\(error)", completion)
+            return
+        }
+        if appGroup == nil {
+            bus.emit(.error(ConfigurationValidator.function, CoreEvents.appGroupIsNotSet))
+        }
+        configCollection = config.collectionEnabled
+        collectionOverride = nil
+        if let saved = await store.setting(Self.consentKey, as: Bool.self) { savedCollection = saved }
+        if let pending = savedCollection, await store.setting(Self.consentKey, as: Bool.self) != pending {
+            try? await store.setSetting(Self.consentKey, pending)
+        }
+        let ready = ReadyCore(configuration: config, store: store, runtime: self)
+        phase = .initializing(ready)
+        await startServices(store)
+        bus.emit(.info(ConfigurationValidator.function, CoreEvents.configSet))
+        let modules = self.modules
+        let timeout = environment.moduleInitTimeout
+        let clock = environment.clock
+        initTask = Task {
+            var statuses = [ModuleInitStatus(moduleName: "core", initStatus: .success)]
+            for module in modules {
+                statuses.append(await Self.initialize(module, ready, timeout: timeout, clock: clock))
+            }
+            self.finishInitialization(current, ready, statuses, completion)
+        }
+    }
+
+    private func fail(_ reason: String, _ completion: InitCompletion?) {
+        phase = .failed
+        resumeWaiters(nil)
+        let statuses = [ModuleInitStatus(moduleName: "core", initStatus: .error, reason: reason)]
+        if let completion { DispatchQueue.main.async { completion(statuses) } }
+    }
+
+    private func startServices(_ store: CoreStore) async {
+        if sender == nil || sender?.store !== store {
+            await sender?.stop()
+            let context = SenderContext(
+                configuration: { [weak self] in await self?.configuration },
+                collectionEnabled: { [weak self] in await self?.collectionEnabled ?? false },
+                token: { await store.setting(CoreRuntime.tokenKey, as: TokenData.self) })
+            sender = Sender(
+                store: store, environment: environment, bus: bus, auth: auth, context: context,
+                completions: completions, syncStates: syncStates)
+        }
+        await sender?.start()
+        sender?.wake()
+        if sessions == nil {
+            let tracker = SessionTracker(store: store, clock: environment.clock, timeout: environment.sessionTimeout)
+            sessions = tracker
+            await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled)
+        } else {
+            await sessions?.setEnabled(collectionEnabled)
+        }
+    }
+
+    private func finishInitialization(
+        _ generation: Int, _ ready: ReadyCore, _ statuses: [ModuleInitStatus], _ completion: InitCompletion?
+    ) {
+        if generation == self.generation {
+            phase = .ready(ready)
+            initTask = nil
+            resumeWaiters(ready)
+        }
+        if let completion { DispatchQueue.main.async { completion(statuses) } }
+    }
+
+    private static func initialize(
+        _ module: any TernModule, _ ready: ReadyCore, timeout: TimeInterval, clock: any TernClock
+    ) async -> ModuleInitStatus {
+        let name = module.moduleName
+        if Task.isCancelled { return ModuleInitStatus(moduleName: name, initStatus: .cancelled) }
+        let status = await withTaskGroup(of: ModuleInitStatus?.self) { group in
+            group.addTask {
+                do {
+                    try await module.initialize(ready)
+                    return ModuleInitStatus(moduleName: name, initStatus: .success)
+                } catch is CancellationError {
+                    return ModuleInitStatus(moduleName: name, initStatus: .cancelled)
+                } catch {
+                    return ModuleInitStatus(moduleName: name, initStatus: .error, reason: "\(error)")
+                }
+            }
+            group.addTask {
+                guard (try? await clock.sleep(seconds: timeout)) != nil else { return nil }
+                return ModuleInitStatus(
+                    moduleName: name, initStatus: .timeout, reason: "did not finish within \(Int(timeout)) s")
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        return status ?? ModuleInitStatus(moduleName: name, initStatus: .cancelled)
+    }
+}

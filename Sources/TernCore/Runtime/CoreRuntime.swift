@@ -1,0 +1,168 @@
+import Foundation
+import TernProtocol
+
+/// The core's state: configuration phase, database, sender, consent, modules. Every public call
+/// reaches it through one of ``Tern``'s ordered queues.
+actor CoreRuntime {
+    enum Phase {
+        /// No usable configuration yet: commands wait.
+        case waiting
+        /// The last configuration was unusable: commands fail with `configIsNotSet`.
+        case failed
+        /// Configured; modules are initializing: commands still wait.
+        case initializing(ReadyCore)
+        case ready(ReadyCore)
+    }
+
+    static let tokenKey = "core.token"
+    static let consentKey = "core.collectionEnabled"
+    static let authenticatedKey = "core.authenticated"
+
+    nonisolated let environment: TernEnvironment
+    nonisolated let bus: EventBus
+    nonisolated let auth = AuthSource()
+    let completions = CompletionRegistry()
+    let syncStates = SyncStateHub()
+
+    var phase = Phase.waiting
+    var appGroup: String?
+    var store: CoreStore?
+    var sender: Sender?
+    var sessions: SessionTracker?
+    var modules: [any TernModule] = []
+    var waiters: [CheckedContinuation<ReadyCore?, Never>] = []
+    var initAwaitReported = false
+    var initTask: Task<Void, Never>?
+    var generation = 0
+    var configCollection = true
+    var savedCollection: Bool?
+    var collectionOverride: Bool?
+
+    init(environment: TernEnvironment, bus: EventBus) {
+        self.environment = environment
+        self.bus = bus
+    }
+
+    var configuration: TernConfiguration? {
+        switch phase {
+        case .initializing(let ready), .ready(let ready): ready.configuration
+        case .waiting, .failed: nil
+        }
+    }
+
+    var collectionEnabled: Bool {
+        collectionOverride ?? (configCollection && savedCollection != false)
+    }
+
+    /// The ready core, after waiting for initialization if it has not happened (reporting
+    /// `initAwait` once per wait); nil when the configuration was unusable.
+    func awaitReady(function: String) async -> ReadyCore? {
+        switch phase {
+        case .ready(let ready): return ready
+        case .failed: return nil
+        case .waiting, .initializing:
+            if !initAwaitReported {
+                initAwaitReported = true
+                bus.emit(.info(function, CoreEvents.initAwait))
+            }
+            return await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    func resumeWaiters(_ ready: ReadyCore?) {
+        let waiting = waiters
+        waiters = []
+        initAwaitReported = false
+        for waiter in waiting { waiter.resume(returning: ready) }
+    }
+
+    func setAppGroup(_ name: String?) {
+        appGroup = name.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Opens the database in the app-group container (again, if the group changed).
+    func openStore() throws -> CoreStore {
+        let directory = try environment.container.directory(forGroup: appGroup)
+        let path = directory.appendingPathComponent(CoreStore.fileName).path
+        if let store, store.path == path { return store }
+        let opened = try CoreStore(directory: directory)
+        store = opened
+        return opened
+    }
+
+    func register(_ module: any TernModule) async {
+        guard !modules.contains(where: { $0.moduleName == module.moduleName }) else { return }
+        modules.append(module)
+        if case .ready(let ready) = phase {
+            do {
+                try await module.initialize(ready)
+            } catch {
+                bus.emit(
+                    .error(
+                        "initialization", CoreEvents.moduleInitFailed,
+                        value: ["module": module.moduleName, "reason": "\(error)"]))
+            }
+        }
+    }
+
+    func enqueue(
+        _ entries: [OutboxEntry],
+        completion: (@Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void)?
+    ) async -> Bool {
+        guard let function = entries.first?.meta.function else { return true }
+        guard collectionEnabled else {
+            bus.emit(.error(function, CoreEvents.collectionDisabled))
+            await syncStates.publish(
+                entries.map {
+                    SyncUpdate(requestId: $0.idempotencyKey, state: .failed(reason: "collection is disabled"))
+                })
+            return false
+        }
+        guard let store else {
+            bus.emit(.error(function, CoreEvents.configIsNotSet))
+            return false
+        }
+        if let completion, let key = entries.first?.idempotencyKey {
+            await completions.register(key, completion)
+        }
+        do {
+            try await store.enqueue(entries, now: environment.clock.now())
+        } catch {
+            bus.emit(.error(function, CoreEvents.databaseError, value: ["reason": "\(error)"]))
+            if let key = entries.first?.idempotencyKey { await completions.remove(key) }
+            return false
+        }
+        await syncStates.publish(entries.map { SyncUpdate(requestId: $0.idempotencyKey, state: .persisted) })
+        sender?.wake()
+        return true
+    }
+
+    func wakeSender() {
+        sender?.wake()
+    }
+
+    func automaticFields() async -> [String: JSONValue] {
+        var fields = DeviceFields.fields(await environment.deviceInfo.current())
+        if let appInfo = configuration?.appInfo {
+            fields["_app_id"] = .string(appInfo.appID)
+            fields["_app_iid"] = .string(appInfo.appIID)
+            fields["_app_ver"] = .string(appInfo.appVer)
+        }
+        if let sessions {
+            fields.merge(await sessions.fields()) { _, session in session }
+        }
+        return fields
+    }
+
+    func setCollectionEnabled(_ enabled: Bool) async {
+        collectionOverride = enabled
+        savedCollection = enabled
+        if let store {
+            do { try await store.setSetting(Self.consentKey, enabled) } catch {
+                bus.emit(.error("setCollectionEnabled", CoreEvents.databaseError, value: ["reason": "\(error)"]))
+            }
+        }
+        await sessions?.setEnabled(enabled)
+        if enabled { sender?.wake() }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TernProtocol
+
+/// The core as a command sees it once the SDK is initialized: the configuration in force, the
+/// database, the outbox. Public for Tern's modules; apps never need it.
+public struct ReadyCore: Sendable {
+    public let configuration: TernConfiguration
+    public let store: CoreStore
+    let runtime: CoreRuntime
+
+    /// Writes a request to the outbox and wakes the sender. Returns false (after raising
+    /// `collectionDisabled` or `databaseError` for `function`) when nothing was written.
+    ///
+    /// - Parameter completion: called with the server's answer (nil when there was none) on the main queue.
+    @discardableResult
+    public func enqueue(
+        _ entry: OutboxEntry,
+        completion: (@Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void)? = nil
+    ) async -> Bool {
+        await runtime.enqueue([entry], completion: completion)
+    }
+
+    /// Writes several requests in one transaction.
+    @discardableResult
+    public func enqueue(_ entries: [OutboxEntry]) async -> Bool {
+        await runtime.enqueue(entries, completion: nil)
+    }
+
+    /// The subscription's automatic fields: device info, app info and sessions.
+    public func automaticFields() async -> [String: JSONValue] {
+        await runtime.automaticFields()
+    }
+
+    /// The device's push token, nil when none is set.
+    public func token() async -> TokenData? {
+        await store.setting(CoreRuntime.tokenKey, as: TokenData.self)
+    }
+
+    /// Saves the device's push token (nil removes it) and wakes requests waiting for one.
+    public func setToken(_ token: TokenData?) async throws {
+        try await store.setSetting(CoreRuntime.tokenKey, token)
+        await runtime.wakeSender()
+    }
+
+    /// True while the user allows collection.
+    public func collectionEnabled() async -> Bool {
+        await runtime.collectionEnabled
+    }
+
+    /// Emits an event.
+    public func emit(_ record: EventRecord) {
+        runtime.bus.emit(record)
+    }
+
+    /// The authentication state: true after a successful `authenticate()` until `logOut()`.
+    public func isAuthenticated() async -> Bool {
+        await store.setting(CoreRuntime.authenticatedKey, as: Bool.self) ?? false
+    }
+
+    /// The JWT provider and rToken, for modules that need credentials themselves.
+    public var auth: AuthSource { runtime.auth }
+
+    /// The current time, from the environment's clock.
+    public var now: Date { runtime.environment.clock.now() }
+}

@@ -1,0 +1,126 @@
+import Foundation
+@_exported import TernProtocol
+
+/// The SDK's door: configuration, events, authentication, consent, clearing. Each module adds its
+/// own property (`Tern.shared.push`, `.target`, `.profile`), so an app links only what it uses.
+///
+/// Every call returns at once and never throws: bad input becomes an ``ErrorEvent``. Calls run in the
+/// order they were made; calls made before ``initialization(configuration:completion:)`` wait for it
+/// (``CoreEvents/initAwait``) and then run in that order.
+///
+/// ```swift
+/// Tern.shared.setAppGroup(groupName: "group.com.example.app")
+/// Tern.shared.eventSDKFunctions.subscribe { event in print(event.message ?? "") }
+/// Tern.shared.initialization(configuration: TernConfiguration.Builder(apiUrl: apiUrl).setRToken(rToken).build())
+/// ```
+public final class Tern: Sendable {
+    /// The app's SDK, on the platform's defaults.
+    public static let shared = Tern(environment: .platformDefault)
+
+    /// SDK events: one subscriber, on the main queue.
+    public let eventSDKFunctions: SDKEvents
+    /// `authenticate()` and `logOut()`.
+    public let authFunctions: AuthAPI
+    /// The background flush (`registerBackgroundTask()`).
+    public let backgroundTasks: BackgroundTasksAPI
+    /// What Tern's modules build on; apps never need it.
+    public let core: CoreServices
+    public let environment: TernEnvironment
+
+    let runtime: CoreRuntime
+    /// Set-up calls (app group, JWT provider, configuration, consent): in order, never waiting.
+    let setupQueue = SerialQueue()
+    /// Every other call: in order, after initialization.
+    let commandQueue = SerialQueue()
+
+    /// An SDK on `environment`: for tests and the simulated device (`Tern(environment: .directory(url))`);
+    /// apps use ``shared``.
+    public init(environment: TernEnvironment) {
+        self.environment = environment
+        let bus = EventBus()
+        let runtime = CoreRuntime(environment: environment, bus: bus)
+        self.runtime = runtime
+        eventSDKFunctions = SDKEvents(bus: bus)
+        core = CoreServices(runtime: runtime, setupQueue: setupQueue, commandQueue: commandQueue)
+        authFunctions = AuthAPI(core: core)
+        backgroundTasks = BackgroundTasksAPI(core: core)
+    }
+
+    /// Sets the configuration (reporting `configSet`, or the reason it is unusable), then
+    /// initializes the modules; `completion` gets each module's outcome on the main queue.
+    public func initialization(
+        configuration: TernConfiguration, completion: (@Sendable ([ModuleInitStatus]) -> Void)? = nil
+    ) {
+        setupQueue.submit { [runtime] in await runtime.initialize(configuration, completion: completion) }
+    }
+
+    /// The app group whose container holds the SDK's database, shared with the Notification Service
+    /// Extension. Call it before ``initialization(configuration:completion:)``.
+    public func setAppGroup(groupName: String?) {
+        setupQueue.submit { [runtime] in await runtime.setAppGroup(groupName) }
+    }
+
+    /// The JWT provider, asked each time a request is sent (nil removes it).
+    public func setJWTProvider(provider: (any JWTInterface)?) {
+        setupQueue.submit { [runtime] in await runtime.auth.setProvider(provider) }
+    }
+
+    /// Turns collection on (after the user's consent) or off. Saved: an opt-out holds across
+    /// restarts and upgrades whatever the configuration says. While off, nothing is collected or sent.
+    public func setCollectionEnabled(_ enabled: Bool) {
+        setupQueue.submit { [runtime] in await runtime.setCollectionEnabled(enabled) }
+    }
+
+    /// True while collection is on.
+    public var isCollectionEnabled: Bool {
+        get async {
+            await setupQueue.drain()
+            return await runtime.collectionEnabled
+        }
+    }
+
+    /// Deletes the SDK's data (outbox, settings, token, sessions; a saved opt-out is kept), cancels
+    /// pending retries, reports `sdkCleared`, then calls `completion` on the main queue.
+    public func clear(completion: (@Sendable () -> Void)? = nil) {
+        commandQueue.submit { [runtime] in
+            await runtime.clear()
+            runtime.bus.emit(.info("clear", CoreEvents.sdkCleared))
+            if let completion { DispatchQueue.main.async { completion() } }
+        }
+    }
+
+    /// Each request's progress: persisted in the outbox, then synced (acknowledged by the server)
+    /// or failed.
+    public func syncStates() async -> AsyncStream<SyncUpdate> {
+        await runtime.syncStates.stream()
+    }
+
+    /// The outbox's counts (pending rows, totals), nil before initialization.
+    public func outboxStatistics() async -> OutboxStatistics? {
+        try? await runtime.store?.statistics()
+    }
+
+    /// Sends what is due, returning true when the outbox emptied before `timeout` seconds.
+    public func flush(timeout: TimeInterval) async -> Bool {
+        await setupQueue.drain()
+        await commandQueue.drain()
+        return await runtime.flush(until: environment.clock.now().addingTimeInterval(timeout))
+    }
+
+    /// Returns when every call made before it has run (tests).
+    func flushCommands() async {
+        await setupQueue.drain()
+        await commandQueue.drain()
+        await runtime.bus.flush()
+    }
+
+    /// Stops the SDK's tasks; for tests and the simulated device before they exit. The instance is
+    /// unusable afterwards.
+    public func shutdown() async {
+        await runtime.shutdown()
+        await runtime.bus.flush()
+        setupQueue.finish()
+        commandQueue.finish()
+        runtime.bus.shutdown()
+    }
+}

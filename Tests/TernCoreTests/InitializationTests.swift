@@ -1,0 +1,133 @@
+import Foundation
+import TernHTTP
+import Testing
+
+@testable import TernCore
+
+@Suite("Initialization: ordering, waiting, module reports")
+struct InitializationTests {
+    /// A module whose initialization the test controls.
+    struct ScriptedModule: TernModule {
+        enum Behaviour: Sendable {
+            case succeed
+            case fail(String)
+            case hang
+        }
+
+        let moduleName: String
+        let behaviour: Behaviour
+
+        func initialize(_ core: ReadyCore) async throws {
+            switch behaviour {
+            case .succeed: return
+            case .fail(let reason): throw TernError(reason)
+            case .hang: try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            }
+        }
+
+        func clear(_ core: ReadyCore) async {}
+    }
+
+    /// Records what the commands saw, in order.
+    actor Trace {
+        var entries: [String] = []
+        func add(_ entry: String) { entries.append(entry) }
+    }
+
+    @Test @MainActor func callsBeforeInitializationWaitThenRunInOrder() async throws {
+        let sdk = try TestSDK()
+        let events = EventRecorder(sdk.tern)
+        let trace = Trace()
+        for index in 0..<50 {
+            sdk.tern.core.perform("call\(index)") { ready in
+                await trace.add("\(index):\(ready.configuration.apiUrl)")
+            }
+        }
+        let waiting = await events.first(CoreEvents.initAwait)
+        #expect(waiting?.function == "call0")
+        #expect(await trace.entries.isEmpty)
+        sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
+        #expect(await events.first(CoreEvents.configSet) != nil)
+        await sdk.tern.flushCommands()
+        #expect(await trace.entries == (0..<50).map { "\($0):http://127.0.0.1:9/api/v1" })
+        #expect(events.all(CoreEvents.initAwait).count == 1)
+        #expect(events.allOnMainQueue)
+        await sdk.close()
+    }
+
+    @Test @MainActor func anUnusableConfigurationFailsWaitingCallsWithConfigIsNotSet() async throws {
+        let sdk = try TestSDK()
+        let events = EventRecorder(sdk.tern)
+        let trace = Trace()
+        sdk.tern.core.perform("subscribe") { _ in await trace.add("ran") }
+        sdk.tern.initialization(configuration: TernConfiguration.Builder(apiUrl: "").build())
+        let error = await events.first(CoreEvents.configIsNotSet)
+        #expect(error is ErrorEvent)
+        #expect(error?.function == "subscribe")
+        #expect(events.all(CoreEvents.invalidUrlValue).count == 1)
+        #expect(await trace.entries.isEmpty)
+        // A later, good configuration makes later calls work.
+        sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
+        sdk.tern.core.perform("later") { _ in await trace.add("later") }
+        await sdk.tern.flushCommands()
+        #expect(await trace.entries == ["later"])
+        await sdk.close()
+    }
+
+    @Test @MainActor func eachModuleReportsHowItsInitializationEnded() async throws {
+        let sdk = try TestSDK(moduleInitTimeout: 0.3)
+        sdk.tern.core.register(ScriptedModule(moduleName: "good", behaviour: .succeed))
+        sdk.tern.core.register(ScriptedModule(moduleName: "broken", behaviour: .fail("no keychain access")))
+        sdk.tern.core.register(ScriptedModule(moduleName: "slow", behaviour: .hang))
+        let statuses = await withCheckedContinuation { continuation in
+            sdk.tern.initialization(
+                configuration: TernConfiguration.Builder(apiUrl: "http://127.0.0.1:9/api/v1").build()
+            ) { continuation.resume(returning: $0) }
+        }
+        #expect(statuses.map(\.moduleName) == ["core", "good", "broken", "slow"])
+        #expect(statuses.map(\.initStatus) == [.success, .success, .error, .timeout])
+        #expect(statuses[2].reason == "no keychain access")
+        await sdk.close()
+    }
+
+    /// Holds the first initialization of a module until released; later ones pass.
+    actor Gate {
+        var calls = 0
+        func enter() async throws {
+            calls += 1
+            if calls == 1 { try await Task.sleep(nanoseconds: 600 * 1_000_000_000) }
+        }
+    }
+
+    struct GatedModule: TernModule {
+        let gate: Gate
+        var moduleName: String { "gated" }
+        func initialize(_ core: ReadyCore) async throws { try await gate.enter() }
+        func clear(_ core: ReadyCore) async {}
+    }
+
+    @Test @MainActor func aNewInitializationCancelsTheUnfinishedOne() async throws {
+        let sdk = try TestSDK(moduleInitTimeout: 600)
+        sdk.tern.core.register(GatedModule(gate: Gate()))
+        let config = TernConfiguration.Builder(apiUrl: "http://127.0.0.1:9/api/v1").build()
+        let stream = AsyncStream<[ModuleInitStatus]>.makeStream()
+        sdk.tern.initialization(configuration: config) { stream.continuation.yield($0) }
+        sdk.tern.initialization(configuration: config) { stream.continuation.yield($0) }
+        var iterator = stream.stream.makeAsyncIterator()
+        let first = await iterator.next()
+        let second = await iterator.next()
+        #expect(first?.map(\.initStatus) == [.success, .cancelled])
+        #expect(second?.map(\.initStatus) == [.success, .success])
+        await sdk.close()
+    }
+
+    @Test @MainActor func withoutAnAppGroupTheSDKSaysSo() async throws {
+        let sdk = try TestSDK()
+        let events = EventRecorder(sdk.tern)
+        sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1", appGroup: nil)
+        let event = await events.first(CoreEvents.appGroupIsNotSet)
+        #expect(event is ErrorEvent)
+        #expect(await events.first(CoreEvents.configSet) != nil)
+        await sdk.close()
+    }
+}
