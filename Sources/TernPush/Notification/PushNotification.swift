@@ -1,0 +1,68 @@
+import Foundation
+
+/// A notification on the device, as a value: what the notification manager decides on.
+///
+/// The Apple glue makes one from `UNNotification`; the simulated device and tests build it directly.
+public struct PushNotification: Sendable, Equatable {
+    public var identifier: String
+    public var date: Date
+    public var content: NotificationContent
+
+    public init(identifier: String, date: Date = Date(), content: NotificationContent) {
+        self.identifier = identifier
+        self.date = date
+        self.content = content
+    }
+}
+
+/// The person's answer to a notification: a tap, a button, or a dismissal.
+public struct PushNotificationResponse: Sendable, Equatable {
+    /// The identifier iOS gives a tap on the notification itself.
+    public static let defaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    /// The identifier iOS gives a dismissal (only for categories that ask for it).
+    public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
+
+    public var notification: PushNotification
+    public var actionIdentifier: String
+
+    public init(notification: PushNotification, actionIdentifier: String = Self.defaultActionIdentifier) {
+        self.notification = notification
+        self.actionIdentifier = actionIdentifier
+    }
+}
+
+/// Something that can be read as a ``PushNotification`` (`UNNotification` on Apple platforms).
+public protocol PushNotificationRepresentable {
+    var pushNotification: PushNotification { get }
+}
+
+/// Something that can be read as a ``PushNotificationResponse`` (`UNNotificationResponse` on Apple platforms).
+public protocol PushNotificationResponseRepresentable {
+    var pushResponse: PushNotificationResponse { get }
+}
+
+extension PushNotification: PushNotificationRepresentable {
+    public var pushNotification: PushNotification { self }
+}
+
+extension PushNotificationResponse: PushNotificationResponseRepresentable {
+    public var pushResponse: PushNotificationResponse { self }
+}
+
+#if !canImport(UserNotifications)
+    /// The notification type the manager's callbacks receive: `UNNotification` on Apple platforms,
+    /// ``PushNotification`` elsewhere.
+    public typealias PlatformNotification = PushNotification
+    /// The response type the manager's callbacks receive: `UNNotificationResponse` on Apple platforms,
+    /// ``PushNotificationResponse`` elsewhere.
+    public typealias PlatformNotificationResponse = PushNotificationResponse
+#endif
+
+extension Notification.Name {
+    /// Posted when a notification is about to be shown in the foreground;
+    /// `userInfo["notification"]` is the ``PlatformNotification``.
+    public static let ternPushWillPresent = Notification.Name("TernPushWillPresent")
+    /// Posted when the person tapped a notification or one of its buttons;
+    /// `userInfo["response"]` is the ``PlatformNotificationResponse``.
+    public static let ternPushDidReceive = Notification.Name("TernPushDidReceive")
+}
