@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "TernCryptoTests", dependencies: ["TernCrypto"]),
         .testTarget(
             name: "TernServerTests",
-            dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto"]),
+            dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto", "TernHTTP", "tern"]),
         .testTarget(name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport"]),
         .testTarget(name: "TernPushTests", dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport"]),
     ],

@@ -1,0 +1,147 @@
+import Foundation
+import TernHTTP
+import TernProtocol
+
+/// The management API under `/api/v1/admin/`, guarded by `Authorization: Bearer <admin_key>`.
+/// Successes answer plain JSON (an object or a list); errors answer the envelope.
+public struct AdminRoutes: Sendable {
+    static let prefix = "/api/v1/admin"
+    let service: AdminService
+
+    public init(service: AdminService) {
+        self.service = service
+    }
+
+    public var all: [Route] {
+        let service = service
+        let p = Self.prefix
+        return [
+            admin("GET", "\(p)/projects") { _ in try await service.projects() },
+            admin("POST", "\(p)/projects", status: 201) { request in
+                try await service.createProject(
+                    try JSONBody.decode(AdminRequests.CreateProject.self, from: request.http))
+            },
+            admin("GET", "\(p)/projects/{project_id}/databases") { request in
+                try await service.databases(projectId: try request.integer("project_id"))
+            },
+            admin("POST", "\(p)/projects/{project_id}/databases", status: 201) { request in
+                try await service.createDatabase(
+                    projectId: try request.integer("project_id"),
+                    try JSONBody.decode(AdminRequests.CreateDatabase.self, from: request.http))
+            },
+            admin("GET", "\(p)/resources") { request in
+                try await service.resources(projectId: request.http.query["project_id"].flatMap { Int64($0) })
+            },
+            admin("POST", "\(p)/resources", status: 201) { request in
+                try await service.createResource(
+                    try JSONBody.decode(AdminRequests.CreateResource.self, from: request.http))
+            },
+            admin("GET", "\(p)/resources/{resource_id}") { request in
+                try await service.resource(id: try request.integer("resource_id"))
+            },
+            admin("GET", "\(p)/resources/{resource_id}/categories") { request in
+                try await service.categories(resourceId: try request.integer("resource_id"))
+            },
+            admin("PUT", "\(p)/resources/{resource_id}/categories/{name}") { request in
+                try await service.putCategory(
+                    resourceId: try request.integer("resource_id"), name: request.parameters["name"] ?? "",
+                    try JSONBody.decode(AdminRequests.PutCategory.self, from: request.http))
+            },
+            admin("DELETE", "\(p)/resources/{resource_id}/categories/{name}", status: 204) { request in
+                try await service.deleteCategory(
+                    resourceId: try request.integer("resource_id"), name: request.parameters["name"] ?? "")
+                return Empty()
+            },
+            admin("GET", "\(p)/projects/{project_id}/pixels") { request in
+                try await service.pixels(projectId: try request.integer("project_id"))
+            },
+            admin("POST", "\(p)/projects/{project_id}/pixels", status: 201) { request in
+                try await service.createPixel(
+                    projectId: try request.integer("project_id"),
+                    try JSONBody.decode(AdminRequests.CreatePixel.self, from: request.http))
+            },
+            admin("DELETE", "\(p)/projects/{project_id}/pixels/{sid}", status: 204) { request in
+                try await service.deletePixel(
+                    projectId: try request.integer("project_id"), sid: request.parameters["sid"] ?? "")
+                return Empty()
+            },
+            admin("GET", "\(p)/projects/{project_id}/pixels/{sid}/goals") { request in
+                let limit = request.http.query["limit"].flatMap { Int($0) }.map { min(max($0, 1), 1000) } ?? 100
+                return try await service.goals(
+                    projectId: try request.integer("project_id"), sid: request.parameters["sid"] ?? "", limit: limit)
+            },
+            admin("GET", "\(p)/projects/{project_id}/jwt-keys") { request in
+                try await service.jwtKeys(projectId: try request.integer("project_id"))
+            },
+            admin("POST", "\(p)/projects/{project_id}/jwt-keys", status: 201) { request in
+                try await service.addJWTKey(
+                    projectId: try request.integer("project_id"),
+                    try JSONBody.decode(AdminRequests.AddJWTKey.self, from: request.http))
+            },
+            admin("DELETE", "\(p)/projects/{project_id}/jwt-keys/{kid}", status: 204) { request in
+                try await service.deleteJWTKey(
+                    projectId: try request.integer("project_id"), kid: request.parameters["kid"] ?? "")
+                return Empty()
+            },
+            admin("GET", "\(p)/profiles") { request in
+                let (field, value) = try Self.profileQuery(request.http.query)
+                return try await service.findProfiles(dbId: try request.integer("db_id"), field: field, value: value)
+            },
+            admin("GET", "\(p)/profiles/{profile_id}") { request in
+                try await service.profile(publicId: request.parameters["profile_id"] ?? "")
+            },
+            admin("GET", "\(p)/subscriptions") { request in
+                let query = request.http.query
+                guard let token = query["subscription_id"], !token.isEmpty else {
+                    throw APIError.badRequest("subscription_id is required (the push token, or the address)")
+                }
+                let channel = query["channel"] ?? "push"
+                let provider = query["provider"] ?? ""
+                if channel == "push", provider.isEmpty {
+                    throw APIError.badRequest("provider is required for push subscriptions (e.g. ios-apns)")
+                }
+                return try await service.findSubscriptions(
+                    resourceId: try request.integer("resource_id"), channel: channel, provider: provider, token: token)
+            },
+            admin("GET", "\(p)/push-events") { request in
+                guard let messageId = request.http.query["message_id"], !messageId.isEmpty else {
+                    throw APIError.badRequest("message_id is required")
+                }
+                return try await service.pushEvents(messageId: messageId)
+            },
+        ]
+    }
+
+    struct Empty: Encodable {}
+
+    /// `email=`, `phone=`, or `field=` with `value=` (a JSON value, or else a string).
+    static func profileQuery(_ query: [String: String]) throws(APIError) -> (String, JSONValue) {
+        if let email = query["email"] { return (ProfileIdentity.emailField, .string(email)) }
+        if let phone = query["phone"] { return (ProfileIdentity.phoneField, .string(phone)) }
+        if let field = query["field"], let text = query["value"] {
+            let value = (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
+            return (field, value)
+        }
+        throw .badRequest("look profiles up by email=, phone=, or field= with value= (and db_id=)")
+    }
+
+    private func admin<Output: Encodable & Sendable>(
+        _ method: String, _ pattern: String, status: Int = 200,
+        _ body: @escaping @Sendable (RouteRequest) async throws -> Output
+    ) -> Route {
+        let service = service
+        return Route(method, pattern) { request in
+            guard let authorization = request.http.header(Wire.authorizationHeader),
+                let key = try? Authenticator.bearer(authorization), try await service.isAdminKey(key)
+            else {
+                throw APIError.unauthorized(
+                    "admin key missing or not recognised: send Authorization: Bearer <admin_key> (see bootstrap.json)")
+            }
+            let output = try await body(request)
+            if status == 204 { return HTTPResponse(status: 204) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return .json(status, try encoder.encode(output))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Everything `tern serve` can be told; the defaults run.
+public struct ServerConfiguration: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port = 8080
+    /// Where the SQLite file and `bootstrap.json` live.
+    public var dataDirectory = "./.tern"
+    /// libmicrohttpd's polling threads.
+    public var threads = 4
+    public var maxBodyBytes = 1 << 20
+    public var maxHeaderBytes = 16 << 10
+    public var connectionTimeoutSeconds = 30
+    public var logLevel: Logger.Level = .info
+    /// Adds `/bench/constant`, which answers `{"error":0}` without touching the store (the HTTP ceiling).
+    public var benchRoutes = false
+
+    public init() {}
+
+    /// The SQLite file inside the data directory.
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tern.sqlite") }
+
+    /// `DIR/bootstrap.json`.
+    public var bootstrapPath: String { (dataDirectory as NSString).appendingPathComponent("bootstrap.json") }
+
+    /// The SDK's base URL for a server on `port`.
+    public func apiURL(port: Int) -> String { "http://\(host):\(port)/api/v1" }
+}

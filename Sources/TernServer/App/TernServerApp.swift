@@ -1,0 +1,137 @@
+import Foundation
+import TernHTTP
+
+/// The whole server: store, services, router, HTTP. `tern serve` runs one; tests can too.
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.port = 0
+/// let app = try await TernServerApp.start(configuration, logger: Logger())
+/// print(app.bootstrap.apiURL)
+/// await app.stop()
+/// ```
+public final class TernServerApp: Sendable {
+    public let configuration: ServerConfiguration
+    public let bootstrap: BootstrapInfo
+    public let bootstrapOutcome: Bootstrapper.Outcome
+    /// The port the server listens on.
+    public let port: Int
+    public let metrics: Metrics
+    let http: HTTPServer
+    let store: any Store
+    let logger: Logger
+    let maintenance: Task<Void, Never>
+
+    private init(
+        configuration: ServerConfiguration, bootstrap: (BootstrapInfo, Bootstrapper.Outcome), http: HTTPServer,
+        store: any Store, metrics: Metrics, logger: Logger
+    ) {
+        self.configuration = configuration
+        (self.bootstrap, bootstrapOutcome) = bootstrap
+        self.port = http.port
+        self.http = http
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        maintenance = Task { await Self.pruneAnswers(store: store, logger: logger) }
+    }
+
+    /// Opens the store under the data directory, binds, bootstraps, and starts serving.
+    public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> TernServerApp {
+        try prepareDirectory(configuration.dataDirectory, logger: logger)
+        if !FileManager.default.fileExists(atPath: configuration.databasePath) {
+            // SQLite gives its -wal and -shm files the main file's mode: create it private.
+            _ = FileManager.default.createFile(
+                atPath: configuration.databasePath, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        let store = try SQLiteStore(path: configuration.databasePath)
+        let metrics = Metrics()
+        let router = Router(
+            routes: routes(store: store, metrics: metrics, benchRoutes: configuration.benchRoutes), metrics: metrics,
+            logger: logger)
+        let http: HTTPServer
+        do {
+            http = try HTTPServer(
+                configuration: .init(
+                    host: configuration.host, port: configuration.port, threads: configuration.threads,
+                    maxBodyBytes: configuration.maxBodyBytes,
+                    connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                    maxHeaderBytes: configuration.maxHeaderBytes),
+                handler: router)
+        } catch {
+            await store.close()
+            throw error
+        }
+        let bootstrap = try await Bootstrapper.run(
+            store: store, path: configuration.bootstrapPath, apiURL: configuration.apiURL(port: http.port),
+            now: ServerClock.milliseconds())
+        try http.start()
+        let app = TernServerApp(
+            configuration: configuration, bootstrap: bootstrap, http: http, store: store, metrics: metrics,
+            logger: logger)
+        logger.info(
+            "listening",
+            [
+                "host": configuration.host, "port": http.port, "data": configuration.dataDirectory,
+                "threads": configuration.threads, "bootstrap": "\(bootstrap.1)",
+            ])
+        return app
+    }
+
+    /// Every route the server answers with this configuration.
+    public static func routes(store: any Store, metrics: Metrics, benchRoutes: Bool) -> [Route] {
+        let verifier = CryptoTokenVerifier()
+        let sdk = SDKRoutes(
+            authenticator: Authenticator(store: store, verifier: verifier),
+            subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
+            events: EventService(store: store), metrics: metrics)
+        let admin = AdminRoutes(service: AdminService(store: store, verifier: verifier))
+        return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
+    }
+
+    /// Stops accepting, lets requests in flight finish, then closes the store.
+    public func stop() async {
+        maintenance.cancel()
+        let http = http
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // HTTPServer.stop blocks while requests drain: keep it off the cooperative threads.
+            Thread.detachNewThread {
+                http.stop()
+                continuation.resume()
+            }
+        }
+        await store.close()
+        logger.info("stopped", [:])
+    }
+
+    static func prepareDirectory(_ path: String, logger: Logger) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw APIError(status: 500, reason: "--data \(path) is a file, not a directory")
+            }
+            let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+            if mode & 0o077 != 0 {
+                logger.warn("data directory is readable by others; chmod 700 it", ["data": path])
+            }
+            return
+        }
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// Forgets stored idempotent answers older than a week, hourly.
+    static func pruneAnswers(store: any Store, logger: Logger) async {
+        let week: Int64 = 7 * 24 * 3600 * 1000
+        while !Task.isCancelled {
+            do {
+                let cutoff = ServerClock.milliseconds() - week
+                let removed = try await store.write { try $0.deleteAnswers(before: cutoff) }
+                if removed > 0 { logger.info("pruned idempotent answers", ["count": removed]) }
+            } catch {
+                logger.warn("pruning idempotent answers failed", ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(3600))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import TernCrypto
+
+/// ``TokenVerifier`` over TernCrypto (OpenSSL): ES256, RS256, PS256 with PEM public keys, HS256 with
+/// a shared secret (its UTF-8 bytes).
+public struct CryptoTokenVerifier: TokenVerifier {
+    /// Seconds of clock skew allowed on `exp` and `nbf`.
+    public let leeway: TimeInterval
+    /// Shortest HS256 secret accepted, in bytes.
+    public static let minimumSecretBytes = 32
+
+    public init(leeway: TimeInterval = 30) {
+        self.leeway = leeway
+    }
+
+    public func header(of token: String) throws(APIError) -> [String: String] {
+        do {
+            return try JWT.decodeUnverified(token).header
+        } catch {
+            throw .unauthorized("JWT rejected: \(error.reason)")
+        }
+    }
+
+    public func verify(_ token: String, key: JWTKeyRecord, audience: String, now: Date) throws(APIError) -> Data {
+        let verificationKey = try Self.verificationKey(key.key, algorithm: key.algorithm)
+        do {
+            return try JWT.verify(token, key: verificationKey, audience: audience, now: now, leeway: leeway)
+        } catch {
+            throw .unauthorized("JWT rejected: \(error.reason)")
+        }
+    }
+
+    public func checkKey(_ key: String, algorithm: String) throws(APIError) {
+        _ = try Self.verificationKey(key, algorithm: algorithm, status: 400)
+    }
+
+    static func verificationKey(_ key: String, algorithm: String, status: Int = 401) throws(APIError)
+        -> JWTVerificationKey
+    {
+        guard let algorithm = JWTAlgorithm(rawValue: algorithm) else {
+            let known = JWTAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError(status: status, reason: "algorithm \(algorithm.prefix(16)) is not supported: use \(known)")
+        }
+        if algorithm == .hs256 {
+            guard key.utf8.count >= minimumSecretBytes else {
+                throw APIError(
+                    status: status, reason: "the HS256 secret must be at least \(minimumSecretBytes) bytes long")
+            }
+            return JWTVerificationKey.hmac(Data(key.utf8))
+        }
+        do {
+            return try JWTVerificationKey.pem(key, algorithm: algorithm)
+        } catch let error as JWTError {
+            throw APIError(status: status, reason: "the key for \(algorithm.rawValue) is not usable: \(error.reason)")
+        } catch {
+            throw APIError(status: status, reason: "the key for \(algorithm.rawValue) is not usable: \(error)")
+        }
+    }
+}

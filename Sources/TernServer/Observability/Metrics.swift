@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+/// Counters and latency histograms, rendered in Prometheus' text format at `/metrics`.
+///
+/// ```swift
+/// metrics.recordRequest(route: "/api/v1/push/subscribe", status: 200, seconds: 0.002)
+/// let text = metrics.render()
+/// ```
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    public static let buckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+    ]
+
+    private struct Histogram {
+        var counts = [UInt64](repeating: 0, count: Metrics.buckets.count)
+        var count: UInt64 = 0
+        var sum: Double = 0
+    }
+
+    private struct RequestKey: Hashable {
+        let route: String
+        let status: Int
+    }
+
+    private struct State {
+        var requests: [RequestKey: UInt64] = [:]
+        var latency: [String: Histogram] = [:]
+        var storeErrors: [String: UInt64] = [:]
+        var replays: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let started = Date()
+
+    public init() {}
+
+    public func recordRequest(route: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests[RequestKey(route: route, status: status), default: 0] += 1
+            var histogram = state.latency[route] ?? Histogram()
+            if let index = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { histogram.counts[index] += 1 }
+            histogram.count += 1
+            histogram.sum += seconds
+            state.latency[route] = histogram
+        }
+    }
+
+    /// A store failure, by kind (`busy`, `backend`, ...).
+    public func recordStoreError(kind: String) {
+        state.withLock { $0.storeErrors[kind, default: 0] += 1 }
+    }
+
+    /// A request answered from its idempotency key's stored answer.
+    public func recordReplay() {
+        state.withLock { $0.replays += 1 }
+    }
+
+    /// How many requests a route answered with a status.
+    public func requestCount(route: String, status: Int) -> UInt64 {
+        state.withLock { $0.requests[RequestKey(route: route, status: status)] ?? 0 }
+    }
+
+    /// Everything in Prometheus text exposition format 0.0.4.
+    public func render() -> String {
+        let snapshot = state.withLock { $0 }
+        var out = ""
+        out += "# HELP tern_http_requests_total HTTP requests answered, by route and status.\n"
+        out += "# TYPE tern_http_requests_total counter\n"
+        for (key, value) in snapshot.requests.sorted(by: {
+            ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
+        }) {
+            out += "tern_http_requests_total{route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        }
+        out += "# HELP tern_http_request_duration_seconds Time from request to answer, by route.\n"
+        out += "# TYPE tern_http_request_duration_seconds histogram\n"
+        for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
+            let label = "route=\"\(Self.escape(route))\""
+            var cumulative: UInt64 = 0
+            for (index, bound) in Metrics.buckets.enumerated() {
+                cumulative += histogram.counts[index]
+                out += "tern_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "tern_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(histogram.count)\n"
+            out += "tern_http_request_duration_seconds_sum{\(label)} \(histogram.sum)\n"
+            out += "tern_http_request_duration_seconds_count{\(label)} \(histogram.count)\n"
+        }
+        out += "# HELP tern_store_errors_total Store failures, by kind.\n"
+        out += "# TYPE tern_store_errors_total counter\n"
+        for kind in ["backend", "busy", "closed", "conflict"] {
+            out += "tern_store_errors_total{kind=\"\(kind)\"} \(snapshot.storeErrors[kind] ?? 0)\n"
+        }
+        out += "# HELP tern_idempotent_replays_total Requests answered from an earlier request's stored answer.\n"
+        out += "# TYPE tern_idempotent_replays_total counter\n"
+        out += "tern_idempotent_replays_total \(snapshot.replays)\n"
+        out += "# HELP tern_uptime_seconds Seconds since the server started.\n"
+        out += "# TYPE tern_uptime_seconds gauge\n"
+        out += "tern_uptime_seconds \(Int(Date().timeIntervalSince(started)))\n"
+        return out
+    }
+
+    static func escape(_ label: String) -> String {
+        label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TernProtocol
+
+extension AdminService {
+    public func pixels(projectId: Int64) async throws -> [Pixel] {
+        try await store.read { tx in
+            try Self.project(tx, projectId)
+            return try tx.pixels(projectId: projectId)
+        }
+    }
+
+    /// Creates a pixel; without `sid`, a random one.
+    public func createPixel(projectId: Int64, _ request: AdminRequests.CreatePixel) async throws -> Pixel {
+        let sid = request.sid ?? Digest.randomHex(bytes: 8)
+        try Validation.text(sid, field: "sid", max: 128)
+        let name = request.name ?? sid
+        let now = clock()
+        return try await conflicts("project \(projectId) already has a pixel with sid \(sid)") {
+            try await store.write { tx in
+                try Self.project(tx, projectId)
+                return try tx.createPixel(projectId: projectId, sid: sid, name: name, now: now)
+            }
+        }
+    }
+
+    public func deletePixel(projectId: Int64, sid: String) async throws {
+        guard try await store.write({ try $0.deletePixel(projectId: projectId, sid: sid) }) else {
+            throw APIError.notFound("project \(projectId) has no pixel with sid \(sid.prefix(128))")
+        }
+    }
+
+    public func goals(projectId: Int64, sid: String, limit: Int) async throws -> [GoalRecord] {
+        try await store.read { tx in
+            guard let pixel = try tx.pixel(projectId: projectId, sid: sid) else {
+                throw APIError.notFound("project \(projectId) has no pixel with sid \(sid.prefix(128))")
+            }
+            return try tx.goals(pixelId: pixel.id, limit: limit)
+        }
+    }
+
+    public func jwtKeys(projectId: Int64) async throws -> [JWTKeyView] {
+        try await store.read { tx in
+            try Self.project(tx, projectId)
+            return try tx.jwtKeys(projectId: projectId).map(JWTKeyView.init)
+        }
+    }
+
+    /// Adds a verification key after checking that it can verify tokens of its algorithm.
+    public func addJWTKey(projectId: Int64, _ request: AdminRequests.AddJWTKey) async throws -> JWTKeyView {
+        try Validation.text(request.kid, field: "kid", max: 128)
+        try verifier.checkKey(request.key, algorithm: request.algorithm)
+        let now = clock()
+        return try await conflicts("project \(projectId) already has a key with kid \(request.kid)") {
+            try await store.write { tx in
+                try Self.project(tx, projectId)
+                return JWTKeyView(
+                    try tx.addJWTKey(
+                        projectId: projectId, kid: request.kid, algorithm: request.algorithm, key: request.key,
+                        now: now))
+            }
+        }
+    }
+
+    public func deleteJWTKey(projectId: Int64, kid: String) async throws {
+        guard try await store.write({ try $0.deleteJWTKey(projectId: projectId, kid: kid) }) else {
+            throw APIError.notFound("project \(projectId) has no key with kid \(kid.prefix(128))")
+        }
+    }
+
+    public func profile(publicId: String) async throws -> ProfileView {
+        try await store.read { tx in
+            guard let profile = try tx.profile(publicId: publicId) else {
+                throw APIError.notFound("profile \(publicId.prefix(64)) does not exist")
+            }
+            return try Self.view(tx, profile)
+        }
+    }
+
+    /// Profiles of a database by email, phone, or a field's value.
+    public func findProfiles(dbId: Int64, field: String, value: JSONValue) async throws -> [ProfileView] {
+        try await store.read { tx in
+            try tx.profiles(dbId: dbId, field: field, value: value).map { try Self.view(tx, $0) }
+        }
+    }
+
+    /// Subscriptions with a push token (or another channel's address) on a resource, in every profile.
+    public func findSubscriptions(resourceId: Int64, channel: String, provider: String, token: String) async throws
+        -> [SubscriptionView]
+    {
+        try await store.read { tx in
+            try tx.subscriptions(resourceId: resourceId, channel: channel, provider: provider, token: token).map {
+                SubscriptionView($0, profileId: try tx.profile(id: $0.profileId)?.publicId ?? "")
+            }
+        }
+    }
+
+    public func pushEvents(messageId: String) async throws -> [PushEventRecord] {
+        try await store.read { try $0.pushEvents(messageId: messageId) }
+    }
+
+    static func view(_ tx: any StoreTransaction, _ profile: Profile) throws -> ProfileView {
+        ProfileView(
+            id: profile.publicId, dbId: profile.dbId, isTest: profile.isTest, skipTriggers: profile.skipTriggers,
+            createdAt: profile.createdAt, updatedAt: profile.updatedAt,
+            fields: try tx.profileFields(profileId: profile.id),
+            subscriptions: try tx.subscriptions(profileId: profile.id).map {
+                SubscriptionView($0, profileId: profile.publicId)
+            })
+    }
+}

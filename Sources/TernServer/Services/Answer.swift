@@ -1,0 +1,42 @@
+import Foundation
+import TernProtocol
+
+/// A service's answer, ready for the wire: a status and the encoded envelope.
+public struct Answer: Sendable, Equatable {
+    public var status: Int
+    public var body: Data
+    /// True when this is the stored answer to an earlier request with the same idempotency key.
+    public var replayed: Bool
+
+    public init(status: Int, body: Data, replayed: Bool = false) {
+        self.status = status
+        self.body = body
+        self.replayed = replayed
+    }
+
+    /// A 200 with the envelope around `profile`.
+    public static func ok(_ profile: ProfileData?) throws -> Answer {
+        Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
+    }
+
+    /// The envelope for an error: `error` repeats the status.
+    public static func failure(_ error: APIError) -> Answer {
+        Answer(status: error.status, body: EnvelopeCoding.encodeFailure(error.status, error.reason))
+    }
+}
+
+/// JSON for envelopes: the shape TernProtocol defines, `profile` always present (null when absent).
+public enum EnvelopeCoding {
+    public static func encode(_ envelope: ResponseEnvelope) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let profile = try envelope.profile.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "null"
+        let text = try String(decoding: encoder.encode(envelope.errorText ?? ""), as: UTF8.self)
+        return Data("{\"error\":\(envelope.error ?? 0),\"error_text\":\(text),\"profile\":\(profile)}".utf8)
+    }
+
+    public static func encodeFailure(_ status: Int, _ reason: String) -> Data {
+        (try? encode(.failure(status, reason)))
+            ?? Data("{\"error\":\(status),\"error_text\":\"\",\"profile\":null}".utf8)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import TernProtocol
+
+extension GoalEventRequest {
+    /// Everything about goals that can be checked without the store.
+    public func validate(hasJWT: Bool) throws(APIError) {
+        try Validation.batch(events.count, field: "events")
+        for (index, goal) in events.enumerated() {
+            let prefix = "events[\(index)]"
+            try Validation.text(goal.sid, field: "\(prefix).sid")
+            try Validation.text(goal.eventName, field: "\(prefix).event_name")
+            try Validation.time(goal.time, field: "\(prefix).time")
+            if goal.clientId.utf8.count > 256 { throw .badRequest("\(prefix).client_id is longer than 256 bytes") }
+            for (name, value) in goal.payload ?? [:] where !value.isScalar {
+                throw .badRequest(
+                    "\(prefix).payload field \"\(name.prefix(64))\" is not valid: payload values must be strings, "
+                        + "numbers, booleans or null")
+            }
+            if !hasJWT, goal.profileFields != nil || goal.subscription != nil {
+                throw .badRequest(
+                    "\(prefix): profile_fields and subscription need a JWT (Authorization: Bearer <JWT>); "
+                        + "with an rToken send the goal without them")
+            }
+            if let subscription = goal.subscription { try subscription.validate(field: "\(prefix).subscription") }
+        }
+    }
+}
+
+extension GoalSubscription {
+    func validate(field: String) throws(APIError) {
+        guard GoalSubscription.channels.contains(channel) else {
+            let known = GoalSubscription.channels.sorted().joined(separator: ", ")
+            throw .badRequest("\(field).channel \"\(channel.prefix(32))\" is not valid: use one of \(known)")
+        }
+        if let status, SubscriptionStatus(rawValue: status) == nil {
+            throw .badRequest(
+                "\(field).status \"\(status.prefix(32))\" is not valid: use subscribed, suspended or unsubscribed")
+        }
+        if channel == "push" {
+            if let provider { try Validation.provider(provider, field: "\(field).provider") }
+            if let subscriptionId { try Validation.token(subscriptionId, field: "\(field).subscription_id") }
+        }
+        try CustomFields.validate(customFields)
+        for name in cats ?? [] where name.isEmpty { throw .categoryNotFound }
+    }
+}

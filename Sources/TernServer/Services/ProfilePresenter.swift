@@ -1,0 +1,40 @@
+import Foundation
+import TernProtocol
+
+/// Builds the wire's ``ProfileData`` from stored rows.
+enum ProfilePresenter {
+    /// The profile with one subscription (or none), its categories titled from the resource.
+    static func profileData(
+        _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?
+    ) throws -> ProfileData {
+        let all = try tx.subscriptions(profileId: profile.id)
+        return ProfileData(
+            id: profile.publicId, status: status(of: all), acid: nil, isTest: profile.isTest,
+            subscription: try subscription.map { try subscriptionData(tx, $0) })
+    }
+
+    static func subscriptionData(_ tx: any StoreTransaction, _ subscription: Subscription) throws -> SubscriptionData {
+        let categories = try tx.categories(resourceId: subscription.resourceId)
+        let known = Set(categories.map(\.name))
+        var cats = categories.map {
+            CategoryData(name: $0.name, title: $0.title, steady: $0.steady, active: subscription.cats[$0.name] ?? false)
+        }
+        // Categories the resource dropped since stay visible, without a title.
+        for (name, active) in subscription.cats.sorted(by: { $0.key < $1.key }) where !known.contains(name) {
+            cats.append(CategoryData(name: name, title: nil, steady: nil, active: active))
+        }
+        return SubscriptionData(
+            subscriptionId: subscription.token, hashId: subscription.hashId,
+            provider: subscription.provider.isEmpty ? nil : subscription.provider,
+            status: subscription.status.rawValue, fields: subscription.fields, cats: cats)
+    }
+
+    /// A profile is as subscribed as its most subscribed subscription.
+    static func status(of subscriptions: [Subscription]) -> String {
+        let statuses = Set(subscriptions.map(\.status))
+        for status in [SubscriptionStatus.subscribed, .suspended] where statuses.contains(status) {
+            return status.rawValue
+        }
+        return SubscriptionStatus.unsubscribed.rawValue
+    }
+}

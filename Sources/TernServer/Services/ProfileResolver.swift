@@ -1,0 +1,71 @@
+import Foundation
+import TernProtocol
+
+/// Finds (and, for writes that name a known user, creates) the profile a request is about.
+struct ProfileResolver {
+    let caller: Caller
+    let now: Int64
+
+    /// With a JWT: the profile its identity names in the JWT's database. With an rToken only: the
+    /// profile of the resource's database that holds the push subscription (provider, token), if any.
+    func find(_ tx: any StoreTransaction, provider: String?, token: String?) throws -> Profile? {
+        guard let identity = caller.identity else {
+            guard let provider, let token, !token.isEmpty else { return nil }
+            return try holder(tx, provider: provider, token: token)
+        }
+        let dbId = caller.database.id
+        switch identity {
+        case .email, .phone, .field:
+            guard let (name, value) = identity.storedField else { return nil }
+            return try tx.profiles(dbId: dbId, field: name, value: value).first
+        case .profileId(let publicId):
+            return try tx.profile(publicId: publicId).flatMap { $0.dbId == dbId ? $0 : nil }
+        case .subscription(let provider, let token):
+            guard let subscription = try tx.subscriptions(dbId: dbId, provider: provider, token: token).first else {
+                return nil
+            }
+            return try tx.profile(id: subscription.profileId)
+        }
+    }
+
+    /// ``find(_:provider:token:)``, or a new profile in the caller's database that stores the JWT's
+    /// identity as a field. A JWT naming a profile id that does not exist is an error.
+    func findOrCreate(_ tx: any StoreTransaction, provider: String?, token: String?) throws -> Profile {
+        if let found = try find(tx, provider: provider, token: token) { return found }
+        if case .profileId(let publicId)? = caller.identity {
+            throw APIError.notFound(
+                "profile \"\(publicId)\" not found in profile database \(caller.database.id): "
+                    + "matching.profile_id must name an existing profile")
+        }
+        let profile = try tx.createProfile(dbId: caller.database.id, publicId: Digest.randomHex(bytes: 12), now: now)
+        if let (name, value) = caller.identity?.storedField {
+            try tx.setProfileField(profileId: profile.id, name: name, value: value)
+        }
+        return profile
+    }
+
+    /// The rToken-only profile: of the profiles in the resource's database holding this token on this
+    /// resource, the one whose subscription is subscribed and newest.
+    private func holder(_ tx: any StoreTransaction, provider: String, token: String) throws -> Profile? {
+        let candidates = try tx.subscriptions(dbId: caller.database.id, provider: provider, token: token)
+            .filter { $0.resourceId == caller.resource.id }
+        let best = candidates.first { $0.status == .subscribed } ?? candidates.first
+        return try best.flatMap { try tx.profile(id: $0.profileId) }
+    }
+
+    /// Applies `profile_fields` and `skip_triggers` to the profile.
+    func applyProfileChanges(
+        _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?
+    ) throws {
+        if let fields, !fields.isEmpty {
+            let current = try tx.profileFields(profileId: profile.id)
+            for (name, value) in try ProfileFieldsEditor.changes(fields, current: current) {
+                try tx.setProfileField(profileId: profile.id, name: name, value: value)
+            }
+        }
+        var updated = profile
+        if let skipTriggers { updated.skipTriggers = skipTriggers }
+        updated.updatedAt = now
+        try tx.updateProfile(updated)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TernProtocol
+
+/// Push subscriptions: subscribe, suspend, unsubscribe, token updates, status, log-in/log-out.
+public struct SubscriptionService: Sendable {
+    static let push = "push"
+
+    let store: any Store
+    let clock: @Sendable () -> Int64
+
+    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// `push/subscribe`, `push/suspend`, `push/unsubscribe`: sets the status of the subscription
+    /// (resource, provider, token) of the caller's profile, creating profile and subscription when
+    /// absent. A change older (by `time`) than the one applied last changes nothing.
+    public func change(
+        _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
+        idempotency: IdempotencyToken
+    ) async throws -> Answer {
+        let now = clock()
+        return try await store.idempotentWrite(idempotency, now: now) { tx in
+            let resolver = ProfileResolver(caller: caller, now: now)
+            let requestedCats = (request.cats ?? []).compactMap(\.name)
+            try Validation.categories(requestedCats, in: try tx.categories(resourceId: caller.resource.id))
+            var profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
+            let existing = try tx.subscriptions(
+                resourceId: caller.resource.id, channel: Self.push, provider: request.provider,
+                token: request.subscriptionId
+            ).first { $0.profileId == profile.id }
+
+            if let existing, request.time < existing.clientTime {
+                return try Self.answer(tx, request.sync, profile, existing)
+            }
+            try resolver.applyProfileChanges(
+                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
+            profile = try tx.profile(id: profile.id) ?? profile
+
+            var subscription =
+                try existing
+                ?? tx.insertSubscription(
+                    NewSubscription(
+                        profileId: profile.id, resourceId: caller.resource.id, channel: Self.push,
+                        provider: request.provider, token: request.subscriptionId, status: status,
+                        hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
+                        clientTime: request.time, now: now))
+            subscription.status = status
+            subscription.fields = CustomFields.merge(subscription.fields, request.customFields)
+            for cat in request.cats ?? [] {
+                if let name = cat.name { subscription.cats[name] = cat.active ?? true }
+            }
+            subscription.clientTime = request.time
+            subscription.updatedAt = now
+            try tx.updateSubscription(subscription)
+
+            if request.replace == true {
+                try Self.unsubscribeOthers(
+                    tx, keeping: profile, provider: request.provider, token: request.subscriptionId, now: now)
+            }
+            return try Self.answer(tx, request.sync, profile, subscription)
+        }
+    }
+
+    /// `replace`: other profiles' subscriptions with this token in the same database become unsubscribed.
+    static func unsubscribeOthers(
+        _ tx: any StoreTransaction, keeping profile: Profile, provider: String, token: String, now: Int64
+    ) throws {
+        for var other in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
+        where other.profileId != profile.id && other.status != .unsubscribed {
+            other.status = .unsubscribed
+            other.updatedAt = now
+            try tx.updateSubscription(other)
+        }
+    }
+
+    static func answer(_ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: Subscription?)
+        throws -> Answer
+    {
+        guard sync else { return try .ok(nil) }
+        return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
+    }
+
+    static func hashId(_ profile: Profile, _ resourceId: Int64, _ provider: String, _ token: String) -> String {
+        Digest.shortHash("\(profile.publicId)|\(resourceId)|\(provider)|\(token)")
+    }
+}
+
+/// The server's clock in milliseconds since 1970.
+public enum ServerClock {
+    @Sendable public static func milliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}

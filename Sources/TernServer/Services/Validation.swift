@@ -1,0 +1,96 @@
+import Foundation
+import TernProtocol
+
+/// Checks of request bodies that need no store; each error says what to send instead.
+enum Validation {
+    static let maxTokenLength = 4096
+    static let maxBatch = 1000
+
+    static func provider(_ provider: String, field: String = "provider") throws(APIError) {
+        guard PushProvider(rawValue: provider) != nil else {
+            let known = PushProvider.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("\(field) \"\(provider.prefix(64))\" is not valid: use one of \(known)")
+        }
+    }
+
+    static func token(_ token: String, field: String = "subscription_id") throws(APIError) {
+        guard !token.isEmpty else { throw .badRequest("\(field) is empty: send the device's push token") }
+        guard token.utf8.count <= maxTokenLength else {
+            throw .badRequest("\(field) is longer than \(maxTokenLength) bytes: send the push token as issued")
+        }
+    }
+
+    static func text(_ value: String, field: String, max: Int = 256) throws(APIError) {
+        guard !value.isEmpty else { throw .badRequest("\(field) is empty") }
+        guard value.utf8.count <= max else { throw .badRequest("\(field) is longer than \(max) bytes") }
+    }
+
+    static func time(_ time: Int64, field: String = "time") throws(APIError) {
+        guard time >= 0 else { throw .badRequest("\(field) must be milliseconds since 1970, not negative") }
+    }
+
+    static func batch(_ count: Int, field: String) throws(APIError) {
+        guard count > 0 else { throw .badRequest("\(field) is empty: send at least one event") }
+        guard count <= maxBatch else { throw .badRequest("\(field) has \(count) items: send at most \(maxBatch)") }
+    }
+
+    /// The categories a request names must all exist in the resource.
+    static func categories(_ cats: [String], in resource: [ResourceCategory]) throws(APIError) {
+        let known = Set(resource.map(\.name))
+        for name in cats where !known.contains(name) { throw .categoryNotFound }
+    }
+}
+
+extension PushSubscriptionRequest {
+    /// Everything that can be checked without the store.
+    public func validate() throws(APIError) {
+        try Validation.provider(provider)
+        try Validation.token(subscriptionId)
+        try Validation.time(time)
+        try CustomFields.validate(customFields)
+        for cat in cats ?? [] where (cat.name ?? "").isEmpty { throw .categoryNotFound }
+    }
+}
+
+extension PushUpdateRequest {
+    public func validate() throws(APIError) {
+        try Validation.provider(provider)
+        try Validation.token(subscriptionId)
+        if let oldProvider { try Validation.provider(oldProvider, field: "old_provider") }
+        guard let oldSubscriptionId, !oldSubscriptionId.isEmpty else {
+            throw .badRequest("old_subscription_id is required: send the token being replaced")
+        }
+        try Validation.token(oldSubscriptionId, field: "old_subscription_id")
+        try CustomFields.validate(customFields)
+    }
+}
+
+extension PushStatusRequest {
+    public func validate() throws(APIError) {
+        if let provider { try Validation.provider(provider) }
+        if let subscriptionId { try Validation.token(subscriptionId) }
+        if mode == .latestForProvider, provider == nil {
+            throw .badRequest("provider is required with mode latest_for_provider")
+        }
+    }
+}
+
+extension PushTokenRequest {
+    public func validate() throws(APIError) {
+        if let provider { try Validation.provider(provider) }
+        if let subscriptionId { try Validation.token(subscriptionId) }
+        if (provider == nil) != (subscriptionId == nil) {
+            throw .badRequest("send provider and subscription_id together, or neither")
+        }
+    }
+}
+
+extension PushEventRequest {
+    public func validate() throws(APIError) {
+        try Validation.batch(events.count, field: "events")
+        for (index, event) in events.enumerated() {
+            try Validation.text(event.messageId, field: "events[\(index)].message_id")
+            try Validation.time(event.time, field: "events[\(index)].time")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
+enum AdminCommand {
+    static let topics: Set<String> = [
+        "projects", "databases", "resources", "categories", "pixels", "keys", "profiles", "subscriptions",
+        "push-events",
+    ]
+
+    static func run(_ topic: String, _ arguments: [String]) async {
+        do {
+            var flags = Flags(arguments, switches: ["--steady"])
+            let client = try AdminClient.resolve(&flags)
+            let call = try plan(topic, &flags)
+            guard flags.unused.isEmpty else {
+                throw CommandError("unknown option \(flags.unused.joined(separator: ", ")); see tern help")
+            }
+            let (status, body) = try await client.send(call.method, call.path, query: call.query, body: call.body)
+            output(status, body)
+        } catch let error as CommandError {
+            Usage.fail(error.reason)
+        } catch {
+            Usage.fail("\(error)")
+        }
+    }
+
+    struct Call {
+        var method: String
+        var path: String
+        var query: [String: String] = [:]
+        var body: Data?
+    }
+
+    static func plan(_ topic: String, _ flags: inout Flags) throws -> Call {
+        let verb = try flags.position(0, "a subcommand")
+        func arg(_ index: Int, _ name: String) throws -> String { try flags.position(index, name) }
+        switch (topic, verb) {
+        case ("projects", "list"): return Call(method: "GET", path: "/projects")
+        case ("projects", "create"):
+            return Call(
+                method: "POST", path: "/projects",
+                body: try json(["name": try arg(1, "NAME"), "audience": flags.take("--audience")]))
+        case ("databases", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/databases")
+        case ("databases", "create"):
+            return Call(
+                method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/databases",
+                body: try json(["name": try arg(2, "NAME")]))
+        case ("resources", "list"):
+            return Call(
+                method: "GET", path: "/resources", query: flags.take("--project").map { ["project_id": $0] } ?? [:])
+        case ("resources", "show"): return Call(method: "GET", path: "/resources/\(try arg(1, "ID"))")
+        case ("resources", "create"):
+            let channels = flags.take("--channels")?.split(separator: ",").map(String.init)
+            return Call(
+                method: "POST", path: "/resources",
+                body: try json([
+                    "project_id": Int(try arg(1, "PROJECT")), "name": try arg(2, "NAME"),
+                    "db_id": flags.take("--db").flatMap { Int($0) }, "channels": channels,
+                ]))
+        case ("categories", "list"): return Call(method: "GET", path: "/resources/\(try arg(1, "RESOURCE"))/categories")
+        case ("categories", "set"):
+            return Call(
+                method: "PUT", path: "/resources/\(try arg(1, "RESOURCE"))/categories/\(try arg(2, "NAME"))",
+                body: try json(["title": flags.take("--title"), "steady": flags.take("--steady").map { $0 == "true" }]))
+        case ("categories", "delete"):
+            return Call(method: "DELETE", path: "/resources/\(try arg(1, "RESOURCE"))/categories/\(try arg(2, "NAME"))")
+        case ("pixels", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/pixels")
+        case ("pixels", "create"):
+            return Call(
+                method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/pixels",
+                body: try json(["sid": flags.take("--sid"), "name": flags.take("--name")]))
+        case ("pixels", "delete"):
+            return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/pixels/\(try arg(2, "SID"))")
+        case ("pixels", "goals"):
+            return Call(
+                method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/pixels/\(try arg(2, "SID"))/goals",
+                query: flags.take("--limit").map { ["limit": $0] } ?? [:])
+        case ("keys", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys")
+        case ("keys", "add"):
+            let key: String
+            if let file = flags.take("--pem") {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw CommandError("cannot read the PEM file \(file)")
+                }
+                key = text
+            } else if let secret = flags.take("--secret") {
+                key = secret
+            } else {
+                throw CommandError("keys add needs --pem FILE (ES256, RS256, PS256) or --secret S (HS256)")
+            }
+            return Call(
+                method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys",
+                body: try json(["kid": try arg(2, "KID"), "algorithm": try arg(3, "ALG"), "key": key]))
+        case ("keys", "delete"):
+            return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys/\(try arg(2, "KID"))")
+        case ("profiles", "show"): return Call(method: "GET", path: "/profiles/\(try arg(1, "ID"))")
+        case ("profiles", "find"):
+            var query = ["db_id": try arg(1, "DB")]
+            for name in ["email", "phone", "field", "value"] { query[name] = flags.take("--\(name)") }
+            return Call(method: "GET", path: "/profiles", query: query)
+        case ("subscriptions", "find"):
+            var query = ["resource_id": try arg(1, "RESOURCE"), "subscription_id": try arg(2, "TOKEN")]
+            query["channel"] = flags.take("--channel") ?? "push"
+            query["provider"] = flags.take("--provider") ?? (query["channel"] == "push" ? "ios-apns" : "")
+            return Call(method: "GET", path: "/subscriptions", query: query)
+        case ("push-events", _): return Call(method: "GET", path: "/push-events", query: ["message_id": verb])
+        default:
+            throw CommandError("unknown command tern \(topic) \(verb); see tern help")
+        }
+    }
+
+    /// A JSON object without the nil values.
+    static func json(_ fields: [String: Any?]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: fields.compactMapValues { $0 }, options: [.sortedKeys])
+    }
+
+    /// Prints the answer as indented JSON; a failure goes to stderr and exits 1.
+    static func output(_ status: Int, _ body: Data) {
+        var text = String(decoding: body, as: UTF8.self)
+        if let object = try? JSONSerialization.jsonObject(with: body),
+            let pretty = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        {
+            text = String(decoding: pretty, as: UTF8.self)
+        }
+        if (200..<300).contains(status) {
+            if !text.isEmpty { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+            return
+        }
+        let reason = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error_text"] as? String
+        FileHandle.standardError.write(Data("tern: HTTP \(status): \(reason ?? text)\n".utf8))
+        exit(1)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The command line's top-level help and error exits.
+enum Usage {
+    static let text = """
+        usage: tern <command> [options]
+
+        Server:
+          serve                 run the server (tern serve --help lists every option)
+
+        Management (over HTTP; --url and --admin-key default from ./.tern/bootstrap.json):
+          projects      list | create NAME [--audience AUD]
+          databases     list PROJECT | create PROJECT NAME
+          resources     list [--project ID] | show ID | create PROJECT NAME [--db ID] [--channels push,email]
+          categories    list RESOURCE | set RESOURCE NAME [--title T] [--steady] | delete RESOURCE NAME
+          pixels        list PROJECT | create PROJECT [--sid SID] [--name NAME] | delete PROJECT SID
+                        | goals PROJECT SID [--limit N]
+          keys          list PROJECT | add PROJECT KID ALG (--pem FILE | --secret S) | delete PROJECT KID
+          profiles      show ID | find DB (--email E | --phone P | --field NAME --value V)
+          subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
+          push-events   MESSAGE_ID
+
+        Every management command accepts --url URL (the server's api_url) and --admin-key KEY, or
+        TERN_URL and TERN_ADMIN_KEY, or --data DIR to read DIR/bootstrap.json.
+        """
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("tern: \(message)\n".utf8))
+        exit(2)
+    }
+}
