@@ -15,16 +15,16 @@ import Foundation
 /// ```
 public actor ServerProcess {
     /// What `bootstrap.json` said (a restart reuses all of it).
-    public let apiURL: URL
-    public let rToken: String
-    public let adminKey: String
-    public let projectId: Int64
-    public let resourceId: Int64
+    public nonisolated let apiURL: URL
+    public nonisolated let rToken: String
+    public nonisolated let adminKey: String
+    public nonisolated let projectId: Int64
+    public nonisolated let resourceId: Int64
     /// The port the server listens on; kept across restarts.
-    public let port: Int
-    public let dataDirectory: TemporaryDirectory
+    public nonisolated let port: Int
+    public nonisolated let dataDirectory: TemporaryDirectory
     /// Extra arguments for `tern serve`.
-    public let arguments: [String]
+    public nonisolated let arguments: [String]
     private var process: Process
 
     /// Starts `tern serve --port 0 --data <temp dir>` and waits until `/healthz` answers 200.
