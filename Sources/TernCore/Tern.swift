@@ -82,10 +82,12 @@ public final class Tern: Sendable {
     /// Deletes the SDK's data (outbox, settings, token, sessions; a saved opt-out is kept), cancels
     /// pending retries, reports `sdkCleared`, then calls `completion` on the main queue.
     public func clear(completion: (@Sendable () -> Void)? = nil) {
-        commandQueue.submit { [runtime] in
-            await runtime.clear()
-            runtime.bus.emit(.info("clear", CoreEvents.sdkCleared))
-            if let completion { DispatchQueue.main.async { completion() } }
+        setupQueue.submit { [runtime, commandQueue] in
+            commandQueue.submit {
+                await runtime.clear()
+                runtime.bus.emit(.info("clear", CoreEvents.sdkCleared))
+                if let completion { DispatchQueue.main.async { completion() } }
+            }
         }
     }
 

@@ -28,15 +28,20 @@ public final class CoreServices: Sendable {
         runtime.bus.emit(record)
     }
 
-    /// Runs `body` after every call made before this one, once the SDK is initialized; reports
+    /// Runs `body` after every call made before this one (set-up calls included), once the SDK is
+    /// initialized; reports
     /// `configIsNotSet` for `function` instead when the configuration was unusable.
     public func perform(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) {
-        commandQueue.submit { [runtime] in
-            guard let ready = await runtime.awaitReady(function: function) else {
-                runtime.bus.emit(.error(function, CoreEvents.configIsNotSet))
-                return
+        // Through the set-up queue first, so a set-up call made earlier (a configuration, an
+        // opt-out) is in force when the command runs.
+        setupQueue.submit { [runtime, commandQueue] in
+            commandQueue.submit {
+                guard let ready = await runtime.awaitReady(function: function) else {
+                    runtime.bus.emit(.error(function, CoreEvents.configIsNotSet))
+                    return
+                }
+                await body(ready)
             }
-            await body(ready)
         }
     }
 
