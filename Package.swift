@@ -69,7 +69,9 @@ let package = Package(
             name: "TernServerTests",
             dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto", "TernHTTP", "tern"]),
         .testTarget(name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport"]),
-        .testTarget(name: "TernPushTests", dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport"]),
+        .testTarget(
+            name: "TernPushTests",
+            dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport", "TernNotificationService"]),
     ],
     swiftLanguageModes: [.v6]
 )

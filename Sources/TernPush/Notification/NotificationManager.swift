@@ -36,7 +36,12 @@ public final class NotificationManager {
     public private(set) var hostActions: HostNotificationActions?
 
     private let parser: PushPayloadParser
-    private let urlOpener: (any URLOpening)?
+    /// Opens URLs the app did not take; set on iOS by `registerForPushNotifications(for:)`.
+    var urlOpener: (any URLOpening)?
+    /// Keeps the platform's notification-center delegate alive (the center holds it weakly).
+    var platformDelegate: AnyObject?
+    /// Raises `permissionDenied` when the person refuses notifications.
+    var permissionDenied: (@Sendable () -> Void)?
     private let issues: (any PushIssueReporting)?
     private var openReporter: (any OpenReporting)?
     private var reportedOpens: Set<String> = []

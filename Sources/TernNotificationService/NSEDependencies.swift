@@ -1,0 +1,49 @@
+import Foundation
+import TernCore
+import TernPush
+
+/// The ports the extension's processor runs on.
+///
+/// ```swift
+/// var ports = NSEDependencies.platformDefault(for: tern)
+/// ports.configuration.mediaLimits.timeout = .seconds(10)
+/// let nse = TernNSE(tern: tern, dependencies: ports)
+/// ```
+public struct NSEDependencies: Sendable {
+    public var configuration: NotificationServiceConfiguration
+    public var downloader: any MediaDownloading
+    public var writer: any AttachmentWriting
+    /// The notification center's categories; nil where there is none (Linux without a simulated one).
+    public var categoryStore: (any NotificationCategoryStore)?
+    /// Where deliveries are reported; nil reports none.
+    public var delivery: (any DeliveryReporting)?
+    /// Where push problems are reported (the SDK's event bus).
+    public var issues: (any PushIssueReporting)?
+
+    public init(
+        configuration: NotificationServiceConfiguration = NotificationServiceConfiguration(),
+        downloader: any MediaDownloading = URLSessionMediaDownloader(),
+        writer: any AttachmentWriting = FileAttachmentWriter(), categoryStore: (any NotificationCategoryStore)?,
+        delivery: (any DeliveryReporting)?, issues: (any PushIssueReporting)?
+    ) {
+        self.configuration = configuration
+        self.downloader = downloader
+        self.writer = writer
+        self.categoryStore = categoryStore
+        self.delivery = delivery
+        self.issues = issues
+    }
+
+    /// URLSession downloads, files in the temporary directory, the notification center's categories on
+    /// Apple platforms, and `tern`'s event bus.
+    public static func platformDefault(for tern: Tern) -> NSEDependencies {
+        NSEDependencies(
+            categoryStore: platformCategoryStore, delivery: nil, issues: EventBusIssueReporter(bus: tern.core.bus))
+    }
+}
+
+#if !canImport(UserNotifications)
+    extension NSEDependencies {
+        static var platformCategoryStore: (any NotificationCategoryStore)? { nil }
+    }
+#endif

@@ -1,0 +1,60 @@
+#if canImport(UIKit) && canImport(UserNotifications)
+    @preconcurrency import UserNotifications
+    import UIKit
+
+    extension NotificationManager {
+        /// Makes the SDK the notification center's delegate, asks the person for permission, and
+        /// registers for remote notifications. Call it in `application(_:didFinishLaunchingWithOptions:)`,
+        /// so a tap that launched the app is not missed.
+        ///
+        /// ```swift
+        /// Tern.shared.push.notificationManager.registerForPushNotifications(for: application)
+        /// ```
+        @available(iOSApplicationExtension, unavailable)
+        public func registerForPushNotifications(
+            for application: UIApplication, options: UNAuthorizationOptions = [.alert, .sound, .badge]
+        ) {
+            let center = UNUserNotificationCenter.current()
+            let delegate = NotificationCenterDelegate(manager: self)
+            platformDelegate = delegate
+            center.delegate = delegate
+            urlOpener = ApplicationURLOpener(application: application)
+            application.registerForRemoteNotifications()
+            let denied = permissionDenied
+            // @Sendable: the center answers on a background queue, not the main actor.
+            center.requestAuthorization(options: options) { @Sendable granted, _ in
+                if !granted { denied?() }
+            }
+        }
+
+        /// Checks the app's host categories and registers them beside `preserving` and Tern's own
+        /// message categories, in one `setNotificationCategories` call.
+        ///
+        /// ```swift
+        /// let order = UNNotificationCategory(identifier: "ORDER_V1", actions: [
+        ///     UNNotificationAction(identifier: "VIEW_ORDER", title: "View order", options: .foreground)
+        /// ], intentIdentifiers: [], options: [])
+        /// try await manager.registerHostCategories([order], preserving: otherHostCategories)
+        /// ```
+        public func registerHostCategories(
+            _ categories: [UNNotificationCategory], preserving others: Set<UNNotificationCategory> = []
+        ) async throws(HostCategoryError) {
+            let actions = try HostNotificationActions(categories: categories.map(NotificationCategory.init))
+            _ = try actions.categoriesForRegistration(preserving: others.map(NotificationCategory.init))
+            let center = UNUserNotificationCenter.current()
+            let tern = await center.notificationCategories().filter { MessageCategory.isTernCategory($0.identifier) }
+            center.setNotificationCategories(tern.union(others).union(categories))
+            setHostActions(actions)
+        }
+    }
+
+    /// Opens URLs the app's handler did not take, with the application the manager was registered for.
+    @available(iOSApplicationExtension, unavailable)
+    struct ApplicationURLOpener: URLOpening {
+        let application: UIApplication
+
+        @MainActor func open(_ url: URL) async -> Bool {
+            await application.open(url)
+        }
+    }
+#endif
