@@ -61,8 +61,8 @@ public struct SDKRoutes: Sendable {
                 try await profiles.update(request, caller: caller, idempotency: key)
             }
         case .eventPost:
-            return sdk(endpoint, GoalEventRequest.self) { request, caller, key in
-                try await events.goals(request, caller: caller, idempotency: key)
+            return sdk(endpoint, GoalEventBody.self) { body, caller, key in
+                try await events.goals(body.request, caller: caller, idempotency: key)
             }
         case .eventPush:
             return sdk(endpoint, PushEventRequest.self) { request, caller, key in

@@ -23,11 +23,17 @@ public struct CryptoTokenVerifier: TokenVerifier {
 
     public func verify(_ token: String, key: JWTKeyRecord, audience: String, now: Date) throws(APIError) -> Data {
         let verificationKey = try Self.verificationKey(key.key, algorithm: key.algorithm)
+        let claims: Data
         do {
-            return try JWT.verify(token, key: verificationKey, audience: audience, now: now, leeway: leeway)
+            claims = try JWT.verify(token, key: verificationKey, audience: audience, now: now, leeway: leeway)
         } catch {
             throw .unauthorized("JWT rejected: \(error.reason)")
         }
+        let object = (try? JSONSerialization.jsonObject(with: claims)) as? [String: Any]
+        guard object?["exp"] is NSNumber else {
+            throw .unauthorized("JWT rejected: the exp claim is required; give the token an expiry")
+        }
+        return claims
     }
 
     public func checkKey(_ key: String, algorithm: String) throws(APIError) {

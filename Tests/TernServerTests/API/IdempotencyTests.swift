@@ -1,0 +1,86 @@
+import Foundation
+import TernProtocol
+import TernServer
+import Testing
+
+/// The SDK's Idempotency-Key: a repeat is answered as the first and applied once.
+@Suite struct IdempotencyTests {
+    @Test func repeatWithTheSameKeyAndBodyGetsTheStoredAnswerAndChangesNothing() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let body = InProcessServer.subscription(
+            time: 1, extra: ["profile_fields": ["visits": ["action": "incr", "value": 1]]])
+        let first = try await server.sdk(.pushSubscribe, body, key: "key-1")
+        let second = try await server.sdk(.pushSubscribe, body, key: "key-1")
+        #expect(first.status == 200)
+        #expect(second.status == 200)
+        #expect(second.body == first.body)
+        #expect(second.header("Idempotent-Replayed") == "true")
+        #expect(first.header("Idempotent-Replayed") == nil)
+        let view = try await server.admin("GET", "/profiles/\(first.profile?.id ?? "")")
+        #expect((view.json["fields"] as? [String: Any])?["visits"] as? Int == 1)
+        #expect(server.metrics.render().contains("tern_idempotent_replays_total 1"))
+    }
+
+    @Test func theSameKeyWithAnotherBodyIs422() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        _ = try await server.sdk(.pushSubscribe, InProcessServer.subscription(token: "a"), key: "key-2")
+        let other = try await server.sdk(.pushSubscribe, InProcessServer.subscription(token: "b"), key: "key-2")
+        #expect(other.status == 422)
+        #expect(other.errorText.contains("already used for a different request"))
+        let otherEndpoint = try await server.sdk(.pushSuspend, InProcessServer.subscription(token: "a"), key: "key-2")
+        #expect(otherEndpoint.status == 422)
+    }
+
+    @Test func aFailedRequestIsNotStoredSoACorrectedRetrySucceeds() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let body = InProcessServer.subscription(extra: ["cats": [["name": "news", "active": true]]])
+        let refused = try await server.sdk(.pushSubscribe, body, key: "key-3")
+        #expect(refused.status == 400)
+        _ = try await server.admin("PUT", "/resources/\(server.bootstrap.resourceId)/categories/news", json: [:])
+        let accepted = try await server.sdk(.pushSubscribe, body, key: "key-3")
+        #expect(accepted.status == 200)
+    }
+
+    @Test func concurrentRepeatsApplyOnce() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let body = InProcessServer.subscription(extra: ["profile_fields": ["n": ["action": "incr", "value": 1]]])
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        let headers = [Wire.rTokenHeader: server.bootstrap.rToken, Wire.idempotencyKeyHeader: "same"]
+        let replies = await withTaskGroup(of: InProcessServer.Reply.self) { group in
+            for _ in 0..<20 {
+                group.addTask { await server.send("POST", Endpoint.pushSubscribe.path, body: data, headers: headers) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(replies.allSatisfy { $0.status == 200 })
+        #expect(Set(replies.map(\.body)).count == 1)
+        let id = replies[0].profile?.id ?? ""
+        let view = try await server.admin("GET", "/profiles/\(id)")
+        #expect((view.json["fields"] as? [String: Any])?["n"] as? Int == 1)
+    }
+
+    @Test func malformedKeyIs400() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let long = try await server.sdk(
+            .pushSubscribe, InProcessServer.subscription(), key: String(repeating: "k", count: 129))
+        #expect(long.status == 400)
+        #expect(long.errorText.contains("Idempotency-Key"))
+        let spaced = try await server.sdk(.pushSubscribe, InProcessServer.subscription(), key: "has space")
+        #expect(spaced.status == 400)
+    }
+
+    @Test func requestsWithoutAKeyAreStillApplied() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let first = try await server.sdk(.pushSubscribe, InProcessServer.subscription())
+        let second = try await server.sdk(.pushSubscribe, InProcessServer.subscription())
+        #expect(first.status == 200)
+        #expect(second.status == 200)
+        #expect(second.header("Idempotent-Replayed") == nil)
+    }
+}
