@@ -72,6 +72,8 @@ let package = Package(
         .testTarget(
             name: "TernPushTests",
             dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport", "TernNotificationService"]),
+        // The simulated device in its own processes (`tern device`): SIGKILLs, two writers on one outbox.
+        .testTarget(name: "TernDeviceTests", dependencies: ["tern", "TernCore", "TernSQLite", "TernTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

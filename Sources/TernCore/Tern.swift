@@ -111,9 +111,14 @@ public final class Tern: Sendable {
 
     /// Returns when every call made before it has run (tests).
     func flushCommands() async {
+        await flushQueues()
+        await runtime.bus.flush()
+    }
+
+    /// Returns when every call made before it has run.
+    public func flushQueues() async {
         await setupQueue.drain()
         await commandQueue.drain()
-        await runtime.bus.flush()
     }
 
     /// Stops the SDK's tasks; for tests and the simulated device before they exit. The instance is

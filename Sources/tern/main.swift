@@ -9,6 +9,8 @@ let rest = Array(arguments.dropFirst())
 switch command {
 case "serve":
     await ServeCommand.run(rest)
+case "device":
+    await DeviceCommand.run(rest)
 case _ where AdminCommand.topics.contains(command):
     await AdminCommand.run(command, rest)
 case "help", "--help", "-h":

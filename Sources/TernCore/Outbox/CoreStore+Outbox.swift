@@ -8,12 +8,20 @@ extension CoreStore {
         first_attempt_at, next_attempt_at, expires_at
         """
 
-    /// Writes the entries in one transaction and returns each row's idempotency key.
+    /// Writes the entries in one transaction and returns each row's idempotency key. `journal`
+    /// settings are saved in the same transaction, so a caller's record of what it queued can never
+    /// disagree with the outbox, whenever the process dies.
     @discardableResult
-    public func enqueue(_ entries: [OutboxEntry], now: Date) throws -> [String] {
+    public func enqueue(_ entries: [OutboxEntry], now: Date, journal: [String: JSONValue] = [:]) throws -> [String] {
         let encoder = JSONEncoder()
         let metas = try entries.map { try encoder.encode($0.meta) }
+        let settings = try journal.mapValues { try encoder.encode($0) }
         return try write {
+            for (key, value) in settings {
+                try db.run(
+                    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    [key, value])
+            }
             var keys: [String] = []
             keys.reserveCapacity(entries.count)
             for (entry, meta) in zip(entries, metas) {

@@ -106,7 +106,7 @@ actor CoreRuntime {
     }
 
     func enqueue(
-        _ entries: [OutboxEntry],
+        _ entries: [OutboxEntry], journal: [String: JSONValue],
         completion: (@Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void)?
     ) async -> Bool {
         guard let function = entries.first?.meta.function else { return true }
@@ -126,7 +126,7 @@ actor CoreRuntime {
             await completions.register(key, completion)
         }
         do {
-            try await store.enqueue(entries, now: environment.clock.now())
+            try await store.enqueue(entries, now: environment.clock.now(), journal: journal)
         } catch {
             bus.emit(.error(function, CoreEvents.databaseError, value: ["reason": "\(error)"]))
             if let key = entries.first?.idempotencyKey { await completions.remove(key) }

@@ -17,13 +17,24 @@ public struct ReadyCore: Sendable {
         _ entry: OutboxEntry,
         completion: (@Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void)? = nil
     ) async -> Bool {
-        await runtime.enqueue([entry], completion: completion)
+        await runtime.enqueue([entry], journal: [:], completion: completion)
     }
 
-    /// Writes several requests in one transaction.
+    /// Writes several requests in one transaction, with `journal` settings saved in the same
+    /// transaction (read them back with ``setting(_:)``).
     @discardableResult
-    public func enqueue(_ entries: [OutboxEntry]) async -> Bool {
-        await runtime.enqueue(entries, completion: nil)
+    public func enqueue(_ entries: [OutboxEntry], journal: [String: JSONValue] = [:]) async -> Bool {
+        await runtime.enqueue(entries, journal: journal, completion: nil)
+    }
+
+    /// A setting saved by ``enqueue(_:journal:)`` or ``setSetting(_:_:)``.
+    public func setting(_ key: String) async -> JSONValue? {
+        await store.setting(key, as: JSONValue.self)
+    }
+
+    /// Saves a module's setting (nil removes it).
+    public func setSetting(_ key: String, _ value: JSONValue?) async throws {
+        try await store.setSetting(key, value)
     }
 
     /// The subscription's automatic fields: device info, app info and sessions.

@@ -1,0 +1,58 @@
+import Foundation
+import TernCore
+
+/// `tern device goals`: queues N goals, each durably before the next, recording how many are
+/// queued in the same transaction as each one, so a rerun after a crash (or SIGKILL) continues
+/// exactly after the last goal queued: none lost, none queued twice.
+struct DeviceGoals {
+    let tern: Tern
+    let sids: [String]
+    let count: Int
+    let prefix: String
+    /// Seconds to wait between goals, so a run lasts long enough to be interrupted.
+    let pace: TimeInterval
+
+    init(tern: Tern, arguments: DeviceArguments) throws {
+        self.tern = tern
+        sids = try arguments.required("sids").split(separator: ",").map(String.init)
+        count = try arguments.int("count", default: 1)
+        prefix = arguments.value("prefix") ?? "goal"
+        pace = try arguments.double("pace", default: 0)
+        guard !sids.isEmpty, count >= 0 else { throw DeviceUsageError("goals needs --sids and a --count of 0 or more") }
+    }
+
+    var journalKey: String { "device.goals.\(prefix)" }
+
+    func run() async throws {
+        var next = await queued()
+        while next < count {
+            let goal = GoalEvent(
+                sid: sids[next % sids.count], eventName: "\(prefix)-\(next)",
+                payload: ["index": .int(Int64(next))], time: Int64(Date().timeIntervalSince1970 * 1000))
+            let entry = OutboxEntry(
+                endpoint: .eventPost, lane: .events, body: try JSONEncoder().encode(goal),
+                meta: OutboxMeta(
+                    function: "sendTarget", success: TargetModuleEvents.mobileEventRequestSuccessful,
+                    failure: TargetModuleEvents.mobileEventRequestFailed))
+            let journal: [String: JSONValue] = [journalKey: .int(Int64(next + 1))]
+            let written = await withCheckedContinuation { continuation in
+                tern.core.perform("sendTarget") { ready in
+                    continuation.resume(returning: await ready.enqueue([entry], journal: journal))
+                }
+            }
+            guard written else { throw DeviceUsageError("goal \(next) could not be queued (see the events)") }
+            next += 1
+            if pace > 0 { try await Task.sleep(nanoseconds: UInt64(pace * 1_000_000_000)) }
+        }
+    }
+
+    /// How many goals of this series earlier runs queued.
+    private func queued() async -> Int {
+        let key = journalKey
+        return await withCheckedContinuation { continuation in
+            tern.core.perform("sendTarget") { ready in
+                continuation.resume(returning: Int(await ready.setting(key)?.intValue ?? 0))
+            }
+        }
+    }
+}

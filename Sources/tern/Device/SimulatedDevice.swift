@@ -1,0 +1,173 @@
+import Foundation
+import TernCore
+import TernPush
+
+/// One simulated device: an SDK instance on a directory, configured against a server.
+final class SimulatedDevice: Sendable {
+    let tern: Tern
+    let setup: DeviceSetup
+    let lifecycle = ManualAppLifecycle()
+    static let appGroup = "group.tern.device"
+
+    init(_ setup: DeviceSetup) throws {
+        self.setup = setup
+        var environment = TernEnvironment.directory(
+            setup.dataDirectory,
+            deviceInfo: HostDeviceInfo(os: "IOS", model: setup.model, name: setup.name, osVersion: setup.osVersion))
+        environment.lifecycle = lifecycle
+        tern = Tern(environment: environment)
+    }
+
+    /// Subscribes to events and configures the SDK.
+    func start() async {
+        if !setup.quiet {
+            await MainActor.run {
+                tern.eventSDKFunctions.subscribe { event in
+                    FileHandle.standardOutput.write(Data((DeviceEventPrinter.line(event) + "\n").utf8))
+                }
+            }
+        }
+        if let jwt = setup.jwt { tern.setJWTProvider(provider: StaticJWT(token: jwt)) }
+        tern.setAppGroup(groupName: Self.appGroup)
+        tern.initialization(
+            configuration: TernConfiguration.Builder(apiUrl: setup.apiUrl).setRToken(setup.rToken).build())
+    }
+
+    /// Waits for the outbox, stops the SDK and returns the exit status.
+    func finish() async -> Int32 {
+        var status: Int32 = 0
+        if setup.wait > 0, await !tern.flush(timeout: setup.wait) {
+            let pending = await tern.outboxStatistics()?.pending.values.reduce(0, +) ?? 0
+            FileHandle.standardError.write(
+                Data("tern device: \(pending) requests still queued; the next run sends them\n".utf8))
+            status = 3
+        }
+        await tern.shutdown()
+        return status
+    }
+
+    /// Runs commands read from standard input, one per line, until it ends.
+    func runScript() async {
+        while let line = readLine() {
+            let words = line.split(separator: " ").map(String.init)
+            guard let command = words.first, !command.hasPrefix("#") else { continue }
+            do {
+                try await perform(command, try DeviceArguments(words))
+            } catch {
+                FileHandle.standardError.write(Data("tern device: \(error)\n".utf8))
+            }
+        }
+    }
+
+    func perform(_ command: String, _ arguments: DeviceArguments) async throws {
+        let push = tern.push
+        switch command {
+        case "set-token":
+            push.token.setToken(
+                provider: try arguments.required("provider"), pushToken: try arguments.required("token"))
+        case "token":
+            let token = await withCheckedContinuation { continuation in
+                push.token.getToken { continuation.resume(returning: $0) }
+            }
+            Self.output(["token": DeviceEventPrinter.json(token as Any)])
+        case "subscribe", "suspend", "unsubscribe":
+            try changeSubscription(command, arguments)
+        case "status":
+            try await status(arguments)
+        case "goals":
+            try await DeviceGoals(tern: tern, arguments: arguments).run()
+        case "delivery", "open":
+            try await pushEvent(command, messageId: try arguments.required("message-id"))
+        case "authenticate": tern.authFunctions.authenticate()
+        case "logout": tern.authFunctions.logOut()
+        case "consent":
+            guard let value = arguments.positionals.dropFirst().first, ["on", "off"].contains(value) else {
+                throw DeviceUsageError("consent takes on or off")
+            }
+            tern.setCollectionEnabled(value == "on")
+        case "foreground": await lifecycle.set(.foreground)
+        case "background": await lifecycle.set(.background)
+        case "flush": break
+        case "outbox":
+            await tern.flushQueues()
+            let statistics = await tern.outboxStatistics()
+            Self.output(
+                [
+                    "ordered": statistics?.pending[.ordered] ?? 0, "events": statistics?.pending[.events] ?? 0,
+                    "enqueued_total": statistics?.enqueuedTotal ?? 0,
+                    "acknowledged_total": statistics?.acknowledgedTotal ?? 0,
+                    "dropped_total": statistics?.droppedTotal ?? 0,
+                ])
+        case "clear":
+            await withCheckedContinuation { continuation in tern.clear { continuation.resume() } }
+        default:
+            throw DeviceUsageError("unknown device command \(command) (see tern device --help)")
+        }
+    }
+
+    private func changeSubscription(_ command: String, _ arguments: DeviceArguments) throws {
+        let cats = try arguments.all("cat").map { text -> CategoryData in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = parts.first, !name.isEmpty else { throw DeviceUsageError("--cat takes NAME[=true|false]") }
+            return CategoryData(name: name, active: parts.count == 2 ? parts[1] == "true" : true)
+        }
+        let sync = try arguments.bool("sync", default: true)
+        let profile = try arguments.fields("profile-field")
+        let custom = try arguments.fields("custom-field")
+        let replace: Bool? = arguments.has("replace") ? true : nil
+        let skip: Bool? = arguments.has("skip-triggers") ? true : nil
+        let subscription = tern.push.subscription
+        let cat = cats.isEmpty ? nil : cats
+        switch command {
+        case "subscribe":
+            subscription.subscribe(
+                sync: sync, profileFields: profile, customFields: custom, cats: cat, replace: replace,
+                skipTriggers: skip)
+        case "suspend":
+            subscription.suspend(
+                sync: sync, profileFields: profile, customFields: custom, cats: cat, replace: replace,
+                skipTriggers: skip)
+        default:
+            subscription.unsubscribe(
+                sync: sync, profileFields: profile, customFields: custom, cats: cat, replace: replace,
+                skipTriggers: skip)
+        }
+    }
+
+    private func status(_ arguments: DeviceArguments) async throws {
+        let subscription = tern.push.subscription
+        let mode = arguments.positionals.dropFirst().first ?? "current"
+        let response = await withCheckedContinuation { continuation in
+            switch mode {
+            case "latest": subscription.latest { continuation.resume(returning: $0) }
+            case "latest-for-provider":
+                subscription.latestForProvider(provider: arguments.value("provider")) {
+                    continuation.resume(returning: $0)
+                }
+            default: subscription.current { continuation.resume(returning: $0) }
+            }
+        }
+        Self.output([
+            "http_code": DeviceEventPrinter.json(response?.httpCode as Any),
+            "response": DeviceEventPrinter.json(response?.response as Any),
+        ])
+    }
+
+    /// Writes one JSON line to standard output, unbuffered (events and answers stay in order).
+    static func output(_ object: [String: Any]) {
+        FileHandle.standardOutput.write(Data((DeviceEventPrinter.jsonLine(object) + "\n").utf8))
+    }
+
+    /// A delivery or open through the core's events lane, as TernPush's push events write them.
+    private func pushEvent(_ kind: String, messageId: String) async throws {
+        let item = PushEventRequest.Item(
+            messageId: messageId, type: kind == "open" ? .open : .delivery,
+            time: Int64(Date().timeIntervalSince1970 * 1000))
+        let entry = OutboxEntry(
+            endpoint: .eventPush, lane: .events, body: try JSONEncoder().encode(item),
+            meta: OutboxMeta(
+                function: kind == "open" ? "openEvent" : "deliveryEvent",
+                success: PushModuleEvents.pushEventRequestSuccessful, failure: PushModuleEvents.pushEventRequestFailed))
+        tern.core.perform(entry.meta.function) { ready in await ready.enqueue(entry) }
+    }
+}
