@@ -114,7 +114,11 @@ public enum CustomFields {
     public static func merge(_ current: [String: JSONValue], _ changes: [String: JSONValue]?) -> [String: JSONValue] {
         var merged = current
         for (name, value) in changes ?? [:] {
-            merged[name] = value == .null ? nil : value
+            if value == .null {
+                merged.removeValue(forKey: name)
+            } else {
+                merged[name] = value
+            }
         }
         return merged
     }
