@@ -59,6 +59,8 @@ let package = Package(
         .executableTarget(
             name: "tern",
             dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernProfile"]),
+        // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
+        .executableTarget(name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP"], path: "bench/nse"),
 
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),

@@ -158,6 +158,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 
+    @Test func aBodyPastEveryLimitIsAbandonedWhileItDownloads() async throws {
+        let server = try MediaServer(["/huge.png": .init(body: PNGFixture.make(width: 200, height: 200))])
+        defer { server.stop() }
+        var configuration = loopback
+        configuration.mediaLimits = MediaLimits(imageMaxBytes: 4_000, audioMaxBytes: 4_000, videoMaxBytes: 4_000)
+        let issues = RecordingIssues()
+
+        let result = await processor(configuration, issues: issues)
+            .process(try content(TernPushPayload(messageId: "m-10", mediaURL: server.url("/huge.png"))))
+
+        #expect(result.attachment == nil)
+        #expect(await issues.issues.first?.reason == "the media file is larger than the 4000 bytes iOS accepts")
+    }
+
     @Test func anErrorStatusIsErrorMediaDownloadWithTheCode() async throws {
         let server = try MediaServer([:])
         defer { server.stop() }

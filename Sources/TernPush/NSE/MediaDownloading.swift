@@ -1,27 +1,26 @@
 import Foundation
 import TernProtocol
 
-/// Downloads a push's media: the port the extension's processor uses, so tests and the simulated
-/// device can run it on Linux. ``URLSessionMediaDownloader`` is the implementation apps get.
+/// Downloads a push's media into a file: the port the extension's processor uses, so tests and the
+/// simulated device can run it on Linux. ``URLSessionMediaDownloader`` is the implementation apps get.
 ///
-/// An implementation answers once the response's headers are in, then streams the body in chunks
-/// (so a 50 MB video never sits in the extension's ~24 MB of memory), refuses redirects the
-/// ``MediaURLPolicy`` does not allow, and stops the transfer when the consumer stops reading.
+/// The body goes to disk as it arrives, never into memory (a 50 MB video must not touch the
+/// extension's ~24 MB), a body past `maxBytes` is abandoned, redirects the ``MediaURLPolicy`` does
+/// not allow are refused, and the transfer stops when the calling task is cancelled.
 public protocol MediaDownloading: Sendable {
-    /// Starts a GET of `url`; throws ``MediaDownloadError`` for a non-2xx answer or a refused redirect.
-    func download(_ url: URL, policy: MediaURLPolicy) async throws -> MediaDownload
+    /// Downloads `url` into a new file the caller owns (it moves or deletes it); throws
+    /// ``MediaDownloadError`` for a non-2xx answer, a refused redirect or a body past `maxBytes`.
+    func download(_ url: URL, policy: MediaURLPolicy, maxBytes: Int) async throws -> DownloadedFile
 }
 
-/// A download under way: what the headers said, and the body still arriving.
-public struct MediaDownload: Sendable {
-    /// `Content-Length`, when the server sent one.
-    public var expectedLength: Int64?
-    /// The body in arrival order; ends when the body does, throws when the transfer fails.
-    public var chunks: AsyncThrowingStream<Data, any Error>
+/// A downloaded body, on disk.
+public struct DownloadedFile: Sendable, Equatable {
+    public var fileURL: URL
+    public var byteCount: Int
 
-    public init(expectedLength: Int64?, chunks: AsyncThrowingStream<Data, any Error>) {
-        self.expectedLength = expectedLength
-        self.chunks = chunks
+    public init(fileURL: URL, byteCount: Int) {
+        self.fileURL = fileURL
+        self.byteCount = byteCount
     }
 }
 
@@ -47,7 +46,7 @@ public enum MediaDownloadError: Error, Sendable, Equatable, CustomStringConverti
         case .unsupportedType:
             "the file is not JPEG, PNG, GIF, MP3, M4A, WAV, AIFF, MPEG, MP4 or AVI (checked from its first bytes)"
         case .empty: "the media server sent an empty body"
-        case .file(let reason): "could not write the attachment: \(reason)"
+        case .file(let reason): "could not keep the downloaded file: \(reason)"
         }
     }
 }

@@ -38,11 +38,12 @@ public struct PushPayloadParser: Sendable {
 
     /// Parses a push's raw JSON, as APNs carries it.
     public func parse(data: Data) -> PushParseOutcome {
-        guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: data), let object = decoded.objectValue
-        else {
+        // JSONSerialization then the userInfo conversion: what the OS does with an APNs payload, and
+        // several times faster than decoding `JSONValue` with Codable.
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return .malformed([PushIssue(.errorHandleUserInfo, reason: "the payload is not a JSON object")])
         }
-        return parse(json: object)
+        return parse(json: UserInfoConversion.json(fromStringKeyed: object))
     }
 
     /// Parses a payload already in JSON values.

@@ -24,22 +24,34 @@ public enum UserInfoConversion {
 
     /// One value, or nil when JSON cannot carry it.
     public static func value(_ element: Any) -> JSONValue? {
-        // Native Swift values first: their dynamic type says what they are.
+        // Cheapest first: native Swift values say what they are by their dynamic type; casts to
+        // Foundation classes (NSNumber, NSNull) are the slow ones, so they come last.
         let dynamicType = type(of: element)
-        if dynamicType == Bool.self, let flag = element as? Bool { return .bool(flag) }
         if dynamicType == String.self, let text = element as? String { return .string(text) }
+        if dynamicType == Bool.self, let flag = element as? Bool { return .bool(flag) }
         if dynamicType == Int.self, let number = element as? Int { return .int(Int64(number)) }
         if dynamicType == Int64.self, let number = element as? Int64 { return .int(number) }
         if dynamicType == Double.self, let number = element as? Double {
             return number.isFinite ? .double(number) : nil
         }
-        if let number = element as? NSNumber { return numberValue(number) }
-        if let text = element as? String { return .string(text) }
-        if element is NSNull { return .null }
-        if let json = element as? JSONValue { return json }
+        if let dictionary = element as? [String: Any] { return .object(json(fromStringKeyed: dictionary)) }
         if let dictionary = element as? [AnyHashable: Any] { return .object(json(from: dictionary)) }
         if let array = element as? [Any] { return .array(array.compactMap { value($0) }) }
+        if let text = element as? String { return .string(text) }
+        if let number = element as? NSNumber { return numberValue(number) }
+        if element is NSNull { return .null }
+        if let json = element as? JSONValue { return json }
         return JSONValue(any: element)
+    }
+
+    /// A string-keyed dictionary (what `JSONSerialization` makes) as JSON values.
+    public static func json(fromStringKeyed dictionary: [String: Any]) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [:]
+        object.reserveCapacity(dictionary.count)
+        for (key, element) in dictionary {
+            if let converted = value(element) { object[key] = converted }
+        }
+        return object
     }
 
     private static func numberValue(_ number: NSNumber) -> JSONValue? {
