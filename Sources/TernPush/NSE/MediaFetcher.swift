@@ -15,7 +15,13 @@ struct MediaFetcher: Sendable {
         let limit = limits.timeout
         let outcome = await Deadline.run(limit) { () -> Result<DownloadedFile, MediaDownloadError> in
             do {
-                return .success(try await downloader.download(url, policy: policy, maxBytes: limits.largestMaxBytes))
+                let file = try await downloader.download(url, policy: policy, maxBytes: limits.largestMaxBytes)
+                if Task.isCancelled {
+                    // Finished just as time ran out: nobody will take the file.
+                    try? FileManager.default.removeItem(at: file.fileURL)
+                    return .failure(.timedOut(limit))
+                }
+                return .success(file)
             } catch let error as MediaDownloadError {
                 return .failure(error)
             } catch {
