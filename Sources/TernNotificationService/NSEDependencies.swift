@@ -35,10 +35,11 @@ public struct NSEDependencies: Sendable {
     }
 
     /// URLSession downloads, files in the temporary directory, the notification center's categories on
-    /// Apple platforms, and `tern`'s event bus.
+    /// Apple platforms, deliveries into `tern`'s outbox, and `tern`'s event bus.
     public static func platformDefault(for tern: Tern) -> NSEDependencies {
         NSEDependencies(
-            categoryStore: platformCategoryStore, delivery: nil, issues: EventBusIssueReporter(bus: tern.core.bus))
+            categoryStore: platformCategoryStore, delivery: OutboxPushEventReporter(core: tern.core),
+            issues: EventBusIssueReporter(bus: tern.core.bus))
     }
 }
 

@@ -24,6 +24,7 @@ enum NotificationManagers {
         let bus = core.bus
         let manager = NotificationManager(issues: EventBusIssueReporter(bus: bus))
         manager.permissionDenied = { bus.emit(.error("registerForPushNotifications", CoreEvents.permissionDenied)) }
+        manager.setOpenReporter(OutboxPushEventReporter(core: core))
         managers[ObjectIdentifier(core)] = (core, manager)
         return manager
     }
