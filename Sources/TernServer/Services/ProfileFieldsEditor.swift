@@ -102,12 +102,23 @@ public enum FieldName {
     }
 }
 
-/// Checks and merges subscription (custom) fields: scalars only.
+/// Checks and merges subscription (custom) fields: scalars only, except the system fields the SDK
+/// collects with a structure of their own.
 public enum CustomFields {
+    /// System fields whose value is an object of scalars: `_os_ver` is
+    /// `{"raw": "18.6.2", "ver": "[\"18.0\", \"6.0\", \"2.0\"]"}` as the reference shows it.
+    static let structuredSystemFields: Set<String> = ["_os_ver"]
+
     public static func validate(_ fields: [String: JSONValue]?) throws(APIError) {
         for (name, value) in fields ?? [:] {
-            guard FieldName.isValid(name), value.isScalar else { throw .invalidCustomField(name) }
+            guard FieldName.isValid(name), isAllowed(value, for: name) else { throw .invalidCustomField(name) }
         }
+    }
+
+    private static func isAllowed(_ value: JSONValue, for name: String) -> Bool {
+        if value.isScalar { return true }
+        guard structuredSystemFields.contains(name), let object = value.objectValue else { return false }
+        return object.values.allSatisfy(\.isScalar)
     }
 
     /// `current` with `changes` applied; a null removes the field.
