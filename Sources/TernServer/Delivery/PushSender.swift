@@ -1,0 +1,83 @@
+import Foundation
+
+/// How APNs shows a push: an alert the user sees, or a silent background update.
+public enum PushType: String, Codable, Sendable, CaseIterable {
+    case alert
+    case background
+}
+
+/// Which APNs gateway a token belongs to: tokens from development builds only work with sandbox.
+public enum APNsEnvironment: String, Codable, Sendable, CaseIterable {
+    case sandbox
+    case production
+}
+
+/// One notification to one device, as the delivery engine hands it to a provider's client.
+///
+/// The engine builds ``payload`` once per message (see `PushPayloadBuilder`); a provider client
+/// only adds its own envelope and headers.
+public struct OutgoingPush: Sendable, Equatable {
+    /// The outbox row; the client answers an outcome under this id.
+    public var deliveryId: Int64
+    public var messageId: String
+    public var projectId: Int64
+    /// `"ios-apns"`, `"ios-firebase"` or `"ios-huawei"`.
+    public var provider: String
+    public var token: String
+    /// The APNs JSON: `aps`, the `tern` object and the message's custom data as top-level keys.
+    public var payload: Data
+    public var pushType: PushType
+    /// APNs priority 10 or 5; background pushes always go with 5.
+    public var priority: Int?
+    /// When the provider should stop trying (from the message's time to live).
+    public var expiration: Date?
+    public var collapseId: String?
+    /// The app's bundle id (the APNs topic).
+    public var topic: String?
+    public var environment: APNsEnvironment
+
+    public init(
+        deliveryId: Int64, messageId: String, projectId: Int64, provider: String, token: String, payload: Data,
+        pushType: PushType, priority: Int? = nil, expiration: Date? = nil, collapseId: String? = nil,
+        topic: String? = nil, environment: APNsEnvironment = .production
+    ) {
+        self.deliveryId = deliveryId
+        self.messageId = messageId
+        self.projectId = projectId
+        self.provider = provider
+        self.token = token
+        self.payload = payload
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseId = collapseId
+        self.topic = topic
+        self.environment = environment
+    }
+}
+
+/// What became of one push.
+public enum DeliveryOutcome: Sendable, Equatable {
+    /// The provider accepted it.
+    case sent(providerMessageId: String?)
+    /// The token is dead. `since` is when the provider learned so (APNs 410 carries it); the engine
+    /// marks the token invalid only if the device did not register it again after that moment.
+    case invalidToken(reason: String, since: Date?)
+    /// Permanent for this delivery (payload too large, wrong topic, bad credentials, …).
+    case failed(reason: String)
+    /// Temporary (429, 5xx, network): the engine tries again, not before `after` seconds if given.
+    case retry(after: TimeInterval?, reason: String)
+}
+
+/// A provider's client, as the delivery engine sees it.
+///
+/// ```swift
+/// let outcomes = await apns.send(batch)   // [deliveryId: DeliveryOutcome]
+/// ```
+public protocol PushSender: Sendable {
+    /// The provider this sender serves, e.g. `"ios-apns"`.
+    var provider: String { get }
+    /// Sends a batch; answers one outcome per deliveryId. Must not throw: every failure is an outcome.
+    /// A deliveryId missing from the answer is treated as `.retry(after: nil, reason: "no outcome")`.
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome]
+}
