@@ -119,7 +119,7 @@ public struct AdminRoutes: Sendable {
         if let email = query["email"] { return (ProfileIdentity.emailField, .string(email)) }
         if let phone = query["phone"] { return (ProfileIdentity.phoneField, .string(phone)) }
         if let field = query["field"], let text = query["value"] {
-            let value = (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
+            let value = (try? JSONCoders.decoder.decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
             return (field, value)
         }
         throw .badRequest("look profiles up by email=, phone=, or field= with value= (and db_id=)")
@@ -139,9 +139,7 @@ public struct AdminRoutes: Sendable {
             }
             let output = try await body(request)
             if status == 204 { return HTTPResponse(status: 204) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return .json(status, try encoder.encode(output))
+            return .json(status, try JSONCoders.encoder.encode(output))
         }
     }
 }

@@ -12,6 +12,7 @@ public struct Authenticator: Sendable {
     let store: any Store
     let verifier: any TokenVerifier
     let clock: @Sendable () -> Date
+    let cache = CallerCache()
 
     public init(store: any Store, verifier: any TokenVerifier, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
@@ -32,13 +33,16 @@ public struct Authenticator: Sendable {
     }
 
     private func rTokenCaller(_ rToken: String) async throws -> Caller {
-        try await store.read { tx in
+        if let cached = cache.caller(for: rToken) { return cached }
+        let caller = try await store.read { tx in
             let resource = try Self.resource(tx, rToken: rToken)
             guard let project = try tx.project(id: resource.projectId),
                 let database = try tx.database(id: resource.dbId)
             else { throw StoreError.backend("resource \(resource.id) points at a missing project or database") }
             return Caller(project: project, resource: resource, database: database, identity: nil)
         }
+        cache.remember(caller, for: rToken)
+        return caller
     }
 
     private func jwtCaller(_ token: String, rToken: String?) async throws -> Caller {

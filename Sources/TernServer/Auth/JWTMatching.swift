@@ -24,7 +24,7 @@ public struct JWTMatching: Sendable, Equatable {
 
     /// Reads the claim out of the token's claims JSON.
     public static func parse(claims: Data) throws(APIError) -> JWTMatching {
-        guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: claims) else {
+        guard case .object(let root)? = try? JSONCoders.decoder.decode(JSONValue.self, from: claims) else {
             throw .unauthorized("JWT rejected: its claims are not a JSON object")
         }
         guard case .object(let matching)? = root["matching"] else {

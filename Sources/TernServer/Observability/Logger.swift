@@ -46,18 +46,63 @@ public final class Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ fields: [String: any Sendable]) {
         guard level >= minimum else { return }
-        var object: [String: Any] = ["ts": Self.timestamp(), "level": level.name, "msg": message]
-        for (key, value) in fields { object[key] = value }
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        let line = String(decoding: data, as: UTF8.self) + "\n"
+        var line = "{\"ts\":\"\(Self.timestamp())\",\"level\":\"\(level.name)\",\"msg\":"
+        Self.appendString(message, to: &line)
+        for key in fields.keys.sorted() where key != "ts" && key != "level" && key != "msg" {
+            line += ","
+            Self.appendString(key, to: &line)
+            line += ":"
+            Self.appendValue(fields[key], to: &line)
+        }
+        line += "}\n"
         lock.withLock { _ in sink(line) }
     }
 
+    private static func appendValue(_ value: (any Sendable)?, to line: inout String) {
+        switch value {
+        case let value as String: appendString(value, to: &line)
+        case let value as Bool: line += value ? "true" : "false"
+        case let value as Int: line += String(value)
+        case let value as Int64: line += String(value)
+        case let value as Int32: line += String(value)
+        case let value as Double where value.isFinite: line += String(value)
+        case nil: line += "null"
+        case let value?: appendString(String(describing: value), to: &line)
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    static func appendString(_ text: String, to line: inout String) {
+        line += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": line += "\\\""
+            case "\\": line += "\\\\"
+            case "\n": line += "\\n"
+            case "\r": line += "\\r"
+            case "\t": line += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: line.unicodeScalars.append(scalar)
+            }
+        }
+        line += "\""
+    }
+
+    /// UTC, milliseconds: `2026-03-01T10:00:00.123Z`.
     static func timestamp() -> String {
-        Date().formatted(
-            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = time_t(now.tv_sec)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
+            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
+            + pad(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
     }
 }

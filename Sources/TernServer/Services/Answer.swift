@@ -28,8 +28,7 @@ public struct Answer: Sendable, Equatable {
 /// JSON for envelopes: the shape TernProtocol defines, `profile` always present (null when absent).
 public enum EnvelopeCoding {
     public static func encode(_ envelope: ResponseEnvelope) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONCoders.encoder
         let profile = try envelope.profile.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "null"
         let text = try String(decoding: encoder.encode(envelope.errorText ?? ""), as: UTF8.self)
         return Data("{\"error\":\(envelope.error ?? 0),\"error_text\":\(text),\"profile\":\(profile)}".utf8)

@@ -17,7 +17,12 @@ public enum Digest {
     /// `count` random bytes from the system's secure generator, as hex.
     public static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        }
+        return hex(Array(bytes.prefix(count)))
     }
 
     /// A short stable hash (8 hex characters, FNV-1a) of `text`.

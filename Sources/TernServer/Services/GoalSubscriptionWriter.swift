@@ -63,20 +63,11 @@ extension GoalSubscription {
             return (provider, token)
         default:
             guard let ccData = wire.ccData, !ccData.isEmpty,
-                let data = try? JSONEncoder.sorted.encode(ccData)
+                let data = try? JSONCoders.encoder.encode(ccData)
             else {
                 throw .badRequest("\(field) of channel \(wire.channel) needs cc_data (e.g. the chat id)")
             }
             return ("", String(decoding: data, as: UTF8.self))
         }
-    }
-}
-
-extension JSONEncoder {
-    /// Sorted keys: equal values give equal bytes.
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }

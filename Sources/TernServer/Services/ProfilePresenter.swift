@@ -4,17 +4,20 @@ import TernProtocol
 /// Builds the wire's ``ProfileData`` from stored rows.
 enum ProfilePresenter {
     /// The profile with one subscription (or none), its categories titled from the resource.
+    /// `categories` are the subscription's resource's, when the caller has them already.
     static func profileData(
-        _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?
+        _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?, categories: [ResourceCategory]? = nil
     ) throws -> ProfileData {
         let all = try tx.subscriptions(profileId: profile.id)
         return ProfileData(
             id: profile.publicId, status: status(of: all), acid: nil, isTest: profile.isTest,
-            subscription: try subscription.map { try subscriptionData(tx, $0) })
+            subscription: try subscription.map { try subscriptionData(tx, $0, categories: categories) })
     }
 
-    static func subscriptionData(_ tx: any StoreTransaction, _ subscription: Subscription) throws -> SubscriptionData {
-        let categories = try tx.categories(resourceId: subscription.resourceId)
+    static func subscriptionData(
+        _ tx: any StoreTransaction, _ subscription: Subscription, categories: [ResourceCategory]? = nil
+    ) throws -> SubscriptionData {
+        let categories = try categories ?? tx.categories(resourceId: subscription.resourceId)
         let known = Set(categories.map(\.name))
         var cats = categories.map {
             CategoryData(name: $0.name, title: $0.title, steady: $0.steady, active: subscription.cats[$0.name] ?? false)

@@ -53,10 +53,11 @@ struct ProfileResolver {
         return try best.flatMap { try tx.profile(id: $0.profileId) }
     }
 
-    /// Applies `profile_fields` and `skip_triggers` to the profile.
+    /// Applies `profile_fields` and `skip_triggers` to the profile; returns it as saved.
+    @discardableResult
     func applyProfileChanges(
         _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?
-    ) throws {
+    ) throws -> Profile {
         if let fields, !fields.isEmpty {
             let current = try tx.profileFields(profileId: profile.id)
             for (name, value) in try ProfileFieldsEditor.changes(fields, current: current) {
@@ -67,5 +68,6 @@ struct ProfileResolver {
         if let skipTriggers { updated.skipTriggers = skipTriggers }
         updated.updatedAt = now
         try tx.updateProfile(updated)
+        return updated
     }
 }

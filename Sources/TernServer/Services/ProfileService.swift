@@ -52,9 +52,8 @@ public struct ProfileService: Sendable {
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let profile = try resolver.findOrCreate(tx, provider: nil, token: nil)
-            try resolver.applyProfileChanges(
+            let updated = try resolver.applyProfileChanges(
                 tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
-            let updated = try tx.profile(id: profile.id) ?? profile
             return try .ok(ProfilePresenter.profileData(tx, profile: updated, subscription: nil))
         }
     }

@@ -23,8 +23,8 @@ public struct SubscriptionService: Sendable {
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
-            let requestedCats = (request.cats ?? []).compactMap(\.name)
-            try Validation.categories(requestedCats, in: try tx.categories(resourceId: caller.resource.id))
+            let categories = try tx.categories(resourceId: caller.resource.id)
+            try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
             var profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
             let existing = try tx.subscriptions(
                 resourceId: caller.resource.id, channel: Self.push, provider: request.provider,
@@ -32,34 +32,38 @@ public struct SubscriptionService: Sendable {
             ).first { $0.profileId == profile.id }
 
             if let existing, request.time < existing.clientTime {
-                return try Self.answer(tx, request.sync, profile, existing)
+                return try Self.answer(tx, request.sync, profile, existing, categories: categories)
             }
-            try resolver.applyProfileChanges(
+            profile = try resolver.applyProfileChanges(
                 tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
-            profile = try tx.profile(id: profile.id) ?? profile
 
-            var subscription =
-                try existing
-                ?? tx.insertSubscription(
+            var cats = existing?.cats ?? [:]
+            for cat in request.cats ?? [] {
+                if let name = cat.name { cats[name] = cat.active ?? true }
+            }
+            let fields = CustomFields.merge(existing?.fields ?? [:], request.customFields)
+            let subscription: Subscription
+            if var existing {
+                existing.status = status
+                existing.fields = fields
+                existing.cats = cats
+                existing.clientTime = request.time
+                existing.updatedAt = now
+                try tx.updateSubscription(existing)
+                subscription = existing
+            } else {
+                subscription = try tx.insertSubscription(
                     NewSubscription(
                         profileId: profile.id, resourceId: caller.resource.id, channel: Self.push,
                         provider: request.provider, token: request.subscriptionId, status: status,
                         hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
-                        clientTime: request.time, now: now))
-            subscription.status = status
-            subscription.fields = CustomFields.merge(subscription.fields, request.customFields)
-            for cat in request.cats ?? [] {
-                if let name = cat.name { subscription.cats[name] = cat.active ?? true }
+                        fields: fields, cats: cats, clientTime: request.time, now: now))
             }
-            subscription.clientTime = request.time
-            subscription.updatedAt = now
-            try tx.updateSubscription(subscription)
-
             if request.replace == true {
                 try Self.unsubscribeOthers(
                     tx, keeping: profile, provider: request.provider, token: request.subscriptionId, now: now)
             }
-            return try Self.answer(tx, request.sync, profile, subscription)
+            return try Self.answer(tx, request.sync, profile, subscription, categories: categories)
         }
     }
 
@@ -75,11 +79,13 @@ public struct SubscriptionService: Sendable {
         }
     }
 
-    static func answer(_ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: Subscription?)
-        throws -> Answer
-    {
+    static func answer(
+        _ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: Subscription?,
+        categories: [ResourceCategory]? = nil
+    ) throws -> Answer {
         guard sync else { return try .ok(nil) }
-        return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
+        return try .ok(
+            ProfilePresenter.profileData(tx, profile: profile, subscription: subscription, categories: categories))
     }
 
     static func hashId(_ profile: Profile, _ resourceId: Int64, _ provider: String, _ token: String) -> String {

@@ -12,7 +12,7 @@ extension SQLiteTransaction {
             """,
             [
                 goal.pixelId, goal.profileId, goal.resourceId, goal.clientId, goal.eventName, goal.sendMessageId,
-                try Self.jsonOptional(goal.payload), try Self.jsonOptional(goal.matching), goal.matchingType,
+                Self.jsonOptional(goal.payload), Self.jsonOptional(goal.matching), goal.matchingType,
                 try Self.jsonOptional(goal.utm), goal.time, goal.receivedAt,
             ])
         return database.lastInsertRowID
@@ -29,8 +29,8 @@ extension SQLiteTransaction {
             GoalRecord(
                 id: row.requiredInt(0), pixelId: row.requiredInt(1), profileId: row.int(2), resourceId: row.int(3),
                 clientId: row.requiredString(4), eventName: row.requiredString(5), sendMessageId: row.string(6),
-                payload: try Self.decode([String: JSONValue].self, row.string(7)),
-                matching: try Self.decode([String: JSONValue].self, row.string(8)), matchingType: row.string(9),
+                payload: try Self.object(row.string(7)),
+                matching: try Self.object(row.string(8)), matchingType: row.string(9),
                 utm: try Self.decode(UTM.self, row.string(10)), time: row.requiredInt(11),
                 receivedAt: row.requiredInt(12))
         }

@@ -29,14 +29,14 @@ extension SQLiteTransaction {
             SELECT p.id, p.public_id, p.db_id, p.is_test, p.skip_triggers, p.created_at, p.updated_at
             FROM profile_fields f JOIN profiles p ON p.id = f.profile_id
             WHERE f.name = ? AND f.value = ? AND p.db_id = ? ORDER BY p.id
-            """, [name, try Self.json(value), dbId]
+            """, [name, Self.json(value), dbId]
         ).map(Self.profile)
     }
 
     func profileFields(profileId: Int64) throws -> [String: JSONValue] {
         var fields: [String: JSONValue] = [:]
         for row in try database.query("SELECT name, value FROM profile_fields WHERE profile_id = ?", [profileId]) {
-            fields[row.requiredString(0)] = try Self.decode(JSONValue.self, row.string(1)) ?? .null
+            fields[row.requiredString(0)] = try Self.value(row.string(1)) ?? .null
         }
         return fields
     }
@@ -47,7 +47,7 @@ extension SQLiteTransaction {
                 """
                 INSERT INTO profile_fields (profile_id, name, value) VALUES (?, ?, ?)
                 ON CONFLICT (profile_id, name) DO UPDATE SET value = excluded.value
-                """, [profileId, name, try Self.json(value)])
+                """, [profileId, name, Self.json(value)])
         } else {
             try database.run("DELETE FROM profile_fields WHERE profile_id = ? AND name = ?", [profileId, name])
         }
@@ -116,8 +116,8 @@ extension SQLiteTransaction {
             """,
             [
                 new.profileId, new.resourceId, new.channel, new.provider, new.token, new.status.rawValue,
-                new.hashId, try Self.json(new.fields), try Self.json(new.cats), new.priority,
-                try Self.jsonOptional(new.ccData), new.clientTime, new.now, new.now,
+                new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
+                Self.jsonOptional(new.ccData), new.clientTime, new.now, new.now,
             ])
         return Subscription(
             id: database.lastInsertRowID, profileId: new.profileId, resourceId: new.resourceId,
@@ -134,8 +134,8 @@ extension SQLiteTransaction {
             WHERE id = ?
             """,
             [
-                s.channel, s.provider, s.token, s.status.rawValue, try Self.json(s.fields), try Self.json(s.cats),
-                s.priority, try Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.id,
+                s.channel, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
+                s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.id,
             ])
     }
 
@@ -145,9 +145,9 @@ extension SQLiteTransaction {
             channel: row.requiredString(3), provider: row.requiredString(4), token: row.requiredString(5),
             status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
             hashId: row.requiredString(7),
-            fields: try decode([String: JSONValue].self, row.string(8)) ?? [:],
-            cats: try decode([String: Bool].self, row.string(9)) ?? [:], priority: row.int(10),
-            ccData: try decode([String: JSONValue].self, row.string(11)), clientTime: row.requiredInt(12),
+            fields: try object(row.string(8)) ?? [:],
+            cats: try flags(row.string(9)) ?? [:], priority: row.int(10),
+            ccData: try object(row.string(11)), clientTime: row.requiredInt(12),
             createdAt: row.requiredInt(13), updatedAt: row.requiredInt(14))
     }
 }

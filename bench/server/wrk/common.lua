@@ -1,0 +1,27 @@
+-- Shared by the route scripts: numbers each wrk thread, and prints one parseable RESULT line:
+-- requests/s, p50 ms, p99 ms, requests, non-2xx answers.
+local threads = {}
+local counter = 0
+local thread_id = 0
+
+function setup(thread)
+    thread:set("id", #threads)
+    table.insert(threads, thread)
+end
+
+function init(args)
+    thread_id = id
+end
+
+function next_number()
+    counter = counter + 1
+    return string.format("%d-%d-%d", thread_id, counter, math.random(1, 1000000000))
+end
+
+function done(summary, latency, requests)
+    local seconds = summary.duration / 1000000
+    local failures = summary.errors.status + summary.errors.connect + summary.errors.read
+        + summary.errors.write + summary.errors.timeout
+    io.write(string.format("RESULT %f %f %f %d %d\n", summary.requests / seconds,
+        latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.requests, failures))
+end
