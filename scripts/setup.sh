@@ -7,6 +7,12 @@ set -euo pipefail
 debian_packages=(pkg-config libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev)
 brew_packages=(pkg-config sqlite libmicrohttpd curl openssl@3 libpq)
 
+# Python peers the tests start (Tests/Peers): the HTTP/2 peer needs the h2 package from PyPI.
+if command -v python3 >/dev/null && ! python3 -c "import h2" 2>/dev/null; then
+    echo "setup: installing the Python package h2"
+    python3 -m pip install --quiet h2
+fi
+
 if [ "$(uname)" = "Darwin" ]; then
     command -v brew >/dev/null || { echo "setup: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
     missing=()
