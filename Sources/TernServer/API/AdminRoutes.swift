@@ -30,7 +30,8 @@ public struct AdminRoutes: Sendable {
                     try JSONBody.decode(AdminRequests.CreateDatabase.self, from: request.http))
             },
             admin("GET", "\(p)/resources") { request in
-                try await service.resources(projectId: request.http.query["project_id"].flatMap { Int64($0) })
+                let projectId = request.http.query["project_id"] == nil ? nil : try request.integer("project_id")
+                return try await service.resources(projectId: projectId)
             },
             admin("POST", "\(p)/resources", status: 201) { request in
                 try await service.createResource(
@@ -66,7 +67,8 @@ public struct AdminRoutes: Sendable {
                 return Empty()
             },
             admin("GET", "\(p)/projects/{project_id}/pixels/{sid}/goals") { request in
-                let limit = request.http.query["limit"].flatMap { Int($0) }.map { min(max($0, 1), 1000) } ?? 100
+                let limit = request.http.query["limit"] == nil ? 100 : Int(try request.integer("limit"))
+                guard (1...1000).contains(limit) else { throw APIError.badRequest("limit must be 1 to 1000") }
                 return try await service.goals(
                     projectId: try request.integer("project_id"), sid: request.parameters["sid"] ?? "", limit: limit)
             },

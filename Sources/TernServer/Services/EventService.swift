@@ -40,7 +40,7 @@ public struct EventService: Sendable {
             let resolver = ProfileResolver(caller: caller, now: now)
             for (index, goal) in request.events.enumerated() {
                 guard let pixel = try tx.pixel(projectId: caller.project.id, sid: goal.sid) else {
-                    throw APIError.badRequest(
+                    throw APIError.notFound(
                         "events[\(index)].sid \"\(goal.sid.prefix(64))\" is not a pixel of project "
                             + "\(caller.project.id): create the pixel first (tern pixels create)")
                 }
