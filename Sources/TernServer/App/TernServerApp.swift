@@ -84,7 +84,7 @@ public final class TernServerApp: Sendable {
         let sdk = SDKRoutes(
             authenticator: Authenticator(store: store, verifier: verifier),
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
-            events: EventService(store: store), tags: TagService(store: store), metrics: metrics)
+            events: EventService(store: store), metrics: metrics)
         let admin = AdminRoutes(service: AdminService(store: store, verifier: verifier))
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
     }

@@ -76,7 +76,6 @@ public struct SubscriptionService: Sendable {
             other.status = .unsubscribed
             other.updatedAt = now
             try tx.updateSubscription(other)
-            try tx.clearTags(subscriptionId: other.id)  // the binding ended
         }
     }
 
