@@ -62,6 +62,10 @@ let package = Package(
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
         .executableTarget(name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP"], path: "bench/nse"),
 
+        // Issue 3's benchmark: the SDK outbox's enqueue and drain rates against plain SQLite inserts.
+        .executableTarget(
+            name: "tern-bench-sdk", dependencies: ["TernCore", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
+
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
         .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),

@@ -14,7 +14,18 @@ extension CoreStore {
     @discardableResult
     public func enqueue(_ entries: [OutboxEntry], now: Date, journal: [String: JSONValue] = [:]) throws -> [String] {
         let encoder = JSONEncoder()
-        let metas = try entries.map { try encoder.encode($0.meta) }
+        var metas: [Data] = []
+        metas.reserveCapacity(entries.count)
+        for entry in entries {
+            // Most rows share a few metas (one per kind of call): encode each once.
+            if let cached = lastMeta, cached.meta == entry.meta {
+                metas.append(cached.data)
+            } else {
+                let data = try encoder.encode(entry.meta)
+                lastMeta = (entry.meta, data)
+                metas.append(data)
+            }
+        }
         let settings = try journal.mapValues { try encoder.encode($0) }
         return try write {
             for (key, value) in settings {

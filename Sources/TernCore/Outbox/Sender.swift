@@ -53,6 +53,11 @@ actor Sender {
         Task { for signal in signals.values { await signal.notify() } }
     }
 
+    /// Wakes the given lanes, without spawning a task (the caller is already async).
+    nonisolated func notify(_ lanes: Set<OutboxLane>) async {
+        for lane in lanes { await signals[lane]?.notify() }
+    }
+
     private func run(_ lane: OutboxLane) async {
         let signal = signals[lane]!
         while !Task.isCancelled {

@@ -132,8 +132,10 @@ actor CoreRuntime {
             if let key = entries.first?.idempotencyKey { await completions.remove(key) }
             return false
         }
-        await syncStates.publish(entries.map { SyncUpdate(requestId: $0.idempotencyKey, state: .persisted) })
-        sender?.wake()
+        if await syncStates.hasListeners {
+            await syncStates.publish(entries.map { SyncUpdate(requestId: $0.idempotencyKey, state: .persisted) })
+        }
+        await sender?.notify(Set(entries.map(\.lane)))
         return true
     }
 

@@ -7,6 +7,8 @@ import TernSQLite
 /// Public for Tern's modules.
 public actor CoreStore {
     let db: SQLiteDatabase
+    /// The last row meta encoded, with its JSON.
+    var lastMeta: (meta: OutboxMeta, data: Data)?
     /// The database file.
     public nonisolated let path: String
 
