@@ -24,24 +24,24 @@ public struct BackgroundTasksAPI: Sendable {
         let scheduler = core.environment.backgroundTasks
         let clock = core.environment.clock
         let identifier = Self.identifier
-        core.setupQueue.submit {
-            let registered = await scheduler.register(identifier: identifier) {
-                _ = await runtime.flush(until: clock.now().addingTimeInterval(Self.runLimit))
-                await scheduler.schedule(
-                    identifier: identifier, earliest: clock.now().addingTimeInterval(Self.interval))
-                runtime.bus.emit(.info("registerBackgroundTask", CoreEvents.backgroundTaskCompleted))
-            }
-            guard registered else {
-                runtime.bus.emit(
-                    .error(
-                        "registerBackgroundTask", CoreEvents.backgroundTaskRegister,
-                        message:
-                            "background task \(identifier) was refused: list it in Info.plist's BGTaskSchedulerPermittedIdentifiers"
-                    ))
-                return
-            }
+        let function = "registerBackgroundTask"
+        // Registered here, on the caller's thread: iOS refuses registrations after launch.
+        let registered = scheduler.register(identifier: identifier) {
+            _ = await runtime.flush(until: clock.now().addingTimeInterval(Self.runLimit))
             await scheduler.schedule(identifier: identifier, earliest: clock.now().addingTimeInterval(Self.interval))
-            runtime.bus.emit(.info("registerBackgroundTask", CoreEvents.backgroundTaskRegister))
+            runtime.bus.emit(.info(function, CoreEvents.backgroundTaskCompleted))
+        }
+        guard registered else {
+            let reason = "list \(identifier) in Info.plist's BGTaskSchedulerPermittedIdentifiers"
+            runtime.bus.emit(
+                .error(
+                    function, CoreEvents.backgroundTaskRegister,
+                    message: "background task \(identifier) was refused: \(reason)", value: ["reason": reason]))
+            return
+        }
+        core.setupQueue.submit {
+            await scheduler.schedule(identifier: identifier, earliest: clock.now().addingTimeInterval(Self.interval))
+            runtime.bus.emit(.info(function, CoreEvents.backgroundTaskRegister))
         }
     }
 }
