@@ -11,9 +11,11 @@
 
         public func register(identifier: String, work: @escaping @Sendable () async -> Void) -> Bool {
             BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+                // BGTask is not marked Sendable; Apple's own samples complete it from other threads.
+                nonisolated(unsafe) let backgroundTask = task
                 let job = Task {
                     await work()
-                    task.setTaskCompleted(success: !Task.isCancelled)
+                    backgroundTask.setTaskCompleted(success: !Task.isCancelled)
                 }
                 task.expirationHandler = { job.cancel() }
             }
