@@ -11,7 +11,7 @@ struct FCMAccessToken {
     let account: FCMServiceAccount
     let key: JWTSigningKey
     let tokenURL: URL
-    let http: HTTP2Client
+    let http: HTTP2Lanes
     let timeout: TimeInterval
     let clock: @Sendable () -> Date
 
@@ -60,7 +60,7 @@ enum OAuthExchange {
     }
 
     static func post(
-        _ body: Data, to url: URL, http: HTTP2Client, timeout: TimeInterval, now: Date, provider: String, fix: String
+        _ body: Data, to url: URL, http: HTTP2Lanes, timeout: TimeInterval, now: Date, provider: String, fix: String
     ) async throws -> AccessTokenCache.Token {
         let request = HTTP2Request(
             method: "POST", url: url, headers: [("content-type", "application/x-www-form-urlencoded")], body: body,

@@ -19,6 +19,10 @@ public final class FCMClient: Sendable {
         public var requestTimeout: TimeInterval = 10
         /// Pushes of one `send(_:)` batch in flight at once.
         public var maxInFlight = 1000
+        /// Connections at most; the next opens when the streams of those open run out.
+        public var maxConnections = 8
+        /// Streams in flight per connection (Google's front ends allow 100).
+        public var streamsPerConnection = 100
 
         public init(origin: URL = URL(string: "https://fcm.googleapis.com")!, caFile: String? = nil) {
             self.origin = origin
@@ -28,7 +32,7 @@ public final class FCMClient: Sendable {
 
     public let options: Options
     let account: FCMServiceAccount
-    let http: HTTP2Client
+    let http: HTTP2Lanes
     let accessToken: AccessTokenCache
     private let clock: @Sendable () -> Date
 
@@ -40,11 +44,12 @@ public final class FCMClient: Sendable {
 
     init(account: FCMServiceAccount, options: Options, clock: @escaping @Sendable () -> Date) throws {
         let key = try account.signingKey()
-        var configuration = HTTP2Client.Configuration(
-            caFile: options.caFile, maxConnectionsPerHost: 4, requestTimeout: options.requestTimeout)
+        var configuration = HTTP2Client.Configuration(caFile: options.caFile, requestTimeout: options.requestTimeout)
         configuration.connectTimeout = min(configuration.connectTimeout, options.requestTimeout)
         configuration.maxResponseBytes = 64 << 10
-        let http = try HTTP2Client(configuration: configuration)
+        let http = try HTTP2Lanes(
+            configuration: configuration, maxLanes: options.maxConnections, streamsPerLane: options.streamsPerConnection
+        )
         let tokenURL =
             options.tokenURL ?? account.tokenURI.flatMap(URL.init(string:)) ?? FCMServiceAccount.defaultTokenURI
         let source = FCMAccessToken(
