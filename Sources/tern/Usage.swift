@@ -8,6 +8,9 @@ enum Usage {
         Server:
           serve                 run the server (tern serve --help lists every option)
 
+        Device:
+          device                the SDK as a simulated device on Linux (tern device --help)
+
         Management (over HTTP; --url and --admin-key default from ./.tern/bootstrap.json):
           projects      list | create NAME [--audience AUD]
           databases     list PROJECT | create PROJECT NAME

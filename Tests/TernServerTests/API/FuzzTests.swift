@@ -6,7 +6,7 @@ import Testing
 
 /// Thousands of generated bodies to every JSON endpoint: never a 5xx, always the envelope.
 @Suite struct FuzzTests {
-    static let bodiesPerEndpoint = 400
+    static let bodiesPerEndpoint = 1000
 
     /// One valid body per SDK endpoint, for mutation.
     static let validBodies: [Endpoint: String] = [
