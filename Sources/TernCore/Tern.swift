@@ -86,7 +86,7 @@ public final class Tern: Sendable {
             commandQueue.submit {
                 await runtime.clear()
                 runtime.bus.emit(.info("clear", CoreEvents.sdkCleared))
-                if let completion { DispatchQueue.main.async { completion() } }
+                if let completion { runtime.bus.onMain(completion) }
             }
         }
     }

@@ -131,3 +131,34 @@ struct InitializationTests {
         await sdk.close()
     }
 }
+
+@Suite("The one-line managed initialization")
+struct ManagedInitializationTests {
+    @Test @MainActor func oneCallSetsEverythingUpAndRequestsFlow() async throws {
+        let server = try ScriptedServer()
+        defer { server.stop() }
+        let sdk = try TestSDK()
+        let events = EventRecorder(sdk.tern)
+        let statuses = await withCheckedContinuation { continuation in
+            sdk.tern.initialize(apiUrl: server.apiUrl, rToken: "rt_managed", appGroup: "group.managed") {
+                continuation.resume(returning: $0)
+            }
+        }
+        #expect(statuses.first == ModuleInitStatus(moduleName: "core", initStatus: .success))
+        #expect(await events.first(CoreEvents.backgroundTaskRegister) != nil)
+        #expect(events.all(CoreEvents.configSet).count == 1)
+        #expect(events.all(CoreEvents.appGroupIsNotSet).isEmpty)
+        sdk.tern.enqueueForTest([Entries.ordered(1)])
+        #expect(await sdk.tern.flush(timeout: 30))
+        #expect(await server.requests.first?.header("X-Tern-RToken") == "rt_managed")
+        #expect(FileManager.default.fileExists(atPath: sdk.directory.path("group.managed/tern.sqlite")))
+        await sdk.close()
+    }
+
+    @Test @MainActor func collectionCanStartPaused() async throws {
+        let sdk = try TestSDK()
+        sdk.tern.initialize(apiUrl: "http://127.0.0.1:9/api/v1", collectionEnabled: false, backgroundFlush: false)
+        #expect(await sdk.tern.isCollectionEnabled == false)
+        await sdk.close()
+    }
+}

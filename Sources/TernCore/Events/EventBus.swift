@@ -53,6 +53,12 @@ public final class EventBus: Sendable {
         continuation.yield(.unsubscribe)
     }
 
+    /// Runs `work` on the main queue after every event emitted before the call has reached the
+    /// subscriber: completions that follow an event never overtake it.
+    public func onMain(_ work: @escaping @Sendable () -> Void) {
+        continuation.yield(.flush(work))
+    }
+
     /// Returns when every event emitted before the call has reached the subscriber.
     public func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -23,15 +23,21 @@ struct SenderContext: Sendable {
 actor CompletionRegistry {
     typealias Completion = @Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void
     private var completions: [String: Completion] = [:]
+    private let bus: EventBus
+
+    init(bus: EventBus) {
+        self.bus = bus
+    }
 
     func register(_ key: String, _ completion: @escaping Completion) {
         completions[key] = completion
     }
 
-    /// Calls and forgets the completion for `key`, if there is one, on the main queue.
+    /// Calls and forgets the completion for `key`, if there is one, on the main queue after the
+    /// events raised before it.
     func complete(_ key: String, _ response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) {
         guard let completion = completions.removeValue(forKey: key) else { return }
-        DispatchQueue.main.async { completion(response) }
+        bus.onMain { completion(response) }
     }
 
     /// Forgets a completion without calling it (the request was never written).
@@ -43,6 +49,6 @@ actor CompletionRegistry {
     func cancelAll() {
         let all = completions
         completions = [:]
-        for completion in all.values { DispatchQueue.main.async { completion(nil) } }
+        for completion in all.values { bus.onMain { completion(nil) } }
     }
 }

@@ -56,7 +56,7 @@ extension CoreRuntime {
         phase = .failed
         resumeWaiters(nil)
         let statuses = [ModuleInitStatus(moduleName: "core", initStatus: .error, reason: reason)]
-        if let completion { DispatchQueue.main.async { completion(statuses) } }
+        if let completion { bus.onMain { completion(statuses) } }
     }
 
     private func startServices(_ store: CoreStore) async {
@@ -89,7 +89,7 @@ extension CoreRuntime {
             initTask = nil
             resumeWaiters(ready)
         }
-        if let completion { DispatchQueue.main.async { completion(statuses) } }
+        if let completion { bus.onMain { completion(statuses) } }
     }
 
     private static func initialize(

@@ -21,7 +21,7 @@ actor CoreRuntime {
     nonisolated let environment: TernEnvironment
     nonisolated let bus: EventBus
     nonisolated let auth = AuthSource()
-    let completions = CompletionRegistry()
+    let completions: CompletionRegistry
     let syncStates = SyncStateHub()
 
     var phase = Phase.waiting
@@ -41,6 +41,7 @@ actor CoreRuntime {
     init(environment: TernEnvironment, bus: EventBus) {
         self.environment = environment
         self.bus = bus
+        completions = CompletionRegistry(bus: bus)
     }
 
     var configuration: TernConfiguration? {

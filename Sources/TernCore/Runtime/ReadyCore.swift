@@ -63,6 +63,11 @@ public struct ReadyCore: Sendable {
         runtime.bus.emit(record)
     }
 
+    /// Runs `work` on the main queue after the events emitted before it (for completions).
+    public func onMain(_ work: @escaping @Sendable () -> Void) {
+        runtime.bus.onMain(work)
+    }
+
     /// The authentication state: true after a successful `authenticate()` until `logOut()`.
     public func isAuthenticated() async -> Bool {
         await store.setting(CoreRuntime.authenticatedKey, as: Bool.self) ?? false

@@ -29,7 +29,7 @@ extension SubscriptionAPI {
         let function = "latestForProvider"
         if let provider, PushProvider(rawValue: provider) == nil {
             core.emit(.error(function, PushModuleEvents.invalidPushProvider, value: ["provider": provider]))
-            DispatchQueue.main.async { completion(nil) }
+            core.bus.onMain { completion(nil) }
             return
         }
         status(.latestForProvider, provider: provider, function: function, completion)
@@ -44,7 +44,7 @@ extension SubscriptionAPI {
             let request = PushStatusRequest(
                 mode: mode, provider: provider ?? token?.provider ?? "", subscriptionId: token?.token ?? "")
             guard let body = try? JSONEncoder().encode(request) else {
-                DispatchQueue.main.async { completion(nil) }
+                ready.onMain { completion(nil) }
                 return
             }
             let entry = OutboxEntry(
@@ -54,7 +54,7 @@ extension SubscriptionAPI {
                     failure: PushModuleEvents.pushStatusRequestFailed, retryable: false),
                 needsToken: token == nil, expiresAfter: Self.statusQueryLifetime)
             if await !ready.enqueue(entry, completion: completion) {
-                DispatchQueue.main.async { completion(nil) }
+                ready.onMain { completion(nil) }
             }
         }
     }

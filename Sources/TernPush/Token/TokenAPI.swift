@@ -58,7 +58,7 @@ public struct TokenAPI: Sendable {
     public func getToken(completion: (@Sendable (TokenData?) -> Void)? = nil) {
         core.perform("getToken") { ready in
             let token = await ready.token()
-            if let completion { DispatchQueue.main.async { completion(token) } }
+            if let completion { ready.onMain { completion(token) } }
         }
     }
 
