@@ -8,6 +8,9 @@ enum Usage {
         Server:
           serve                 run the server (tern serve --help lists every option)
 
+        Sending:
+          send                  send a push, show its progress, then its funnel (tern send --help)
+
         Device:
           device                the SDK as a simulated device on Linux (tern device --help)
 

@@ -11,6 +11,8 @@ case "serve":
     await ServeCommand.run(rest)
 case "device":
     await DeviceCommand.run(rest)
+case "send":
+    await SendCommand.run(rest)
 case _ where AdminCommand.topics.contains(command):
     await AdminCommand.run(command, rest)
 case "help", "--help", "-h":

@@ -29,6 +29,13 @@ public final class Metrics: Sendable {
         var latency: [String: Histogram] = [:]
         var storeErrors: [String: UInt64] = [:]
         var replays: UInt64 = 0
+        var deliveries: [DeliveryKey: UInt64] = [:]
+    }
+
+    private struct DeliveryKey: Hashable {
+        let provider: String
+        let outcome: String
+        let reason: String
     }
 
     private let state = Mutex(State())
@@ -55,6 +62,26 @@ public final class Metrics: Sendable {
     /// A request answered from its idempotency key's stored answer.
     public func recordReplay() {
         state.withLock { $0.replays += 1 }
+    }
+
+    /// A delivery's outcome (`sent`, `failed`, `invalid_token`, `retry`) by provider and reason.
+    public func recordDelivery(provider: String, outcome: String, reason: String?) {
+        let key = DeliveryKey(provider: provider, outcome: outcome, reason: Self.reasonLabel(reason))
+        state.withLock { $0.deliveries[key, default: 0] += 1 }
+    }
+
+    /// How many deliveries had this outcome, over every reason.
+    public func deliveryCount(provider: String, outcome: String) -> UInt64 {
+        state.withLock { state in
+            state.deliveries.filter { $0.key.provider == provider && $0.key.outcome == outcome }.values.reduce(0, +)
+        }
+    }
+
+    /// Reasons become labels: short, and without the details after a colon (tokens, hosts).
+    static func reasonLabel(_ reason: String?) -> String {
+        guard let reason else { return "" }
+        let head = reason.split(separator: ":", maxSplits: 1).first.map(String.init) ?? reason
+        return String(head.prefix(64))
     }
 
     /// How many requests a route answered with a status.
@@ -94,6 +121,15 @@ public final class Metrics: Sendable {
         out += "# HELP tern_idempotent_replays_total Requests answered from an earlier request's stored answer.\n"
         out += "# TYPE tern_idempotent_replays_total counter\n"
         out += "tern_idempotent_replays_total \(snapshot.replays)\n"
+        out += "# HELP tern_push_deliveries_total Push delivery outcomes, by provider, outcome and reason.\n"
+        out += "# TYPE tern_push_deliveries_total counter\n"
+        for (key, value) in snapshot.deliveries.sorted(by: {
+            ($0.key.provider, $0.key.outcome, $0.key.reason) < ($1.key.provider, $1.key.outcome, $1.key.reason)
+        }) {
+            out +=
+                "tern_push_deliveries_total{provider=\"\(Self.escape(key.provider))\",outcome=\"\(key.outcome)\","
+                + "reason=\"\(Self.escape(key.reason))\"} \(value)\n"
+        }
         out += "# HELP tern_uptime_seconds Seconds since the server started.\n"
         out += "# TYPE tern_uptime_seconds gauge\n"
         out += "tern_uptime_seconds \(Int(Date().timeIntervalSince(started)))\n"

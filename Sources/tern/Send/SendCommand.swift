@@ -1,0 +1,84 @@
+import Foundation
+
+/// `tern send`: creates a message through the management API, shows its progress until every
+/// delivery has an outcome (unless `--no-wait`), then prints the funnel.
+enum SendCommand {
+    static func run(_ arguments: [String]) async {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(SendOptions.help)
+            return
+        }
+        do {
+            let options = try SendOptions(arguments)
+            var flags = Flags(options.connection)
+            let client = try AdminClient.resolve(&flags)
+            let body = try JSONSerialization.data(withJSONObject: options.message, options: [.sortedKeys])
+            let created = try await call(client, "POST", "/messages", body: body)
+            guard let id = created["id"] as? String else { throw CommandError("the server answered no message id") }
+            say("message \(id)")
+            guard options.wait else { return }
+            let progress = ProgressLine(interactive: isatty(STDOUT_FILENO) == 1)
+            while true {
+                let message = try await call(client, "GET", "/messages/\(id)")
+                let counts = SendCounts(message["counts"] as? [String: Any] ?? [:])
+                progress.show(Funnel.bar(counts, fanningOut: message["fan_out_done"] as? Bool == false))
+                if message["done"] as? Bool == true { break }
+                try await Task.sleep(for: .milliseconds(Int(options.interval * 1000)))
+            }
+            progress.finish()
+            let statsBody = try await client.send("GET", "/messages/\(id)/stats")
+            let stats = try object(statsBody)
+            if options.json {
+                say(String(decoding: statsBody.1, as: UTF8.self))
+            } else {
+                say(Funnel.table(stats))
+            }
+        } catch let error as CommandError {
+            Usage.fail(error.reason)
+        } catch {
+            Usage.fail("\(error)")
+        }
+    }
+
+    /// One management call; a failure exits 1 with the server's reason.
+    static func call(_ client: AdminClient, _ method: String, _ path: String, body: Data? = nil) async throws
+        -> [String: Any]
+    {
+        try object(try await client.send(method, path, body: body))
+    }
+
+    static func object(_ answer: (Int, Data)) throws -> [String: Any] {
+        let (status, data) = answer
+        let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        guard (200..<300).contains(status) else {
+            FileHandle.standardError.write(
+                Data(
+                    "tern: HTTP \(status): \(json["error_text"] as? String ?? String(decoding: data, as: UTF8.self))\n"
+                        .utf8))
+            exit(1)
+        }
+        return json
+    }
+
+    static func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Redraws one line on a terminal; elsewhere prints a line whenever it changes.
+final class ProgressLine {
+    let interactive: Bool
+    private var last = ""
+
+    init(interactive: Bool) { self.interactive = interactive }
+
+    func show(_ text: String) {
+        guard text != last else { return }
+        last = text
+        FileHandle.standardOutput.write(Data((interactive ? "\r\u{1B}[K" + text : text + "\n").utf8))
+    }
+
+    func finish() {
+        if interactive { FileHandle.standardOutput.write(Data("\n".utf8)) }
+    }
+}
