@@ -84,3 +84,32 @@ struct OutboxStoreTests {
         #expect(await store.setting("k", as: TokenData.self) == nil)
     }
 }
+
+@Suite("Rows this version cannot read never block a lane")
+struct UnreadableRowTests {
+    @Test func anUnknownEndpointIsDroppedAndTheNextRowGoes() async throws {
+        let directory = try TemporaryDirectory(prefix: "outbox")
+        defer { directory.remove() }
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let store = try CoreStore(directory: directory.url)
+        try await store.enqueue([Entries.ordered(1), Entries.ordered(2), Entries.event("e1")], now: now)
+        try await store.corruptForTest("UPDATE outbox SET endpoint = 'push/teleport' WHERE id = 1")
+        try await store.corruptForTest("UPDATE outbox SET meta = x'00' WHERE lane = 'events'")
+        guard case .send(let rows) = try await store.nextOrdered(now: now).work else {
+            Issue.record("expected the second row")
+            return
+        }
+        #expect(rows.first?.body == Data("{\"n\":2}".utf8))
+        guard case .empty = try await store.nextBatch(now: now, maxSize: 10) else {
+            Issue.record("the unreadable event should be gone")
+            return
+        }
+        #expect(try await store.statistics().droppedTotal == 2)
+    }
+}
+
+extension CoreStore {
+    func corruptForTest(_ sql: String) throws {
+        try db.execute(sql)
+    }
+}

@@ -59,12 +59,14 @@ extension CoreStore {
     func nextOrdered(now: Date) throws -> (work: OutboxWork, expired: [OutboxRow]) {
         var expired: [OutboxRow] = []
         while true {
-            let rows = try read {
-                try db.query(
-                    "SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' ORDER BY id LIMIT 1"
-                ).compactMap(Self.row)
+            let rows = try readable(
+                read { try db.query("SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' ORDER BY id LIMIT 1") })
+            guard let head = rows.first else {
+                if try read({ try db.queryFirst("SELECT 1 FROM outbox WHERE lane = 'ordered' LIMIT 1") }) != nil {
+                    continue
+                }
+                return (.empty, expired)
             }
-            guard let head = rows.first else { return (.empty, expired) }
             if let expiresAt = head.expiresAt, expiresAt <= now {
                 try write { try db.run("DELETE FROM outbox WHERE id = ?", [head.id]) }
                 expired.append(head)
@@ -78,6 +80,15 @@ extension CoreStore {
     /// the oldest due rows of one endpoint. A sealed batch keeps its rows and key across crashes, so
     /// a resend is byte for byte the first request and the server applies it once.
     func nextBatch(now: Date, maxSize: Int) throws -> OutboxWork {
+        while true {
+            let work = try nextBatchOnce(now: now, maxSize: maxSize)
+            // A batch whose rows were all unreadable (and dropped): look again.
+            if case .send(let rows) = work, rows.isEmpty { continue }
+            return work
+        }
+    }
+
+    private func nextBatchOnce(now: Date, maxSize: Int) throws -> OutboxWork {
         let nowValue = now.timeIntervalSince1970
         if let sealed = try read({
             try db.queryFirst(
@@ -111,10 +122,24 @@ extension CoreStore {
     }
 
     private func rows(batchKey: String) throws -> [OutboxRow] {
-        try read {
-            try db.query("SELECT \(Self.columns) FROM outbox WHERE batch_key = ? ORDER BY id", [batchKey])
-                .compactMap(Self.row)
+        try readable(
+            read { try db.query("SELECT \(Self.columns) FROM outbox WHERE batch_key = ? ORDER BY id", [batchKey]) })
+    }
+
+    /// The rows this version can read; rows it cannot (a damaged row, an endpoint a newer SDK wrote
+    /// before a downgrade) are deleted and counted as dropped, so they never block a lane.
+    private func readable(_ raw: [SQLiteRow]) throws -> [OutboxRow] {
+        var rows: [OutboxRow] = []
+        var unreadable: [Int64] = []
+        for row in raw {
+            if let decoded = Self.row(row) {
+                rows.append(decoded)
+            } else if let id = row.int(0) {
+                unreadable.append(id)
+            }
         }
+        if !unreadable.isEmpty { try drop(unreadable) }
+        return rows
     }
 
     /// Removes acknowledged rows.
@@ -169,7 +194,7 @@ extension CoreStore {
 
     /// Every waiting row, oldest first (diagnostics and tests).
     public func pendingRows() throws -> [OutboxRow] {
-        try read { try db.query("SELECT \(Self.columns) FROM outbox ORDER BY id").compactMap(Self.row) }
+        try read { try db.query("SELECT \(Self.columns) FROM outbox ORDER BY id") }.compactMap(Self.row)
     }
 
     /// Deletes every waiting row.
