@@ -20,6 +20,10 @@ public struct SubscriptionService: Sendable {
         _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
         idempotency: IdempotencyToken
     ) async throws -> Answer {
+        guard caller.resource.isPush else {
+            throw APIError.badRequest(
+                "resource \(caller.resource.id) has no push channel: use the rToken of a push resource")
+        }
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)

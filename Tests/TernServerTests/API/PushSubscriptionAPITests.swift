@@ -200,6 +200,18 @@ import Testing
         #expect(statuses[second.profile?.id ?? ""] == "subscribed")
     }
 
+    @Test func resourceWithoutAPushChannelRefusesPushSubscriptions() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let email = try await server.admin(
+            "POST", "/resources",
+            json: ["project_id": server.bootstrap.projectId, "name": "mail", "channels": ["email"]])
+        let rToken = try #require(email.json["rtoken"] as? String)
+        let reply = try await server.sdk(.pushSubscribe, InProcessServer.subscription(), rToken: rToken)
+        #expect(reply.status == 400)
+        #expect(reply.errorText.contains("has no push channel"))
+    }
+
     @Test func unknownProviderAndEmptyTokenAreRefusedWithReasons() async throws {
         let server = try await InProcessServer()
         defer { Task { await server.finish() } }
