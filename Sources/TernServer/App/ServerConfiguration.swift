@@ -15,11 +15,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logLevel: Logger.Level = .info
     /// Adds `/bench/constant`, which answers `{"error":0}` without touching the store (the HTTP ceiling).
     public var benchRoutes = false
+    /// Where APNs, FCM and HMS are (the real services by default) and the CA file to trust for them.
+    public var providers = ProviderEndpoints()
 
     public init() {}
 
     /// The SQLite file inside the data directory.
     public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tern.sqlite") }
+
+    /// `DIR/credentials`: the projects' provider credentials, one file each, mode 0600.
+    public var credentialsDirectory: String { (dataDirectory as NSString).appendingPathComponent("credentials") }
 
     /// `DIR/bootstrap.json`.
     public var bootstrapPath: String { (dataDirectory as NSString).appendingPathComponent("bootstrap.json") }

@@ -65,6 +65,31 @@ public enum ServerOptions {
             config, value throws(APIError) in
             config.benchRoutes = !["0", "false", "no", ""].contains(value.lowercased())
         },
+        providerURL("--apns-production-url", "TERN_APNS_PRODUCTION_URL", "APNs production origin") {
+            $0.providers.apnsProduction = $1
+        },
+        providerURL("--apns-sandbox-url", "TERN_APNS_SANDBOX_URL", "APNs sandbox origin") {
+            $0.providers.apnsSandbox = $1
+        },
+        providerURL("--fcm-url", "TERN_FCM_URL", "FCM HTTP v1 origin") { $0.providers.fcm = $1 },
+        providerURL("--fcm-token-url", "TERN_FCM_TOKEN_URL", "FCM OAuth token URL (the service account's token_uri)") {
+            $0.providers.fcmToken = $1
+        },
+        providerURL("--hms-url", "TERN_HMS_URL", "HMS Push Kit origin") { $0.providers.hms = $1 },
+        providerURL("--hms-token-url", "TERN_HMS_TOKEN_URL", "HMS OAuth token URL") { $0.providers.hmsToken = $1 },
+        Option(
+            flag: "--provider-ca-file", environment: "TERN_PROVIDER_CA_FILE", argument: "FILE",
+            help: "PEM CA file to trust for the providers instead of the system's"
+        ) {
+            config, value throws(APIError) in config.providers.caFile = value.isEmpty ? nil : value
+        },
+        Option(
+            flag: "--provider-timeout", environment: "TERN_PROVIDER_TIMEOUT", argument: "SECONDS",
+            help: "seconds for one request to APNs, FCM or HMS (10)"
+        ) {
+            config, value throws(APIError) in
+            config.providers.requestTimeout = TimeInterval(try integer(value, "--provider-timeout", 1...300))
+        },
     ]
 
     /// `tern serve --help`.
@@ -110,6 +135,20 @@ public enum ServerOptions {
             index += 1
         }
         return config
+    }
+
+    /// An option whose value is an https URL of a provider (tests point them at local stand-ins).
+    private static func providerURL(
+        _ flag: String, _ environment: String, _ what: String,
+        _ apply: @escaping @Sendable (inout ServerConfiguration, URL) -> Void
+    ) -> Option {
+        Option(flag: flag, environment: environment, argument: "URL", help: "\(what) (the real service)") {
+            config, value throws(APIError) in
+            guard let url = URL(string: value), url.scheme == "https", url.host != nil else {
+                throw .badRequest("\(flag) must be an https URL, not \(value)")
+            }
+            apply(&config, url)
+        }
     }
 
     private static func split(_ argument: String) -> (String, String?) {

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Per-project provider credentials as files under the data directory:
+/// `credentials/<project_id>/apns.json`, `fcm.json`, `hms.json` (directories 0700, files 0600).
+/// The admin API writes them; an operator may write them too (same JSON), and a changed file is
+/// read again at the next send.
+///
+/// ```swift
+/// let credentials = CredentialStore(directory: dataDirectory + "/credentials")
+/// try await credentials.put(.apns, projectId: 1, json: body)
+/// ```
+public actor CredentialStore {
+    public nonisolated let directory: String
+    private var cache: [String: (stamp: FileStamp, credential: ProviderCredential)] = [:]
+
+    struct FileStamp: Equatable {
+        let modified: Date
+        let size: Int
+    }
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// `DIR/credentials` for a server whose data directory is `dataDirectory`.
+    public init(dataDirectory: String) {
+        self.init(directory: (dataDirectory as NSString).appendingPathComponent("credentials"))
+    }
+
+    nonisolated func path(_ kind: ProviderKind, projectId: Int64) -> String {
+        "\(directory)/\(projectId)/\(kind.rawValue).json"
+    }
+
+    /// Checks `json` and stores it with mode 0600, replacing the project's earlier credential.
+    /// - Throws: `CredentialError` when the credential is unusable or cannot be written.
+    @discardableResult
+    public func put(_ kind: ProviderKind, projectId: Int64, json: Data) throws(CredentialError) -> CredentialSummary {
+        let credential = try ProviderCredential.decode(kind, from: json)
+        let file = path(kind, projectId: projectId)
+        let folder = (file as NSString).deletingLastPathComponent
+        do {
+            for dir in [directory, folder] where !FileManager.default.fileExists(atPath: dir) {
+                try FileManager.default.createDirectory(
+                    atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            let temporary = file + ".tmp"
+            try? FileManager.default.removeItem(atPath: temporary)
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary, contents: try credential.encoded(), attributes: [.posixPermissions: 0o600])
+            else { throw CredentialError("cannot write \(temporary): check the data directory's permissions") }
+            guard rename(temporary, file) == 0 else {
+                throw CredentialError("cannot rename \(temporary) to \(file): errno \(errno)")
+            }
+        } catch let error as CredentialError {
+            throw error
+        } catch {
+            throw CredentialError("cannot store the \(kind.title) credentials under \(directory): \(error)")
+        }
+        cache[file] = nil
+        return CredentialSummary.of(credential, projectId: projectId, updatedAt: Self.stamp(file)?.millis ?? 0)
+    }
+
+    /// The project's credential for `kind`; nil when none is configured.
+    /// - Throws: `CredentialError` when the file exists but cannot be used (it names the file).
+    public func credential(_ kind: ProviderKind, projectId: Int64) throws(CredentialError) -> ProviderCredential? {
+        let file = path(kind, projectId: projectId)
+        guard let stamp = Self.stamp(file) else {
+            cache[file] = nil
+            return nil
+        }
+        if let cached = cache[file], cached.stamp == stamp.stamp { return cached.credential }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CredentialError("\(file) cannot be read: check its owner and mode (0600)")
+        }
+        do {
+            let credential = try ProviderCredential.decode(kind, from: data)
+            cache[file] = (stamp.stamp, credential)
+            return credential
+        } catch {
+            throw CredentialError("\(file): \(error.reason)")
+        }
+    }
+
+    /// What is configured for the project, without secrets.
+    public func summaries(projectId: Int64) -> [CredentialSummary] {
+        ProviderKind.allCases.compactMap { kind in
+            guard let credential = try? credential(kind, projectId: projectId) else { return nil }
+            let updated = Self.stamp(path(kind, projectId: projectId))?.millis ?? 0
+            return CredentialSummary.of(credential, projectId: projectId, updatedAt: updated)
+        }
+    }
+
+    /// Removes the project's credential for `kind`; false when there was none.
+    @discardableResult
+    public func delete(_ kind: ProviderKind, projectId: Int64) -> Bool {
+        let file = path(kind, projectId: projectId)
+        cache[file] = nil
+        return (try? FileManager.default.removeItem(atPath: file)) != nil
+    }
+
+    private static func stamp(_ file: String) -> (stamp: FileStamp, millis: Int64)? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+            let modified = attributes[.modificationDate] as? Date
+        else { return nil }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        return (FileStamp(modified: modified, size: size), Int64(modified.timeIntervalSince1970 * 1000))
+    }
+}

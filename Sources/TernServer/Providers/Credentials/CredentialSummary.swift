@@ -1,0 +1,87 @@
+import Foundation
+
+/// What the API shows of a stored credential: which one it is and when it changed, never the
+/// secret (no private key, no client secret).
+public struct CredentialSummary: Codable, Sendable, Equatable {
+    public var projectId: Int64
+    public var provider: ProviderKind
+    /// Changes whenever the credential does (`sha256:` and 16 hex digits).
+    public var fingerprint: String
+    /// Milliseconds since 1970 when the file was last written.
+    public var updatedAt: Int64
+    /// APNs: team and key id. FCM: the Firebase project and the service account's e-mail.
+    /// HMS: the app id.
+    public var details: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case provider, fingerprint, details
+        case projectId = "project_id"
+        case updatedAt = "updated_at"
+    }
+
+    static func of(_ credential: ProviderCredential, projectId: Int64, updatedAt: Int64) -> CredentialSummary {
+        switch credential {
+        case .apns(let apns):
+            var details = ["team_id": apns.teamId, "key_id": apns.keyId]
+            details["topic"] = apns.topic
+            return CredentialSummary(
+                projectId: projectId, provider: .apns, fingerprint: apns.fingerprint, updatedAt: updatedAt,
+                details: details)
+        case .fcm(let fcm):
+            return CredentialSummary(
+                projectId: projectId, provider: .fcm, fingerprint: fcm.fingerprint, updatedAt: updatedAt,
+                details: [
+                    "project_id": fcm.projectId, "client_email": fcm.clientEmail, "private_key_id": fcm.privateKeyId,
+                ])
+        case .hms(let hms):
+            return CredentialSummary(
+                projectId: projectId, provider: .hms, fingerprint: hms.fingerprint, updatedAt: updatedAt,
+                details: ["app_id": hms.appId, "client_id": hms.oauthClientId])
+        }
+    }
+}
+
+/// One provider's credential.
+public enum ProviderCredential: Sendable, Equatable {
+    case apns(APNsCredential)
+    case fcm(FCMServiceAccount)
+    case hms(HMSCredential)
+
+    /// Reads and checks a credential's JSON.
+    /// - Throws: `CredentialError` naming what to fix.
+    public static func decode(_ kind: ProviderKind, from data: Data) throws(CredentialError) -> ProviderCredential {
+        do {
+            let decoder = JSONDecoder()
+            switch kind {
+            case .apns:
+                let credential = try decoder.decode(APNsCredential.self, from: data)
+                _ = try credential.signingKey()
+                return .apns(credential)
+            case .fcm:
+                let account = try decoder.decode(FCMServiceAccount.self, from: data)
+                _ = try account.signingKey()
+                return .fcm(account)
+            case .hms:
+                let credential = try decoder.decode(HMSCredential.self, from: data)
+                try credential.validate()
+                return .hms(credential)
+            }
+        } catch let error as CredentialError {
+            throw error
+        } catch let error as DecodingError {
+            throw CredentialError("\(kind.title) credentials: \(JSONBody.describe(error))")
+        } catch {
+            throw CredentialError("\(kind.title) credentials: \(error)")
+        }
+    }
+
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        switch self {
+        case .apns(let credential): return try encoder.encode(credential)
+        case .fcm(let account): return try encoder.encode(account)
+        case .hms(let credential): return try encoder.encode(credential)
+        }
+    }
+}
