@@ -12,6 +12,11 @@ if command -v python3 >/dev/null && ! python3 -c "import h2" 2>/dev/null; then
     echo "setup: installing the Python package h2"
     python3 -m pip install --quiet h2
 fi
+# The provider peers (APNs, FCM, HMS stand-ins) verify ES256 and RS256 signatures with cryptography.
+if command -v python3 >/dev/null && ! python3 -c "import cryptography" 2>/dev/null; then
+    echo "setup: installing the Python package cryptography"
+    python3 -m pip install --quiet cryptography
+fi
 
 if [ "$(uname)" = "Darwin" ]; then
     command -v brew >/dev/null || { echo "setup: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
