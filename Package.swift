@@ -65,6 +65,9 @@ let package = Package(
         // Issue 3's benchmark: the SDK outbox's enqueue and drain rates against plain SQLite inserts.
         .executableTarget(
             name: "tern-bench-sdk", dependencies: ["TernCore", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
+        // Issue 7's engine benchmark: fan-out and claim → send → record without a network.
+        .executableTarget(
+            name: "tern-bench-delivery", dependencies: ["TernServer", "TernProtocol"], path: "bench/delivery"),
 
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),

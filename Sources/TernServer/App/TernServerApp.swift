@@ -17,6 +17,10 @@ public final class TernServerApp: Sendable {
     /// The port the server listens on.
     public let port: Int
     public let metrics: Metrics
+    /// The provider clients the delivery engine sends through; register senders here.
+    public let senders: SenderRegistry
+    /// Sends queued messages while the server runs.
+    public let engine: DeliveryEngine
     let http: HTTPServer
     let store: any Store
     let logger: Logger
@@ -24,7 +28,7 @@ public final class TernServerApp: Sendable {
 
     private init(
         configuration: ServerConfiguration, bootstrap: (BootstrapInfo, Bootstrapper.Outcome), http: HTTPServer,
-        store: any Store, metrics: Metrics, logger: Logger
+        store: any Store, metrics: Metrics, logger: Logger, senders: SenderRegistry, engine: DeliveryEngine
     ) {
         self.configuration = configuration
         (self.bootstrap, bootstrapOutcome) = bootstrap
@@ -33,6 +37,8 @@ public final class TernServerApp: Sendable {
         self.store = store
         self.metrics = metrics
         self.logger = logger
+        self.senders = senders
+        self.engine = engine
         maintenance = Task { await Self.pruneAnswers(store: store, logger: logger) }
     }
 
@@ -46,9 +52,13 @@ public final class TernServerApp: Sendable {
         }
         let store = try SQLiteStore(path: configuration.databasePath)
         let metrics = Metrics()
+        let senders = SenderRegistry()
+        let engine = DeliveryEngine(store: store, senders: senders, metrics: metrics, logger: logger)
+        let messages = MessageService(store: store, queued: { engine.wake() })
         let router = Router(
-            routes: routes(store: store, metrics: metrics, benchRoutes: configuration.benchRoutes), metrics: metrics,
-            logger: logger)
+            routes: routes(
+                store: store, metrics: metrics, benchRoutes: configuration.benchRoutes, messages: messages),
+            metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
             http = try HTTPServer(
@@ -66,9 +76,10 @@ public final class TernServerApp: Sendable {
             store: store, path: configuration.bootstrapPath, apiURL: configuration.apiURL(port: http.port),
             now: ServerClock.milliseconds())
         try http.start()
+        await engine.start()
         let app = TernServerApp(
             configuration: configuration, bootstrap: bootstrap, http: http, store: store, metrics: metrics,
-            logger: logger)
+            logger: logger, senders: senders, engine: engine)
         logger.info(
             "listening",
             [
@@ -79,14 +90,20 @@ public final class TernServerApp: Sendable {
     }
 
     /// Every route the server answers with this configuration.
-    public static func routes(store: any Store, metrics: Metrics, benchRoutes: Bool) -> [Route] {
+    /// `messages` defaults to a service that queues without waking an engine (the loop's poll finds the work).
+    public static func routes(
+        store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService? = nil
+    ) -> [Route] {
         let verifier = CryptoTokenVerifier()
         let sdk = SDKRoutes(
             authenticator: Authenticator(store: store, verifier: verifier),
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
             events: EventService(store: store), metrics: metrics)
-        let admin = AdminRoutes(service: AdminService(store: store, verifier: verifier))
+        let adminService = AdminService(store: store, verifier: verifier)
+        let admin = AdminRoutes(service: adminService)
+        let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
+            + sending.all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.
@@ -100,6 +117,7 @@ public final class TernServerApp: Sendable {
                 continuation.resume()
             }
         }
+        await engine.stop()
         await store.close()
         logger.info("stopped", [:])
     }

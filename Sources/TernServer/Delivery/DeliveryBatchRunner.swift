@@ -1,0 +1,158 @@
+import Foundation
+import TernProtocol
+
+/// One round of the outbox: claim due deliveries under a lease, send them through their providers'
+/// senders, record every outcome. A delivery that may no longer be sent (its subscription left, its
+/// token was marked invalid, its time to live ran out) is closed at claim time and never sent.
+struct DeliveryBatchRunner: Sendable {
+    /// A claimed delivery ready for its sender.
+    struct Work: Sendable {
+        let delivery: ClaimedDelivery
+        let push: OutgoingPush
+        let expiration: Int64?
+    }
+
+    let store: any Store
+    let senders: SenderRegistry
+    let metrics: Metrics
+    let logger: Logger
+    let resolver: OutcomeResolver
+    let leaseMilliseconds: Int64
+    let clock: @Sendable () -> Int64
+    let jitter: @Sendable () -> Double
+
+    /// Claims up to `limit` due deliveries; returns those to send (those closed at once are not in it)
+    /// and how many were claimed in all.
+    func claim(limit: Int) async throws -> (work: [Work], claimed: Int) {
+        let now = clock()
+        let lease = leaseMilliseconds
+        let (work, closed, claimed) = try await store.write { tx in
+            let claimed = try tx.claimDeliveries(limit: limit, now: now, leaseUntil: now + lease)
+            var messages: [Int64: StoredMessage] = [:]
+            var work: [Work] = []
+            var closed: [(DeliveryUpdate, String)] = []
+            for delivery in claimed {
+                if messages[delivery.messageId] == nil {
+                    messages[delivery.messageId] = try tx.message(id: delivery.messageId)
+                }
+                switch try Self.prepare(tx, delivery, message: messages[delivery.messageId], now: now) {
+                case .send(let item): work.append(item)
+                case .close(let update):
+                    _ = try tx.updateDelivery(update, now: now)
+                    closed.append((update, delivery.provider))
+                }
+            }
+            return (work, closed, claimed.count)
+        }
+        for (update, provider) in closed {
+            metrics.recordDelivery(provider: provider, outcome: update.status.rawValue, reason: update.reason)
+        }
+        return (work, claimed)
+    }
+
+    enum Preparation {
+        case send(Work)
+        case close(DeliveryUpdate)
+    }
+
+    static func prepare(_ tx: any StoreTransaction, _ delivery: ClaimedDelivery, message: StoredMessage?, now: Int64)
+        throws -> Preparation
+    {
+        func close(_ status: DeliveryStatus, _ reason: String) -> Preparation {
+            .close(DeliveryUpdate(id: delivery.id, attempt: delivery.attempt, status: status, reason: reason))
+        }
+        guard let message else { return close(.failed, "its message no longer exists") }
+        guard let subscription = try tx.pushState(subscriptionId: delivery.subscriptionId) else {
+            return close(.failed, "the subscription was deleted before sending")
+        }
+        guard subscription.status == .subscribed else {
+            return close(.failed, "the subscription was \(subscription.status.rawValue) before sending")
+        }
+        if subscription.tokenIsInvalid {
+            return close(
+                .invalidToken, "the token was marked invalid before sending: \(subscription.invalidReason ?? "")")
+        }
+        if let expiration = message.expiration {
+            if expiration == 0, delivery.attempt > 1 {
+                return close(.failed, "expired: a time to live of 0 allows one attempt")
+            }
+            if expiration > 0, now > expiration {
+                return close(.failed, "expired: its time to live ran out before sending")
+            }
+        }
+        let push = OutgoingPush(
+            deliveryId: delivery.id, messageId: message.publicId, projectId: message.projectId,
+            provider: subscription.provider, token: subscription.token,
+            payload: message.payload(deliveryId: delivery.id),
+            pushType: PushType(rawValue: message.pushType) ?? .alert, priority: message.priority,
+            expiration: message.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+            collapseId: message.collapseId, topic: message.topic,
+            environment: APNsEnvironment(rawValue: message.environment) ?? .production)
+        return .send(Work(delivery: delivery, push: push, expiration: message.expiration))
+    }
+
+    /// Sends the work, one call per provider (concurrently), and records the outcomes in one transaction.
+    func process(_ work: [Work]) async {
+        guard !work.isEmpty else { return }
+        let byProvider = Dictionary(grouping: work, by: \.push.provider)
+        let results = await withTaskGroup(of: [(Work, DeliveryOutcome)].self) { group in
+            for (provider, items) in byProvider {
+                group.addTask { await send(items, provider: provider) }
+            }
+            var all: [(Work, DeliveryOutcome)] = []
+            for await part in group { all += part }
+            return all
+        }
+        await record(results)
+    }
+
+    func send(_ items: [Work], provider: String) async -> [(Work, DeliveryOutcome)] {
+        guard let sender = await senders.sender(for: provider) else {
+            let reason = "no sender for provider \(provider): configure its credentials for the project"
+            return items.map { ($0, .failed(reason: reason)) }
+        }
+        let outcomes = await sender.send(items.map(\.push))
+        return items.map { item in
+            (item, outcomes[item.delivery.id] ?? .retry(after: nil, reason: "the \(provider) sender gave no outcome"))
+        }
+    }
+
+    func record(_ results: [(Work, DeliveryOutcome)]) async {
+        let now = clock()
+        let decisions = results.map { work, outcome in
+            (
+                work,
+                resolver.resolve(
+                    outcome, for: work.delivery, expiration: work.expiration, now: now, jitter: jitter())
+            )
+        }
+        do {
+            try await store.write { tx in
+                for (work, decision) in decisions {
+                    let held = try tx.updateDelivery(decision.update, now: now)
+                    if held, let mark = decision.invalidMark {
+                        _ = try tx.markTokenInvalid(
+                            provider: work.push.provider, token: work.push.token, reason: mark.reason,
+                            since: mark.since, now: now)
+                    }
+                }
+            }
+        } catch {
+            // The leases run out and these deliveries are claimed again: sent at least once, never lost.
+            logger.error("recording delivery outcomes failed", ["error": "\(error)", "count": results.count])
+        }
+        for (work, outcome) in results {
+            let (kind, reason) = Self.label(outcome)
+            metrics.recordDelivery(provider: work.push.provider, outcome: kind, reason: reason)
+        }
+    }
+
+    static func label(_ outcome: DeliveryOutcome) -> (String, String?) {
+        switch outcome {
+        case .sent: ("sent", nil)
+        case .failed(let reason): ("failed", reason)
+        case .invalidToken(let reason, _): ("invalid_token", reason)
+        case .retry(_, let reason): ("retry", reason)
+        }
+    }
+}

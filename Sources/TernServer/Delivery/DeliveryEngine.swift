@@ -1,0 +1,157 @@
+import Foundation
+
+/// The sending loop: finishes fan-outs chunk by chunk, claims due deliveries in batches under a
+/// lease, sends each batch through its providers' senders (several batches in flight), and records
+/// the outcomes. Everything it knows is in the store, so a restart loses nothing and resends only
+/// what was in flight when it stopped (once those leases run out).
+///
+/// ```swift
+/// let engine = DeliveryEngine(store: store, senders: senders, metrics: metrics, logger: logger)
+/// await engine.start()
+/// engine.wake()          // a message was queued
+/// await engine.stop()    // on SIGTERM: batches in flight finish and are recorded
+/// ```
+public actor DeliveryEngine {
+    public struct Options: Sendable, Equatable {
+        /// Deliveries claimed per batch.
+        public var batchSize = 500
+        /// Batches sent at the same time.
+        public var concurrency = 4
+        /// How long a claim holds a delivery; a worker that dies gives it back when this runs out.
+        /// Keep it well above the senders' request timeouts.
+        public var lease: TimeInterval = 120
+        /// How often an idle loop looks at the store (other nodes may have queued work).
+        public var idlePoll: Duration = .seconds(1)
+        public var fanOut = FanOut()
+        public var retry = DeliveryRetryPolicy()
+        /// How long `stop()` waits for batches in flight before abandoning them to their leases.
+        public var stopGrace: Duration = .seconds(10)
+
+        public init() {}
+    }
+
+    let options: Options
+    let store: any Store
+    let logger: Logger
+    let runner: DeliveryBatchRunner
+    let clock: @Sendable () -> Int64
+    private let doorbell = Doorbell()
+    private var loop: Task<Void, Never>?
+    private var stopping = false
+
+    public init(
+        store: any Store, senders: SenderRegistry, metrics: Metrics, logger: Logger, options: Options = Options(),
+        clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.options = options
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+        runner = DeliveryBatchRunner(
+            store: store, senders: senders, metrics: metrics, logger: logger,
+            resolver: OutcomeResolver(policy: options.retry),
+            leaseMilliseconds: Int64((options.lease * 1000).rounded()), clock: clock, jitter: jitter)
+    }
+
+    /// Starts the loop (once).
+    public func start() {
+        guard loop == nil, !stopping else { return }
+        loop = Task { await self.run() }
+    }
+
+    /// Tells the loop there is work now instead of at its next poll.
+    public nonisolated func wake() {
+        Task { await doorbell.ring() }
+    }
+
+    /// Stops claiming; batches in flight finish and are recorded (up to `stopGrace`, after which they are
+    /// left to their leases).
+    public func stop() async {
+        stopping = true
+        await doorbell.ring()
+        guard let loop else { return }
+        let grace = options.stopGrace
+        let finished = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await loop.value
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: grace)
+                return false
+            }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
+        }
+        if !finished {
+            loop.cancel()
+            logger.warn("delivery batches still in flight at stop; their leases will hand them back", [:])
+        }
+        self.loop = nil
+    }
+
+    /// Works until nothing is due now: every fan-out finished, every due delivery sent or rescheduled.
+    /// Returns how many deliveries were claimed. For tests and one-shot tools; `start()` runs the loop.
+    @discardableResult
+    public func drain() async throws -> Int {
+        var claimed = 0
+        while try await fanOutStep() {}
+        while true {
+            let batch = try await runner.claim(limit: options.batchSize)
+            if batch.claimed == 0 { return claimed }
+            claimed += batch.claimed
+            await runner.process(batch.work)
+        }
+    }
+
+    /// One chunk of the oldest unfinished fan-out; false when there is none.
+    func fanOutStep() async throws -> Bool {
+        let now = clock()
+        let fanOut = options.fanOut
+        return try await store.write { tx in
+            guard let message = try tx.messagesFanningOut(limit: 1).first else { return false }
+            try fanOut.step(tx, message: message, now: now)
+            return true
+        }
+    }
+
+    private func run() async {
+        let runner = runner
+        await withTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            while !stopping, !Task.isCancelled {
+                do {
+                    let fannedOut = try await fanOutStep()
+                    if inFlight >= options.concurrency {
+                        await group.next()
+                        inFlight -= 1
+                        continue
+                    }
+                    let batch = try await runner.claim(limit: options.batchSize)
+                    if batch.claimed > 0 {
+                        group.addTask { await runner.process(batch.work) }
+                        inFlight += 1
+                    } else if inFlight > 0 {
+                        await group.next()
+                        inFlight -= 1
+                    } else if !fannedOut {
+                        await doorbell.wait(upTo: try await idleWait())
+                    }
+                } catch {
+                    logger.error("delivery loop", ["error": "\(error)"])
+                    await doorbell.wait(upTo: options.idlePoll)
+                }
+            }
+            await group.waitForAll()
+        }
+    }
+
+    /// Until the next delivery falls due, at most the idle poll.
+    private func idleWait() async throws -> Duration {
+        guard let due = try await store.read({ try $0.nextDeliveryDue() }) else { return options.idlePoll }
+        let milliseconds = max(0, due - clock())
+        return min(options.idlePoll, .milliseconds(milliseconds))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The provider clients the engine sends through, by provider (`ios-apns`, `ios-firebase`,
+/// `ios-huawei`). A provider with no sender fails its deliveries with a reason that says so.
+///
+/// ```swift
+/// await app.senders.register(apnsSender)
+/// ```
+public actor SenderRegistry {
+    private var senders: [String: any PushSender] = [:]
+
+    public init(_ senders: [any PushSender] = []) {
+        for sender in senders { self.senders[sender.provider] = sender }
+    }
+
+    /// Adds the sender, replacing an earlier one for the same provider.
+    public func register(_ sender: any PushSender) {
+        senders[sender.provider] = sender
+    }
+
+    public func remove(provider: String) {
+        senders[provider] = nil
+    }
+
+    public func sender(for provider: String) -> (any PushSender)? { senders[provider] }
+
+    /// Providers with a sender, sorted.
+    public var providers: [String] { senders.keys.sorted() }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import TernProtocol
+
+/// Which push subscriptions a message goes to. Whatever the audience: only `subscribed`, only known
+/// push providers, never a token marked invalid, never a subscription that turned the message's
+/// category off; then the audience's own filters, all of which must hold.
+///
+/// ```swift
+/// let filter = AudienceFilter(audience, category: "promo")
+/// filter.admits(candidate, tags: nil)
+/// ```
+public struct AudienceFilter: Sendable, Equatable {
+    public var resourceId: Int64?
+    /// The message's category: a subscription with it set to false is skipped.
+    public var category: String?
+    /// Each must be active in the subscription.
+    public var categories: [String]
+    /// Custom fields that must equal these values.
+    public var fields: [String: JSONValue]
+    /// Tags that must be present (and equal, when the value is not null).
+    public var tags: [String: String?]
+
+    public init(_ audience: MessageAudience, category: String?) {
+        resourceId = audience.resourceId
+        self.category = category
+        categories = audience.categories ?? []
+        fields = audience.fields ?? [:]
+        tags = audience.tags ?? [:]
+    }
+
+    /// True when `admits` needs the subscription's tags.
+    public var needsTags: Bool { !tags.isEmpty }
+
+    public func admits(_ candidate: AudienceCandidate, tags subscriptionTags: [String: String]?) -> Bool {
+        let s = candidate.subscription
+        guard s.channel == "push", s.status == .subscribed, PushProvider(rawValue: s.provider) != nil,
+            !s.token.isEmpty, !candidate.tokenIsInvalid
+        else { return false }
+        if let resourceId, s.resourceId != resourceId { return false }
+        if let category, s.cats[category] == false { return false }
+        for name in categories where s.cats[name] != true { return false }
+        for (name, value) in fields where s.fields[name] != value { return false }
+        for (key, expected) in tags {
+            guard let actual = subscriptionTags?[key] else { return false }
+            if let expected, actual != expected { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TernProtocol
+
+/// Turns a message's audience into queued deliveries, chunk by chunk, each chunk in the caller's
+/// transaction together with the message's cursor: a crash between chunks loses nothing and writes
+/// nothing twice (a device gets a message once, whatever its profiles).
+public struct FanOut: Sendable, Equatable {
+    /// Subscriptions looked at per transaction for a resource audience.
+    public var chunkSize: Int
+
+    public init(chunkSize: Int = 5000) {
+        self.chunkSize = chunkSize
+    }
+
+    /// Writes the next chunk's deliveries and advances the message. Returns how many were written.
+    @discardableResult
+    public func step(_ tx: any StoreTransaction, message: StoredMessage, now: Int64) throws -> Int {
+        guard !message.fanOutDone else { return 0 }
+        let request = try Self.request(message)
+        let filter = AudienceFilter(request.audience, category: request.category)
+        let audience = request.audience
+        var candidates: [AudienceCandidate]
+        var cursor = message.fanOutCursor
+        var done = true
+        switch audience.type {
+        case "resource":
+            candidates = try tx.pushCandidates(
+                resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize)
+            cursor = candidates.last?.subscription.id ?? cursor
+            done = candidates.count < chunkSize
+        case "token":
+            candidates = try tx.pushCandidates(
+                projectId: message.projectId, provider: audience.provider ?? "", token: audience.token ?? "")
+        default:
+            candidates = []
+            for publicId in Self.profileIds(audience) {
+                guard let profile = try tx.profile(publicId: publicId) else { continue }
+                candidates += try tx.pushCandidates(profileId: profile.id)
+            }
+        }
+        var targets: [DeliveryTarget] = []
+        for candidate in candidates {
+            let tags: [String: String]? = nil
+            guard filter.admits(candidate, tags: tags) else { continue }
+            let s = candidate.subscription
+            targets.append(DeliveryTarget(subscriptionId: s.id, provider: s.provider, token: s.token))
+        }
+        let added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now)
+        try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(added))
+        return added
+    }
+
+    static func profileIds(_ audience: MessageAudience) -> [String] {
+        audience.type == "profile" ? [audience.profileId ?? ""] : audience.profileIds ?? []
+    }
+
+    /// The request the message was made from, as stored.
+    static func request(_ message: StoredMessage) throws -> MessageRequest {
+        do {
+            return try JSONCoders.decoder.decode(MessageRequest.self, from: Data(message.content.utf8))
+        } catch {
+            throw StoreError.backend("message \(message.publicId) has unreadable content: \(error)")
+        }
+    }
+}

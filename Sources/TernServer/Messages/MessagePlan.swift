@@ -1,0 +1,164 @@
+import Foundation
+import TernProtocol
+
+/// A message request checked field by field and turned into what the outbox stores. Every refusal
+/// says what to change; nothing is queued for a request that fails here.
+///
+/// ```swift
+/// let plan = try MessagePlan(request, publicId: "m_3fa2c1d9e8b7a6f5")
+/// plan.template.maxSize(publicIdLength: 18)   // ≤ 4096
+/// ```
+public struct MessagePlan: Sendable, Equatable {
+    public var content: PushPayloadBuilder.Content
+    public var template: PushPayloadBuilder.Template
+    public var pushType: PushType
+    public var priority: Int?
+    public var timeToLive: Int?
+    public var collapseId: String?
+    public var topic: String?
+    public var environment: APNsEnvironment
+    public var category: String?
+    public var audience: MessageAudience
+
+    /// Priorities APNs takes.
+    public static let priorities: Set<Int> = [1, 5, 10]
+    /// 28 days: the longest time to live FCM keeps a message.
+    public static let maxTimeToLive = 28 * 24 * 3600
+
+    public init(_ request: MessageRequest, publicId: String) throws(APIError) {
+        let pushType = try Self.pushType(request.pushType)
+        let background = pushType == .background
+        if background { try Self.checkBackground(request) }
+        if !background {
+            guard Self.present(request.title) || Self.present(request.body) else {
+                throw .badRequest("an alert push needs a title or a body (or send push_type background)")
+            }
+        }
+        try Self.text(request.title, "title", max: 1024)
+        try Self.text(request.subtitle, "subtitle", max: 1024)
+        try Self.text(request.body, "body", max: 4096)
+        try Self.text(request.sound, "sound", max: 256)
+        try Self.text(request.threadId, "thread_id", max: 256)
+        try Self.text(request.topic, "topic", max: 256)
+        if let category = request.category {
+            guard FieldName.isValid(category) else {
+                throw .badRequest(
+                    "category \(category.prefix(64)) is not valid: letters, digits, _ and -, up to 64 (a category of "
+                        + "the resource)")
+            }
+        }
+        if let badge = request.badge, !(0...999_999).contains(badge) {
+            throw .badRequest("badge must be 0 to 999999, not \(badge) (0 removes the badge)")
+        }
+        self.priority = try Self.priority(request.priority, background: background)
+        if let ttl = request.timeToLive, !(0...Self.maxTimeToLive).contains(ttl) {
+            throw .badRequest(
+                "time_to_live must be 0 to \(Self.maxTimeToLive) seconds (28 days), not \(ttl); 0 means now or never")
+        }
+        if let collapseId = request.collapseId {
+            guard !collapseId.isEmpty, collapseId.utf8.count <= 64 else {
+                throw .badRequest("collapse_id must be 1 to 64 bytes (APNs' limit)")
+            }
+        }
+        let environment = try Self.environment(request.environment)
+        let mediaURL = try request.mediaURL.map { text throws(APIError) in try MessageURLs.media(text) }
+        let clickURL = try request.clickURL.map { text throws(APIError) in try MessageURLs.link(text, "click_url") }
+        let buttons = try MessageButtons.check(request.buttons ?? [])
+        let data = request.data ?? [:]
+        for key in data.keys where key == "aps" || key == TernPushPayload.key {
+            throw .badRequest("data may not have the key \(key): aps and tern belong to the payload itself")
+        }
+        try MessageAudienceRules.check(request.audience)
+
+        let track = TernPushPayload.Tracking(
+            delivery: request.trackDelivery ?? !background, open: request.trackOpen ?? !background)
+        let content = PushPayloadBuilder.Content(
+            title: request.title, subtitle: request.subtitle, body: request.body, badge: request.badge,
+            sound: request.sound, threadId: request.threadId, background: background, mediaURL: mediaURL,
+            buttons: buttons, clickURL: clickURL, track: track, data: data)
+        let template: PushPayloadBuilder.Template
+        do {
+            template = try PushPayloadBuilder.template(content)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .badRequest("the payload cannot be encoded as JSON: \(error)")
+        }
+        let size = template.maxSize(publicIdLength: publicId.utf8.count)
+        guard size <= TernPushPayload.apnsMaxBytes else {
+            throw .badRequest(
+                "the payload would be \(size) bytes, over APNs' limit of \(TernPushPayload.apnsMaxBytes): shorten "
+                    + "the body, title or custom data")
+        }
+        self.content = content
+        self.template = template
+        self.pushType = pushType
+        self.timeToLive = request.timeToLive
+        self.collapseId = request.collapseId
+        self.topic = request.topic
+        self.environment = environment
+        self.category = request.category
+        self.audience = request.audience
+    }
+
+    /// When the provider should stop trying, in ms since 1970; 0 means now or never.
+    public func expiration(createdAt: Int64) -> Int64? {
+        guard let timeToLive else { return nil }
+        return timeToLive == 0 ? 0 : createdAt + Int64(timeToLive) * 1000
+    }
+
+    static func present(_ text: String?) -> Bool { !(text ?? "").isEmpty }
+
+    static func text(_ value: String?, _ field: String, max: Int) throws(APIError) {
+        guard let value else { return }
+        guard !value.isEmpty else { throw .badRequest("\(field) is empty: leave it out or give it text") }
+        guard value.utf8.count <= max else { throw .badRequest("\(field) is longer than \(max) bytes") }
+    }
+
+    static func pushType(_ text: String?) throws(APIError) -> PushType {
+        guard let text else { return .alert }
+        guard let type = PushType(rawValue: text) else {
+            throw .badRequest("push_type must be alert or background, not \(text.prefix(32))")
+        }
+        return type
+    }
+
+    static func environment(_ text: String?) throws(APIError) -> APNsEnvironment {
+        guard let text else { return .production }
+        guard let environment = APNsEnvironment(rawValue: text) else {
+            throw .badRequest(
+                "environment must be production or sandbox (tokens of development builds), not \(text.prefix(32))")
+        }
+        return environment
+    }
+
+    static func priority(_ priority: Int?, background: Bool) throws(APIError) -> Int? {
+        guard let priority else { return background ? 5 : nil }
+        guard priorities.contains(priority) else {
+            throw .badRequest("priority must be 10 (immediately), 5 (power-considerate) or 1, not \(priority)")
+        }
+        if background, priority != 5 {
+            throw .badRequest("background pushes go with priority 5: APNs refuses others for them")
+        }
+        return priority
+    }
+
+    /// A background push shows nothing and wakes the app without the extension.
+    static func checkBackground(_ request: MessageRequest) throws(APIError) {
+        let shown: [(String, Bool)] = [
+            ("title", request.title != nil), ("subtitle", request.subtitle != nil), ("body", request.body != nil),
+            ("sound", request.sound != nil), ("badge", request.badge != nil), ("media_url", request.mediaURL != nil),
+            ("buttons", !(request.buttons ?? []).isEmpty), ("click_url", request.clickURL != nil),
+        ]
+        let found = shown.filter(\.1).map(\.0)
+        if !found.isEmpty {
+            throw .badRequest(
+                "a background push shows nothing: leave out \(found.joined(separator: ", ")) or send push_type alert")
+        }
+        if request.trackDelivery == true || request.trackOpen == true {
+            throw .badRequest(
+                "a background push cannot track delivery or opens: the extension does not run and nothing is "
+                    + "shown to open")
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import TernProtocol
+
+/// `POST /api/v1/admin/messages`: what to send and to whom.
+///
+/// ```json
+/// {"title": "Sale", "body": "30% off today", "media_url": "https://cdn.example.com/a.jpg",
+///  "buttons": [{"id": "shop", "title": "Shop", "action": "url", "url": "https://example.com/sale"}],
+///  "data": {"order_id": "A-1001"}, "time_to_live": 3600,
+///  "audience": {"type": "resource", "resource_id": 1, "categories": ["news"]}}
+/// ```
+public struct MessageRequest: Codable, Sendable, Equatable {
+    /// The project whose credentials send it; taken from the audience when left out.
+    public var projectId: Int64?
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    /// An https URL of an image, GIF, audio or video the extension attaches.
+    public var mediaURL: String?
+    public var buttons: [Button]?
+    /// Opened when the notification is tapped.
+    public var clickURL: String?
+    /// A category of the resource: subscriptions that turned it off do not get the message.
+    public var category: String?
+    public var badge: Int?
+    public var sound: String?
+    public var threadId: String?
+    /// Custom data: top-level keys of the payload, beside `aps` and `tern`.
+    public var data: [String: JSONValue]?
+    /// APNs priority: 10 (immediately), 5 (power-considerate) or 1; background pushes go with 5.
+    public var priority: Int?
+    /// Seconds the provider keeps trying; 0 means now or never; absent, the provider's default.
+    public var timeToLive: Int?
+    public var collapseId: String?
+    /// `alert` (default) or `background`.
+    public var pushType: String?
+    /// Whether the extension reports delivery and the app reports opens (both default true).
+    public var trackDelivery: Bool?
+    public var trackOpen: Bool?
+    /// The APNs topic (bundle id); absent, the credential's.
+    public var topic: String?
+    /// `production` (default) or `sandbox`: which APNs gateway the tokens belong to.
+    public var environment: String?
+    public var audience: MessageAudience
+
+    /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
+    public struct Button: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var action: String
+        public var url: String?
+
+        public init(id: String, title: String, action: String, url: String? = nil) {
+            self.id = id
+            self.title = title
+            self.action = action
+            self.url = url
+        }
+    }
+
+    public init(audience: MessageAudience) {
+        self.audience = audience
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case title, subtitle, body, buttons, category, badge, sound, data, priority, topic, environment, audience
+        case projectId = "project_id"
+        case mediaURL = "media_url"
+        case clickURL = "click_url"
+        case threadId = "thread_id"
+        case timeToLive = "time_to_live"
+        case collapseId = "collapse_id"
+        case pushType = "push_type"
+        case trackDelivery = "track_delivery"
+        case trackOpen = "track_open"
+    }
+}
+
+/// Who gets a message: exactly one kind, named by `type`.
+///
+/// - `profile`: `profile_id` (the profile's public id): its push subscriptions;
+/// - `profiles`: `profile_ids`, up to 1,000;
+/// - `token`: `provider` and `token`, one device;
+/// - `resource`: every push subscription of `resource_id`, narrowed by `categories` (each active),
+///   `fields` (custom fields equal to these values) and `tags` (each key present, equal to the value unless null).
+///
+/// Whatever the kind: only subscribed subscriptions, never a token marked invalid, never one that
+/// turned the message's category off.
+public struct MessageAudience: Codable, Sendable, Equatable {
+    public var type: String
+    public var profileId: String?
+    public var profileIds: [String]?
+    public var provider: String?
+    public var token: String?
+    /// For `resource`; for the other kinds it narrows to subscriptions of that resource.
+    public var resourceId: Int64?
+    /// Only `subscribed`: suspended and unsubscribed subscriptions never get pushes.
+    public var status: String?
+    public var categories: [String]?
+    public var fields: [String: JSONValue]?
+    public var tags: [String: String?]?
+
+    public init(
+        type: String, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
+        token: String? = nil, resourceId: Int64? = nil, status: String? = nil, categories: [String]? = nil,
+        fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil
+    ) {
+        self.type = type
+        self.profileId = profileId
+        self.profileIds = profileIds
+        self.provider = provider
+        self.token = token
+        self.resourceId = resourceId
+        self.status = status
+        self.categories = categories
+        self.fields = fields
+        self.tags = tags
+    }
+
+    public static let maxProfiles = 1000
+
+    enum CodingKeys: String, CodingKey {
+        case type, provider, token, status, categories, fields, tags
+        case profileId = "profile_id"
+        case profileIds = "profile_ids"
+        case resourceId = "resource_id"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import TernProtocol
+
+/// Messages through the management API: create (checked, stored with its first deliveries in one
+/// transaction), look up with live counts, and the statistics funnel.
+///
+/// ```swift
+/// let messages = MessageService(store: store, queued: { engine.wake() })
+/// let view = try await messages.create(request)
+/// let stats = try await messages.stats(publicId: view.id)
+/// ```
+public struct MessageService: Sendable {
+    let store: any Store
+    let clock: @Sendable () -> Int64
+    let fanOut: FanOut
+    let queued: @Sendable () -> Void
+
+    public init(
+        store: any Store, fanOut: FanOut = FanOut(), clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,
+        queued: @escaping @Sendable () -> Void = {}
+    ) {
+        self.store = store
+        self.fanOut = fanOut
+        self.clock = clock
+        self.queued = queued
+    }
+
+    /// Checks the request, stores the message and its first deliveries in one transaction, and
+    /// tells the engine. A refused request leaves nothing behind.
+    public func create(_ request: MessageRequest) async throws -> MessageView {
+        let publicId = "m_" + Digest.randomHex(bytes: 8)
+        let plan = try MessagePlan(request, publicId: publicId)
+        let content = String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self)
+        let audience = String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self)
+        let now = clock()
+        let fanOut = fanOut
+        let view = try await store.write { tx in
+            let scope = try MessageScope.resolve(tx, request)
+            let message = try tx.insertMessage(
+                StoredMessage(
+                    id: 0, publicId: publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
+                    content: content, audience: audience, payloadPrefix: plan.template.prefix,
+                    payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
+                    expiration: plan.expiration(createdAt: now), collapseId: plan.collapseId, topic: plan.topic,
+                    environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false, total: 0,
+                    createdAt: now))
+            try fanOut.step(tx, message: message, now: now)
+            return try Self.view(tx, try tx.message(id: message.id) ?? message)
+        }
+        queued()
+        return view
+    }
+
+    /// The message with its counts.
+    public func message(publicId: String) async throws -> MessageView {
+        try await store.read { tx in try Self.view(tx, try Self.find(tx, publicId)) }
+    }
+
+    /// The funnel: targeted, sent, failed by reason, invalid tokens, delivered, opened.
+    public func stats(publicId: String) async throws -> MessageStats {
+        try await store.read { tx in
+            let message = try Self.find(tx, publicId)
+            let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
+            let events = try tx.pushEventCounts(messageIdPrefix: message.publicId + ".")
+            return MessageStats(
+                messageId: message.publicId, counts: counts,
+                failedByReason: try tx.failureReasons(messageId: message.id),
+                delivered: events[.delivery] ?? 0, opened: events[.open] ?? 0,
+                done: Self.isDone(message, counts))
+        }
+    }
+
+    /// A message's deliveries, in id order after `afterId`.
+    public func deliveries(publicId: String, afterId: Int64, limit: Int) async throws -> [DeliveryRow] {
+        try await store.read { tx in
+            try tx.deliveries(messageId: try Self.find(tx, publicId).id, afterId: afterId, limit: limit)
+        }
+    }
+
+    static func find(_ tx: any StoreTransaction, _ publicId: String) throws -> StoredMessage {
+        guard let message = try tx.message(publicId: publicId) else {
+            throw APIError.notFound("message \(publicId.prefix(64)) does not exist")
+        }
+        return message
+    }
+
+    static func isDone(_ message: StoredMessage, _ counts: DeliveryCounts) -> Bool {
+        message.fanOutDone && counts.queued == 0 && counts.sending == 0
+    }
+
+    static func view(_ tx: any StoreTransaction, _ message: StoredMessage) throws -> MessageView {
+        let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
+        return MessageView(
+            id: message.publicId, projectId: message.projectId, resourceId: message.resourceId,
+            createdAt: message.createdAt, pushType: message.pushType, environment: message.environment,
+            request: try FanOut.request(message), fanOutDone: message.fanOutDone,
+            done: isDone(message, counts), counts: counts)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TernProtocol
+
+/// The one place a push's JSON is made: `aps` as Apple defines it, the `tern` object the SDK reads
+/// (with `mutable-content: 1` whenever the extension has work), and custom data as top-level keys.
+///
+/// Each device gets its own `tern.message_id` (the message's id, a dot, the delivery's id), so the
+/// JSON is built once per message as a template around that id:
+///
+/// ```swift
+/// let template = try PushPayloadBuilder.template(content, publicId: "m_3fa2")
+/// let payload = template.payload(pushId: "m_3fa2.17")
+/// ```
+public enum PushPayloadBuilder {
+    /// A payload split where the push id goes.
+    public struct Template: Sendable, Equatable {
+        public var prefix: Data
+        public var suffix: Data
+
+        /// The payload for one delivery.
+        public func payload(pushId: String) -> Data {
+            var data = prefix
+            data.append(contentsOf: Array(pushId.utf8))
+            data.append(suffix)
+            return data
+        }
+
+        /// The size of the largest payload this template makes for a message id of `publicIdLength`
+        /// characters (a delivery id has at most 19 digits).
+        public func maxSize(publicIdLength: Int) -> Int { prefix.count + suffix.count + publicIdLength + 1 + 19 }
+    }
+
+    /// What goes into the payload, already validated.
+    public struct Content: Sendable, Equatable {
+        public var title: String?
+        public var subtitle: String?
+        public var body: String?
+        public var badge: Int?
+        public var sound: String?
+        public var threadId: String?
+        public var background: Bool
+        public var mediaURL: String?
+        public var buttons: [PushButton]
+        public var clickURL: String?
+        public var track: TernPushPayload.Tracking
+        public var data: [String: JSONValue]
+
+        public init(
+            title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
+            sound: String? = nil, threadId: String? = nil, background: Bool = false, mediaURL: String? = nil,
+            buttons: [PushButton] = [], clickURL: String? = nil,
+            track: TernPushPayload.Tracking = .init(delivery: true, open: true), data: [String: JSONValue] = [:]
+        ) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.badge = badge
+            self.sound = sound
+            self.threadId = threadId
+            self.background = background
+            self.mediaURL = mediaURL
+            self.buttons = buttons
+            self.clickURL = clickURL
+            self.track = track
+            self.data = data
+        }
+    }
+
+    /// The `tern` object for `pushId`.
+    public static func ternObject(_ content: Content, pushId: String) -> TernPushPayload {
+        TernPushPayload(
+            messageId: pushId, mediaURL: content.mediaURL, buttons: content.buttons.isEmpty ? nil : content.buttons,
+            clickURL: content.clickURL, track: content.track)
+    }
+
+    /// The whole payload as a JSON object, with `pushId` as the message id.
+    public static func json(_ content: Content, pushId: String) throws -> [String: JSONValue] {
+        let tern = ternObject(content, pushId: pushId)
+        var aps: [String: JSONValue] = [:]
+        if content.background {
+            aps["content-available"] = .int(1)
+        } else {
+            var alert: [String: JSONValue] = [:]
+            if let title = content.title { alert["title"] = .string(title) }
+            if let subtitle = content.subtitle { alert["subtitle"] = .string(subtitle) }
+            if let body = content.body { alert["body"] = .string(body) }
+            aps["alert"] = .object(alert)
+            if let sound = content.sound { aps["sound"] = .string(sound) }
+            if tern.needsServiceExtension { aps["mutable-content"] = .int(1) }
+        }
+        if let badge = content.badge { aps["badge"] = .int(Int64(badge)) }
+        if let threadId = content.threadId { aps["thread-id"] = .string(threadId) }
+        var payload = content.data
+        payload["aps"] = .object(aps)
+        payload[TernPushPayload.key] = try JSONCoders.decoder.decode(
+            JSONValue.self, from: JSONCoders.encoder.encode(tern))
+        return payload
+    }
+
+    /// The payload split around a placeholder id that appears nowhere else in it.
+    public static func template(_ content: Content) throws -> Template {
+        let placeholder = "tern-push-id-" + Digest.randomHex(bytes: 12)
+        let data = try JSONCoders.encoder.encode(JSONValue.object(try json(content, pushId: placeholder)))
+        let marker = Data(placeholder.utf8)
+        guard let range = data.firstRange(of: marker) else {
+            throw APIError(status: 500, reason: "internal error: the payload lost its message id while encoding")
+        }
+        return Template(prefix: Data(data[..<range.lowerBound]), suffix: Data(data[range.upperBound...]))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import TernProtocol
+
+/// Messages, the delivery outbox, audiences and token hygiene.
+///
+/// The outbox is claimed with a lease: a claim moves due rows to `sending` until `leaseUntil`; a
+/// row whose lease ran out (its worker died) is due again. An outcome is written only for the
+/// attempt that claimed it, so a late answer from a stale worker changes nothing.
+public protocol DeliveryQueries {
+    /// Inserts the message (its `id` is ignored) and returns it with the id assigned.
+    func insertMessage(_ message: StoredMessage) throws -> StoredMessage
+    func message(id: Int64) throws -> StoredMessage?
+    func message(publicId: String) throws -> StoredMessage?
+    /// Messages whose fan-out has not finished, oldest first.
+    func messagesFanningOut(limit: Int) throws -> [StoredMessage]
+    /// Saves the fan-out's progress: the cursor, whether it is done, and `added` more deliveries.
+    func advanceFanOut(messageId: Int64, cursor: Int64, done: Bool, added: Int64) throws
+
+    /// Writes queued deliveries due at `now`; a device (provider and token) gets a message once, so
+    /// duplicates are skipped. Returns how many were written.
+    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int
+    /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease), oldest due first.
+    func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery]
+    /// Writes an outcome; false when the row is no longer held by that attempt.
+    func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool
+    /// When the next queued or leased delivery falls due, if any.
+    func nextDeliveryDue() throws -> Int64?
+    /// Deliveries per status.
+    func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64]
+    /// Failed deliveries per reason.
+    func failureReasons(messageId: Int64) throws -> [String: Int64]
+    /// A message's deliveries in id order, after `afterId`.
+    func deliveries(messageId: Int64, afterId: Int64, limit: Int) throws -> [DeliveryRow]
+    /// Devices' `event/push` reports whose message id starts with `prefix`, per type.
+    func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64]
+
+    /// Push subscriptions of a resource with ids after `cursor`, in id order, with their tokens' marks.
+    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate]
+    /// A profile's push subscriptions with their tokens' marks.
+    func pushCandidates(profileId: Int64) throws -> [AudienceCandidate]
+    /// Push subscriptions with this provider and token in a project's resources.
+    func pushCandidates(projectId: Int64, provider: String, token: String) throws -> [AudienceCandidate]
+
+    /// What sending needs to know about a subscription now, with its token's invalid mark; nil when it is gone.
+    func pushState(subscriptionId: Int64) throws -> PushState?
+
+    /// Marks a token invalid, unless a subscription with it was written after `since` (ms): the device
+    /// registered it again. Returns true when marked.
+    func markTokenInvalid(provider: String, token: String, reason: String, since: Int64?, now: Int64) throws -> Bool
+    /// When the token was marked invalid and why, if it is.
+    func invalidTokenMark(provider: String, token: String) throws -> (markedAt: Int64, reason: String)?
+}

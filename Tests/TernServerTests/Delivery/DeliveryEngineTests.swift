@@ -1,0 +1,193 @@
+import Foundation
+import TernProtocol
+import TernServer
+import Testing
+
+/// The engine: every delivery sent once with its own payload, outcomes recorded, retries that
+/// honour Retry-After, token hygiene, and the loop's start and stop.
+@Suite struct DeliveryEngineTests {
+    @Test func everyDeliveryIsSentOnceWithItsOwnPushIdAndRecorded() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        for index in 0..<3 { try await harness.subscribe("device-\(index)") }
+        let id = try await harness.send(
+            ["type": "resource", "resource_id": harness.resourceId],
+            extra: ["collapse_id": "c1", "time_to_live": 60, "priority": 10, "topic": "com.example.app"])
+        let createdAt = try await harness.server.admin("GET", "/messages/\(id)").json.int("created_at")
+        #expect(try await harness.engine.drain() == 3)
+        #expect(try await harness.engine.drain() == 0)
+        let pushes = harness.sender.pushes
+        #expect(pushes.count == 3)
+        for push in pushes {
+            #expect(push.messageId == id)
+            #expect(push.provider == "ios-apns")
+            #expect(push.projectId == harness.server.bootstrap.projectId)
+            #expect(push.pushType == .alert)
+            #expect(push.priority == 10)
+            #expect(push.collapseId == "c1")
+            #expect(push.topic == "com.example.app")
+            #expect(push.environment == .production)
+            let expiration = try #require(push.expiration)
+            #expect(Int64((expiration.timeIntervalSince1970 * 1000).rounded()) == createdAt + 60_000)
+            let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+            let tern = try #require(json["tern"] as? [String: Any])
+            #expect(tern["message_id"] as? String == "\(id).\(push.deliveryId)")
+        }
+        let rows = try await harness.deliveries(id)
+        #expect(rows.map { $0["status"] as? String } == ["sent", "sent", "sent"])
+        #expect(rows.allSatisfy { ($0["provider_message_id"] as? String)?.hasPrefix("apns-") == true })
+        #expect(rows.allSatisfy { $0.int("attempts") == 1 })
+        let stats = try await harness.stats(id)
+        #expect(stats.int("sent") == 3)
+        #expect(stats["done"] as? Bool == true)
+        #expect(harness.metrics.deliveryCount(provider: "ios-apns", outcome: "sent") == 3)
+        #expect(
+            harness.metrics.render().contains(
+                #"tern_push_deliveries_total{provider="ios-apns",outcome="sent",reason=""} 3"#))
+    }
+
+    @Test func aRetryWaitsForRetryAfterAndThenSucceeds() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("busy")
+        harness.sender.script(
+            "busy", [.retry(after: 30, reason: "429 TooManyRequests"), .sent(providerMessageId: "ok")])
+        let id = try await harness.send(["type": "token", "provider": "ios-apns", "token": "busy"])
+        #expect(try await harness.engine.drain() == 1)
+        var row = try #require(try await harness.deliveries(id).first)
+        #expect(row["status"] as? String == "queued")
+        #expect(row["reason"] as? String == "retrying: 429 TooManyRequests")
+        harness.clock.advance(seconds: 29)
+        #expect(try await harness.engine.drain() == 0)
+        harness.clock.advance(seconds: 2)
+        #expect(try await harness.engine.drain() == 1)
+        row = try #require(try await harness.deliveries(id).first)
+        #expect(row["status"] as? String == "sent")
+        #expect(row.int("attempts") == 2)
+        #expect(row["reason"] is NSNull || row["reason"] == nil)
+        #expect(harness.metrics.render().contains(#"outcome="retry",reason="429 TooManyRequests"} 1"#))
+    }
+
+    @Test func permanentFailuresAreCountedByReason() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        for token in ["big-1", "big-2", "topic", "fine"] { try await harness.subscribe(token) }
+        harness.sender.script("big-1", [.failed(reason: "PayloadTooLarge")])
+        harness.sender.script("big-2", [.failed(reason: "PayloadTooLarge")])
+        harness.sender.script("topic", [.failed(reason: "TopicDisallowed")])
+        let id = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        try await harness.engine.drain()
+        let stats = try await harness.stats(id)
+        #expect(stats.int("targeted") == 4)
+        #expect(stats.int("sent") == 1)
+        #expect(stats.int("failed") == 3)
+        #expect((stats["failed_by_reason"] as? [String: Int]) == ["PayloadTooLarge": 2, "TopicDisallowed": 1])
+    }
+
+    @Test func aProviderWithoutASenderFailsWithAReason() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("hms", provider: "ios-huawei")
+        let id = try await harness.send(["type": "token", "provider": "ios-huawei", "token": "hms"])
+        try await harness.engine.drain()
+        let row = try #require(try await harness.deliveries(id).first)
+        #expect(row["status"] as? String == "failed")
+        #expect(
+            row["reason"] as? String == "no sender for provider ios-huawei: configure its credentials for the project")
+    }
+
+    @Test func anInvalidTokenIsMarkedAndTheNextSubscribeBringsItBack() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("gone", time: 1000)
+        harness.sender.script("gone", [.invalidToken(reason: "Unregistered", since: Date())])
+        let first = try await harness.send(["type": "token", "provider": "ios-apns", "token": "gone"])
+        try await harness.engine.drain()
+        let stats = try await harness.stats(first)
+        #expect(stats.int("invalid_token") == 1)
+        let mark = try await harness.server.store.read {
+            try $0.invalidTokenMark(provider: "ios-apns", token: "gone")?.reason
+        }
+        #expect(mark == "Unregistered")
+
+        _ = try await harness.send(["type": "token", "provider": "ios-apns", "token": "gone"])
+        try await harness.engine.drain()
+        #expect(harness.sender.pushes.count == 1)
+
+        try await Task.sleep(for: .milliseconds(5))
+        try await harness.subscribe("gone", time: 2000)
+        harness.sender.script("gone", [.sent(providerMessageId: "back")])
+        let third = try await harness.send(["type": "token", "provider": "ios-apns", "token": "gone"])
+        try await harness.engine.drain()
+        #expect(harness.sender.pushes.count == 2)
+        #expect(try await harness.stats(third).int("sent") == 1)
+    }
+
+    @Test func aTokenRegisteredAgainAfterTheProvidersMomentIsNotMarked() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("renewed")
+        harness.sender.script("renewed", [.invalidToken(reason: "Unregistered", since: Date(timeIntervalSince1970: 1))])
+        let id = try await harness.send(["type": "token", "provider": "ios-apns", "token": "renewed"])
+        try await harness.engine.drain()
+        #expect(try await harness.stats(id).int("invalid_token") == 1)
+        let mark = try await harness.server.store.read {
+            try $0.invalidTokenMark(provider: "ios-apns", token: "renewed")
+        }
+        #expect(mark == nil)
+        _ = try await harness.send(["type": "token", "provider": "ios-apns", "token": "renewed"])
+        try await harness.engine.drain()
+        #expect(harness.sender.pushes.count == 2)
+    }
+
+    @Test func aSubscriptionSuspendedAfterTheFanOutIsNotSent() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("leaving", time: 1000)
+        let id = try await harness.send(["type": "token", "provider": "ios-apns", "token": "leaving"])
+        try await harness.subscribe("leaving", endpoint: .pushSuspend, time: 2000)
+        try await harness.engine.drain()
+        #expect(harness.sender.pushes.isEmpty)
+        let row = try #require(try await harness.deliveries(id).first)
+        #expect(row["status"] as? String == "failed")
+        #expect(row["reason"] as? String == "the subscription was suspended before sending")
+    }
+
+    @Test func anExpiredMessageIsNotSent() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("late")
+        let id = try await harness.send(
+            ["type": "token", "provider": "ios-apns", "token": "late"], extra: ["time_to_live": 10])
+        harness.clock.advance(seconds: 11)
+        try await harness.engine.drain()
+        #expect(harness.sender.pushes.isEmpty)
+        #expect(
+            try await harness.deliveries(id).first?["reason"] as? String
+                == "expired: its time to live ran out before sending")
+    }
+
+    @Test func theLoopSendsWhatTheAPIQueuesAndStopsCleanly() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        for index in 0..<4 { try await harness.subscribe("device-\(index)") }
+        await harness.engine.start()
+        let engine = harness.engine
+        let service = MessageService(store: harness.server.store, queued: { engine.wake() })
+        let request = try JSONDecoder().decode(
+            MessageRequest.self,
+            from: JSONSerialization.data(withJSONObject: [
+                "title": "Hi", "audience": ["type": "resource", "resource_id": harness.resourceId],
+            ]))
+        let view = try await service.create(request)
+        var stats = try await service.stats(publicId: view.id)
+        for _ in 0..<500 where !stats.done {
+            try await Task.sleep(for: .milliseconds(10))
+            stats = try await service.stats(publicId: view.id)
+        }
+        #expect(stats.done)
+        #expect(stats.sent == 4)
+        await harness.engine.stop()
+        #expect(harness.sender.pushes.count == 4)
+    }
+}

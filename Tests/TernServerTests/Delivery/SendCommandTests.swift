@@ -1,0 +1,99 @@
+import Foundation
+import TernTestSupport
+import Testing
+
+/// `tern send` against a real `tern serve`: the message id, progress until done, the funnel, and
+/// refusals with their reasons. No provider credentials are configured here, so every delivery
+/// fails with the reason the sender gives; the real sending paths are the provider clients' tests.
+@Suite(.serialized) struct SendCommandTests {
+    static func tern(_ arguments: [String], server: ServerProcess) throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = try ServerProcess.binaryURL()
+        process.arguments = ["send"] + arguments + ["--data", server.dataDirectory.path("data")]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, error)
+    }
+
+    static func subscribe(_ server: ServerProcess, _ token: String, provider: String = "ios-apns") async throws {
+        let answer = try await JSONHTTPClient().post(
+            server.url("push/subscribe"), json: ["time": 1, "provider": provider, "subscription_id": token],
+            headers: ["X-Tern-RToken": server.rToken])
+        try #require(answer.status == 200)
+    }
+
+    @Test func sendPrintsTheIdFollowsProgressAndEndsWithTheFunnel() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        try await Self.subscribe(server, "cli-1")
+        try await Self.subscribe(server, "cli-2")
+        try await Self.subscribe(server, "cli-3", provider: "ios-huawei")
+
+        let (status, output, error) = try Self.tern(
+            [
+                "--title", "Sale", "--body", "30% off", "--resource", "\(server.resourceId)",
+                "--button", "shop:Shop now:url:https://example.com/sale", "--custom-field", "order=7",
+                "--ttl", "600", "--interval", "0.05", "--json",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        let lines = output.split(separator: "\n").map(String.init)
+        let id = try #require(lines.first?.split(separator: " ").last.map(String.init))
+        #expect(lines.first == "message \(id)")
+        #expect(id.hasPrefix("m_"))
+        #expect(lines.contains { $0.hasPrefix("[") && $0.contains("3/3") })
+        let stats = try #require(
+            try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        #expect(stats["message_id"] as? String == id)
+        #expect(stats["targeted"] as? Int == 3)
+        #expect(stats["done"] as? Bool == true)
+        #expect((stats["sent"] as? Int ?? 0) + (stats["failed"] as? Int ?? 0) == 3)
+        let reasons = stats["failed_by_reason"] as? [String: Int] ?? [:]
+        #expect(reasons.values.reduce(0, +) == stats["failed"] as? Int)
+
+        let (tableStatus, table, _) = try Self.tern(
+            ["--body", "again", "--token", "cli-1", "--interval", "0.05"], server: server)
+        #expect(tableStatus == 0)
+        #expect(table.contains("funnel of m_"))
+        #expect(table.contains("targeted"))
+        #expect(table.contains("delivered"))
+
+        let metrics = try await JSONHTTPClient().get(server.rootURL("/metrics"))
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("tern_push_deliveries_total{provider=\"ios-apns\""))
+    }
+
+    @Test func noWaitPrintsOnlyTheId() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        try await Self.subscribe(server, "quiet")
+        let (status, output, _) = try Self.tern(["--title", "Hi", "--token", "quiet", "--no-wait"], server: server)
+        #expect(status == 0)
+        #expect(output.hasPrefix("message m_"))
+        #expect(output.split(separator: "\n").count == 1)
+    }
+
+    @Test func refusalsSayWhy() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let (noAudience, _, why) = try Self.tern(["--title", "Hi"], server: server)
+        #expect(noAudience == 2)
+        #expect(why.contains("say who gets it: --profile, --profiles, --token or --resource"))
+        let (twoAudiences, _, both) = try Self.tern(["--title", "Hi", "--token", "t", "--resource", "1"], server: server)
+        #expect(twoAudiences == 2)
+        #expect(both.contains("pick one audience"))
+        let (badPriority, _, server400) = try Self.tern(["--title", "Hi", "--token", "t", "--priority", "7"], server: server)
+        #expect(badPriority == 1)
+        #expect(server400.contains("HTTP 400: priority must be 10"))
+        let (badButton, _, button) = try Self.tern(["--title", "Hi", "--token", "t", "--button", "x"], server: server)
+        #expect(badButton == 2)
+        #expect(button.contains("should be ID:TITLE:ACTION[:URL]"))
+        let (typo, _, unknown) = try Self.tern(["--title", "Hi", "--token", "t", "--colour", "red"], server: server)
+        #expect(typo == 2)
+        #expect(unknown.contains("unknown option --colour"))
+    }
+}

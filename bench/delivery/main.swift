@@ -1,0 +1,100 @@
+import Foundation
+import TernProtocol
+import TernServer
+
+// tern-bench-delivery: the sending engine's own cost, without a network. N subscribed devices in a
+// real SQLite file; one message to the whole resource; the engine fans it out, claims batches under
+// a lease, hands them to a sender that accepts everything at once, and records every outcome.
+// Prints deliveries per second for the fan-out and for claim → send → record, and peak memory.
+//
+//   swift run -c release tern-bench-delivery [devices] [batch] [concurrency]
+
+/// Accepts every push at once: what is left is the engine's and the store's work.
+struct AcceptingSender: PushSender {
+    let provider = "ios-apns"
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+        var outcomes: [Int64: DeliveryOutcome] = [:]
+        outcomes.reserveCapacity(pushes.count)
+        for push in pushes where !push.payload.isEmpty { outcomes[push.deliveryId] = .sent(providerMessageId: nil) }
+        return outcomes
+    }
+}
+
+func peakMemoryMB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kilobytes / 1024
+}
+
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let devices = arguments.first ?? 100_000
+var options = DeliveryEngine.Options()
+if arguments.count > 1 { options.batchSize = arguments[1] }
+if arguments.count > 2 { options.concurrency = arguments[2] }
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-bench-delivery-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+let store = try SQLiteStore(path: directory.appendingPathComponent("tern.sqlite").path)
+
+let resourceId = try await store.write { tx in
+    let project = try tx.createProject(name: "bench", audience: nil, now: 1)
+    let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+    return try tx.createResource(
+        projectId: project.id, dbId: database.id, name: "push", channels: ["push"], rToken: "rt_bench", now: 1
+    ).id
+}
+let seedStart = ContinuousClock.now
+for chunk in stride(from: 0, to: devices, by: 10_000) {
+    try await store.write { tx in
+        for index in chunk..<min(devices, chunk + 10_000) {
+            let profile = try tx.createProfile(dbId: 1, publicId: "p\(index)", now: 1)
+            let token = String(format: "%064x", index)
+            _ = try tx.insertSubscription(
+                NewSubscription(
+                    profileId: profile.id, resourceId: resourceId, channel: "push", provider: "ios-apns", token: token,
+                    status: .subscribed, hashId: String(index), fields: ["_os": "IOS"], clientTime: 1, now: 1))
+        }
+    }
+}
+print("seeded \(devices) subscribed devices in \(String(format: "%.1f", seconds(since: seedStart))) s")
+
+let engine = DeliveryEngine(
+    store: store, senders: SenderRegistry([AcceptingSender()]), metrics: Metrics(),
+    logger: Logger(minimum: .error, sink: { _ in }), options: options)
+let messages = MessageService(store: store, fanOut: options.fanOut, queued: { engine.wake() })
+let request = try JSONDecoder().decode(
+    MessageRequest.self,
+    from: Data(
+        #"{"title":"Sale","body":"30% off today","media_url":"https://cdn.example.com/a.jpg","data":{"order":"A-1"},"audience":{"type":"resource","resource_id":\#(resourceId)}}"#
+            .utf8))
+
+let start = ContinuousClock.now
+let created = try await messages.create(request)
+await engine.start()
+var stats = try await messages.stats(publicId: created.id)
+var fanOutSeconds: Double?
+while !stats.done {
+    try await Task.sleep(for: .milliseconds(250))
+    if fanOutSeconds == nil, try await messages.message(publicId: created.id).fanOutDone {
+        fanOutSeconds = seconds(since: start)
+    }
+    stats = try await messages.stats(publicId: created.id)
+}
+let total = seconds(since: start)
+await engine.stop()
+print(
+    "message to \(stats.targeted) devices: fan-out done after \(String(format: "%.2f", fanOutSeconds ?? total)) s, "
+        + "all \(stats.sent) sent and recorded after \(String(format: "%.2f", total)) s")
+print(
+    String(
+        format: "engine: %.0f deliveries/s end to end (batch %d, %d in flight), peak memory %.0f MB",
+        Double(stats.sent) / total, options.batchSize, options.concurrency, peakMemoryMB()))
+await store.close()
