@@ -10,11 +10,13 @@
 # its reports (JUnit) are left in ${REPORT_DIR:-$SCRATCH/schemathesis}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+repo=$(pwd)
 
 MAX_EXAMPLES=${MAX_EXAMPLES:-100}
 CHECKS=${CHECKS:-all}
 SCRATCH=${SCRATCH:-.build}
 REPORT_DIR=${REPORT_DIR:-$SCRATCH/schemathesis}
+case $REPORT_DIR in /*) ;; *) REPORT_DIR="$repo/$REPORT_DIR" ;; esac
 
 command -v st >/dev/null || python3 -m pip install --quiet schemathesis
 command -v st >/dev/null || { echo "schemathesis: the st command is missing after pip install" >&2; exit 1; }
@@ -48,8 +50,10 @@ run() {
     local name=$1
     shift
     echo "== schemathesis: $name"
-    st run docs/api/openapi.yaml --url "$root" --checks "$CHECKS" --max-examples "$MAX_EXAMPLES" \
-        --generation-database ":memory:" --report junit --report-dir "$REPORT_DIR/$name" "$@" || status=1
+    # From the temporary directory: schemathesis leaves a .schemathesis folder where it runs.
+    (cd "$data" && st run "$repo/docs/api/openapi.yaml" --url "$root" --checks "$CHECKS" \
+        --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --report junit \
+        --report-dir "$REPORT_DIR/$name" "$@") || status=1
 }
 run sdk --include-path-regex '^/api/v1/(push|profile|event)/' -H "X-Tern-RToken: $rtoken"
 run admin --include-path-regex '^/api/v1/admin/' -H "Authorization: Bearer $admin_key"
