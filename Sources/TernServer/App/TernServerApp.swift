@@ -53,11 +53,17 @@ public final class TernServerApp: Sendable {
         let store = try SQLiteStore(path: configuration.databasePath)
         let metrics = Metrics()
         let senders = SenderRegistry()
+        let credentials = CredentialStore(directory: configuration.credentialsDirectory)
+        for sender in ProviderSenders.all(credentials: credentials, endpoints: configuration.providers, logger: logger)
+        {
+            await senders.register(sender)
+        }
         let engine = DeliveryEngine(store: store, senders: senders, metrics: metrics, logger: logger)
         let messages = MessageService(store: store, queued: { engine.wake() })
         let router = Router(
             routes: routes(
-                store: store, metrics: metrics, benchRoutes: configuration.benchRoutes, messages: messages),
+                store: store, metrics: metrics, benchRoutes: configuration.benchRoutes, messages: messages,
+                credentials: credentials),
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
@@ -92,7 +98,8 @@ public final class TernServerApp: Sendable {
     /// Every route the server answers with this configuration.
     /// `messages` defaults to a service that queues without waking an engine (the loop's poll finds the work).
     public static func routes(
-        store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService? = nil
+        store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService? = nil,
+        credentials: CredentialStore? = nil
     ) -> [Route] {
         let verifier = CryptoTokenVerifier()
         let sdk = SDKRoutes(
@@ -103,7 +110,7 @@ public final class TernServerApp: Sendable {
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
-            + sending.all
+            + sending.all + CredentialRoutes(credentials: credentials, admin: adminService).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.
