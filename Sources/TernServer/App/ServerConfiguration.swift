@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var benchRoutes = false
     /// Where APNs, FCM and HMS are (the real services by default) and the CA file to trust for them.
     public var providers = ProviderEndpoints()
+    /// The sending engine: batch size, batches in flight, lease (`--delivery-*`).
+    public var delivery = DeliveryEngine.Options()
 
     public init() {}
 

@@ -90,6 +90,28 @@ public enum ServerOptions {
             config, value throws(APIError) in
             config.providers.requestTimeout = TimeInterval(try integer(value, "--provider-timeout", 1...300))
         },
+        Option(
+            flag: "--delivery-batch", environment: "TERN_DELIVERY_BATCH", argument: "N",
+            help: "deliveries a sending worker claims at once (500)"
+        ) {
+            config, value throws(APIError) in
+            config.delivery.batchSize = try integer(value, "--delivery-batch", 1...10_000)
+        },
+        Option(
+            flag: "--delivery-concurrency", environment: "TERN_DELIVERY_CONCURRENCY", argument: "N",
+            help: "batches being sent at the same time (4)"
+        ) {
+            config, value throws(APIError) in
+            config.delivery.concurrency = try integer(value, "--delivery-concurrency", 1...256)
+        },
+        Option(
+            flag: "--delivery-lease", environment: "TERN_DELIVERY_LEASE", argument: "SECONDS",
+            help: "how long a claimed delivery waits for its worker before another may send it; keep it above "
+                + "--provider-timeout (120)"
+        ) {
+            config, value throws(APIError) in
+            config.delivery.lease = TimeInterval(try integer(value, "--delivery-lease", 1...86_400))
+        },
     ]
 
     /// `tern serve --help`.

@@ -58,7 +58,8 @@ public final class TernServerApp: Sendable {
         {
             await senders.register(sender)
         }
-        let engine = DeliveryEngine(store: store, senders: senders, metrics: metrics, logger: logger)
+        let engine = DeliveryEngine(
+            store: store, senders: senders, metrics: metrics, logger: logger, options: configuration.delivery)
         let messages = MessageService(store: store, queued: { engine.wake() })
         let router = Router(
             routes: routes(
