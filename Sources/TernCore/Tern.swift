@@ -99,13 +99,13 @@ public final class Tern: Sendable {
 
     /// The outbox's counts (pending rows, totals), nil before initialization.
     public func outboxStatistics() async -> OutboxStatistics? {
-        try? await runtime.store?.statistics()
+        await runtime.awaitWrites()
+        return try? await runtime.store?.statistics()
     }
 
     /// Sends what is due, returning true when the outbox emptied before `timeout` seconds.
     public func flush(timeout: TimeInterval) async -> Bool {
-        await setupQueue.drain()
-        await commandQueue.drain()
+        await flushQueues()
         return await runtime.flush(until: environment.clock.now().addingTimeInterval(timeout))
     }
 
@@ -119,6 +119,7 @@ public final class Tern: Sendable {
     public func flushQueues() async {
         await setupQueue.drain()
         await commandQueue.drain()
+        await runtime.awaitWrites()
     }
 
     /// Stops the SDK's tasks; for tests and the simulated device before they exit. The instance is

@@ -1,6 +1,7 @@
 // tern-bench-sdk: the SDK's outbox, measured (issue 3). Prints, for N events (default 10,000):
-//   1. events enqueued per second through the SDK (each durably in the outbox before the next), and
-//      the process's peak memory;
+//   1. events enqueued per second through the SDK's ordered command queue into the outbox (group
+//      commit: rows are written in call order, many per transaction; the time ends when all are on
+//      disk), and the process's peak memory; then the same with each call waiting for its own write;
 //   2. events drained per second to a local HTTP server on loopback (batches of up to 100);
 //   3. the baseline: the same events written one plain SQLite insert per event, no batching.
 // Usage: swift run -c release tern-bench-sdk [count]
@@ -97,6 +98,23 @@ let enqueueSeconds = seconds(enqueueStart)
 let peak = Memory.peakBytes()
 let queued = await tern.outboxStatistics()?.enqueuedTotal ?? 0
 
+// 1b. The same, each call waiting until its own row is on disk (one transaction per event).
+let waitingRoot = root.appendingPathComponent("waiting", isDirectory: true)
+var waitingEnvironment = TernEnvironment.directory(waitingRoot)
+waitingEnvironment.transport = GatedTransport(gate: Gate())
+let waiting = Tern(environment: waitingEnvironment)
+waiting.setAppGroup(groupName: "group.bench")
+waiting.initialization(configuration: TernConfiguration.Builder(apiUrl: "http://127.0.0.1:9/api/v1").build())
+await waiting.flushQueues()
+let waitingStart = ContinuousClock.now
+for index in 0..<count {
+    let item = entry(index)
+    waiting.core.perform("deliveryEvent") { ready in await ready.enqueue([item], waitUntilWritten: true) }
+}
+await waiting.flushQueues()
+let waitingSeconds = seconds(waitingStart)
+await waiting.shutdown()
+
 // 2. Drain to the local server.
 let drainStart = ContinuousClock.now
 await gate.openGate()
@@ -129,9 +147,12 @@ func megabytes(_ bytes: Int?) -> String { bytes.map { String(format: "%.1f MB", 
 
 print("tern-bench-sdk: \(count) events")
 print(
-    "enqueue (SDK outbox, each durable before the next): \(rate(count, enqueueSeconds)) events/s "
+    "enqueue (SDK outbox, group commit, all on disk at the end): \(rate(count, enqueueSeconds)) events/s "
         + "(\(String(format: "%.3f", enqueueSeconds)) s); peak memory \(megabytes(peak)) "
         + "(resident before \(megabytes(rssBefore)))")
+print(
+    "enqueue (SDK outbox, each call waiting for its own write): \(rate(count, waitingSeconds)) events/s "
+        + "(\(String(format: "%.3f", waitingSeconds)) s)")
 print(
     "drain to a loopback server: \(rate(events, drainSeconds)) events/s (\(String(format: "%.3f", drainSeconds)) s, "
         + "\(requests) requests, \(events) events, emptied: \(drained))")

@@ -60,7 +60,11 @@ extension CoreStore {
         var expired: [OutboxRow] = []
         while true {
             let rows = try readable(
-                read { try db.query("SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' ORDER BY id LIMIT 1") })
+                read {
+                    try db.query(
+                        "SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' AND batch_key IS NULL ORDER BY id LIMIT 1"
+                    )
+                })
             guard let head = rows.first else {
                 if try read({ try db.queryFirst("SELECT 1 FROM outbox WHERE lane = 'ordered' LIMIT 1") }) != nil {
                     continue
@@ -76,6 +80,8 @@ extension CoreStore {
         }
     }
 
+    // The `+` before next_attempt_at keeps SQLite on outbox_lane_batch (id order, no sort of the
+    // whole lane); outbox_lane_due serves MIN(next_attempt_at).
     /// The next batch of the events lane: a sealed batch that is due, else a new batch sealed from
     /// the oldest due rows of one endpoint. A sealed batch keeps its rows and key across crashes, so
     /// a resend is byte for byte the first request and the server applies it once.
@@ -94,7 +100,7 @@ extension CoreStore {
             try db.queryFirst(
                 """
                 SELECT batch_key FROM outbox WHERE lane = 'events' AND batch_key IS NOT NULL
-                AND next_attempt_at <= ? ORDER BY id LIMIT 1
+                AND +next_attempt_at <= ? ORDER BY id LIMIT 1
                 """, [nowValue])?.string(0)
         }) {
             return .send(try rows(batchKey: sealed))
@@ -104,13 +110,13 @@ extension CoreStore {
                 let oldest = try db.queryFirst(
                     """
                     SELECT endpoint, idempotency_key FROM outbox WHERE lane = 'events' AND batch_key IS NULL
-                    AND next_attempt_at <= ? ORDER BY id LIMIT 1
+                    AND +next_attempt_at <= ? ORDER BY id LIMIT 1
                     """, [nowValue]), let endpoint = oldest.string(0), let key = oldest.string(1)
             else { return nil }
             try db.run(
                 """
                 UPDATE outbox SET batch_key = ? WHERE id IN (SELECT id FROM outbox WHERE lane = 'events'
-                AND batch_key IS NULL AND endpoint = ? AND next_attempt_at <= ? ORDER BY id LIMIT ?)
+                AND batch_key IS NULL AND endpoint = ? AND +next_attempt_at <= ? ORDER BY id LIMIT ?)
                 """, [key, endpoint, nowValue, maxSize])
             return key
         }
@@ -132,7 +138,7 @@ extension CoreStore {
         var rows: [OutboxRow] = []
         var unreadable: [Int64] = []
         for row in raw {
-            if let decoded = Self.row(row) {
+            if let decoded = decodeRow(row) {
                 rows.append(decoded)
             } else if let id = row.int(0) {
                 unreadable.append(id)
@@ -194,7 +200,7 @@ extension CoreStore {
 
     /// Every waiting row, oldest first (diagnostics and tests).
     public func pendingRows() throws -> [OutboxRow] {
-        try read { try db.query("SELECT \(Self.columns) FROM outbox ORDER BY id") }.compactMap(Self.row)
+        try read { try db.query("SELECT \(Self.columns) FROM outbox ORDER BY id") }.compactMap { decodeRow($0) }
     }
 
     /// Deletes every waiting row.
@@ -202,11 +208,21 @@ extension CoreStore {
         try write { try db.run("DELETE FROM outbox") }
     }
 
-    private static func row(_ row: SQLiteRow) -> OutboxRow? {
+    /// A row's meta, decoded once per distinct JSON (rows of one kind of call share it; decoding
+    /// JSON per row would dominate a batch's cost).
+    private func meta(_ data: Data) -> OutboxMeta? {
+        if let known = decodedMetas[data] { return known }
+        guard let meta = try? JSONDecoder().decode(OutboxMeta.self, from: data) else { return nil }
+        if decodedMetas.count >= 64 { decodedMetas.removeAll() }
+        decodedMetas[data] = meta
+        return meta
+    }
+
+    private func decodeRow(_ row: SQLiteRow) -> OutboxRow? {
         guard let id = row.int(0), let lane = row.string(1).flatMap(OutboxLane.init(rawValue:)),
             let endpoint = row.string(2).flatMap(Endpoint.init(rawValue:)), let body = row.data(3),
             let key = row.string(4), let metaData = row.data(7),
-            let meta = try? JSONDecoder().decode(OutboxMeta.self, from: metaData), let created = row.double(9),
+            let meta = meta(metaData), let created = row.double(9),
             let next = row.double(11)
         else { return nil }
         return OutboxRow(

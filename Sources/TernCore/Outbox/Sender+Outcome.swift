@@ -18,9 +18,7 @@ extension Sender {
             if let event = meta.success.flatMap(SDKEventCatalog.lookup) {
                 bus.emit(.info(meta.function, event, value: Self.value(status, envelope, meta, rows.count, nil)))
             }
-            for row in rows {
-                await finish(row, response: .init(httpCode: status, response: envelope), state: .synced)
-            }
+            await finish(rows, response: .init(httpCode: status, response: envelope), state: .synced)
         case .retry(let delay):
             let now = environment.clock.now()
             do {
@@ -41,17 +39,20 @@ extension Sender {
                 bus.emit(.error(meta.function, event, value: value))
             }
             let response = status.map { ResponseModel.ResponseWithHttpCode(httpCode: $0, response: envelope) }
-            for row in rows { await finish(row, response: response, state: .failed(reason: reason)) }
+            await finish(rows, response: response, state: .failed(reason: reason))
         }
     }
 
-    /// Answers a row's caller and reports its final state.
+    /// Answers the rows' callers and reports their final state.
     func finish(
-        _ row: OutboxRow, response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?,
+        _ rows: [OutboxRow], response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?,
         state: SyncState
     ) async {
-        await completions.complete(row.idempotencyKey, response)
-        await syncStates.publish([SyncUpdate(requestId: row.idempotencyKey, state: state)])
+        let keys = rows.map(\.idempotencyKey)
+        await completions.complete(keys, response)
+        if await syncStates.hasListeners {
+            await syncStates.publish(keys.map { SyncUpdate(requestId: $0, state: state) })
+        }
     }
 
     private func reportDatabase(_ error: any Error) {

@@ -72,7 +72,9 @@ actor Sender {
                 switch lane {
                 case .ordered:
                     let (next, expired) = try await store.nextOrdered(now: now)
-                    for row in expired { await finish(row, response: nil, state: .failed(reason: "expired unsent")) }
+                    if !expired.isEmpty {
+                        await finish(expired, response: nil, state: .failed(reason: "expired unsent"))
+                    }
                     work = next
                 case .events:
                     work = try await store.nextBatch(now: now, maxSize: environment.maxBatchSize)

@@ -36,8 +36,17 @@ actor CompletionRegistry {
     /// Calls and forgets the completion for `key`, if there is one, on the main queue after the
     /// events raised before it.
     func complete(_ key: String, _ response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) {
-        guard let completion = completions.removeValue(forKey: key) else { return }
-        bus.onMain { completion(response) }
+        complete([key], response)
+    }
+
+    /// Calls and forgets the completions of `keys`.
+    func complete(_ keys: [String], _ response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?)
+    {
+        guard !completions.isEmpty else { return }
+        for key in keys {
+            guard let completion = completions.removeValue(forKey: key) else { continue }
+            bus.onMain { completion(response) }
+        }
     }
 
     /// Forgets a completion without calling it (the request was never written).

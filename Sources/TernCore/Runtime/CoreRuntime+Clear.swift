@@ -4,6 +4,7 @@ extension CoreRuntime {
     /// Deletes the outbox, settings, token and sessions (keeping a saved consent choice, so clearing
     /// never turns collection back on), cancels pending retries, and clears every module.
     func clear() async {
+        await awaitWrites()
         await sender?.stop()
         await completions.cancelAll()
         guard let store = store ?? (try? openStore()) else { return }
@@ -36,6 +37,7 @@ extension CoreRuntime {
 
     /// Stops every task (tests and the simulated device, before exiting).
     func shutdown() async {
+        await awaitWrites()
         initTask?.cancel()
         await sender?.stop()
         await sessions?.stop()

@@ -37,6 +37,11 @@ actor CoreRuntime {
     var configCollection = true
     var savedCollection: Bool?
     var collectionOverride: Bool?
+    var writes: [PendingWrite] = []
+    var writing = false
+    var writesIdle: [CheckedContinuation<Void, Never>] = []
+    var writeTicket = 0
+    var failedTickets: Set<Int> = []
 
     init(environment: TernEnvironment, bus: EventBus) {
         self.environment = environment
@@ -106,8 +111,12 @@ actor CoreRuntime {
         }
     }
 
+    /// Accepts requests for the outbox. They are written in order, many per transaction (a group
+    /// commit: while one transaction runs, the next requests gather); with `waitUntilWritten` the
+    /// call returns once its own are on disk. False when nothing was accepted (collection off, no
+    /// database) or, when waiting, the write failed.
     func enqueue(
-        _ entries: [OutboxEntry], journal: [String: JSONValue],
+        _ entries: [OutboxEntry], journal: [String: JSONValue], waitUntilWritten: Bool = false,
         completion: (@Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void)?
     ) async -> Bool {
         guard let function = entries.first?.meta.function else { return true }
@@ -119,25 +128,30 @@ actor CoreRuntime {
                 })
             return false
         }
-        guard let store else {
+        guard store != nil else {
             bus.emit(.error(function, CoreEvents.configIsNotSet))
             return false
         }
         if let completion, let key = entries.first?.idempotencyKey {
             await completions.register(key, completion)
         }
-        do {
-            try await store.enqueue(entries, now: environment.clock.now(), journal: journal)
-        } catch {
-            bus.emit(.error(function, CoreEvents.databaseError, value: ["reason": "\(error)"]))
-            if let key = entries.first?.idempotencyKey { await completions.remove(key) }
-            return false
+        guard waitUntilWritten else {
+            writes.append(PendingWrite(entries: entries, journal: journal, waiter: nil))
+            startWriting()
+            return true
         }
-        if await syncStates.hasListeners {
-            await syncStates.publish(entries.map { SyncUpdate(requestId: $0.idempotencyKey, state: .persisted) })
+        guard !writing else {
+            return await withCheckedContinuation { waiter in
+                writes.append(PendingWrite(entries: entries, journal: journal, waiter: waiter))
+            }
         }
-        await sender?.notify(Set(entries.map(\.lane)))
-        return true
+        // Nobody is writing: write here, without a task hop (with whatever gathers meanwhile).
+        writeTicket += 1
+        let ticket = writeTicket
+        writes.append(PendingWrite(entries: entries, journal: journal, waiter: nil, ticket: ticket))
+        writing = true
+        await writeAll()
+        return failedTickets.remove(ticket) == nil
     }
 
     func wakeSender() {

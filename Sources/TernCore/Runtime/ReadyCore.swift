@@ -8,8 +8,10 @@ public struct ReadyCore: Sendable {
     public let store: CoreStore
     let runtime: CoreRuntime
 
-    /// Writes a request to the outbox and wakes the sender. Returns false (after raising
-    /// `collectionDisabled` or `databaseError` for `function`) when nothing was written.
+    /// Puts a request in the outbox: it is written in call order, in a group commit with the
+    /// requests around it, and the sender is woken. Returns false (after raising
+    /// `collectionDisabled` or `configIsNotSet` for the entry's function) when it was not accepted;
+    /// a failed write raises `databaseError` and answers `completion` with nil.
     ///
     /// - Parameter completion: called with the server's answer (nil when there was none) on the main queue.
     @discardableResult
@@ -20,11 +22,14 @@ public struct ReadyCore: Sendable {
         await runtime.enqueue([entry], journal: [:], completion: completion)
     }
 
-    /// Writes several requests in one transaction, with `journal` settings saved in the same
-    /// transaction (read them back with ``setting(_:)``).
+    /// Puts several requests in the outbox in one transaction, with `journal` settings saved in the
+    /// same transaction (read them back with ``setting(_:)``). With `waitUntilWritten`, returns once
+    /// they are on disk (false when the write failed).
     @discardableResult
-    public func enqueue(_ entries: [OutboxEntry], journal: [String: JSONValue] = [:]) async -> Bool {
-        await runtime.enqueue(entries, journal: journal, completion: nil)
+    public func enqueue(
+        _ entries: [OutboxEntry], journal: [String: JSONValue] = [:], waitUntilWritten: Bool = false
+    ) async -> Bool {
+        await runtime.enqueue(entries, journal: journal, waitUntilWritten: waitUntilWritten, completion: nil)
     }
 
     /// A setting saved by ``enqueue(_:journal:)`` or ``setSetting(_:_:)``.

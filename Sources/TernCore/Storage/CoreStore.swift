@@ -9,6 +9,8 @@ public actor CoreStore {
     let db: SQLiteDatabase
     /// The last row meta encoded, with its JSON.
     var lastMeta: (meta: OutboxMeta, data: Data)?
+    /// Row metas already decoded, by their JSON.
+    var decodedMetas: [Data: OutboxMeta] = [:]
     /// The database file.
     public nonisolated let path: String
 
@@ -35,7 +37,9 @@ public actor CoreStore {
         CREATE INDEX outbox_batch ON outbox (batch_key) WHERE batch_key IS NOT NULL;
         CREATE TABLE settings (key TEXT PRIMARY KEY, value BLOB NOT NULL);
         CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-        """
+        """,
+        // Finding the oldest unsealed row, or a lane's head, by id without sorting the whole lane.
+        "CREATE INDEX outbox_lane_batch ON outbox (lane, batch_key, id);",
     ]
 
     /// Opens (creating and migrating when needed) the database in `directory`.

@@ -37,7 +37,8 @@ struct DeviceGoals {
             let journal: [String: JSONValue] = [journalKey: .int(Int64(next + 1))]
             let written = await withCheckedContinuation { continuation in
                 tern.core.perform("sendTarget") { ready in
-                    continuation.resume(returning: await ready.enqueue([entry], journal: journal))
+                    continuation.resume(
+                        returning: await ready.enqueue([entry], journal: journal, waitUntilWritten: true))
                 }
             }
             guard written else { throw DeviceUsageError("goal \(next) could not be queued (see the events)") }
