@@ -17,8 +17,13 @@ public struct MessageRoutes: Sendable {
         let messages = messages
         let prefix = "/api/v1/admin/messages"
         return [
-            guarded("POST", prefix, status: 201) { request in
-                try await messages.create(try JSONBody.decode(MessageRequest.self, from: request.http))
+            raw("POST", prefix) { request in
+                let message = try JSONBody.decode(MessageRequest.self, from: request.http)
+                let token = try IdempotencyToken(
+                    projectId: 0, key: request.http.header(Wire.idempotencyKeyHeader), endpoint: "admin/messages",
+                    body: request.http.body)
+                let answer = try await messages.create(message, idempotency: token)
+                return .json(answer.status, answer.body)
             },
             guarded("GET", "\(prefix)/{message_id}") { request in
                 try await messages.message(publicId: request.parameters["message_id"] ?? "")
@@ -41,8 +46,14 @@ public struct MessageRoutes: Sendable {
     }
 
     private func guarded<Output: Encodable & Sendable>(
-        _ method: String, _ pattern: String, status: Int = 200,
-        _ body: @escaping @Sendable (RouteRequest) async throws -> Output
+        _ method: String, _ pattern: String, _ body: @escaping @Sendable (RouteRequest) async throws -> Output
+    ) -> Route {
+        raw(method, pattern) { request in .json(200, try JSONCoders.encoder.encode(try await body(request))) }
+    }
+
+    /// A route behind the admin key.
+    private func raw(
+        _ method: String, _ pattern: String, _ body: @escaping @Sendable (RouteRequest) async throws -> HTTPResponse
     ) -> Route {
         let admin = admin
         return Route(method, pattern) { request in
@@ -52,7 +63,7 @@ public struct MessageRoutes: Sendable {
                 throw APIError.unauthorized(
                     "admin key missing or not recognised: send Authorization: Bearer <admin_key> (see bootstrap.json)")
             }
-            return .json(status, try JSONCoders.encoder.encode(try await body(request)))
+            return try await body(request)
         }
     }
 }

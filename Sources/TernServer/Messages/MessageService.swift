@@ -28,27 +28,57 @@ public struct MessageService: Sendable {
     /// Checks the request, stores the message and its first deliveries in one transaction, and
     /// tells the engine. A refused request leaves nothing behind.
     public func create(_ request: MessageRequest) async throws -> MessageView {
-        let publicId = "m_" + Digest.randomHex(bytes: 8)
-        let plan = try MessagePlan(request, publicId: publicId)
-        let content = String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self)
-        let audience = String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self)
-        let now = clock()
-        let fanOut = fanOut
-        let view = try await store.write { tx in
-            let scope = try MessageScope.resolve(tx, request)
-            let message = try tx.insertMessage(
-                StoredMessage(
-                    id: 0, publicId: publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
-                    content: content, audience: audience, payloadPrefix: plan.template.prefix,
-                    payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
-                    expiration: plan.expiration(createdAt: now), collapseId: plan.collapseId, topic: plan.topic,
-                    environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false, total: 0,
-                    createdAt: now))
-            try fanOut.step(tx, message: message, now: now)
-            return try Self.view(tx, try tx.message(id: message.id) ?? message)
-        }
+        let planned = try plan(request)
+        let (view, _) = try await store.write { tx in try self.insert(tx, request, plan: planned) }
         queued()
         return view
+    }
+
+    /// ``create(_:)`` once per idempotency key: a repeat of the same request answers the first
+    /// message (201, the same body) and queues nothing; the same key with another request is a 422.
+    public func create(_ request: MessageRequest, idempotency: IdempotencyToken) async throws -> Answer {
+        let planned = try plan(request)
+        let answer = try await store.idempotentWrite(idempotency, now: clock()) { tx in
+            let (view, _) = try self.insert(tx, request, plan: planned)
+            return Answer(status: 201, body: try JSONCoders.encoder.encode(view))
+        }
+        if !answer.replayed { queued() }
+        return answer
+    }
+
+    struct Planned: Sendable {
+        let publicId: String
+        let plan: MessagePlan
+        let content: String
+        let audience: String
+        let now: Int64
+    }
+
+    func plan(_ request: MessageRequest) throws -> Planned {
+        let publicId = "m_" + Digest.randomHex(bytes: 8)
+        return Planned(
+            publicId: publicId, plan: try MessagePlan(request, publicId: publicId),
+            content: String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self),
+            audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: clock())
+    }
+
+    func insert(_ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned) throws -> (
+        MessageView, StoredMessage
+    ) {
+        let plan = planned.plan
+        let now = planned.now
+        let scope = try MessageScope.resolve(tx, request)
+        let message = try tx.insertMessage(
+            StoredMessage(
+                id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
+                content: planned.content, audience: planned.audience, payloadPrefix: plan.template.prefix,
+                payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
+                expiration: plan.expiration(createdAt: now), collapseId: plan.collapseId, topic: plan.topic,
+                environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false, total: 0,
+                createdAt: now))
+        try fanOut.step(tx, message: message, now: now)
+        let stored = try tx.message(id: message.id) ?? message
+        return (try Self.view(tx, stored), stored)
     }
 
     /// The message with its counts.

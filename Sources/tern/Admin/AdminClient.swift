@@ -10,9 +10,10 @@ struct AdminClient {
     let adminKey: String
 
     /// Sends one request; returns the status and the body.
-    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil) async throws -> (
-        Int, Data
-    ) {
+    func send(
+        _ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (Int, Data) {
         guard var components = URLComponents(string: apiURL + "/admin" + path) else {
             throw CommandError("--url \(apiURL) is not a URL; it should look like http://127.0.0.1:8080/api/v1")
         }
@@ -23,6 +24,7 @@ struct AdminClient {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

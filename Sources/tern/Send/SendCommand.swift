@@ -13,7 +13,7 @@ enum SendCommand {
             var flags = Flags(options.connection)
             let client = try AdminClient.resolve(&flags)
             let body = try JSONSerialization.data(withJSONObject: options.message, options: [.sortedKeys])
-            let created = try await call(client, "POST", "/messages", body: body)
+            let created = try object(try await create(client, body: body))
             guard let id = created["id"] as? String else { throw CommandError("the server answered no message id") }
             say("message \(id)")
             guard options.wait else { return }
@@ -37,6 +37,23 @@ enum SendCommand {
             Usage.fail(error.reason)
         } catch {
             Usage.fail("\(error)")
+        }
+    }
+
+    /// Creates the message with an idempotency key, retrying a few times when the server cannot be
+    /// reached or is busy: a retry of a request that did arrive answers the same message.
+    static func create(_ client: AdminClient, body: Data) async throws -> (Int, Data) {
+        let headers = ["Idempotency-Key": UUID().uuidString]
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let answer = try await client.send("POST", "/messages", body: body, headers: headers)
+                if answer.0 != 503 || attempt >= 5 { return answer }
+            } catch let error as CommandError where attempt < 5 {
+                FileHandle.standardError.write(Data("tern: \(error.reason); trying again\n".utf8))
+            }
+            try await Task.sleep(for: .seconds(attempt))
         }
     }
 

@@ -142,6 +142,26 @@ import Testing
         #expect(wrong.status == 401)
     }
 
+    @Test func aRepeatedIdempotencyKeyAnswersTheFirstMessageAndQueuesOnce() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("token-1")
+        let body = try JSONSerialization.data(withJSONObject: Self.alert([:]), options: [.sortedKeys])
+        let headers = ["Authorization": "Bearer \(harness.server.bootstrap.adminKey)", "Idempotency-Key": "send-1"]
+        let first = await harness.server.send("POST", "/api/v1/admin/messages", body: body, headers: headers)
+        let again = await harness.server.send("POST", "/api/v1/admin/messages", body: body, headers: headers)
+        #expect(first.status == 201)
+        #expect(again.status == 201)
+        #expect(again.body == first.body)
+        let other = try JSONSerialization.data(withJSONObject: Self.alert(["body": "changed"]), options: [.sortedKeys])
+        let conflict = await harness.server.send("POST", "/api/v1/admin/messages", body: other, headers: headers)
+        #expect(conflict.status == 422)
+        #expect(try await harness.engine.drain() == 1)
+        #expect(harness.sentTokens == ["token-1"])
+        let second = try await harness.server.store.read { try $0.message(id: 2) }
+        #expect(second == nil)
+    }
+
     @Test func anUnknownMessageIs404() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

@@ -64,7 +64,8 @@ import Testing
         #expect(table.contains("delivered"))
 
         let metrics = try await JSONHTTPClient().get(server.rootURL("/metrics"))
-        #expect(String(decoding: metrics.body, as: UTF8.self).contains("tern_push_deliveries_total{provider=\"ios-apns\""))
+        #expect(
+            String(decoding: metrics.body, as: UTF8.self).contains("tern_push_deliveries_total{provider=\"ios-apns\""))
     }
 
     @Test func noWaitPrintsOnlyTheId() async throws {
@@ -83,10 +84,12 @@ import Testing
         let (noAudience, _, why) = try Self.tern(["--title", "Hi"], server: server)
         #expect(noAudience == 2)
         #expect(why.contains("say who gets it: --profile, --profiles, --token or --resource"))
-        let (twoAudiences, _, both) = try Self.tern(["--title", "Hi", "--token", "t", "--resource", "1"], server: server)
+        let (twoAudiences, _, both) = try Self.tern(
+            ["--title", "Hi", "--token", "t", "--resource", "1"], server: server)
         #expect(twoAudiences == 2)
         #expect(both.contains("pick one audience"))
-        let (badPriority, _, server400) = try Self.tern(["--title", "Hi", "--token", "t", "--priority", "7"], server: server)
+        let (badPriority, _, server400) = try Self.tern(
+            ["--title", "Hi", "--token", "t", "--priority", "7"], server: server)
         #expect(badPriority == 1)
         #expect(server400.contains("HTTP 400: priority must be 10"))
         let (badButton, _, button) = try Self.tern(["--title", "Hi", "--token", "t", "--button", "x"], server: server)
