@@ -49,15 +49,22 @@ final class CurlTransfer {
 
     /// A header line from libcurl: a status line starts a new set (after 1xx answers).
     func receiveHeader(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("HTTP/") {
+        // On the UTF-8 bytes: Foundation's trimming was a sixth of the client's time under load.
+        let bytes = line.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return }
+        let trimmed = bytes[first...last]
+        if trimmed.starts(with: "HTTP/".utf8) {
             headers.removeAll()
             return
         }
-        guard let colon = trimmed.firstIndex(of: ":") else { return }
-        let name = trimmed[..<colon].lowercased()
-        let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        headers.append((name, value))
+        guard let colon = trimmed.firstIndex(of: UInt8(ascii: ":")) else { return }
+        var start = trimmed.index(after: colon)
+        while start < trimmed.endIndex, isSpace(trimmed[start]) { start = trimmed.index(after: start) }
+        let name = String(decoding: trimmed[..<colon], as: UTF8.self).lowercased()
+        headers.append((name, String(decoding: trimmed[start...], as: UTF8.self)))
     }
 
     var summary: String { prepared.summary }
