@@ -61,6 +61,10 @@ let package = Package(
             dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernProfile"]),
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
         .executableTarget(name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP"], path: "bench/nse"),
+        // Issue 7's benchmark: the APNs client against a local HTTP/2 TLS stand-in (bench/apns/run.sh).
+        .executableTarget(
+            name: "tern-bench-apns", dependencies: ["TernServer", "TernCrypto"], path: "bench/apns",
+            exclude: ["run.sh", "aioapns_bench.py"]),
 
         // Issue 3's benchmark: the SDK outbox's enqueue and drain rates against plain SQLite inserts.
         .executableTarget(

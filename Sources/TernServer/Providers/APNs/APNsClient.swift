@@ -16,11 +16,12 @@ public final class APNsClient: Sendable {
         /// Seconds for one request; on timeout the push is retried later.
         public var requestTimeout: TimeInterval = 10
         /// Connections at most; the next opens only when the streams of those open run out.
-        public var maxConnections = 4
-        /// Streams in flight per connection before the next connection opens (APNs allows up to
-        /// 1,000 per connection, fewer under load; a lower SETTINGS value from APNs wins, and the
-        /// extra requests wait on that connection).
-        public var maxStreamsPerConnection = 500
+        public var maxConnections = 8
+        /// Streams in flight per connection before the next connection opens. APNs allows up to
+        /// 1,000 per connection (fewer under load; a lower SETTINGS value from APNs wins and the
+        /// extra requests wait on that connection). 100 keeps libcurl 7.88, whose HTTP/2 uploads
+        /// slow down as streams per connection grow, in its fast range (see bench/apns).
+        public var maxStreamsPerConnection = 100
         /// Pushes of one `send(_:)` batch in flight at once.
         public var maxInFlight = 2000
         /// A PEM file of certificate authorities to trust instead of the system's.
@@ -39,6 +40,7 @@ public final class APNsClient: Sendable {
     let http: HTTP2Lanes
     let providerToken: APNsProviderToken
     private let defaultTopic: String?
+    private let devicePath: String
     private let clock: @Sendable () -> Date
 
     /// - Throws: `CredentialError` when the credential is unusable, `HTTP2ClientError` when the
@@ -62,6 +64,7 @@ public final class APNsClient: Sendable {
             clock: clock)
         defaultTopic = credential.topic
         self.origin = origin
+        devicePath = APNsRequest.devicePath(origin)
         self.options = options
         self.clock = clock
     }
@@ -94,7 +97,8 @@ public final class APNsClient: Sendable {
 
     private func exchange(_ push: OutgoingPush, token: String) async throws -> APNsAnswer {
         let request = try APNsRequest.make(
-            push, origin: origin, providerToken: token, defaultTopic: defaultTopic, timeout: options.requestTimeout,
+            push, devicePath: devicePath, providerToken: token, defaultTopic: defaultTopic,
+            timeout: options.requestTimeout,
             now: clock())
         return APNsAnswer.read(try await http.send(request), now: clock())
     }

@@ -6,7 +6,7 @@ import TernProtocol
 /// pointless: a payload over 4096 bytes, a token that is not hex, no topic, an expired message.
 enum APNsRequest {
     static func make(
-        _ push: OutgoingPush, origin: URL, providerToken: String, defaultTopic: String?, timeout: TimeInterval,
+        _ push: OutgoingPush, devicePath: String, providerToken: String, defaultTopic: String?, timeout: TimeInterval,
         now: Date
     ) throws(DeliveryOutcomeError) -> HTTP2Request {
         if push.payload.count > TernPushPayload.apnsMaxBytes {
@@ -34,7 +34,7 @@ enum APNsRequest {
             ("apns-topic", topic),
             ("apns-push-type", push.pushType.rawValue),
             ("apns-priority", String(priority)),
-            ("apns-id", UUID().uuidString.lowercased()),
+            ("apns-id", APNsID.random()),
             ("content-type", "application/json"),
         ]
         if let expiration = push.expiration {
@@ -49,8 +49,17 @@ enum APNsRequest {
             }
             headers.append(("apns-collapse-id", collapseId))
         }
-        let url = origin.appendingPathComponent("3/device/\(push.token)")
+        // The token is hex (checked above): nothing to escape.
+        guard let url = URL(string: devicePath + push.token) else {
+            throw .failed(reason: "APNs: \(devicePath) does not make a URL with the token")
+        }
         return HTTP2Request(method: "POST", url: url, headers: headers, body: push.payload, timeout: timeout)
+    }
+
+    /// `https://host:port/3/device/`.
+    static func devicePath(_ origin: URL) -> String {
+        let text = origin.absoluteString
+        return (text.hasSuffix("/") ? text : text + "/") + "3/device/"
     }
 
     /// APNs tokens are hex (32 bytes today; Apple says not to assume the length).
