@@ -115,6 +115,22 @@ public struct GoalEvent: Codable, Sendable, Equatable {
         case matchingType = "matching_type"
         case profileFields = "profile_fields"
     }
+
+    /// `client_id` may be left out, as the API document says; it defaults to "".
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sid = try container.decode(String.self, forKey: .sid)
+        clientId = try container.decodeIfPresent(String.self, forKey: .clientId) ?? ""
+        eventName = try container.decode(String.self, forKey: .eventName)
+        sendMessageId = try container.decodeIfPresent(String.self, forKey: .sendMessageId)
+        payload = try container.decodeIfPresent([String: JSONValue].self, forKey: .payload)
+        matching = try container.decodeIfPresent([String: JSONValue].self, forKey: .matching)
+        matchingType = try container.decodeIfPresent(String.self, forKey: .matchingType)
+        profileFields = try container.decodeIfPresent([String: JSONValue].self, forKey: .profileFields)
+        subscription = try container.decodeIfPresent(GoalSubscription.self, forKey: .subscription)
+        utm = try container.decodeIfPresent(UTM.self, forKey: .utm)
+        time = try container.decode(Int64.self, forKey: .time)
+    }
 }
 
 /// `event/post`: goals, in a batch.

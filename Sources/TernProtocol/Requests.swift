@@ -38,6 +38,20 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
         case customFields = "custom_fields"
         case skipTriggers = "skip_triggers"
     }
+
+    /// `sync` may be left out, as the API document says; it defaults to true.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(Int64.self, forKey: .time)
+        provider = try container.decode(String.self, forKey: .provider)
+        subscriptionId = try container.decode(String.self, forKey: .subscriptionId)
+        sync = try container.decodeIfPresent(Bool.self, forKey: .sync) ?? true
+        profileFields = try container.decodeIfPresent([String: JSONValue].self, forKey: .profileFields)
+        customFields = try container.decodeIfPresent([String: JSONValue].self, forKey: .customFields)
+        cats = try container.decodeIfPresent([CategoryData].self, forKey: .cats)
+        replace = try container.decodeIfPresent(Bool.self, forKey: .replace)
+        skipTriggers = try container.decodeIfPresent(Bool.self, forKey: .skipTriggers)
+    }
 }
 
 /// `push/status`: which subscription to report.

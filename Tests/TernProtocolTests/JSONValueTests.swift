@@ -46,3 +46,26 @@ import Testing
         #expect(ActionFieldOperation.parse("plain") == nil)
     }
 }
+
+@Suite struct RequestDecodingTests {
+    @Test func subscriptionRequestWithoutSyncDefaultsToSync() throws {
+        let json = #"{"time":1,"provider":"ios-apns","subscription_id":"t"}"#
+        let request = try JSONDecoder().decode(PushSubscriptionRequest.self, from: Data(json.utf8))
+        #expect(request.sync)
+        #expect(request.cats == nil)
+    }
+
+    @Test func goalWithoutClientIdDefaultsToEmpty() throws {
+        let json = #"{"sid":"px","event_name":"app_install","time":1}"#
+        let goal = try JSONDecoder().decode(GoalEvent.self, from: Data(json.utf8))
+        #expect(goal.clientId == "")
+        #expect(goal.utm == nil)
+    }
+
+    @Test func requestsRoundTrip() throws {
+        let request = PushSubscriptionRequest(
+            time: 5, provider: "ios-apns", subscriptionId: "t", sync: false, customFields: ["a": 1],
+            cats: [CategoryData(name: "news", active: true)], replace: true, skipTriggers: false)
+        #expect(try JSONDecoder().decode(PushSubscriptionRequest.self, from: JSONEncoder().encode(request)) == request)
+    }
+}
