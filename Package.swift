@@ -87,7 +87,11 @@ let package = Package(
             dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport", "TernNotificationService"]),
         // Issue 2's vertical slice: the SDK through its outbox to a real `tern serve`.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["tern", "TernCore", "TernPush", "TernProtocol", "TernTestSupport"]),
+            name: "EndToEndTests",
+            dependencies: [
+                "tern", "TernCore", "TernPush", "TernProtocol", "TernTestSupport", "TernNotificationService",
+                "TernHTTP", "TernCrypto",
+            ]),
         // The simulated device in its own processes (`tern device`): SIGKILLs, two writers on one outbox.
         .testTarget(name: "TernDeviceTests", dependencies: ["tern", "TernCore", "TernSQLite", "TernTestSupport"]),
     ],
