@@ -58,7 +58,7 @@ import Testing
         defer { fixture.peer.stop() }
         // Four pushes the peer never answers hold every stream of the first connection.
         for number in 1...4 { try await fixture.peer.script(APNsFixture.token(number), [["never": true]]) }
-        let client = try fixture.client(timeout: 3, streams: 4)
+        let client = try fixture.client(timeout: 6, streams: 4)
         let outcomes = await client.send((1...12).map { APNsFixture.push($0) })
         for number in 1...4 {
             guard case .retry(_, let reason) = outcomes[Int64(number)] else {
