@@ -79,6 +79,15 @@ public final class Tern: Sendable {
         }
     }
 
+    /// True once a usable configuration was given to ``initialization(configuration:completion:)``
+    /// (after the set-up calls made before this one).
+    public var isConfigured: Bool {
+        get async {
+            await setupQueue.drain()
+            return await runtime.configuration != nil
+        }
+    }
+
     /// Deletes the SDK's data (outbox, settings, token, sessions; a saved opt-out is kept), cancels
     /// pending retries, reports `sdkCleared`, then calls `completion` on the main queue.
     public func clear(completion: (@Sendable () -> Void)? = nil) {

@@ -30,10 +30,12 @@ public final class TernNSE: Sendable {
     public let tern: Tern
     private let commands: AsyncStream<Command>.Continuation
     private let worker: Task<Void, Never>
+    private let bootstrap: ExtensionBootstrap
 
     private enum Command: Sendable {
         case handle(NotificationContent, NotificationServiceProcessor.ContentHandler)
         case expire
+        case setGroup(String?)
         case drain(@Sendable () -> Void)
     }
 
@@ -48,11 +50,16 @@ public final class TernNSE: Sendable {
             issues: ports.issues)
         let (stream, continuation) = AsyncStream.makeStream(of: Command.self)
         commands = continuation
+        let bootstrap = ExtensionBootstrap(tern: tern)
+        self.bootstrap = bootstrap
         // One consumer keeps the calls in order: an expiry always finds the requests made before it.
         worker = Task {
             for await command in stream {
                 switch command {
-                case .handle(let content, let handler): await processor.process(content, contentHandler: handler)
+                case .handle(let content, let handler):
+                    await bootstrap.ensureInitialized()
+                    await processor.process(content, contentHandler: handler)
+                case .setGroup(let name): await bootstrap.setGroup(name)
                 case .expire: await processor.timeWillExpire()
                 case .drain(let done):
                     await processor.drain()
@@ -83,9 +90,12 @@ public final class TernNSE: Sendable {
         commands.yield(.expire)
     }
 
-    /// The app group shared with the app, whose container holds the SDK's outbox. Call it first.
+    /// The app group shared with the app, whose container holds the SDK's outbox and the
+    /// configuration the app saved when it initialized the SDK; the extension initializes from it.
+    /// Call it first.
     public func setAppGroup(groupName: String?) {
         tern.setAppGroup(groupName: groupName)
+        commands.yield(.setGroup(groupName))
     }
 
     /// The JWT provider for the delivery reports the extension sends.

@@ -10,7 +10,7 @@ extension Tern {
     /// Tern.shared.push.subscription.subscribe()
     /// ```
     public var push: Push {
-        core.register(PushModule())
+        core.register(PushModule(core: core))
         return Push(core: core)
     }
 }
@@ -23,14 +23,26 @@ public struct Push: Sendable {
     public var token: TokenAPI { TokenAPI(core: core) }
     /// Subscribing, suspending, unsubscribing, and the subscription's status.
     public var subscription: SubscriptionAPI { SubscriptionAPI(core: core) }
+    /// Reporting a push's delivery and its opening.
+    public var pushEvents: EventAPI { EventAPI(core: core) }
 }
 
 /// The push module as the core initializes and clears it.
 struct PushModule: TernModule {
+    /// The SDK instance, for its token coordinator.
+    let core: CoreServices
+
     var moduleName: String { "push" }
 
-    /// Checks the saved token against the configuration's providers.
-    func initialize(_ core: ReadyCore) async throws {
+    /// Saves the configuration for the extension, asks the token providers again (after a second
+    /// `initialization`), and checks the saved token against the configuration's providers.
+    func initialize(_ ready: ReadyCore) async throws {
+        await SharedConfiguration.save(ready)
+        let coordinator = await TokenCoordinators.shared.coordinator(for: core)
+        if await coordinator.hasSources {
+            Task { await coordinator.refresh(ready, function: "initialization") }
+        }
+        let core = ready
         guard let token = await core.token() else { return }
         guard core.configuration.providerPriorityList.contains(token.provider) else {
             core.emit(
@@ -43,6 +55,14 @@ struct PushModule: TernModule {
         }
     }
 
-    /// The token lives in the core's settings, which `clear` already deletes.
-    func clear(_ core: ReadyCore) async {}
+    /// The token lives in the core's settings, which `clear` already deleted; the extension's copy
+    /// of the configuration is saved again, as the app stays configured.
+    func clear(_ core: ReadyCore) async {
+        await SharedConfiguration.save(core)
+    }
+
+    /// Hands the device's token to the user who signed in, or back to the install.
+    func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async {
+        await IdentityHandOver.run(core, signedIn: signedIn)
+    }
 }

@@ -28,6 +28,7 @@ public struct AuthAPI: Sendable {
                 guard let code = response?.httpCode, (200..<300).contains(code) else { return }
                 Task { await runtime.setAuthenticated(true) }
             }
+            for module in await runtime.modules { await module.authenticationChanged(ready, signedIn: true) }
         }
     }
 
@@ -42,6 +43,7 @@ public struct AuthAPI: Sendable {
             }
             await ready.runtime.setAuthenticated(false)
             ready.emit(.info(function, CoreEvents.userLogOut))
+            for module in await ready.runtime.modules { await module.authenticationChanged(ready, signedIn: false) }
         }
     }
 }

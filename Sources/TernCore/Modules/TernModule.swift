@@ -10,4 +10,12 @@ public protocol TernModule: Sendable {
     func initialize(_ core: ReadyCore) async throws
     /// Forgets everything the module keeps (`Tern.clear`).
     func clear(_ core: ReadyCore) async
+    /// The user signed in (`authenticate()`, `signedIn` true) or out (`logOut()`): called after the
+    /// core queued its own request, in call order with the app's other calls.
+    func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async
+}
+
+extension TernModule {
+    /// Most modules keep nothing per user.
+    public func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async {}
 }

@@ -51,7 +51,6 @@ public struct SubscriptionAPI: Sendable {
         _ endpoint: Endpoint, _ function: String, sync: Bool, profileFields: [String: Any?]?,
         customFields: [String: Any?]?, cats: [CategoryData]?, replace: Bool?, skipTriggers: Bool?
     ) -> QueuedRequest {
-        let events = Self.events(endpoint)
         let profile: [String: JSONValue]?
         let custom: [String: JSONValue]?
         switch (SubscriptionFields.profile(profileFields), SubscriptionFields.custom(customFields)) {
@@ -70,21 +69,10 @@ public struct SubscriptionAPI: Sendable {
         }
         let requestId = UUID().uuidString
         let time = Int64((core.environment.clock.now().timeIntervalSince1970 * 1000).rounded())
-        core.perform(function) { ready in
-            let token = await ready.token()
-            var fields = await ready.automaticFields()
-            fields.merge(custom ?? [:]) { _, app in app }
-            let request = PushSubscriptionRequest(
-                time: time, provider: token?.provider ?? "", subscriptionId: token?.token ?? "", sync: sync,
-                profileFields: profile, customFields: fields, cats: cats, replace: replace, skipTriggers: skipTriggers)
-            guard let body = try? JSONEncoder().encode(request) else { return }
-            let entry = OutboxEntry(
-                endpoint: endpoint, lane: .ordered, body: body,
-                meta: OutboxMeta(
-                    function: function, success: events.success, failure: events.failure, includeProfile: sync),
-                needsToken: token == nil, idempotencyKey: requestId)
-            await ready.enqueue(entry)
-        }
+        let change = StatusChange(
+            endpoint: endpoint, function: function, sync: sync, profileFields: profile, customFields: custom,
+            cats: cats, replace: replace, skipTriggers: skipTriggers, requestId: requestId, time: time)
+        core.perform(function) { ready in await change.enqueue(ready) }
         return QueuedRequest(id: requestId, state: .queued)
     }
 

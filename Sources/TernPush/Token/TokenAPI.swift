@@ -25,32 +25,11 @@ public struct TokenAPI: Sendable {
             return
         }
         let new = TokenData(provider: provider, token: token)
-        core.perform(function) { ready in
-            let old = await ready.token()
-            guard old != new else { return }
-            do {
-                try await ready.setToken(new)
-            } catch {
-                ready.emit(
-                    .error(function, PushModuleEvents.pushConfigurationSaveFailed, value: ["reason": "\(error)"]))
-                return
-            }
-            ready.emit(.info(function, PushModuleEvents.pushProviderSet, message: "push provider set: \(provider)"))
-            guard let old else { return }
-            let request = PushUpdateRequest(
-                oldProvider: old.provider, oldSubscriptionId: old.token, provider: new.provider,
-                subscriptionId: new.token, customFields: await ready.automaticFields())
-            guard let body = try? JSONEncoder().encode(request) else { return }
-            await ready.enqueue(
-                OutboxEntry(
-                    endpoint: .pushUpdate, lane: .ordered, body: body,
-                    meta: OutboxMeta(
-                        function: function, success: PushModuleEvents.tokenUpdateRequestSuccessful,
-                        failure: PushModuleEvents.tokenUpdateRequestFailed)))
-        }
+        core.perform(function) { ready in await TokenChange.apply(new, ready, function: function) }
     }
 
     /// The device's current token and provider, nil when there is none; `completion` runs on the main queue.
+    /// The async form is ``getToken()``.
     ///
     /// ```swift
     /// Tern.shared.push.token.getToken { data in print(data?.provider ?? "none") }
@@ -62,6 +41,33 @@ public struct TokenAPI: Sendable {
         }
     }
 
+    /// The lower-case hex of APNs's `deviceToken`, as the server sends it to APNs.
+    ///
+    /// ```swift
+    /// func application(_ app: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
+    ///     UserDefaults.standard.set(TokenAPI.hexString(deviceToken: deviceToken), forKey: "apnsToken")
+    /// }
+    /// ```
+    public static func hexString(deviceToken: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(deviceToken.count * 2)
+        for byte in deviceToken {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The device's current token and provider, nil when there is none.
+    ///
+    /// ```swift
+    /// let token = await Tern.shared.push.token.getToken()
+    /// ```
+    public func getToken() async -> TokenData? {
+        await withCheckedContinuation { continuation in getToken { continuation.resume(returning: $0) } }
+    }
+
     /// A token as the wire carries it: the string itself, or hex for APNs's bytes.
     static func tokenString(_ value: Any?) -> String? {
         switch value {
@@ -69,7 +75,7 @@ public struct TokenAPI: Sendable {
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
         case let data as Data:
-            return data.isEmpty ? nil : data.map { String(format: "%02x", $0) }.joined()
+            return data.isEmpty ? nil : hexString(deviceToken: data)
         default:
             return nil
         }

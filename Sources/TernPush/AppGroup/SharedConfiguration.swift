@@ -1,0 +1,63 @@
+import Foundation
+
+/// The app's configuration as its Notification Service Extension needs it: saved in the app-group
+/// database each time the app initializes the SDK, and read by the extension, which never calls
+/// `initialization` itself, so its delivery reports are written and sent.
+///
+/// ```swift
+/// if let saved = try await SharedConfiguration.load(from: tern.environment.container, group: "group.com.example.app") {
+///     tern.initialization(configuration: saved.configuration)
+/// }
+/// ```
+public struct SharedConfiguration: Codable, Sendable, Equatable {
+    /// The settings key in the app-group database.
+    static let settingKey = "push.sharedConfiguration"
+
+    public var apiUrl: String
+    public var rToken: String?
+    public var providerPriorityList: [String]
+    public var appInfo: AppInfo?
+
+    public init(_ configuration: TernConfiguration) {
+        apiUrl = configuration.apiUrl
+        rToken = configuration.rToken
+        providerPriorityList = configuration.providerPriorityList
+        appInfo = configuration.appInfo
+    }
+
+    /// A configuration for the extension: the app's server, credentials and provider priority.
+    public var configuration: TernConfiguration {
+        TernConfiguration.Builder(
+            apiUrl: apiUrl, rToken: rToken, appInfo: appInfo, providerPriorityList: providerPriorityList
+        )
+        .build()
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case apiUrl = "api_url"
+        case rToken = "r_token"
+        case providerPriorityList = "provider_priority_list"
+        case appInfo = "app_info"
+    }
+
+    /// Saves the configuration in force (called by the push module's initialization).
+    static func save(_ ready: ReadyCore) async {
+        do {
+            try await ready.store.setSetting(settingKey, SharedConfiguration(ready.configuration))
+        } catch {
+            ready.emit(
+                .error(
+                    "initialization", PushModuleEvents.pushConfigurationSaveFailed,
+                    value: ["reason": "the extension's copy of the configuration was not saved: \(error)"]))
+        }
+    }
+
+    /// The configuration the app saved in `group`'s database; nil when the app has not initialized
+    /// the SDK since it was installed (or cleared). Throws when the database cannot be opened.
+    public static func load(from container: any AppGroupContainer, group: String?) async throws
+        -> SharedConfiguration?
+    {
+        let store = try CoreStore(directory: try container.directory(forGroup: group))
+        return await store.setting(settingKey, as: SharedConfiguration.self)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The token is the install's until someone signs in, then theirs; signing out hands it back, so
+/// the next person on the phone does not get the last one's pushes.
+///
+/// After `authenticate()` (the app's JWT provider now gives the user's JWT) and after `logOut()`
+/// (it gives the install's, anonymous, JWT again), the SDK sends `push/unsuspend` with the device's
+/// token: the subscriptions with this token in other profiles are suspended and the JWT profile's
+/// one is subscribed again. When that profile has no subscription and the app's last status call
+/// was `subscribe`, the SDK subscribes it. Apps on an rToken alone have no user to hand over to: nothing is sent.
+enum IdentityHandOver {
+    static func run(_ ready: ReadyCore, signedIn: Bool) async {
+        let function = signedIn ? "authenticate" : "logOut"
+        guard await ready.auth.hasProvider, await ready.token() != nil else { return }
+        // Retried like a status change: a sign-out must reach the server.
+        guard let entry = await SubscriptionAPI.unsuspendEntry(ready, function: function, retryable: true) else {
+            return
+        }
+        let resubscribe = await StatusChange.lastIntent(ready) == .pushSubscribe
+        await ready.enqueue(entry) { result in
+            guard resubscribe, result?.httpCode == 200, result?.response?.profile?.subscription == nil else { return }
+            let change = StatusChange(
+                endpoint: .pushSubscribe, function: function, sync: true, requestId: UUID().uuidString,
+                time: Int64((ready.now.timeIntervalSince1970 * 1000).rounded()))
+            Task { await change.enqueue(ready) }
+        }
+    }
+}
