@@ -1,0 +1,119 @@
+import Foundation
+import TernCore
+import TernNotificationService
+import TernProtocol
+import TernPush
+import TernTestSupport
+import Testing
+
+/// The extension never calls `initialization`: it reads the configuration the app saved in the
+/// app-group database, so its delivery reports are written and sent.
+@Suite(.serialized) struct ExtensionConfigurationTests {
+    static let group = "group.tern.nse-config"
+
+    static func payload(_ messageId: String) throws -> [String: JSONValue] {
+        let tern = TernPushPayload(messageId: messageId, track: .init(delivery: true, open: true))
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(tern))
+        return [
+            "aps": .object(["alert": .object(["title": "Hello", "body": "From the server"]), "mutable-content": 1]),
+            "tern": encoded,
+        ]
+    }
+
+    /// The server's record of the message's device events.
+    static func pushEvents(_ server: ServerProcess, messageId: String) async throws -> [[String: Any]] {
+        var components = URLComponents(
+            url: server.rootURL("/api/v1/admin/push-events"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "message_id", value: messageId)]
+        let answer = try await JSONHTTPClient().get(
+            components.url!, headers: ["Authorization": "Bearer \(server.adminKey)"])
+        #expect(answer.status == 200, "push-events lookup: \(answer.text)")
+        return (answer.jsonArray ?? []).compactMap { $0 as? [String: Any] }
+    }
+
+    @Test func anExtensionThatNeverInitializesSendsItsDeliveryWithTheAppsConfiguration() async throws {
+        let server = try await ServerProcess.start()
+        let directory = try TemporaryDirectory(prefix: "tern-e2e-nse-config")
+
+        // The app: initializes the SDK in the app group, then goes away.
+        let app = FirstSubscriptionTests.makeSDK(directory)
+        let appEvents = SDKEventStream(app)
+        app.setAppGroup(groupName: Self.group)
+        app.initialization(
+            configuration: TernConfiguration.Builder(apiUrl: server.apiURL.absoluteString).setRToken(server.rToken)
+                .build())
+        app.push.token.setToken(provider: "ios-apns", pushToken: "nse-config-token")
+        #expect(await appEvents.next("pushProviderSet") != nil)
+        await app.shutdown()
+
+        // The extension: a separate SDK instance on the same container, no initialization call.
+        let extensionSDK = FirstSubscriptionTests.makeSDK(directory)
+        let nse = TernNSE(tern: extensionSDK)
+        nse.setAppGroup(groupName: Self.group)
+        let handled = HandledOnce()
+        nse.handleNotification(content: NotificationContent(title: "Hello", userInfo: try Self.payload("m-nse-1"))) {
+            result in Task { await handled.record(result.ending) }
+        }
+        await nse.drain()
+        #expect(await handled.endings.count == 1)
+        #expect(await extensionSDK.isConfigured)
+
+        var events: [[String: Any]] = []
+        for _ in 0..<100 where events.isEmpty {
+            _ = await extensionSDK.flush(timeout: 1)
+            events = try await Self.pushEvents(server, messageId: "m-nse-1")
+            if events.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(events.count == 1)
+        #expect(events.first?["type"] as? String == "delivery")
+
+        await extensionSDK.shutdown()
+        await server.stop()
+        directory.remove()
+    }
+
+    @Test func beforeTheAppInitializesTheExtensionSaysSoAndInitializesOnALaterPush() async throws {
+        let server = try await ServerProcess.start()
+        let directory = try TemporaryDirectory(prefix: "tern-e2e-nse-waits")
+
+        // The extension runs before the app ever initialized the SDK.
+        let extensionSDK = FirstSubscriptionTests.makeSDK(directory)
+        let extensionEvents = SDKEventStream(extensionSDK)
+        var ports = NSEDependencies.platformDefault(for: extensionSDK)
+        ports.configuration.deliveryReportTimeout = .milliseconds(200)
+        let nse = TernNSE(tern: extensionSDK, dependencies: ports)
+        nse.setAppGroup(groupName: Self.group)
+        nse.handleNotification(content: NotificationContent(userInfo: try Self.payload("m-nse-2"))) { _ in }
+        await nse.drain()
+        let missing = try #require(await extensionEvents.next("configIsNotSet"))
+        #expect(missing.isError)
+        #expect(!(await extensionSDK.isConfigured))
+
+        // The app starts later, and the next push finds its configuration.
+        let app = FirstSubscriptionTests.makeSDK(directory)
+        app.setAppGroup(groupName: Self.group)
+        app.initialization(
+            configuration: TernConfiguration.Builder(apiUrl: server.apiURL.absoluteString).setRToken(server.rToken)
+                .build())
+        app.push.token.setToken(provider: "ios-apns", pushToken: "nse-config-token-2")
+        await app.flushQueues()
+        nse.handleNotification(content: NotificationContent(userInfo: try Self.payload("m-nse-3"))) { _ in }
+        await nse.drain()
+        #expect(await extensionSDK.isConfigured)
+
+        var events: [[String: Any]] = []
+        for _ in 0..<100 where events.isEmpty {
+            _ = await extensionSDK.flush(timeout: 1)
+            events = try await Self.pushEvents(server, messageId: "m-nse-3")
+            if events.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(events.count == 1)
+        // The earlier report, held while the extension could not initialize, went with it.
+        #expect(try await Self.pushEvents(server, messageId: "m-nse-2").count == 1)
+
+        await app.shutdown()
+        await extensionSDK.shutdown()
+        await server.stop()
+        directory.remove()
+    }
+}
