@@ -1,0 +1,144 @@
+import Foundation
+import TernHTTP
+import TernPush
+import Testing
+
+/// A JWT provider with a fixed token.
+struct FixedJWT: JWTInterface {
+    let token: String
+    func getToken() -> String? { token }
+}
+
+@Suite("push.subscription.unSuspend and the sign-in / sign-out hand-over")
+struct UnsuspendTests {
+    static let withSubscription = #"{"id":"p1","subscription":{"subscription_id":"tok-1","status":"subscribed"}}"#
+    static let withoutSubscription = #"{"id":"p2"}"#
+
+    @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
+        let server = try PushTestServer(fallback: PushTestServer.ok(profileJSON: Self.withSubscription))
+        defer { server.stop() }
+        let sdk = try PushTestSDK()
+        let events = PushEventRecorder(sdk.tern)
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        let answer = await withCheckedContinuation { continuation in
+            sdk.tern.push.subscription.unSuspend { continuation.resume(returning: $0) }
+        }
+        #expect(answer?.httpCode == 200)
+        #expect(answer?.response?.profile?.subscription?.status == "subscribed")
+        let success = try #require(await events.first(PushModuleEvents.unsuspendRequestSuccessful))
+        #expect(success.message == "successful request: push/unsuspend")
+        #expect(success.function == "unSuspend")
+        let again = await sdk.tern.push.subscription.unSuspend()
+        #expect(again?.response?.profile?.id == "p1")
+        let requests = await server.requests
+        #expect(requests.map(\.path) == ["/api/v1/push/unsuspend", "/api/v1/push/unsuspend"])
+        let body = jsonObject(requests[0].body)
+        #expect(body["provider"] as? String == "ios-apns" && body["subscription_id"] as? String == "tok-1")
+        await sdk.close()
+    }
+
+    @Test @MainActor func unSuspendIsSentOnceAndAServerErrorReachesTheCompletion() async throws {
+        let server = try PushTestServer(fallback: PushTestServer.failure(503, "maintenance"))
+        defer { server.stop() }
+        let sdk = try PushTestSDK()
+        let events = PushEventRecorder(sdk.tern)
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        let answer = await sdk.tern.push.subscription.unSuspend()
+        #expect(answer?.httpCode == 503)
+        let failed = try #require(await events.first(PushModuleEvents.unsuspendRequestFailed))
+        #expect(failed is ErrorEvent && !(failed is RetryEvent))
+        #expect(failed.value?["error_text"] as? String == "maintenance")
+        #expect(await server.requests.count == 1)
+        await sdk.close()
+    }
+
+    @Test @MainActor func statusChangesAreRetriedOn5xxAndNotOn4xx() async throws {
+        let server = try PushTestServer(
+            script: [PushTestServer.failure(503, "busy"), PushTestServer.ok(), PushTestServer.failure(400, "bad cat")])
+        defer { server.stop() }
+        let sdk = try PushTestSDK()
+        let events = PushEventRecorder(sdk.tern)
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        sdk.tern.push.subscription.subscribe()
+        sdk.tern.push.subscription.suspend()
+        let retry = try #require(await events.first(PushModuleEvents.pushSubscribeRequestFailed))
+        #expect(retry is RetryEvent)
+        #expect(await events.first(PushModuleEvents.pushSubscribeRequestSuccessful) != nil)
+        let refused = try #require(await events.first(PushModuleEvents.pushSuspendRequestFailed))
+        #expect(refused is ErrorEvent && !(refused is RetryEvent))
+        #expect(
+            await server.requests.map(\.path) == [
+                "/api/v1/push/subscribe", "/api/v1/push/subscribe", "/api/v1/push/suspend",
+            ])
+        await sdk.close()
+    }
+
+    @Test @MainActor func signingInHandsTheTokenToTheUserAndSubscribesTheirProfile() async throws {
+        let server = try PushTestServer(
+            script: [
+                PushTestServer.ok(profileJSON: Self.withSubscription),  // subscribe
+                PushTestServer.ok(profileJSON: Self.withoutSubscription),  // profile/authenticate
+                PushTestServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
+            ], fallback: PushTestServer.ok(profileJSON: Self.withSubscription))
+        defer { server.stop() }
+        let sdk = try PushTestSDK()
+        let events = PushEventRecorder(sdk.tern)
+        sdk.tern.setJWTProvider(provider: FixedJWT(token: "jwt-user"))
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        sdk.tern.push.subscription.subscribe()
+        sdk.tern.authFunctions.authenticate()
+        #expect(await events.first(PushModuleEvents.unsuspendRequestSuccessful)?.function == "authenticate")
+        #expect(await events.count(PushModuleEvents.pushSubscribeRequestSuccessful, reaches: 2))
+
+        // Signing out hands it back: the install's profile has its subscription, nothing more is made.
+        sdk.tern.authFunctions.logOut()
+        #expect(await events.count(PushModuleEvents.unsuspendRequestSuccessful, reaches: 2))
+        #expect(await sdk.tern.flush(timeout: 5))
+        #expect(
+            await server.requests.map(\.path) == [
+                "/api/v1/push/subscribe", "/api/v1/profile/authenticate", "/api/v1/push/unsuspend",
+                "/api/v1/push/subscribe", "/api/v1/push/unsuspend",
+            ])
+        #expect(events.all(PushModuleEvents.unsuspendRequestSuccessful).last?.function == "logOut")
+        await sdk.close()
+    }
+
+    @Test @MainActor func theHandOverDoesNotSubscribeWhenTheAppLastUnsubscribed() async throws {
+        let server = try PushTestServer(fallback: PushTestServer.ok(profileJSON: Self.withoutSubscription))
+        defer { server.stop() }
+        let sdk = try PushTestSDK()
+        let events = PushEventRecorder(sdk.tern)
+        sdk.tern.setJWTProvider(provider: FixedJWT(token: "jwt-user"))
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        sdk.tern.push.subscription.subscribe()
+        sdk.tern.push.subscription.unsubscribe()
+        sdk.tern.authFunctions.authenticate()
+        #expect(await events.first(PushModuleEvents.unsuspendRequestSuccessful) != nil)
+        #expect(await sdk.tern.flush(timeout: 5))
+        #expect(
+            await server.requests.map(\.path) == [
+                "/api/v1/push/subscribe", "/api/v1/push/unsubscribe", "/api/v1/profile/authenticate",
+                "/api/v1/push/unsuspend",
+            ])
+        await sdk.close()
+    }
+
+    @Test @MainActor func anAppOnAnRTokenAloneHasNoUserToHandOverTo() async throws {
+        let server = try PushTestServer()
+        defer { server.stop() }
+        let sdk = try PushTestSDK()
+        let events = PushEventRecorder(sdk.tern)
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        sdk.tern.authFunctions.authenticate()
+        #expect(await events.first(CoreEvents.authenticateSuccessful) != nil)
+        #expect(await sdk.tern.flush(timeout: 5))
+        #expect(await server.requests.map(\.path) == ["/api/v1/profile/authenticate"])
+        await sdk.close()
+    }
+}
