@@ -94,6 +94,17 @@ let package = Package(
             ]),
         // The simulated device in its own processes (`tern device`): SIGKILLs, two writers on one outbox.
         .testTarget(name: "TernDeviceTests", dependencies: ["tern", "TernCore", "TernSQLite", "TernTestSupport"]),
+        // Goals, profile fields and tags: against loopback APIs, and end to end against the real `tern`
+        // (JWTs signed in the test). TernSDKTestKit: the SDK harness, event log and servers both use.
+        .target(
+            name: "TernSDKTestKit", dependencies: ["TernCore", "TernHTTP", "TernCrypto", "TernTestSupport"],
+            path: "Tests/TernSDKTestKit"),
+        .testTarget(
+            name: "TernTargetTests",
+            dependencies: ["TernTarget", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+        .testTarget(
+            name: "TernProfileTests",
+            dependencies: ["TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
     ],
     swiftLanguageModes: [.v6]
 )

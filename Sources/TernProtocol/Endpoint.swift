@@ -13,6 +13,9 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     case profileUpdate = "profile/update"
     case eventPost = "event/post"
     case eventPush = "event/push"
+    /// Tags of the install's current binding (``TagsSetRequest``, ``TagsRemoveRequest``).
+    case profileTagsSet = "profile/tags/set"
+    case profileTagsRemove = "profile/tags/remove"
 
     /// The path on the server, e.g. `/api/v1/push/subscribe`.
     public var path: String { Wire.apiPrefix + rawValue }

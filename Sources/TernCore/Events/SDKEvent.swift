@@ -43,10 +43,11 @@ public func != <E: SDKEvent & Equatable>(lhs: (any SDKEvent)?, rhs: E) -> Bool {
 
 /// Looks an event kind up by module and name; used to keep event kinds in the outbox's rows.
 public enum SDKEventCatalog {
-    /// Every public event kind of every module, in the reference's order.
+    /// Every public event kind of every module, in the reference's order, then Tern's own (tags).
     public static var all: [any SDKEvent] {
         CoreEvents.allCases.filter(\.isPublic) + PushModuleEvents.allCases.filter(\.isPublic)
             + TargetModuleEvents.allCases + ProfileModuleEvents.allCases + InAppModuleEvents.allCases
+            + TagsEvents.allCases
     }
 
     /// The event kind `module.name` (as ``SDKEvent/description`` writes it), nil when unknown.
@@ -59,6 +60,7 @@ public enum SDKEventCatalog {
         case TargetModuleEvents.moduleName: return TargetModuleEvents(rawValue: parts[1])
         case ProfileModuleEvents.moduleName: return ProfileModuleEvents(rawValue: parts[1])
         case InAppModuleEvents.moduleName: return InAppModuleEvents(rawValue: parts[1])
+        case TagsEvents.moduleName: return TagsEvents(rawValue: parts[1])
         default: return nil
         }
     }

@@ -8,16 +8,18 @@ public struct SDKRoutes: Sendable {
     let subscriptions: SubscriptionService
     let profiles: ProfileService
     let events: EventService
+    let tags: TagService
     let metrics: Metrics
 
     public init(
         authenticator: Authenticator, subscriptions: SubscriptionService, profiles: ProfileService,
-        events: EventService, metrics: Metrics
+        events: EventService, tags: TagService, metrics: Metrics
     ) {
         self.authenticator = authenticator
         self.subscriptions = subscriptions
         self.profiles = profiles
         self.events = events
+        self.tags = tags
         self.metrics = metrics
     }
 
@@ -28,6 +30,7 @@ public struct SDKRoutes: Sendable {
         let subscriptions = subscriptions
         let profiles = profiles
         let events = events
+        let tags = tags
         switch endpoint {
         case .pushSubscribe, .pushSuspend, .pushUnsubscribe:
             let status = endpoint.subscriptionStatus ?? .subscribed
@@ -68,6 +71,14 @@ public struct SDKRoutes: Sendable {
             return sdk(endpoint, PushEventRequest.self) { request, caller, key in
                 try request.validate()
                 return try await events.pushEvents(request, caller: caller, idempotency: key)
+            }
+        case .profileTagsSet:
+            return sdk(endpoint, TagsSetRequest.self) { request, caller, key in
+                try await tags.set(request, caller: caller, idempotency: key)
+            }
+        case .profileTagsRemove:
+            return sdk(endpoint, TagsRemoveRequest.self) { request, caller, key in
+                try await tags.remove(request, caller: caller, idempotency: key)
             }
         }
     }

@@ -89,7 +89,9 @@ extension AdminService {
     {
         try await store.read { tx in
             try tx.subscriptions(resourceId: resourceId, channel: channel, provider: provider, token: token).map {
-                SubscriptionView($0, profileId: try tx.profile(id: $0.profileId)?.publicId ?? "")
+                SubscriptionView(
+                    $0, profileId: try tx.profile(id: $0.profileId)?.publicId ?? "",
+                    tags: try tx.tags(subscriptionId: $0.id))
             }
         }
     }
@@ -104,7 +106,7 @@ extension AdminService {
             createdAt: profile.createdAt, updatedAt: profile.updatedAt,
             fields: try tx.profileFields(profileId: profile.id),
             subscriptions: try tx.subscriptions(profileId: profile.id).map {
-                SubscriptionView($0, profileId: profile.publicId)
+                SubscriptionView($0, profileId: profile.publicId, tags: try tx.tags(subscriptionId: $0.id))
             })
     }
 }

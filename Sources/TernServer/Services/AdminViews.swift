@@ -109,8 +109,10 @@ public struct SubscriptionView: Codable, Sendable, Equatable {
     public var clientTime: Int64
     public var createdAt: Int64
     public var updatedAt: Int64
+    /// The binding's tags (push subscriptions only; set by the SDK's `setTags`).
+    public var tags: [String: String]
 
-    init(_ subscription: Subscription, profileId: String) {
+    init(_ subscription: Subscription, profileId: String, tags: [String: String] = [:]) {
         id = subscription.id
         self.profileId = profileId
         resourceId = subscription.resourceId
@@ -126,10 +128,11 @@ public struct SubscriptionView: Codable, Sendable, Equatable {
         clientTime = subscription.clientTime
         createdAt = subscription.createdAt
         updatedAt = subscription.updatedAt
+        self.tags = tags
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, channel, provider, status, fields, cats, priority
+        case id, channel, provider, status, fields, cats, priority, tags
         case profileId = "profile_id"
         case resourceId = "resource_id"
         case subscriptionId = "subscription_id"

@@ -92,12 +92,14 @@ extension SubscriptionService {
                         subscription.status = .subscribed
                         subscription.updatedAt = now
                         try tx.updateSubscription(subscription)
+                        try tx.clearTags(subscriptionId: subscription.id)  // a new binding starts untagged
                     }
                     own = subscription
                 } else if subscription.status == .subscribed {
                     subscription.status = .suspended
                     subscription.updatedAt = now
                     try tx.updateSubscription(subscription)
+                    try tx.clearTags(subscriptionId: subscription.id)  // the binding ended
                 }
             }
             guard let profile else { return try .ok(nil) }

@@ -80,6 +80,7 @@ public struct SubscriptionService: Sendable {
             other.status = .unsubscribed
             other.updatedAt = now
             try tx.updateSubscription(other)
+            try tx.clearTags(subscriptionId: other.id)  // the binding ended
         }
     }
 

@@ -1,7 +1,7 @@
 /// The SQLite schema, one entry per version: `all[0]` brings an empty file to version 1. Never edit
 /// a released entry; append a new one.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, deliveryTables]
+    static let all: [String] = [version1, deliveryTables, tagTables]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
     static let version1 = """
@@ -131,5 +131,18 @@ enum SQLiteMigrations {
             PRIMARY KEY (scope, key)
         );
         CREATE INDEX idempotent_answers_age ON idempotent_answers (created_at);
+        """
+
+    /// Tags of bindings (a push subscription of one install in one profile), by key; indexed by key and
+    /// value for audience filters. They go with their subscription.
+    static let tagTables = """
+        CREATE TABLE subscription_tags (
+            subscription_id INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (subscription_id, name)
+        );
+        CREATE INDEX subscription_tags_value ON subscription_tags (name, value);
         """
 }

@@ -1,0 +1,34 @@
+import Foundation
+@_exported import TernCore
+@_exported import TernProtocol
+
+extension Tern {
+    /// The profile module: profile fields (JWT only) and tags of the install's current binding.
+    ///
+    /// ```swift
+    /// Tern.shared.profile.update.updateProfileFields(profileFields: ["_fname": "Andrey"])
+    /// Tern.shared.profile.tags.setTags(["interest": "travel"])
+    /// ```
+    public var profile: Profile {
+        core.register(ProfileModule())
+        return Profile(core: core)
+    }
+}
+
+/// `Tern.shared.profile`.
+public struct Profile: Sendable {
+    let core: CoreServices
+
+    /// Updating the profile's fields.
+    public var update: UpdateAPI { UpdateAPI(core: core) }
+    /// Tags of the install's current binding.
+    public var tags: TagsAPI { TagsAPI(core: core) }
+}
+
+/// The profile module as the core initializes and clears it: its requests live in the core's
+/// outbox, which `clear()` already empties.
+struct ProfileModule: TernModule {
+    var moduleName: String { "profile" }
+    func initialize(_ core: ReadyCore) async throws {}
+    func clear(_ core: ReadyCore) async {}
+}

@@ -1,1 +1,0 @@
-// TernTarget: built by a later issue (see the issue tracker). The module exists so the package's products are stable.

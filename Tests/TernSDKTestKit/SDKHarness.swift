@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import TernCore
+import TernTestSupport
+
+/// An SDK in a temporary directory, as an iPhone would run it, with fast retries.
+public struct SDKHarness {
+    public let directory: TemporaryDirectory
+    public let tern: Tern
+    public let events: EventLog
+
+    public init() throws {
+        directory = try TemporaryDirectory(prefix: "tern-target")
+        var environment = TernEnvironment.directory(
+            directory.url, deviceInfo: HostDeviceInfo(model: "iPhone14,7", name: "iPhone", osVersion: "18.6.2"))
+        environment.retryPolicy = RetryPolicy(baseDelay: 0.02, maxDelay: 0.2, budget: 60, maxRetryAfter: 1, jitter: 0)
+        tern = Tern(environment: environment)
+        events = EventLog(tern)
+    }
+
+    /// Sets the app group and the configuration (the rToken, and a JWT provider when `jwt` is given).
+    public func configure(apiUrl: String, rToken: String = "rt_target", jwt: String? = nil) {
+        tern.setAppGroup(groupName: "group.tern.target")
+        if let jwt { tern.setJWTProvider(provider: FixedJWT(jwt)) }
+        tern.initialization(configuration: TernConfiguration.Builder(apiUrl: apiUrl).setRToken(rToken).build())
+    }
+
+    /// Returns when every call made so far has run and its events reached the subscriber.
+    public func settle() async {
+        await tern.flushQueues()
+        await tern.core.bus.flush()
+    }
+
+    public func close() async {
+        await tern.shutdown()
+        directory.remove()
+    }
+}
+
+/// A JWT provider that always gives the same token.
+public final class FixedJWT: JWTInterface {
+    public let token: String?
+    public init(_ token: String?) { self.token = token }
+    public func getToken() -> String? { token }
+}
+
+/// What a test needs of one SDK event, copied on the main queue so it can cross tasks.
+public struct SeenEvent: Sendable {
+    /// Its place in the log: wait for later ones with `after: event.index + 1`.
+    public internal(set) var index = 0
+    public let module: String
+    public let name: String
+    public let function: String
+    public let isError: Bool
+    public let isRetry: Bool
+    public let httpCode: Int?
+    public let errorText: String?
+    public let reason: String?
+    public let field: String?
+    public let count: Int?
+    public let profile: ProfileData?
+
+    public init(_ event: Event) {
+        module = event.event?.module ?? ""
+        name = event.event?.name ?? ""
+        function = event.function
+        isError = event is ErrorEvent
+        isRetry = event is RetryEvent
+        let value = event.value ?? [:]
+        httpCode = value["http_code"] as? Int
+        errorText = value["error_text"] as? String
+        reason = value["reason"] as? String
+        field = value["field"] as? String
+        count = value["count"] as? Int
+        profile = value["profile"] as? ProfileData
+    }
+}
+
+/// Every SDK event of one SDK, in the order the subscriber got them; tests wait for the one they need.
+public final class EventLog: Sendable {
+    private struct Waiter {
+        let id: UUID
+        let after: Int
+        let matches: @Sendable (SeenEvent) -> Bool
+        let continuation: CheckedContinuation<SeenEvent?, Never>
+    }
+
+    private struct State {
+        var seen: [SeenEvent] = []
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init(_ tern: Tern) {
+        tern.eventSDKFunctions.subscribe { [weak self] event in self?.record(SeenEvent(event)) }
+    }
+
+    private func record(_ event: SeenEvent) {
+        var event = event
+        let ready = state.withLock { state in
+            event.index = state.seen.count
+            state.seen.append(event)
+            let index = event.index
+            let ready = state.waiters.filter { index >= $0.after && $0.matches(event) }
+            state.waiters.removeAll { index >= $0.after && $0.matches(event) }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume(returning: event) }
+    }
+
+    /// Every event so far.
+    public var all: [SeenEvent] { state.withLock { $0.seen } }
+
+    /// How many events were seen so far: pass it as `after` to wait only for later ones.
+    public var count: Int { state.withLock { $0.seen.count } }
+
+    /// The first event named `name` (already seen or still to come), nil after `timeout` seconds.
+    public func first(_ name: String, timeout: TimeInterval = 30) async -> SeenEvent? {
+        await first(where: { $0.name == name }, timeout: timeout)
+    }
+
+    /// The first event from index `after` on (see ``count``) that `matches`, nil after `timeout` seconds.
+    public func first(
+        where matches: @escaping @Sendable (SeenEvent) -> Bool, after: Int = 0, timeout: TimeInterval = 30
+    ) async -> SeenEvent? {
+        let id = UUID()
+        let expiry = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(timeout))
+            self?.expire(id)
+        }
+        defer { expiry.cancel() }
+        return await withCheckedContinuation { continuation in
+            let found: SeenEvent?? = state.withLock { state in
+                if let found = state.seen.dropFirst(after).first(where: matches) { return .some(found) }
+                state.waiters.append(Waiter(id: id, after: after, matches: matches, continuation: continuation))
+                return .none
+            }
+            if case .some(let found) = found { continuation.resume(returning: found) }
+        }
+    }
+
+    private func expire(_ id: UUID) {
+        let expired = state.withLock { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        expired?.continuation.resume(returning: nil)
+    }
+}
