@@ -16,18 +16,19 @@ struct CurlRequestOptions {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw HTTP2ClientError(.invalidRequest, "\(url): only https and http URLs are supported")
         }
-        guard !method.isEmpty, method.allSatisfy({ $0.isLetter }) else {
+        let isLetter = { (byte: UInt8) in (65...90).contains(byte) || (97...122).contains(byte) }
+        guard !method.isEmpty, method.utf8.allSatisfy(isLetter) else {
             throw HTTP2ClientError(.invalidRequest, "\"\(request.method)\" is not an HTTP method")
         }
         var lines: [String] = []
+        lines.reserveCapacity(request.headers.count + 1)
         for (name, value) in request.headers {
-            let bad = { (text: String) in text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" } }
-            guard !name.isEmpty, !name.contains(":"), !bad(name), !bad(value) else {
+            guard Self.isHeaderName(name), Self.isHeaderValue(value) else {
                 throw HTTP2ClientError(
                     .invalidRequest, "\(method) \(url): header \"\(name)\" has a forbidden character")
             }
             // libcurl drops "Name:" (no value) but sends "Name;" as an empty header.
-            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+            lines.append(value.isEmpty ? name + ";" : name + ": " + value)
         }
         // Never wait for "100 Continue" (HTTP/1.1 fallback only).
         lines.append("Expect:")
@@ -37,65 +38,71 @@ struct CurlRequestOptions {
         timeoutMilliseconds = max(1, Int((seconds * 1000).rounded()))
     }
 
-    /// Sets every option on the transfer's easy handle; the first failure's code, or CURLE_OK.
+    /// Sets every option on the transfer's easy handle (fresh or reset); the first failure's code,
+    /// or CURLE_OK.
     func apply(to transfer: CurlTransfer, configuration: HTTP2Client.Configuration) -> CURLcode {
         let easy = transfer.easy
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        var steps: [() -> CURLcode] = [
-            { tern_curl_easy_setopt_string(easy, CURLOPT_URL, url) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, configuration.httpVersionOption) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeoutMilliseconds) },
-            { tern_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000)) },
-            { tern_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer) },
-            { tern_curl_easy_setopt_write_callback(easy, curlWriteBody) },
-            { tern_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context) },
-            { tern_curl_easy_setopt_header_callback(easy, curlWriteHeader) },
-            { tern_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context) },
-        ]
-        if let caFile = configuration.caFile {
-            steps.append { tern_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) }
+        var code = tern_curl_easy_setopt_string(easy, CURLOPT_URL, url)
+        func set(_ option: CURLoption, _ value: Int) {
+            if code == CURLE_OK { code = tern_curl_easy_setopt_long(easy, option, value) }
         }
-        steps += methodSteps(easy)
-        for step in steps {
-            let code = step()
-            if code != CURLE_OK { return code }
+        func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
+            if code == CURLE_OK { code = tern_curl_easy_setopt_pointer(easy, option, pointer) }
         }
+        set(CURLOPT_HTTP_VERSION, configuration.httpVersionOption)
+        set(CURLOPT_PIPEWAIT, 1)
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_TCP_NODELAY, 1)
+        set(CURLOPT_TCP_KEEPALIVE, 1)
+        set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        set(CURLOPT_ERRORBUFFER, pointer: transfer.errorBuffer)
+        if code == CURLE_OK { code = tern_curl_easy_setopt_write_callback(easy, curlWriteBody) }
+        set(CURLOPT_WRITEDATA, pointer: context)
+        if code == CURLE_OK { code = tern_curl_easy_setopt_header_callback(easy, curlWriteHeader) }
+        set(CURLOPT_HEADERDATA, pointer: context)
+        if let caFile = configuration.caFile, code == CURLE_OK {
+            code = tern_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile)
+        }
+        if code == CURLE_OK { code = applyMethod(easy) }
+        guard code == CURLE_OK else { return code }
         for line in headerLines {
             transfer.headerList = curl_slist_append(transfer.headerList, line)
         }
         return tern_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList)
     }
 
-    private func methodSteps(_ easy: UnsafeMutableRawPointer) -> [() -> CURLcode] {
+    private func applyMethod(_ easy: UnsafeMutableRawPointer) -> CURLcode {
         switch method {
         case "GET" where body.isEmpty:
-            return [{ tern_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1) }]
+            return tern_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
         case "HEAD":
-            return [{ tern_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }]
+            return tern_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
         case "DELETE" where body.isEmpty, "OPTIONS" where body.isEmpty:
-            return [{ tern_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }]
+            return tern_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
         default:
             // Size first: COPYPOSTFIELDS copies exactly that many bytes (binary-safe).
-            var steps: [() -> CURLcode] = [
-                { tern_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count) },
-                {
-                    body.withUnsafeBytes { bytes in
-                        let empty: StaticString = ""
-                        let pointer = bytes.baseAddress ?? UnsafeRawPointer(empty.utf8Start)
-                        return tern_curl_easy_setopt_pointer(
-                            easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer))
-                    }
-                },
-            ]
-            if method != "POST" {
-                steps.append { tern_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
+            var code = tern_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+            guard code == CURLE_OK else { return code }
+            code = body.withUnsafeBytes { bytes in
+                let empty: StaticString = ""
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(empty.utf8Start)
+                return tern_curl_easy_setopt_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer))
             }
-            return steps
+            guard code == CURLE_OK, method != "POST" else { return code }
+            return tern_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
         }
+    }
+
+    /// A token of RFC 9110 is stricter; libcurl only needs no colon, line break or NUL.
+    private static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { $0 != UInt8(ascii: ":") && $0 != 0x0D && $0 != 0x0A && $0 != 0 }
+    }
+
+    private static func isHeaderValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 != 0x0D && $0 != 0x0A && $0 != 0 }
     }
 }
 

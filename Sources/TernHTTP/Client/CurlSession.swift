@@ -9,6 +9,7 @@ actor CurlSession {
     private var transfers: [UInt: CurlTransfer] = [:]
     private var handleByID: [UInt64: UInt] = [:]
     private var closed = false
+    private let handles = CurlEasyHandles()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -19,12 +20,16 @@ actor CurlSession {
         self.configuration = configuration
     }
 
-    func perform(id: UInt64, request: HTTP2Request) async throws -> HTTP2Response {
-        try Task.checkCancellation()
-        guard !closed else { throw HTTP2ClientError(.shutDown, "the HTTP/2 client was shut down") }
-        let prepared = try CurlRequestOptions(request, configuration: configuration)
-        return try await withCheckedThrowingContinuation { continuation in
-            start(id: id, prepared: prepared, attempt: 0, continuation: continuation)
+    static let shutDownError = HTTP2ClientError(.shutDown, "the HTTP/2 client was shut down")
+
+    /// Starts the requests handed over since the last round.
+    func start(_ submissions: [CurlSubmission]) {
+        for submission in submissions {
+            guard !closed else {
+                submission.continuation.resume(throwing: Self.shutDownError)
+                continue
+            }
+            start(id: submission.id, prepared: submission.prepared, attempt: 0, continuation: submission.continuation)
         }
     }
 
@@ -53,18 +58,20 @@ actor CurlSession {
             remove(key)?.continuation.resume(
                 throwing: HTTP2ClientError(.shutDown, "the HTTP/2 client was shut down during the request"))
         }
+        handles.close()
     }
 
     private func start(
         id: UInt64, prepared: CurlRequestOptions, attempt: Int,
         continuation: CheckedContinuation<HTTP2Response, any Error>
     ) {
-        guard let easy = curl_easy_init() else {
+        guard let easy = handles.take() else {
             continuation.resume(throwing: HTTP2ClientError(.transport, "libcurl could not make an easy handle"))
             return
         }
         let transfer = CurlTransfer(
-            id: id, easy: easy, prepared: prepared, attempt: attempt, maxResponseBytes: configuration.maxResponseBytes,
+            id: id, easy: easy, handles: handles, prepared: prepared, attempt: attempt,
+            maxResponseBytes: configuration.maxResponseBytes,
             continuation: continuation)
         let applied = prepared.apply(to: transfer, configuration: configuration)
         guard applied == CURLE_OK else {

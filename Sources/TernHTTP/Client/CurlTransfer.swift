@@ -18,12 +18,15 @@ final class CurlTransfer {
     var body = Data()
     var overflowed = false
 
+    private let handles: CurlEasyHandles
+
     init(
-        id: UInt64, easy: UnsafeMutableRawPointer, prepared: CurlRequestOptions, attempt: Int, maxResponseBytes: Int,
-        continuation: CheckedContinuation<HTTP2Response, any Error>
+        id: UInt64, easy: UnsafeMutableRawPointer, handles: CurlEasyHandles, prepared: CurlRequestOptions,
+        attempt: Int, maxResponseBytes: Int, continuation: CheckedContinuation<HTTP2Response, any Error>
     ) {
         self.id = id
         self.easy = easy
+        self.handles = handles
         self.prepared = prepared
         self.attempt = attempt
         self.maxResponseBytes = maxResponseBytes
@@ -32,7 +35,7 @@ final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        handles.recycle(easy)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }

@@ -87,10 +87,14 @@ public final class HTTP2Client: Sendable {
     ///   `CancellationError` when the calling task was cancelled.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
-        let session = session
         let executor = executor
+        let prepared = try CurlRequestOptions(request, configuration: configuration)
         return try await withTaskCancellationHandler {
-            try await session.perform(id: id, request: request)
+            try Task.checkCancellation()
+            return try await withCheckedThrowingContinuation { continuation in
+                let submission = CurlSubmission(id: id, prepared: prepared, continuation: continuation)
+                if !executor.submit(submission) { continuation.resume(throwing: CurlSession.shutDownError) }
+            }
         } onCancel: {
             executor.requestCancellation(id)
         }
