@@ -81,10 +81,13 @@ let package = Package(
         .testTarget(
             name: "TernServerTests",
             dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto", "TernHTTP", "tern"]),
-        .testTarget(name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport"]),
+        .testTarget(
+            name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport", "TernSDKTestKit"]),
         .testTarget(
             name: "TernPushTests",
-            dependencies: ["TernPush", "TernCore", "TernHTTP", "TernTestSupport", "TernNotificationService"]),
+            dependencies: [
+                "TernPush", "TernCore", "TernHTTP", "TernTestSupport", "TernNotificationService", "TernSDKTestKit",
+            ]),
         // Issue 2's vertical slice: the SDK through its outbox to a real `tern serve`.
         .testTarget(
             name: "EndToEndTests",

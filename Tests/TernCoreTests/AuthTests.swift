@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TernHTTP
+import TernSDKTestKit
 import Testing
 
 @testable import TernCore

@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernSDKTestKit
 import Testing
 
 @testable import TernCore

@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernSDKTestKit
 import Testing
 
 @testable import TernPush
@@ -14,7 +15,7 @@ struct PushEventsAPITests {
     }
 
     /// The `event/push` items the server received, as (message id, type).
-    static func items(_ server: PushTestServer) async -> [String] {
+    static func items(_ server: ScriptedServer) async -> [String] {
         var out: [String] = []
         for request in await server.requests where request.path == "/api/v1/event/push" {
             for case let item as [String: Any] in jsonObject(request.body)["events"] as? [Any] ?? [] {
@@ -25,10 +26,10 @@ struct PushEventsAPITests {
     }
 
     @Test @MainActor func anOpenIsReportedOnceHoweverOftenTheAppReportsIt() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         let pushEvents = sdk.tern.push.pushEvents
         for _ in 0..<3 { pushEvents.openEvent(from: Self.userInfo("m-1")) }
@@ -47,7 +48,7 @@ struct PushEventsAPITests {
 
     @Test @MainActor func aPushThatIsNotTernsOrDoesNotAskForTheEventIsRefusedWithAReason() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.pushEvents.deliveryEvent(from: ["aps": ["alert": "not ours"]])
         sdk.tern.push.pushEvents.openEvent(from: Self.userInfo("m-3", open: false))

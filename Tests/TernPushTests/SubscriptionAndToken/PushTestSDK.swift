@@ -26,8 +26,3 @@ struct PushTestSDK {
         await tern.shutdown()
     }
 }
-
-/// A request body as a dictionary.
-func jsonObject(_ data: Data) -> [String: Any] {
-    (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-}

@@ -1,6 +1,7 @@
 import Foundation
 import TernHTTP
 import TernPush
+import TernSDKTestKit
 import Testing
 
 @Suite("push.subscription sends status changes through the outbox")
@@ -12,10 +13,10 @@ struct SubscriptionTests {
         """
 
     @Test @MainActor func subscribeSendsTheTokenTheFieldsAndTheDeviceInfo() async throws {
-        let server = try PushTestServer(fallback: PushTestServer.ok(profileJSON: Self.profileJSON))
+        let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let request = sdk.tern.push.subscription.subscribe(
@@ -64,10 +65,10 @@ struct SubscriptionTests {
     }
 
     @Test @MainActor func withSyncFalseTheProfileIsNil() async throws {
-        let server = try PushTestServer(fallback: PushTestServer.ok(profileJSON: Self.profileJSON))
+        let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe(sync: false)
@@ -79,12 +80,12 @@ struct SubscriptionTests {
     }
 
     @Test @MainActor func suspendAndUnsubscribeUseTheirEndpointsAndEventsInOrder() async throws {
-        let server = try PushTestServer(
-            script: [PushTestServer.failure(503, "try later")],
-            fallback: PushTestServer.ok(profileJSON: Self.profileJSON))
+        let server = try ScriptedServer(
+            script: [ScriptedServer.failure(503, "try later")],
+            fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-firebase", pushToken: "fcm-1")
         sdk.tern.push.subscription.subscribe()
@@ -102,10 +103,10 @@ struct SubscriptionTests {
     }
 
     @Test @MainActor func nonScalarCustomFieldsAreRefusedAtOnceAndNothingIsSent() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let nested = sdk.tern.push.subscription.subscribe(customFields: ["prefs": ["a": 1]])
@@ -124,10 +125,10 @@ struct SubscriptionTests {
     }
 
     @Test @MainActor func aChangeMadeBeforeTheTokenWaitsForIt() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.subscription.subscribe()
         #expect(await events.first(PushModuleEvents.pushTokenUpdateAwait) != nil)

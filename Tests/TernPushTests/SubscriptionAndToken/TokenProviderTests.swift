@@ -1,13 +1,14 @@
 import Foundation
 import TernHTTP
 import TernPush
+import TernSDKTestKit
 import Testing
 
 @Suite("push.token asks the providers in priority order and moves the subscription with the token")
 struct TokenProviderTests {
     @Test @MainActor func theFirstProviderInPriorityOrderWithATokenWins() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.fastProviders()
         let apns = FakeTokenProvider(token: nil)
@@ -25,7 +26,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func aProviderIsAskedAgainUntilItGivesAToken() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.fastProviders()
         let apns = FakeTokenProvider(token: "a1b2c3", nilAnswers: 2)
@@ -38,7 +39,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func aProviderThatNeverAnswersIsGivenUpWithAReason() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setFetchPolicy(ProviderFetchPolicy(attempts: 2, delay: 0, timeout: 0.05))
         sdk.tern.push.token.setFCMTokenProvider(FakeTokenProvider(token: "never", silent: true))
@@ -50,10 +51,10 @@ struct TokenProviderTests {
     }
 
     @Test @MainActor func changingThePriorityMovesTheSubscriptionWithPushUpdate() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.fastProviders()
         sdk.tern.push.token.setAPNSTokenProvider(FakeTokenProvider(token: "apns-1"))
@@ -76,7 +77,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func anInvalidPriorityListIsRefusedWithItsReason() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.changeProviderPriority([])
         sdk.tern.push.token.changeProviderPriority(["ios-apns", "android-fcm"])
@@ -92,10 +93,10 @@ struct TokenProviderTests {
     }
 
     @Test @MainActor func forcedTokenUpdateRenewsTheFirebaseTokenAndMovesTheSubscription() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.fastProviders()
         let fcm = FakeTokenProvider(token: "fcm-1")
@@ -116,7 +117,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func apnsTokensCannotBeDeletedOrForcedAndUnknownProvidersAreRefused() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "apns-1")
         await sdk.tern.push.token.forcedTokenUpdate()

@@ -1,13 +1,14 @@
 import Foundation
 import TernHTTP
 import TernPush
+import TernSDKTestKit
 import Testing
 
 @Suite("push.token keeps the device's token and moves the subscription with it")
 struct TokenTests {
     @Test @MainActor func anUnknownProviderOrAnEmptyTokenIsRefused() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "android-fcm", pushToken: "x")
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "")
@@ -23,13 +24,13 @@ struct TokenTests {
 
     @Test @MainActor func getTokenAnswersWithTheSavedTokenOnTheMainQueue() async throws {
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "ios-huawei", pushToken: "hms-1")
         let provider = await events.first(PushModuleEvents.pushProviderSet)
         #expect(provider?.message == "push provider set: ios-huawei")
         let (token, onMain) = await withCheckedContinuation { continuation in
-            sdk.tern.push.token.getToken { continuation.resume(returning: ($0, DispatchQueue.isMainQueueInPushTests)) }
+            sdk.tern.push.token.getToken { continuation.resume(returning: ($0, DispatchQueue.isMainQueue)) }
         }
         #expect(token == TokenData(provider: "ios-huawei", token: "hms-1"))
         #expect(onMain)
@@ -45,10 +46,10 @@ struct TokenTests {
     }
 
     @Test @MainActor func aNewTokenMovesTheSubscriptionWithPushUpdate() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe()
@@ -64,12 +65,12 @@ struct TokenTests {
     }
 
     @Test @MainActor func statusQueriesAnswerTheirCompletion() async throws {
-        let server = try PushTestServer(
-            script: [PushTestServer.ok(profileJSON: #"{"id":"p1","subscription":{"status":"suspended"}}"#)],
-            fallback: PushTestServer.failure(404, "no profile for this token"))
+        let server = try ScriptedServer(
+            script: [ScriptedServer.ok(profileJSON: #"{"id":"p1","subscription":{"status":"suspended"}}"#)],
+            fallback: ScriptedServer.failure(404, "no profile for this token"))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let latest = await withCheckedContinuation { continuation in

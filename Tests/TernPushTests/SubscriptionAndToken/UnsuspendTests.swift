@@ -1,6 +1,7 @@
 import Foundation
 import TernHTTP
 import TernPush
+import TernSDKTestKit
 import Testing
 
 /// A JWT provider with a fixed token.
@@ -15,10 +16,10 @@ struct UnsuspendTests {
     static let withoutSubscription = #"{"id":"p2"}"#
 
     @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
-        let server = try PushTestServer(fallback: PushTestServer.ok(profileJSON: Self.withSubscription))
+        let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let answer = await withCheckedContinuation { continuation in
@@ -39,10 +40,10 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func unSuspendIsSentOnceAndAServerErrorReachesTheCompletion() async throws {
-        let server = try PushTestServer(fallback: PushTestServer.failure(503, "maintenance"))
+        let server = try ScriptedServer(fallback: ScriptedServer.failure(503, "maintenance"))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let answer = await sdk.tern.push.subscription.unSuspend()
@@ -55,11 +56,11 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func statusChangesAreRetriedOn5xxAndNotOn4xx() async throws {
-        let server = try PushTestServer(
-            script: [PushTestServer.failure(503, "busy"), PushTestServer.ok(), PushTestServer.failure(400, "bad cat")])
+        let server = try ScriptedServer(
+            script: [ScriptedServer.failure(503, "busy"), ScriptedServer.ok(), ScriptedServer.failure(400, "bad cat")])
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe()
@@ -77,15 +78,15 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func signingInHandsTheTokenToTheUserAndSubscribesTheirProfile() async throws {
-        let server = try PushTestServer(
+        let server = try ScriptedServer(
             script: [
-                PushTestServer.ok(profileJSON: Self.withSubscription),  // subscribe
-                PushTestServer.ok(profileJSON: Self.withoutSubscription),  // profile/authenticate
-                PushTestServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
-            ], fallback: PushTestServer.ok(profileJSON: Self.withSubscription))
+                ScriptedServer.ok(profileJSON: Self.withSubscription),  // subscribe
+                ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // profile/authenticate
+                ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
+            ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.tern.setJWTProvider(provider: FixedJWT(token: "jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -108,10 +109,10 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func theHandOverDoesNotSubscribeWhenTheAppLastUnsubscribed() async throws {
-        let server = try PushTestServer(fallback: PushTestServer.ok(profileJSON: Self.withoutSubscription))
+        let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription))
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.tern.setJWTProvider(provider: FixedJWT(token: "jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -129,10 +130,10 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func anAppOnAnRTokenAloneHasNoUserToHandOverTo() async throws {
-        let server = try PushTestServer()
+        let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try PushTestSDK()
-        let events = PushEventRecorder(sdk.tern)
+        let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.authFunctions.authenticate()

@@ -2,8 +2,8 @@ import Foundation
 import TernHTTP
 
 /// A real HTTP server on loopback whose answers a test scripts, recording every request.
-final class PushTestServer: Sendable {
-    actor Log {
+public final class ScriptedServer: Sendable {
+    private actor Log {
         var requests: [HTTPRequest] = []
         var script: [HTTPResponse] = []
         var fallback: HTTPResponse
@@ -19,11 +19,11 @@ final class PushTestServer: Sendable {
         func setFallback(_ response: HTTPResponse) { fallback = response }
     }
 
-    let log: Log
-    let server: HTTPServer
+    private let log: Log
+    private let server: HTTPServer
 
     /// Answers the `script` in order, then `fallback` (200 with an empty envelope unless told).
-    init(script: [HTTPResponse] = [], fallback: HTTPResponse = PushTestServer.ok()) throws {
+    public init(script: [HTTPResponse] = [], fallback: HTTPResponse = ScriptedServer.ok()) throws {
         let log = Log(fallback: fallback)
         self.log = log
         server = try HTTPServer(
@@ -40,21 +40,21 @@ final class PushTestServer: Sendable {
         }
     }
 
-    var apiUrl: String { "http://127.0.0.1:\(server.port)/api/v1" }
+    public var apiUrl: String { "http://127.0.0.1:\(server.port)/api/v1" }
 
-    var requests: [HTTPRequest] {
+    public var requests: [HTTPRequest] {
         get async { await log.requests }
     }
 
-    func stop() { server.stop() }
+    public func stop() { server.stop() }
 
     /// 200 with `{"error":0,"error_text":"","profile":…}`.
-    static func ok(profileJSON: String = "null") -> HTTPResponse {
+    public static func ok(profileJSON: String = "null") -> HTTPResponse {
         .json(200, Data("{\"error\":0,\"error_text\":\"\",\"profile\":\(profileJSON)}".utf8))
     }
 
     /// An error answer in the envelope.
-    static func failure(_ status: Int, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
+    public static func failure(_ status: Int, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
         var response = HTTPResponse.json(
             status, Data("{\"error\":\(status),\"error_text\":\"\(text)\",\"profile\":null}".utf8))
         response.headers.append(contentsOf: headers)

@@ -4,20 +4,20 @@ import TernCore
 /// Collects the SDK events of one ``Tern`` in the order the subscriber got them, and lets a test
 /// wait for one (with a generous guard so a broken SDK fails the test instead of hanging it).
 @MainActor
-final class PushEventRecorder {
-    private(set) var events: [Event] = []
+public final class EventRecorder {
+    public private(set) var events: [Event] = []
     private var waiters: [(id: UUID, matches: (Event) -> Bool, continuation: CheckedContinuation<Int?, Never>)] = []
     /// Every callback ran on the main queue.
-    private(set) var allOnMainQueue = true
+    public private(set) var allOnMainQueue = true
 
-    init(_ tern: Tern) {
+    public init(_ tern: Tern) {
         tern.eventSDKFunctions.subscribe { [weak self] event in
             self?.record(event)
         }
     }
 
     private func record(_ event: Event) {
-        if !DispatchQueue.isMainQueueInPushTests { allOnMainQueue = false }
+        if !DispatchQueue.isMainQueue { allOnMainQueue = false }
         events.append(event)
         var remaining: [(id: UUID, matches: (Event) -> Bool, continuation: CheckedContinuation<Int?, Never>)] = []
         for waiter in waiters {
@@ -31,11 +31,11 @@ final class PushEventRecorder {
     }
 
     /// The first event (already recorded or still to come) of kind `kind`.
-    func first<E: SDKEvent & Equatable>(_ kind: E, timeout: TimeInterval = 30) async -> Event? {
+    public func first<E: SDKEvent & Equatable>(_ kind: E, timeout: TimeInterval = 30) async -> Event? {
         await first(where: { $0.event == kind }, timeout: timeout)
     }
 
-    func first(where matches: @escaping (Event) -> Bool, timeout: TimeInterval = 30) async -> Event? {
+    public func first(where matches: @escaping (Event) -> Bool, timeout: TimeInterval = 30) async -> Event? {
         if let event = events.first(where: matches) { return event }
         let id = UUID()
         let index = await withCheckedContinuation { continuation in
@@ -49,7 +49,8 @@ final class PushEventRecorder {
     }
 
     /// Waits until `count` events of kind `kind` have been recorded.
-    func count<E: SDKEvent & Equatable>(_ kind: E, reaches count: Int, timeout: TimeInterval = 30) async -> Bool {
+    public func count<E: SDKEvent & Equatable>(_ kind: E, reaches count: Int, timeout: TimeInterval = 30) async -> Bool
+    {
         var seen = 0
         return await first(
             where: { event in
@@ -58,7 +59,7 @@ final class PushEventRecorder {
             }, timeout: timeout) != nil || events.filter({ $0.event == kind }).count >= count
     }
 
-    func all<E: SDKEvent & Equatable>(_ kind: E) -> [Event] {
+    public func all<E: SDKEvent & Equatable>(_ kind: E) -> [Event] {
         events.filter { $0.event == kind }
     }
 
@@ -69,12 +70,12 @@ final class PushEventRecorder {
 }
 
 extension DispatchQueue {
-    private static let pushTestsMainKey: DispatchSpecificKey<Bool> = {
+    private static let mainKey: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
     }()
 
     /// True on the main queue (on Linux under `swift test` the main queue runs off the main thread).
-    static var isMainQueueInPushTests: Bool { DispatchQueue.getSpecific(key: pushTestsMainKey) == true }
+    public static var isMainQueue: Bool { DispatchQueue.getSpecific(key: mainKey) == true }
 }
