@@ -1,4 +1,5 @@
-"""The HTTP/2 (TLS, ALPN h2) server core under the provider peers (provider_peer.py).
+"""The HTTP/2 server core (TLS with ALPN h2, or cleartext h2c) under the test peers: the provider
+stand-ins (provider_peer.py) and the HTTP/2 client's peer (h2peer.py).
 
 A handler gets a Request and answers with request.respond(...), or never (to test timeouts).
 The core counts connections and concurrent streams and can end a connection with GOAWAY after
@@ -91,6 +92,8 @@ class Protocol(asyncio.Protocol):
         if self.transport.is_closing() or stream_id not in self.streams:
             return
         del self.streams[stream_id]
+        if status in (204, 304):
+            body = b""
         self.conn.send_headers(
             stream_id, [(":status", str(status)), ("content-length", str(len(body)))] + list(headers)
         )
@@ -130,9 +133,12 @@ class Server:
         self.goaway_after = 0
 
     async def start(self, cert, key):
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(cert, key)
-        context.set_alpn_protocols(["h2"])
+        """Listens on a free loopback port: TLS with `cert` and `key`, cleartext h2c when cert is None."""
+        context = None
+        if cert:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(cert, key)
+            context.set_alpn_protocols(["h2"])
         loop = asyncio.get_running_loop()
         server = await loop.create_server(lambda: Protocol(self), "127.0.0.1", 0, ssl=context)
         return server, server.sockets[0].getsockname()[1]
