@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "TernServer",
             dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "COpenSSL", "CPostgres"]),
-        // Test support for the server's and the end-to-end tests: runs the built `tern` binary.
+        // Test support for the tests: runs the built `tern` binary; test certificates and peer processes.
         .target(name: "TernTestSupport"),
         .executableTarget(
             name: "tern",
@@ -76,7 +76,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
         .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),
-        .testTarget(name: "TernHTTPTests", dependencies: ["TernHTTP"]),
+        .testTarget(name: "TernHTTPTests", dependencies: ["TernHTTP", "TernTestSupport"]),
         .testTarget(name: "TernCryptoTests", dependencies: ["TernCrypto"]),
         .testTarget(
             name: "TernServerTests",

@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernTestSupport
 import Testing
 
 /// The client against a real HTTP/2 peer over TLS with a test CA.

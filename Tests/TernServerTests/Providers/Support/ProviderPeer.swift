@@ -1,12 +1,13 @@
 import Foundation
 import TernHTTP
+import TernTestSupport
 
 /// `Tests/Peers/provider_peer.py` as a child process: an APNs, FCM or HMS stand-in over HTTP/2
 /// with TLS on a free loopback port, checking credentials like the real service, with scripted
 /// answers per device token and a log of what it received.
 final class ProviderPeer: Sendable {
     let port: Int
-    let certificates: PeerCertificates
+    let certificates: TestCertificates
     private let process: Process
     private let control: HTTP2Client
 
@@ -18,33 +19,15 @@ final class ProviderPeer: Sendable {
 
     /// Starts the peer with `config` (`{"provider": "apns", "apns": {...}}`, see the script).
     init(config: [String: Any], maxStreams: Int = 100) throws {
-        let certificates = try PeerCertificates.make()
+        let certificates = try TestCertificates.make(authority: "Tern Provider Test CA")
         let configFile = certificates.directory.appendingPathComponent("peer.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.script, "--config", configFile.path, "--cert", certificates.certificateFile, "--key",
-            certificates.keyFile, "--max-streams", String(maxStreams),
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw PeerError(
-                "provider_peer.py did not start (are the Python packages h2 and cryptography installed?): \(text)")
-        }
-        self.port = port
-        self.process = process
+        (process, port) = try PeerProcess.launch(
+            [
+                "python3", Self.script, "--config", configFile.path, "--cert", certificates.certificateFile, "--key",
+                certificates.keyFile, "--max-streams", String(maxStreams),
+            ],
+            failure: "provider_peer.py did not start (are the Python packages h2 and cryptography installed?)")
         self.certificates = certificates
         control = try HTTP2Client(configuration: .init(caFile: certificates.caFile, requestTimeout: 10))
     }
@@ -92,5 +75,13 @@ final class ProviderPeer: Sendable {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         certificates.remove()
+    }
+}
+
+struct PeerError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A test peer run as a child process that prints `PORT <n>` as its first line once it listens.
+///
+/// ```swift
+/// let (process, port) = try PeerProcess.launch(
+///     ["python3", script, "--cert", certificates.certificateFile, "--key", certificates.keyFile],
+///     failure: "h2peer did not start (is the Python package h2 installed?)")
+/// ```
+public enum PeerProcess {
+    /// Starts `arguments` through `/usr/bin/env` and returns the process with the port it printed.
+    /// When the first line is not `PORT <n>`, kills and reaps the process and throws `failure`
+    /// followed by what it printed.
+    public static func launch(_ arguments: [String], failure: String) throws -> (process: Process, port: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Reading the first line blocks only the calling test's thread, briefly.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw TestPeerError("\(failure): \(text)")
+        }
+        return (process, port)
+    }
+}
