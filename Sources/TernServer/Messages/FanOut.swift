@@ -40,7 +40,7 @@ public struct FanOut: Sendable, Equatable {
         }
         var targets: [DeliveryTarget] = []
         for candidate in candidates {
-            let tags: [String: String]? = nil
+            let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
             guard filter.admits(candidate, tags: tags) else { continue }
             let s = candidate.subscription
             targets.append(DeliveryTarget(subscriptionId: s.id, provider: s.provider, token: s.token))

@@ -91,6 +91,28 @@ import Testing
         #expect(harness.sentTokens == ["vip"])
     }
 
+    @Test func tagsFilterOnPresenceAndValue() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        for (token, tags) in [("gold", ["tier": "gold", "beta": "1"]), ("silver", ["tier": "silver"]), ("none", [:])] {
+            try await harness.subscribe(token)
+            if !tags.isEmpty {
+                let reply = try await harness.server.sdk(
+                    .profileTagsSet, ["provider": "ios-apns", "subscription_id": token, "tags": tags])
+                try #require(reply.status == 200, "\(reply.errorText)")
+            }
+        }
+        _ = try await harness.send([
+            "type": "resource", "resource_id": harness.resourceId, "tags": ["tier": "gold"],
+        ])
+        try await harness.engine.drain()
+        #expect(harness.sentTokens == ["gold"])
+        let before = harness.sender.pushes.count
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId, "tags": ["tier": NSNull()]])
+        try await harness.engine.drain()
+        #expect(harness.sender.pushes.dropFirst(before).map(\.token).sorted() == ["gold", "silver"])
+    }
+
     @Test func aTokenMarkedInvalidIsSkippedUntilTheDeviceRegistersAgain() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
