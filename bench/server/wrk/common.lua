@@ -1,5 +1,6 @@
--- Shared by the route scripts: numbers each wrk thread, and prints one parseable RESULT line:
--- requests/s, p50 ms, p99 ms, requests, non-2xx answers.
+-- Shared by the route scripts: numbers each wrk thread, builds the API's POST requests (and
+-- event/push's body), and prints one parseable RESULT line: requests/s, p50 ms, p99 ms,
+-- requests, non-2xx answers.
 local threads = {}
 local counter = 0
 local thread_id = 0
@@ -16,6 +17,20 @@ end
 function next_number()
     counter = counter + 1
     return string.format("%d-%d-%d", thread_id, counter, math.random(1, 1000000000))
+end
+
+local rtoken = os.getenv("RTOKEN")
+
+-- A JSON POST to the script's URL with the rToken and an idempotency key.
+function post_json(body, idempotency_key)
+    return wrk.format("POST", nil, {
+        ["Content-Type"] = "application/json", ["X-Tern-RToken"] = rtoken, ["Idempotency-Key"] = idempotency_key,
+    }, body)
+end
+
+-- event/push's body: one delivery report for message "m-<n>".
+function delivery_event_body(n)
+    return '{"events":[{"message_id":"m-' .. n .. '","type":"delivery","time":1700000000000}]}'
 end
 
 function done(summary, latency, requests)

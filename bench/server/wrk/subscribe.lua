@@ -2,14 +2,10 @@
 package.path = "bench/server/wrk/?.lua;" .. package.path
 require "common"
 
-local rtoken = os.getenv("RTOKEN")
-
 request = function()
     local n = next_number()
     local body = '{"time":1700000000000,"provider":"ios-apns","subscription_id":"bench-' .. n
         .. '","sync":true,"custom_fields":{"_os":"IOS","_device_model":"iPhone14,7"},'
         .. '"profile_fields":{"_fname":"Bench"}}'
-    return wrk.format("POST", nil, {
-        ["Content-Type"] = "application/json", ["X-Tern-RToken"] = rtoken, ["Idempotency-Key"] = "s-" .. n,
-    }, body)
+    return post_json(body, "s-" .. n)
 end
