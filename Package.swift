@@ -60,7 +60,8 @@ let package = Package(
             name: "tern",
             dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernProfile"]),
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
-        .executableTarget(name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP"], path: "bench/nse"),
+        .executableTarget(
+            name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP", "TernTestSupport"], path: "bench/nse"),
         // Issue 7's benchmark: the APNs client against a local HTTP/2 TLS stand-in (bench/apns/run.sh).
         .executableTarget(
             name: "tern-bench-apns", dependencies: ["TernServer", "TernCrypto"], path: "bench/apns",

@@ -13,8 +13,8 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "nse-facade")
         defer { directory.remove() }
         let server = try MediaServer([
-            "/a.png": .init(body: PNGFixture.make(width: 4, height: 4)),
-            "/held.png": .init(body: PNGFixture.make(width: 4, height: 4), held: true),
+            "/a.png": .init(body: NoisePNG.make(width: 4, height: 4)),
+            "/held.png": .init(body: NoisePNG.make(width: 4, height: 4), held: true),
         ])
         defer { server.stop() }
         let tern = Tern(environment: .directory(directory.url))

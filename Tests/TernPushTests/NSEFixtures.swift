@@ -3,64 +3,6 @@ import TernHTTP
 import TernProtocol
 import TernPush
 
-/// Real PNG files, made here so the tests need no binary fixtures.
-enum PNGFixture {
-    /// A `width`×`height` RGB image of noise, stored uncompressed (so its size is predictable).
-    static func make(width: Int, height: Int, seed: UInt8 = 1) -> Data {
-        var raw = [UInt8]()
-        raw.reserveCapacity((width * 3 + 1) * height)
-        var value = seed
-        for _ in 0..<height {
-            raw.append(0)  // filter: none
-            for _ in 0..<(width * 3) {
-                value = value &* 31 &+ 7
-                raw.append(value)
-            }
-        }
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
-        png += chunk("IHDR", header) + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
-        return Data(png)
-    }
-
-    private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + body
-        return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
-    }
-
-    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65_535, data.count - offset)
-            let last: UInt8 = offset + count == data.count ? 1 : 0
-            out += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            out += data[offset..<offset + count]
-            offset += count
-        } while offset < data.count
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        for byte in data {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return out + bigEndian(b << 16 | a)
-    }
-
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-}
-
 /// A real HTTP server on loopback serving fixed routes, counting requests, optionally holding a
 /// route's answer until the test lets it go.
 final class MediaServer: Sendable {

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aServerBuiltPushComesOutWithItsImageFromLoopbackAndItsButtons() async throws {
-        let image = PNGFixture.make(width: 64, height: 64)
+        let image = NoisePNG.make(width: 64, height: 64)
         let server = try MediaServer(["/sale.png": .init(headers: [("Content-Type", "image/png")], body: image)])
         defer { server.stop() }
         let store = InMemoryCategoryStore()
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func theDefaultPolicyRefusesPlainHTTPAndDownloadsNothing() async throws {
-        let server = try MediaServer(["/a.png": .init(body: PNGFixture.make(width: 2, height: 2))])
+        let server = try MediaServer(["/a.png": .init(body: NoisePNG.make(width: 2, height: 2))])
         defer { server.stop() }
         let issues = RecordingIssues()
         let push = TernPushPayload(messageId: "m-1", mediaURL: server.url("/a.png"))
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func whenTimeRunsOutMidDownloadTheHandlerGetsTheOriginalContentOnce() async throws {
-        let server = try MediaServer(["/slow.png": .init(body: PNGFixture.make(width: 8, height: 8), held: true)])
+        let server = try MediaServer(["/slow.png": .init(body: NoisePNG.make(width: 8, height: 8), held: true)])
         defer { server.stop() }
         let calls = HandlerCalls()
         let processor = processor(loopback)
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func anImageOverTheLimitIsRefusedAndItsPartialFileRemoved() async throws {
-        let server = try MediaServer(["/big.png": .init(body: PNGFixture.make(width: 100, height: 100))])
+        let server = try MediaServer(["/big.png": .init(body: NoisePNG.make(width: 100, height: 100))])
         defer { server.stop() }
         var configuration = loopback
         configuration.mediaLimits.imageMaxBytes = 10_000
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func aBodyPastEveryLimitIsAbandonedWhileItDownloads() async throws {
-        let server = try MediaServer(["/huge.png": .init(body: PNGFixture.make(width: 200, height: 200))])
+        let server = try MediaServer(["/huge.png": .init(body: NoisePNG.make(width: 200, height: 200))])
         defer { server.stop() }
         var configuration = loopback
         configuration.mediaLimits = MediaLimits(imageMaxBytes: 4_000, audioMaxBytes: 4_000, videoMaxBytes: 4_000)
@@ -185,7 +185,7 @@ import Testing
     }
 
     @Test func aDownloadPastItsTimeLimitIsAbandoned() async throws {
-        let server = try MediaServer(["/stuck.png": .init(body: PNGFixture.make(width: 2, height: 2), held: true)])
+        let server = try MediaServer(["/stuck.png": .init(body: NoisePNG.make(width: 2, height: 2), held: true)])
         defer { server.stop() }
         var configuration = loopback
         configuration.mediaLimits.timeout = .milliseconds(200)

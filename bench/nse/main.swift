@@ -9,6 +9,7 @@
 import Foundation
 import TernHTTP
 import TernPush
+import TernTestSupport
 
 let arguments = CommandLine.arguments
 if arguments.count >= 4, arguments[1] == "--nse-child" {
@@ -22,9 +23,9 @@ print("(plain http on loopback is allowed for the benchmark only; apps download 
 /// The media served: PNG images of three sizes, and a 30 MB MP4-typed file that shows the body is
 /// streamed to disk rather than held in the extension's memory.
 let media: [(name: String, description: String, body: Data)] = [
-    ("small.png", "64x64 PNG", BenchPNG.make(width: 64, height: 64)),
-    ("medium.png", "320x320 PNG", BenchPNG.make(width: 320, height: 320)),
-    ("large.png", "1200x1200 PNG", BenchPNG.make(width: 1200, height: 1200)),
+    ("small.png", "64x64 PNG", NoisePNG.make(width: 64, height: 64)),
+    ("medium.png", "320x320 PNG", NoisePNG.make(width: 320, height: 320)),
+    ("large.png", "1200x1200 PNG", NoisePNG.make(width: 1200, height: 1200)),
     ("video.mp4", "MP4 (ftyp isom + noise)", BenchMedia.mp4(bytes: 30_000_000)),
 ]
 var routes: [String: Data] = [:]
