@@ -1,10 +1,10 @@
 import TernCore
 import TernProtocol
 
-extension PushIssue {
-    /// The push-module event this issue is reported as.
+extension PushIssue.Kind {
+    /// The push-module event an issue of this kind is reported as.
     public var event: PushModuleEvents {
-        switch kind {
+        switch self {
         case .errorHandleUserInfo: .errorHandleUserInfo
         case .uidIsNil: .uidIsNil
         case .errorMediaDownload: .errorMediaDownload
@@ -15,6 +15,14 @@ extension PushIssue {
         case .unknownButtonIdentifier: .unknownButtonIdentifier
         }
     }
+
+    /// The event's message, as the reference words it (the event's own text).
+    public var message: String { event.message }
+}
+
+extension PushIssue {
+    /// The push-module event this issue is reported as.
+    public var event: PushModuleEvents { kind.event }
 
     /// The issue as an `ErrorEvent` record: the reference's message, and the details as its value
     /// (strings, numbers, booleans; null details are left out).

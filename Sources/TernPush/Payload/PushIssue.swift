@@ -23,20 +23,6 @@ public struct PushIssue: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidButtonIdentifier
         case outOfRangeForIdentifier
         case unknownButtonIdentifier
-
-        /// The event's message, as the reference words it.
-        public var message: String {
-            switch self {
-            case .errorHandleUserInfo: "invalid userInfo format"
-            case .uidIsNil: "uid in the push data is null, it is impossible to send a push event to the server."
-            case .errorMediaDownload: "could not download image data from URL."
-            case .errorMediaKeyMissing: "'media' key is missing or URL string is invalid."
-            case .errorButtonsKeyMissing: "'buttons' key is missing or is invalid."
-            case .invalidButtonIdentifier: "invalid button identifier. See event value"
-            case .outOfRangeForIdentifier: "out of range for identifier. See event value"
-            case .unknownButtonIdentifier: "unknown button identifier. See event value"
-            }
-        }
     }
 
     public var kind: Kind
