@@ -110,7 +110,10 @@ public final class HTTPServer: Sendable {
         }
         guard let (daemon, socket) = taken else { return }
         core.tracker.withLock { $0.stopping = true }
-        _ = MHD_quiesce_daemon(daemon.pointer)
+        // Quiescing hands the listening socket back to us; when it fails, libmicrohttpd still owns
+        // it and closes it in MHD_stop_daemon, and closing it again here could close a descriptor
+        // number that another server in this process has since been given.
+        let handedBack = MHD_quiesce_daemon(daemon.pointer) == socket.descriptor
         let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
         while core.tracker.withLock({ $0.active > 0 }), Date() < deadline {
             usleep(2_000)
@@ -122,7 +125,7 @@ public final class HTTPServer: Sendable {
             usleep(1_000)
         }
         MHD_stop_daemon(daemon.pointer)
-        socket.release()
+        if handedBack { socket.release() }
     }
 
     private static func validate(_ configuration: Configuration) throws(HTTPServerError) {
