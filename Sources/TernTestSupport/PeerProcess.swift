@@ -17,6 +17,10 @@ public enum PeerProcess {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        // Never the test runner's own stderr: a peer that outlived its test would hold the runner's
+        // pipe open and `swift test` would wait for it forever.
+        process.standardError = try logFile(for: arguments)
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         // Reading the first line blocks only the calling test's thread, briefly.
         var line = Data()
@@ -32,5 +36,14 @@ public enum PeerProcess {
             throw TestPeerError("\(failure): \(text)")
         }
         return (process, port)
+    }
+
+    /// A fresh file in the temporary directory for the peer's diagnostics.
+    private static func logFile(for arguments: [String]) throws -> FileHandle {
+        let name = arguments.dropFirst().first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "peer"
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tern-\(name)-\(UUID().uuidString).log").path
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 }

@@ -71,6 +71,7 @@ async def main():
     # A parent may have spawned us with signals blocked (libdispatch threads block them): unblock,
     # so that SIGTERM ends the peer.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    peer_core.exit_with_parent()
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert")
     parser.add_argument("--key")

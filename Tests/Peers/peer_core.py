@@ -14,6 +14,23 @@ import h2.events
 import h2.exceptions
 import h2.settings
 
+
+def exit_with_parent():
+    """Ends this peer when the test process that started it is gone, so no peer outlives its test run
+    (an orphan would also keep the test runner's output pipes open)."""
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
 STATS = {"connections": 0, "max_open_streams": 0, "requests": 0, "goaways": 0, "resets": 0}
 
 

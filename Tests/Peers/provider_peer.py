@@ -29,6 +29,7 @@ import peer_providers
 async def main():
     # A parent may have spawned us with signals blocked: unblock, so SIGTERM ends the peer.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    peer_core.exit_with_parent()
     parser = argparse.ArgumentParser()
     parser.add_argument("--config", required=True)
     parser.add_argument("--cert", required=True)

@@ -6,13 +6,19 @@ struct DeviceProcess {
     let process: Process
     let output: Pipe
 
-    /// Starts `tern device <arguments>`; standard output is kept, standard error goes to the test's.
+    /// Starts `tern device <arguments>`; standard output is kept, standard error goes to a file in the
+    /// temporary directory (never the test runner's own pipe, which a leftover process would hold open).
     static func start(_ arguments: [String]) throws -> DeviceProcess {
         let process = Process()
         process.executableURL = try ServerProcess.binaryURL()
         process.arguments = ["device"] + arguments
         let output = Pipe()
         process.standardOutput = output
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tern-device-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         return DeviceProcess(process: process, output: output)
     }
