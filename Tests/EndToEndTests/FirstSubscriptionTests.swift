@@ -2,6 +2,7 @@ import Foundation
 import TernCore
 import TernProtocol
 import TernPush
+import TernSQLite
 import TernTestSupport
 import Testing
 
@@ -30,10 +31,13 @@ import Testing
         return (answer.jsonArray ?? []).compactMap { $0 as? [String: Any] }
     }
 
-    /// Rows still waiting in the SDK's outbox (its SQLite file in the app-group directory).
-    static func outboxFiles(in directory: TemporaryDirectory) -> [String] {
+    /// Rows still waiting in the SDK's outbox: the `outbox` table of the SQLite file under the app group.
+    static func outboxRows(in directory: TemporaryDirectory) throws -> Int64? {
         let enumerator = FileManager.default.enumerator(atPath: directory.url.path)
-        return (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix("tern.sqlite") }
+        let files = (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix("tern.sqlite") }
+        guard let file = files.first else { return nil }
+        let db = try SQLiteDatabase(path: directory.url.appendingPathComponent(file).path)
+        return try db.queryFirst("SELECT count(*) FROM outbox")?.int(0)
     }
 
     @Test func subscribeGoesThroughTheOutboxToTheServerAndReportsTheProfile() async throws {
@@ -69,7 +73,8 @@ import Testing
         #expect(subscription.fields?["_os_ver"]?.objectValue?["raw"] == "18.6.2")
 
         // The request went through the SDK's SQLite outbox, which is empty once acknowledged.
-        #expect(!Self.outboxFiles(in: directory).isEmpty, "no outbox database under \(directory.url.path)")
+        let waiting = try Self.outboxRows(in: directory)
+        #expect(waiting == 0, "outbox rows left after the acknowledgement: \(String(describing: waiting))")
 
         // The server stored the profile and the subscription.
         let stored = try await Self.subscriptions(on: server, token: Self.token)
