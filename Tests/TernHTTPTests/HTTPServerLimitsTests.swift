@@ -39,12 +39,17 @@ import Testing
         #expect(String(decoding: body, as: UTF8.self) == "1024")
     }
 
+    /// Only the headers are sent: the server answers from Content-Length alone. (Sending the body
+    /// through URLSession raced the server's close: the client sometimes saw a broken pipe instead
+    /// of the 413.)
     @Test func defaultLimitIsOneMebibyte() async throws {
         let server = try startServer(EchoHandler())
         defer { server.stop() }
-        let (status, _, body) = try await fetch(server, "/up", method: "POST", body: Data(count: (1 << 20) + 1))
-        #expect(status == 413)
-        #expect(String(decoding: body, as: UTF8.self).contains("request body is larger than 1048576 bytes"))
+        let connection = try RawConnection(port: server.port)
+        try await connection.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: \((1 << 20) + 1)\r\n\r\n")
+        let response = try await connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text.contains("request body is larger than 1048576 bytes"))
     }
 
     /// libmicrohttpd 0.9.75 takes no answer in the middle of an upload: a chunked body past the
