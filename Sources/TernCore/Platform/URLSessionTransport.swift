@@ -28,20 +28,29 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            throw TransportError("no answer from \(request.url.host ?? "the server"): \(error.localizedDescription)")
+        // The completion-handler form, not `data(for:)`: on Linux, cancelling `data(for:)` while its
+        // answer arrives can deadlock FoundationNetworking (seen when a simulated device shut down
+        // mid-request). A request ends by its answer or its own timeout instead.
+        let url = request.url
+        return try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: urlRequest) { data, response, error in
+                if let error {
+                    continuation.resume(
+                        throwing: TransportError(
+                            "no answer from \(url.host ?? "the server"): \(error.localizedDescription)"))
+                    return
+                }
+                guard let http = response as? HTTPURLResponse else {
+                    continuation.resume(throwing: TransportError("the answer from \(url.absoluteString) is not HTTP"))
+                    return
+                }
+                var headers: [String: String] = [:]
+                for (name, value) in http.allHeaderFields {
+                    if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+                }
+                continuation.resume(
+                    returning: TransportResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+            }.resume()
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw TransportError("the answer from \(request.url.absoluteString) is not HTTP")
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        return TransportResponse(status: http.statusCode, headers: headers, body: data)
     }
 }
