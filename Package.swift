@@ -36,6 +36,9 @@ let package = Package(
             name: "COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .systemLibrary(
+            name: "CNGHTTP2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+        .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
@@ -49,7 +52,7 @@ let package = Package(
         .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),
 
         // Server.
-        .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl"]),
+        .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl", "CNGHTTP2", "COpenSSL"]),
         .target(name: "TernCrypto", dependencies: ["COpenSSL"]),
         .target(
             name: "TernServer",

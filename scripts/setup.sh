@@ -4,8 +4,8 @@
 # Debian/Ubuntu: apt-get (as root, or through sudo). macOS: Homebrew.
 set -euo pipefail
 
-debian_packages=(pkg-config libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev)
-brew_packages=(pkg-config sqlite libmicrohttpd curl openssl@3 libpq)
+debian_packages=(pkg-config libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libnghttp2-dev libssl-dev libpq-dev)
+brew_packages=(pkg-config sqlite libmicrohttpd curl libnghttp2 openssl@3 libpq)
 
 # Python peers the tests start (Tests/Peers): the HTTP/2 peer needs the h2 package from PyPI.
 if command -v python3 >/dev/null && ! python3 -c "import h2" 2>/dev/null; then

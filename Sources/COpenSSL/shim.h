@@ -14,6 +14,8 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <openssl/x509.h>
 
 /// EVP_PKEY_CTX_set_rsa_padding and friends are macros in some OpenSSL versions; wrap what we use.
@@ -26,5 +28,16 @@ static inline int tern_evp_pkey_ctx_set_rsa_pss_saltlen(EVP_PKEY_CTX *ctx, int l
 /// EVP_PKEY_PUBLIC_KEY is a compound macro Swift cannot import: the selection for OSSL_DECODER.
 static inline int tern_evp_pkey_public_key_selection(void) {
     return EVP_PKEY_PUBLIC_KEY;
+}
+/// SSL_set_tlsext_host_name, SSL_CTX_set_mode and SSL_CTX_set_min_proto_version are macros over
+/// SSL_ctrl / SSL_CTX_ctrl.
+static inline long tern_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return SSL_set_tlsext_host_name(ssl, name);
+}
+static inline long tern_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
+static inline int tern_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
 }
 #endif

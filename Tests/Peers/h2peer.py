@@ -8,6 +8,8 @@ Prints "PORT <n>" once it listens, then serves until killed. Paths:
   /never              never answers (for timeouts and cancellation)
   /size/<n>           200 with n bytes
   /goaway             answers 200, then sends GOAWAY and closes the connection
+  --goaway-after N    each connection answers N requests, then sends GOAWAY naming the last one
+                      (the streams after it are refused) and closes
   /stats              JSON: connections accepted, most streams open at once, streams waiting on
                       /never, streams the client reset
 """
@@ -60,7 +62,7 @@ def handle(request):
         request.protocol.flush()
         request.protocol.transport.close()
     elif path == "/stats":
-        stats = {key: peer_core.STATS[key] for key in ("connections", "max_open_streams", "resets")}
+        stats = {key: peer_core.STATS[key] for key in ("connections", "max_open_streams", "resets", "goaways", "requests")}
         stats["waiting"] = waiting()
         request.respond(200, json.dumps(stats).encode(), [("content-type", "application/json")])
     else:
@@ -76,8 +78,10 @@ async def main():
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--max-streams", type=int, default=100)
+    parser.add_argument("--goaway-after", type=int, default=0)
     args = parser.parse_args()
     server = peer_core.Server(handle, max_streams=args.max_streams)
+    server.goaway_after = args.goaway_after
     listener, port = await server.start(args.cert, args.key)
     print("PORT", port, flush=True)
     await listener.serve_forever()

@@ -129,16 +129,21 @@ class Protocol(asyncio.Protocol):
     def send_pending(self):
         for stream_id in list(self.pending):
             body = self.pending[stream_id]
-            while True:
-                window = min(self.conn.local_flow_control_window(stream_id), self.conn.max_outbound_frame_size)
-                if not body or window <= 0:
-                    break
-                self.conn.send_data(stream_id, body[:window])
-                body = body[window:]
+            try:
+                while True:
+                    window = min(self.conn.local_flow_control_window(stream_id), self.conn.max_outbound_frame_size)
+                    if not body or window <= 0:
+                        break
+                    self.conn.send_data(stream_id, body[:window])
+                    body = body[window:]
+                if not body:
+                    self.conn.end_stream(stream_id)
+            except h2.exceptions.StreamClosedError:
+                # The client reset the stream in the frames this batch of events came from.
+                body = b""
             if body:
                 self.pending[stream_id] = body
             else:
-                self.conn.end_stream(stream_id)
                 del self.pending[stream_id]
         self.flush()
 

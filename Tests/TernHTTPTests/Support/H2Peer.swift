@@ -13,8 +13,11 @@ final class H2Peer: Sendable {
     }
 
     /// Starts the peer; TLS with `certificates`, or cleartext h2c without.
-    init(certificates: TestCertificates?, maxStreams: Int = 100) throws {
-        var arguments = ["python3", Self.script, "--max-streams", String(maxStreams)]
+    /// `goAwayAfter`: each connection answers that many requests, then refuses the rest by GOAWAY.
+    init(certificates: TestCertificates?, maxStreams: Int = 100, goAwayAfter: Int = 0) throws {
+        var arguments = [
+            "python3", Self.script, "--max-streams", String(maxStreams), "--goaway-after", String(goAwayAfter),
+        ]
         if let certificates {
             arguments += ["--cert", certificates.certificateFile, "--key", certificates.keyFile]
         }

@@ -20,15 +20,18 @@ import Testing
 
     @Test func apnsRequestsAreCheckedBeforeSending() throws {
         let now = Date()
-        func make(_ push: OutgoingPush, topic: String? = "com.example.app") throws(DeliveryOutcomeError) -> HTTP2Request
-        {
+        func make(
+            _ push: OutgoingPush, topic: String? = "com.example.app"
+        ) throws(DeliveryOutcomeError) -> HTTP2ConnectionPool.Request {
             try APNsRequest.make(
-                push, devicePath: "https://127.0.0.1:1/3/device/", providerToken: "jwt", defaultTopic: topic,
-                timeout: 5, now: now)
+                push, devicePath: APNsRequest.devicePath(URL(string: "https://127.0.0.1:1")!),
+                authorization: "bearer jwt", defaultTopic: topic, timeout: 5, now: now)
         }
         var push = APNsFixture.push(1)
         let request = try make(push)
-        #expect(request.url.absoluteString == "https://127.0.0.1:1/3/device/\(push.token)")
+        #expect(request.path == "/3/device/\(push.token)")
+        #expect(request.method == "POST")
+        #expect(APNsRequest.devicePath(URL(string: "https://127.0.0.1:1/apns/")!) == "/apns/3/device/")
         #expect(request.headers.first { $0.0 == "authorization" }?.1 == "bearer jwt")
         #expect(request.headers.first { $0.0 == "apns-expiration" } == nil)
         #expect(throws: DeliveryOutcomeError.self) { try make(push, topic: nil) }
@@ -41,6 +44,8 @@ import Testing
         #expect(!APNsRequest.isDeviceToken("abc"))
         #expect(!APNsRequest.isDeviceToken(""))
         #expect(APNsRequest.isDeviceToken("00ffAA"))
+        #expect(!APNsRequest.isDeviceToken("00ffAG"))
+        #expect(!APNsRequest.isDeviceToken(String(repeating: "a", count: 402)))
     }
 
     @Test func apnsAnswersWithoutABodyStillSayWhatHappened() {

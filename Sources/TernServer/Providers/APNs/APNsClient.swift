@@ -2,13 +2,15 @@ import Foundation
 import TernHTTP
 
 /// Sends pushes to APNs for one credential and one environment (sandbox or production): every
-/// request is a stream on one multiplexed HTTP/2 connection (libcurl's multi interface), and a
-/// further connection opens only when the first has no free stream. The provider token is signed
-/// once and shared by all requests until it is renewed.
+/// request is a stream on one multiplexed HTTP/2 connection (`HTTP2ConnectionPool`, straight on
+/// libnghttp2 and OpenSSL, so a batch's frames leave in a few large writes), and a further
+/// connection opens only when the first has no free stream. The provider token is signed once
+/// and shared by all requests until it is renewed.
 ///
 /// ```swift
 /// let client = try APNsClient(credential: credential, origin: URL(string: "https://api.push.apple.com")!)
 /// let outcome = await client.send(push)   // .sent(providerMessageId: "…apns-id…")
+/// let outcomes = await client.send(batch) // [deliveryId: outcome]
 /// ```
 public final class APNsClient: Sendable {
     /// How the client uses its connections.
@@ -18,11 +20,10 @@ public final class APNsClient: Sendable {
         /// Connections at most; the next opens only when the streams of those open run out.
         public var maxConnections = 8
         /// Streams in flight per connection before the next connection opens. APNs allows up to
-        /// 1,000 per connection (fewer under load; a lower SETTINGS value from APNs wins and the
-        /// extra requests wait on that connection). 100 keeps libcurl 7.88, whose HTTP/2 uploads
-        /// slow down as streams per connection grow, in its fast range (see bench/apns).
-        public var maxStreamsPerConnection = 100
-        /// Pushes of one `send(_:)` batch in flight at once.
+        /// 1,000 per connection; a lower SETTINGS value from APNs wins.
+        public var maxStreamsPerConnection = 1000
+        /// Pushes of one `send(_:)` batch handed to the connections at once; the rest follow as
+        /// those are answered, so a large batch does not hold all its requests in memory.
         public var maxInFlight = 2000
         /// A PEM file of certificate authorities to trust instead of the system's.
         public var caFile: String?
@@ -37,7 +38,7 @@ public final class APNsClient: Sendable {
 
     public let origin: URL
     public let options: Options
-    let http: HTTP2Lanes
+    let http: HTTP2ConnectionPool
     let providerToken: APNsProviderToken
     private let defaultTopic: String?
     private let devicePath: String
@@ -53,12 +54,13 @@ public final class APNsClient: Sendable {
         credential: APNsCredential, origin: URL, options: Options, clock: @escaping @Sendable () -> Date
     ) throws {
         let key = try credential.signingKey()
-        var configuration = HTTP2Client.Configuration(caFile: options.caFile, requestTimeout: options.requestTimeout)
+        var configuration = HTTP2ConnectionPool.Configuration(
+            caFile: options.caFile, maxConnections: options.maxConnections,
+            maxStreamsPerConnection: options.maxStreamsPerConnection)
+        configuration.requestTimeout = options.requestTimeout
         configuration.connectTimeout = min(configuration.connectTimeout, options.requestTimeout)
         configuration.maxResponseBytes = 64 << 10
-        http = try HTTP2Lanes(
-            configuration: configuration, maxLanes: options.maxConnections,
-            streamsPerLane: options.maxStreamsPerConnection)
+        http = try HTTP2ConnectionPool(origin: origin, configuration: configuration)
         providerToken = APNsProviderToken(
             key: key, keyId: credential.keyId, teamId: credential.teamId, refreshAfter: options.tokenRefresh,
             clock: clock)
@@ -90,14 +92,99 @@ public final class APNsClient: Sendable {
         }
     }
 
-    /// Sends a batch, up to `options.maxInFlight` at once; one outcome per delivery id.
+    /// Sends a batch, `options.maxInFlight` handed to the connections at a time; one outcome per
+    /// delivery id. Pushes answered 403 `ExpiredProviderToken` go once more with a renewed token.
     public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
-        await Concurrently.map(pushes, limit: options.maxInFlight) { push in await self.send(push) }
+        let chunk = max(1, options.maxInFlight / 2)
+        let chunks = stride(from: 0, to: pushes.count, by: chunk).map {
+            Array(pushes[$0..<min($0 + chunk, pushes.count)])
+        }
+        var outcomes: [Int64: DeliveryOutcome] = [:]
+        outcomes.reserveCapacity(pushes.count)
+        // Two chunks in flight: while one drains, the next already fills the streams.
+        await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
+            var next = chunks.makeIterator()
+            for _ in 0..<2 {
+                guard let pushes = next.next() else { break }
+                group.addTask { await self.sendChunk(pushes) }
+            }
+            for await answered in group {
+                outcomes.merge(answered) { $1 }
+                if let pushes = next.next() { group.addTask { await self.sendChunk(pushes) } }
+            }
+        }
+        return outcomes
+    }
+
+    private func sendChunk(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+        var outcomes: [Int64: DeliveryOutcome] = [:]
+        outcomes.reserveCapacity(pushes.count)
+        let token: String
+        do {
+            token = try await providerToken.token()
+        } catch {
+            let outcome = (error as? DeliveryOutcomeError)?.outcome ?? ProviderFailure.outcome(error, provider: "APNs")
+            for push in pushes { outcomes[push.deliveryId] = outcome }
+            return outcomes
+        }
+        let expired = await exchange(pushes, token: token, into: &outcomes)
+        guard !expired.isEmpty else { return outcomes }
+        do {
+            let renewed = try await providerToken.renew(replacing: token)
+            let again = await exchange(expired, token: renewed, into: &outcomes)
+            for push in again {
+                outcomes[push.deliveryId] = .retry(
+                    after: nil, reason: "APNs 403 ExpiredProviderToken, also for a freshly signed token")
+            }
+        } catch {
+            let outcome = (error as? DeliveryOutcomeError)?.outcome ?? ProviderFailure.outcome(error, provider: "APNs")
+            for push in expired { outcomes[push.deliveryId] = outcome }
+        }
+        return outcomes
+    }
+
+    /// Sends `pushes` with `token`, writing their outcomes; returns those APNs answered with
+    /// 403 `ExpiredProviderToken`.
+    private func exchange(
+        _ pushes: [OutgoingPush], token: String, into outcomes: inout [Int64: DeliveryOutcome]
+    ) async -> [OutgoingPush] {
+        let now = clock()
+        let authorization = "bearer " + token
+        var requests: [HTTP2ConnectionPool.Request] = []
+        var sent: [OutgoingPush] = []
+        requests.reserveCapacity(pushes.count)
+        sent.reserveCapacity(pushes.count)
+        for push in pushes {
+            do {
+                requests.append(
+                    try APNsRequest.make(
+                        push, devicePath: devicePath, authorization: authorization, defaultTopic: defaultTopic,
+                        timeout: options.requestTimeout, now: now))
+                sent.append(push)
+            } catch {
+                outcomes[push.deliveryId] = error.outcome
+            }
+        }
+        let answers = await http.send(requests)
+        let answeredAt = clock()
+        var expired: [OutgoingPush] = []
+        for (push, answer) in zip(sent, answers) {
+            switch answer {
+            case .success(let response):
+                switch APNsAnswer.read(response, now: answeredAt) {
+                case .outcome(let outcome): outcomes[push.deliveryId] = outcome
+                case .renewProviderToken: expired.append(push)
+                }
+            case .failure(let error):
+                outcomes[push.deliveryId] = ProviderFailure.outcome(error, provider: "APNs")
+            }
+        }
+        return expired
     }
 
     private func exchange(_ push: OutgoingPush, token: String) async throws -> APNsAnswer {
         let request = try APNsRequest.make(
-            push, devicePath: devicePath, providerToken: token, defaultTopic: defaultTopic,
+            push, devicePath: devicePath, authorization: "bearer " + token, defaultTopic: defaultTopic,
             timeout: options.requestTimeout,
             now: clock())
         return APNsAnswer.read(try await http.send(request), now: clock())

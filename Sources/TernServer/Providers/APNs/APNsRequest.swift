@@ -5,10 +5,13 @@ import TernProtocol
 /// One push as an APNs request (`POST /3/device/{token}`), or the outcome that makes sending
 /// pointless: a payload over 4096 bytes, a token that is not hex, no topic, an expired message.
 enum APNsRequest {
+    /// - Parameters:
+    ///   - devicePath: `/3/device/` after the origin's own path (``devicePath(_:)``).
+    ///   - authorization: `bearer <provider token>`, made once for many pushes.
     static func make(
-        _ push: OutgoingPush, devicePath: String, providerToken: String, defaultTopic: String?, timeout: TimeInterval,
-        now: Date
-    ) throws(DeliveryOutcomeError) -> HTTP2Request {
+        _ push: OutgoingPush, devicePath: String, authorization: String, defaultTopic: String?,
+        timeout: TimeInterval, now: Date
+    ) throws(DeliveryOutcomeError) -> HTTP2ConnectionPool.Request {
         if push.payload.count > TernPushPayload.apnsMaxBytes {
             throw .failed(
                 reason:
@@ -30,7 +33,7 @@ enum APNsRequest {
             throw .failed(reason: "APNs: priority \(priority) is not 10, 5 or 1")
         }
         var headers: [(String, String)] = [
-            ("authorization", "bearer " + providerToken),
+            ("authorization", authorization),
             ("apns-topic", topic),
             ("apns-push-type", push.pushType.rawValue),
             ("apns-priority", String(priority)),
@@ -50,21 +53,25 @@ enum APNsRequest {
             headers.append(("apns-collapse-id", collapseId))
         }
         // The token is hex (checked above): nothing to escape.
-        guard let url = URL(string: devicePath + push.token) else {
-            throw .failed(reason: "APNs: \(devicePath) does not make a URL with the token")
-        }
-        return HTTP2Request(method: "POST", url: url, headers: headers, body: push.payload, timeout: timeout)
+        return HTTP2ConnectionPool.Request(
+            method: "POST", path: devicePath + push.token, headers: headers, body: push.payload, timeout: timeout)
     }
 
-    /// `https://host:port/3/device/`.
+    /// `/3/device/`, after the origin's path when it has one (a stand-in behind a prefix).
     static func devicePath(_ origin: URL) -> String {
-        let text = origin.absoluteString
-        return (text.hasSuffix("/") ? text : text + "/") + "3/device/"
+        let base = origin.path
+        return (base.hasSuffix("/") ? base : base + "/") + "3/device/"
     }
 
     /// APNs tokens are hex (32 bytes today; Apple says not to assume the length).
     static func isDeviceToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.count <= 400 && token.utf8.count % 2 == 0
-            && token.utf8.allSatisfy { (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }
+        var count = 0
+        for byte in token.utf8 {
+            switch byte {
+            case 48...57, 65...70, 97...102: count += 1
+            default: return false
+            }
+        }
+        return count > 0 && count <= 400 && count % 2 == 0
     }
 }

@@ -1,0 +1,199 @@
+import Foundation
+import Synchronization
+
+/// What a pool's connections share: the queue of requests waiting for a stream, the list of
+/// connections, and the cancellations asked for. Connections take requests from the queue as
+/// their streams free up; the queue opens a connection when none has room.
+final class PoolShared: Sendable {
+    private struct State {
+        var queue: [PoolExchange] = []
+        var head = 0
+        var connections: [PoolConnectionHandle] = []
+        var cancelled: Set<UInt64> = []
+        var closed = false
+
+        var waiting: Int { queue.count - head }
+    }
+
+    let endpoint: PoolEndpoint
+    let tls: TLSClientContext
+    let configuration: HTTP2ConnectionPool.Configuration
+    private let state = Mutex(State())
+    /// Bumped on every cancellation, so connections look at the set only when it changed.
+    let cancelGeneration = Atomic<Int>(0)
+    private let nextConnection = Atomic<Int>(0)
+
+    init(endpoint: PoolEndpoint, tls: TLSClientContext, configuration: HTTP2ConnectionPool.Configuration) {
+        self.endpoint = endpoint
+        self.tls = tls
+        self.configuration = configuration
+    }
+
+    var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Queues requests, opens a connection when those open have no room for them, and wakes the
+    /// connections that have.
+    func enqueue(_ exchanges: [PoolExchange]) {
+        guard !exchanges.isEmpty else { return }
+        let (accepted, wake, open) = state.withLock { state -> (Bool, [PoolConnectionHandle], Bool) in
+            guard !state.closed else { return (false, [], false) }
+            state.queue.append(contentsOf: exchanges)
+            return (true, state.connections.filter { $0.hasRoom }, openIfNeeded(&state))
+        }
+        guard accepted else {
+            let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
+            for exchange in exchanges { exchange.complete(.failure(error)) }
+            return
+        }
+        for handle in wake { handle.wake() }
+        if open { startConnection() }
+    }
+
+    /// Up to `limit` requests for a connection, oldest first; those already past their deadline
+    /// fail instead.
+    func take(_ limit: Int, now: UInt64) -> [PoolExchange] {
+        guard limit > 0 else { return [] }
+        var expired: [PoolExchange] = []
+        let taken = state.withLock { state -> [PoolExchange] in
+            var taken: [PoolExchange] = []
+            while taken.count < limit, state.head < state.queue.count {
+                let exchange = state.queue[state.head]
+                state.head += 1
+                if exchange.deadline <= now { expired.append(exchange) } else { taken.append(exchange) }
+            }
+            if state.head == state.queue.count {
+                state.queue.removeAll(keepingCapacity: state.queue.count < 65_536)
+                state.head = 0
+            } else if state.head > 4096, state.head * 2 > state.queue.count {
+                state.queue.removeFirst(state.head)
+                state.head = 0
+            }
+            return taken
+        }
+        for exchange in expired { exchange.complete(.failure(exchange.timedOut())) }
+        return taken
+    }
+
+    var hasWaiting: Bool { state.withLock { $0.waiting > 0 } }
+
+    /// Requests a connection took but never sent go back to the front of the queue.
+    func giveBack(_ exchanges: [PoolExchange]) {
+        guard !exchanges.isEmpty else { return }
+        let failed = state.withLock { state -> Bool in
+            guard !state.closed else { return true }
+            state.queue.replaceSubrange(state.head..<state.head, with: exchanges)
+            return false
+        }
+        if failed {
+            let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
+            for exchange in exchanges { exchange.complete(.failure(error)) }
+        }
+    }
+
+    /// A connection ended (closed, lost, or never established). When it could not be set up and
+    /// no other connection is there to take the queue, the queue fails with its reason; otherwise
+    /// another connection opens for what still waits.
+    func ended(_ handle: PoolConnectionHandle, setUpError: HTTP2ClientError?) {
+        let (failed, wake, open) = state.withLock { state -> ([PoolExchange], [PoolConnectionHandle], Bool) in
+            state.connections.removeAll { $0 === handle }
+            if setUpError != nil, state.connections.isEmpty {
+                defer {
+                    state.queue.removeAll()
+                    state.head = 0
+                }
+                return (Array(state.queue[state.head...]), [], false)
+            }
+            return ([], state.connections.filter { $0.hasRoom }, openIfNeeded(&state))
+        }
+        if let setUpError {
+            for exchange in failed { exchange.complete(.failure(setUpError)) }
+        }
+        for other in wake { other.wake() }
+        if open { startConnection() }
+    }
+
+    /// A connection is ready, or its streams freed or its peer raised its limit: more may open
+    /// if the queue still outgrows the room.
+    func roomChanged() {
+        let open = state.withLock { openIfNeeded(&$0) }
+        if open { startConnection() }
+    }
+
+    /// Cancels a request: one still queued fails at once; one on a connection is reset there.
+    func cancel(_ id: UInt64) {
+        let queued = state.withLock { state -> PoolExchange? in
+            if let index = state.queue[state.head...].firstIndex(where: { $0.id == id }) {
+                return state.queue.remove(at: index)
+            }
+            state.cancelled.insert(id)
+            return nil
+        }
+        if let queued {
+            queued.complete(.failure(CancellationError()))
+            return
+        }
+        cancelGeneration.add(1, ordering: .sequentiallyConsistent)
+        for handle in state.withLock({ $0.connections }) { handle.wake() }
+    }
+
+    /// The cancelled ids among `ids`, taken out of the set.
+    func takeCancelled(among ids: some Sequence<UInt64>) -> [UInt64] {
+        state.withLock { state in
+            var found: [UInt64] = []
+            for id in ids where state.cancelled.remove(id) != nil { found.append(id) }
+            return found
+        }
+    }
+
+    /// A request finished before its cancellation reached it: forget the cancellation.
+    func forgetCancellation(_ id: UInt64) {
+        state.withLock { _ = $0.cancelled.remove(id) }
+    }
+
+    func shutDown() {
+        let (queued, handles) = state.withLock { state -> ([PoolExchange], [PoolConnectionHandle]) in
+            state.closed = true
+            defer {
+                state.queue.removeAll()
+                state.head = 0
+            }
+            return (Array(state.queue[state.head...]), state.connections)
+        }
+        let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
+        for exchange in queued { exchange.complete(.failure(error)) }
+        for handle in handles { handle.wake() }
+    }
+
+    /// Inside the lock: one more connection when the queue outgrows the room of those open (a
+    /// connection still opening counts as full room) and the limit allows.
+    private func openIfNeeded(_ state: inout State) -> Bool {
+        guard !state.closed, state.waiting > 0, state.connections.count < configuration.maxConnections else {
+            return false
+        }
+        let room = state.connections.reduce(0) { $0 + $1.room }
+        guard state.waiting > room else { return false }
+        let handle = PoolConnectionHandle(
+            number: nextConnection.wrappingAdd(1, ordering: .relaxed).newValue,
+            limit: configuration.maxStreamsPerConnection)
+        state.connections.append(handle)
+        pendingStart.withLock { $0.append(handle) }
+        return true
+    }
+
+    private let pendingStart = Mutex<[PoolConnectionHandle]>([])
+
+    /// Starts the threads of the connections `openIfNeeded` added (outside the state's lock).
+    private func startConnection() {
+        let handles = pendingStart.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        for handle in handles {
+            let thread = Thread { [self] in PoolConnection.run(handle: handle, shared: self) }
+            thread.name = "tern-h2-\(endpoint.host)-\(handle.number)"
+            thread.start()
+        }
+    }
+}
