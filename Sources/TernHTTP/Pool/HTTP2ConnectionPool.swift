@@ -1,3 +1,4 @@
+import COpenSSL
 import Foundation
 import Synchronization
 
@@ -163,9 +164,12 @@ extension HTTP2ConnectionPool.Request {
 }
 
 /// A write to a connection the peer closed must fail with EPIPE, not end the process: OpenSSL
-/// writes to the socket with plain `write`.
+/// writes to the socket with plain `write`. And OpenSSL's exit handler must not free what a
+/// connection thread may still use while the process ends (it only takes effect when this is the
+/// process's first use of OpenSSL).
 private let ignoreBrokenPipe: Bool = {
     signal(SIGPIPE, SIG_IGN)
+    OPENSSL_init_ssl(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
     return true
 }()
 

@@ -147,11 +147,13 @@ final class PoolConnection {
         let streamID: Int32 = prepared.bytes.withUnsafeBufferPointer { bytes in
             let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
             fields.removeAll(keepingCapacity: true)
-            for (nameStart, nameCount, valueStart, valueCount) in prepared.fields {
+            for field in prepared.fields {
                 fields.append(
                     nghttp2_nv(
-                        name: base + nameStart, value: base + valueStart, namelen: nameCount, valuelen: valueCount,
-                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                        name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameCount,
+                        valuelen: field.valueCount,
+                        flags: UInt8(field.unindexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)
+                    ))
             }
             if prepared.body.isEmpty {
                 return nghttp2_submit_request(session, nil, fields, fields.count, nil, nil)

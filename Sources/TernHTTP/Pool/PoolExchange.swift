@@ -43,11 +43,21 @@ struct PoolEndpoint: Sendable {
 /// One request on its way through a pool: its header block made once, its deadline, and what to
 /// call with the answer (on a connection's thread; it must return quickly).
 struct PoolExchange: Sendable {
-    /// The request as nghttp2 takes it: names and values back to back in one buffer.
+    /// The request as nghttp2 takes it: names and values back to back in one buffer, checked
+    /// and lowercased there, without a string made per field.
     struct Prepared: Sendable {
+        /// Where one field lies in `bytes`, and nghttp2's flags for it.
+        struct Field: Sendable {
+            let nameStart: Int
+            let nameCount: Int
+            let valueStart: Int
+            let valueCount: Int
+            let unindexed: Bool
+        }
+
         var bytes: [UInt8] = []
-        /// (name start, name length, value start, value length) in `bytes`, pseudo-headers first.
-        var fields: [(Int, Int, Int, Int)] = []
+        /// Pseudo-headers first.
+        var fields: [Field] = []
         let body: Data
         let method: String
         let path: String
@@ -61,56 +71,66 @@ struct PoolExchange: Sendable {
             guard !method.isEmpty, method.utf8.allSatisfy({ (65...90).contains($0) }) else {
                 throw HTTP2ClientError(.invalidRequest, "\(origin)\(path): \"\(method)\" is not an HTTP method")
             }
-            guard path.utf8.first == UInt8(ascii: "/"), Self.isFieldValue(path), !path.utf8.contains(32) else {
-                throw HTTP2ClientError(
-                    .invalidRequest, "\(origin)\(path): the path must start with / and have no spaces")
-            }
-            bytes.reserveCapacity(
-                64 + path.utf8.count + request.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
+            var capacity = 64 + path.utf8.count
+            for (name, value) in request.headers { capacity += name.utf8.count + value.utf8.count }
+            bytes.reserveCapacity(capacity)
             fields.reserveCapacity(5 + request.headers.count)
             append(":method", method)
             append(":scheme", "https")
             append(":authority", endpoint.authority)
-            append(":path", path)
+            append(":path", path, unindexed: true)
+            guard path.utf8.first == UInt8(ascii: "/"), isFieldValue(fields[3], allowSpace: false) else {
+                throw HTTP2ClientError(
+                    .invalidRequest, "\(origin)\(path): the path must start with / and have no spaces")
+            }
             for (name, value) in request.headers {
-                switch Self.check(name) {
-                case .valid: break
-                case .uppercase:
-                    try add(name.lowercased(), value)
-                    continue
-                case .invalid:
+                append(name, value)
+                let field = fields[fields.count - 1]
+                guard lowercaseToken(field) else {
                     throw HTTP2ClientError(.invalidRequest, "\(origin)\(path): header name \"\(name)\" is not valid")
                 }
-                try add(name, value)
+                guard isFieldValue(field, allowSpace: true) else {
+                    throw HTTP2ClientError(
+                        .invalidRequest, "\(origin)\(path): header \(name) has a line break or NUL in its value")
+                }
+                if isConnectionSpecific(field) {
+                    fields.removeLast()
+                    bytes.removeLast(bytes.count - field.nameStart)
+                } else if Self.unindexedNames.contains(where: { matches(field, $0) }) {
+                    fields[fields.count - 1] = Field(
+                        nameStart: field.nameStart, nameCount: field.nameCount, valueStart: field.valueStart,
+                        valueCount: field.valueCount, unindexed: true)
+                }
             }
             if !body.isEmpty || method == "POST" || method == "PUT" {
-                append("content-length", String(body.count))
+                append("content-length", String(body.count), unindexed: true)
             }
         }
 
-        private mutating func add(_ name: String, _ value: String) throws(HTTP2ClientError) {
-            guard Self.isFieldValue(value) else {
-                throw HTTP2ClientError(
-                    .invalidRequest, "\(origin)\(path): header \(name) has a line break or NUL in its value")
-            }
-            // Connection-specific fields are not allowed in HTTP/2 (RFC 9113 8.2.2).
-            switch name {
-            case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host",
-                "content-length":
-                return
-            default: append(name, value)
-            }
+        /// Fields whose values differ on every request: kept out of HPACK's dynamic table, where
+        /// they would only push out the fields that repeat (the authorization, the topic).
+        private static let unindexedNames: [[UInt8]] = ["apns-id", "apns-expiration", "apns-collapse-id"].map {
+            Array($0.utf8)
         }
 
-        private mutating func append(_ name: String, _ value: String) {
+        /// Connection-specific fields are not allowed in HTTP/2 (RFC 9113 8.2.2); the pool sets
+        /// content-length itself.
+        private static let droppedNames: [[UInt8]] = [
+            "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "content-length",
+        ].map { Array($0.utf8) }
+
+        private mutating func append(_ name: String, _ value: String, unindexed: Bool = false) {
+            var name = name
+            var value = value
             let nameStart = bytes.count
-            bytes.append(contentsOf: name.utf8)
+            name.withUTF8 { bytes.append(contentsOf: $0) }
             let valueStart = bytes.count
-            bytes.append(contentsOf: value.utf8)
-            fields.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
+            value.withUTF8 { bytes.append(contentsOf: $0) }
+            fields.append(
+                Field(
+                    nameStart: nameStart, nameCount: valueStart - nameStart, valueStart: valueStart,
+                    valueCount: bytes.count - valueStart, unindexed: unindexed))
         }
-
-        private enum NameCheck { case valid, uppercase, invalid }
 
         /// RFC 9110 token characters; upper case is allowed here and sent in lower case.
         private static let tokenBytes: [Bool] = (0..<256).map { byte in
@@ -118,19 +138,40 @@ struct PoolExchange: Sendable {
                 || "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
         }
 
-        private static func check(_ name: String) -> NameCheck {
-            var uppercase = false
-            var count = 0
-            for byte in name.utf8 {
-                guard tokenBytes[Int(byte)] else { return .invalid }
-                if byte >= 65, byte <= 90 { uppercase = true }
-                count += 1
+        /// Checks the name is a token and lowercases it in place.
+        private mutating func lowercaseToken(_ field: Field) -> Bool {
+            guard field.nameCount > 0 else { return false }
+            return bytes.withUnsafeMutableBufferPointer { bytes in
+                for index in field.nameStart..<(field.nameStart + field.nameCount) {
+                    let byte = bytes[index]
+                    guard Self.tokenBytes[Int(byte)] else { return false }
+                    if byte >= 65, byte <= 90 { bytes[index] = byte + 32 }
+                }
+                return true
             }
-            return count == 0 ? .invalid : uppercase ? .uppercase : .valid
         }
 
-        private static func isFieldValue(_ value: String) -> Bool {
-            !value.utf8.contains { $0 == 0 || $0 == 10 || $0 == 13 }
+        private func isFieldValue(_ field: Field, allowSpace: Bool) -> Bool {
+            bytes.withUnsafeBufferPointer { bytes in
+                for index in field.valueStart..<(field.valueStart + field.valueCount) {
+                    let byte = bytes[index]
+                    if byte == 0 || byte == 10 || byte == 13 || (!allowSpace && byte == 32) { return false }
+                }
+                return true
+            }
+        }
+
+        private func matches(_ field: Field, _ name: [UInt8]) -> Bool {
+            field.nameCount == name.count
+                && bytes.withUnsafeBufferPointer { bytes in
+                    name.withUnsafeBufferPointer { name in
+                        memcmp(bytes.baseAddress! + field.nameStart, name.baseAddress!, name.count) == 0
+                    }
+                }
+        }
+
+        private func isConnectionSpecific(_ field: Field) -> Bool {
+            Self.droppedNames.contains { matches(field, $0) }
         }
 
         /// `POST https://host:port/path`, for reasons.

@@ -22,6 +22,8 @@ final class PoolShared: Sendable {
     /// Bumped on every cancellation, so connections look at the set only when it changed.
     let cancelGeneration = Atomic<Int>(0)
     private let nextConnection = Atomic<Int>(0)
+    /// Entered by every connection thread while it runs, so shutting down can wait for them.
+    private let threads = DispatchGroup()
 
     init(endpoint: PoolEndpoint, tls: TLSClientContext, configuration: HTTP2ConnectionPool.Configuration) {
         self.endpoint = endpoint
@@ -164,6 +166,10 @@ final class PoolShared: Sendable {
         let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
         for exchange in queued { exchange.complete(.failure(error)) }
         for handle in handles { handle.wake() }
+        // The threads end within a round of their loops; waiting for them means no TLS session
+        // is still being freed when the process exits right after (OpenSSL's exit handler frees
+        // what those sessions use).
+        _ = threads.wait(timeout: .now() + 2)
     }
 
     /// Inside the lock: one more connection when the queue outgrows the room of those open (a
@@ -191,7 +197,11 @@ final class PoolShared: Sendable {
             return pending
         }
         for handle in handles {
-            let thread = Thread { [self] in PoolConnection.run(handle: handle, shared: self) }
+            threads.enter()
+            let thread = Thread { [self] in
+                PoolConnection.run(handle: handle, shared: self)
+                threads.leave()
+            }
             thread.name = "tern-h2-\(endpoint.host)-\(handle.number)"
             thread.start()
         }
