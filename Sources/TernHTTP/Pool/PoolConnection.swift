@@ -152,7 +152,8 @@ final class PoolConnection {
                     nghttp2_nv(
                         name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameCount,
                         valuelen: field.valueCount,
-                        flags: UInt8(field.unindexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)
+                        flags: UInt8(
+                            field.unindexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)
                     ))
             }
             if prepared.body.isEmpty {
