@@ -37,6 +37,10 @@ static inline long tern_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
 static inline long tern_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_mode(ctx, mode);
 }
+static inline long tern_ssl_ctx_set_read_ahead(SSL_CTX *ctx, int yes) {
+    SSL_CTX_set_read_ahead(ctx, yes);
+    return 1;
+}
 static inline int tern_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_min_proto_version(ctx, version);
 }

@@ -2,8 +2,8 @@ import Foundation
 import TernCrypto
 import TernServer
 
-// tern-bench-apns: sends N notifications through Tern's APNs client (HTTP/2 over TLS, libcurl's
-// multi interface, the ES256 provider token) to a stand-in such as bench/apns/run.sh's nginx, and
+// tern-bench-apns: sends N notifications through Tern's APNs client (HTTP/2 over TLS, its
+// nghttp2 connection pool, the ES256 provider token) to a stand-in such as bench/apns/run.sh's nginx, and
 // prints notifications per second and peak memory.
 //
 //   tern-bench-apns --url https://127.0.0.1:8443 --ca ca.pem [--count 100000]
@@ -62,7 +62,8 @@ func run() async throws {
     var options = APNsClient.Options(caFile: arguments.ca, requestTimeout: 30)
     options.maxConnections = arguments.connections
     options.maxStreamsPerConnection = arguments.streams
-    options.maxInFlight = arguments.inFlight ?? arguments.connections * arguments.streams
+    // In flight means handed to the pool; the streams bound what is on the wire.
+    options.maxInFlight = arguments.inFlight ?? options.maxInFlight
     let client = try APNsClient(credential: credential, origin: URL(string: arguments.url)!, options: options)
 
     let payload = Data(
@@ -78,6 +79,7 @@ func run() async throws {
     let warmup = await client.send(pushes[0])
     guard case .sent = warmup else { throw BenchError("the stand-in did not accept a push: \(warmup)") }
 
+    let before = peakMemoryMiB()
     let start = ContinuousClock.now
     let outcomes = await client.send(pushes)
     let elapsed = ContinuousClock.now - start
@@ -89,7 +91,7 @@ func run() async throws {
     }
     let rate = Double(arguments.count) / seconds
     print(
-        "tern: \(arguments.count) notifications in \(String(format: "%.2f", seconds)) s = \(Int(rate)) notifications/s, sent \(sent), peak memory \(String(format: "%.1f", peakMemoryMiB())) MiB (connections \(arguments.connections), streams \(arguments.streams))"
+        "tern: \(arguments.count) notifications in \(String(format: "%.2f", seconds)) s = \(Int(rate)) notifications/s, sent \(sent), peak memory \(String(format: "%.1f", peakMemoryMiB())) MiB (\(String(format: "%.1f", before)) MiB before sending, the pushes built) (connections \(arguments.connections), streams \(arguments.streams))"
     )
     for (reason, count) in others.sorted(by: { $0.value > $1.value }).prefix(5) {
         print("  not sent: \(count) × \(reason)")

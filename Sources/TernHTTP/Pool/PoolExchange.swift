@@ -42,7 +42,7 @@ struct PoolEndpoint: Sendable {
 
 /// One request on its way through a pool: its header block made once, its deadline, and what to
 /// call with the answer (on a connection's thread; it must return quickly).
-struct PoolExchange: Sendable {
+final class PoolExchange: Sendable {
     /// The request as nghttp2 takes it: names and values back to back in one buffer, checked
     /// and lowercased there, without a string made per field.
     struct Prepared: Sendable {

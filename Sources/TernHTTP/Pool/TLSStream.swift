@@ -33,6 +33,8 @@ final class TLSClientContext: @unchecked Sendable {
         let alpn: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
         _ = SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count))
         _ = tern_ssl_ctx_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        // Read as much as has arrived in one system call, not a record header and then its body.
+        _ = tern_ssl_ctx_set_read_ahead(context, 1)
     }
 
     deinit {
