@@ -10,6 +10,7 @@ Prints "PORT <n>" once it listens, then serves until killed. Paths:
   /goaway             answers 200, then sends GOAWAY and closes the connection
   --goaway-after N    each connection answers N requests, then sends GOAWAY naming the last one
                       (the streams after it are refused) and closes
+  --silent            completes TLS, then never sends a frame (no SETTINGS)
   /stats              JSON: connections accepted, most streams open at once, streams waiting on
                       /never, streams the client reset
 """
@@ -79,9 +80,11 @@ async def main():
     parser.add_argument("--key")
     parser.add_argument("--max-streams", type=int, default=100)
     parser.add_argument("--goaway-after", type=int, default=0)
+    parser.add_argument("--silent", action="store_true")
     args = parser.parse_args()
     server = peer_core.Server(handle, max_streams=args.max_streams)
     server.goaway_after = args.goaway_after
+    server.silent = args.silent
     listener, port = await server.start(args.cert, args.key)
     print("PORT", port, flush=True)
     await listener.serve_forever()

@@ -63,6 +63,8 @@ class Protocol(asyncio.Protocol):
         STATS["connections"] += 1
         self.number = STATS["connections"]
         self.transport = transport
+        if self.server.silent:
+            return
         config = h2.config.H2Configuration(client_side=False, header_encoding="utf-8")
         self.conn = h2.connection.H2Connection(config=config)
         self.conn.local_settings = h2.settings.Settings(
@@ -78,6 +80,8 @@ class Protocol(asyncio.Protocol):
             self.transport.write(data)
 
     def data_received(self, data):
+        if self.conn is None:
+            return
         try:
             events = self.conn.receive_data(data)
         except h2.exceptions.ProtocolError:
@@ -153,6 +157,7 @@ class Server:
         self.handler = handler
         self.max_streams = max_streams
         self.goaway_after = 0
+        self.silent = False  # accept TLS, then never speak HTTP/2
 
     async def start(self, cert, key):
         """Listens on a free loopback port: TLS with `cert` and `key`, cleartext h2c when cert is None."""

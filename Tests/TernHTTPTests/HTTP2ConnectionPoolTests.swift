@@ -259,4 +259,37 @@ import Testing
                 origin: URL(string: "https://127.0.0.1:1")!, configuration: .init(caFile: "/nonexistent/ca.pem"))
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aQueuedRequestTimesOutAtItsOwnDeadlineWhileEveryStreamIsBusy() async throws {
+        let peer = try H2Peer(certificates: certificates, maxStreams: 1)
+        defer { peer.stop() }
+        let pool = try pool(peer, connections: 1)
+        let stuck = Task { try await pool.send(HTTP2ConnectionPool.Request(path: "/never", timeout: 50)) }
+        while try await stats(peer).waiting == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await pool.send(.init(path: "/status/200", timeout: 0.4))
+        }
+        #expect(error?.kind == .timeout)
+        #expect(error?.reason.hasSuffix("timed out after 400 ms") == true)
+        #expect(try await stats(peer).waiting == 1, "the stream that held the connection is still open")
+        stuck.cancel()
+        await #expect(throws: CancellationError.self) { try await stuck.value }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aPeerThatNeverSendsSettingsFailsTheRequestsAsConnect() async throws {
+        let peer = try H2Peer(certificates: certificates, silent: true)
+        defer { peer.stop() }
+        let pool = try pool(peer) { $0.connectTimeout = 0.5 }
+        let answers = await pool.send([.init(path: "/echo", timeout: 30), .init(path: "/echo", timeout: 30)])
+        for answer in answers {
+            guard case .failure(let error) = answer else {
+                Issue.record("expected a failure, got \(answer)")
+                continue
+            }
+            #expect(error.kind == .connect)
+            #expect(error.reason.contains("no SETTINGS frame"), "\(error.reason)")
+        }
+    }
 }

@@ -47,6 +47,9 @@ final class PoolConnection {
     private var fields: [nghttp2_nv] = []
     /// Why the connection ended, when it failed.
     private var failure: String?
+    /// The peer must send its SETTINGS by then (the connect timeout), or the connection counts as
+    /// never set up.
+    private var settingsDeadline: UInt64 = .max
 
     static let idleTimeout: UInt64 = 300_000_000_000
     private static let outputHighWater = 256 << 10
@@ -71,6 +74,7 @@ final class PoolConnection {
         do {
             let tls = try TLSStream.connect(to: shared.endpoint, context: shared.tls, deadline: deadline)
             connection = PoolConnection(handle: handle, shared: shared, tls: tls)
+            connection.settingsDeadline = deadline
             try connection.startSession()
         } catch {
             handle.phase = .draining
@@ -105,6 +109,7 @@ final class PoolConnection {
             cancelAsked()
             if !goawayReceived, peerSettingsSeen { takeRequests() }
             expire()
+            if !peerSettingsSeen, failure != nil { return }
             guard flush(), receive() else { return }
             if !unsent.isEmpty {
                 shared.giveBack(unsent)
@@ -191,8 +196,12 @@ final class PoolConnection {
     /// Fails the streams past their deadline (looked at every 20 ms).
     private func expire() {
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now >= nextTimeoutScan else { return }
+        guard now >= nextTimeoutScan || now >= settingsDeadline else { return }
         nextTimeoutScan = now + 20_000_000
+        if !peerSettingsSeen, now > settingsDeadline {
+            failure = "no SETTINGS frame from the peer within the connect timeout"
+        }
+        shared.expireQueued(now: now)
         for (streamID, stream) in streams where stream.exchange.deadline <= now {
             end(streamID, code: NGHTTP2_CANCEL.rawValue)
             stream.exchange.complete(.failure(stream.exchange.timedOut()))
@@ -284,7 +293,8 @@ final class PoolConnection {
             handle.phase = .draining
             return
         }
-        var earliest = now + 1_000_000_000
+        var earliest = min(now + 1_000_000_000, shared.earliestQueuedDeadline)
+        if !peerSettingsSeen { earliest = min(earliest, settingsDeadline) }
         for stream in streams.values where stream.exchange.deadline < earliest { earliest = stream.exchange.deadline }
         let milliseconds = Int32(clamping: (earliest > now ? earliest - now : 0) / 1_000_000 + 1)
         let wantsOutput = writeBlocked || output.count > outputSent
@@ -322,7 +332,14 @@ final class PoolConnection {
         shared.giveBack(unsent)
         unsent.removeAll()
         handle.close()
-        shared.ended(handle, setUpError: nil)
+        // Ending before the peer's SETTINGS means the connection never worked: with no other
+        // connection, what waits fails with the reason rather than trying again and again.
+        shared.ended(
+            handle,
+            setUpError: peerSettingsSeen
+                ? nil
+                : HTTP2ClientError(
+                    .connect, "HTTP/2 with \(shared.endpoint.host):\(shared.endpoint.port) did not start: \(reason)"))
     }
 
     static func text(_ code: Int32) -> String {

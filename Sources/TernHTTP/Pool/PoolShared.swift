@@ -11,6 +11,9 @@ final class PoolShared: Sendable {
         var connections: [PoolConnectionHandle] = []
         var cancelled: Set<UInt64> = []
         var closed = false
+        /// No queued request has a deadline before this (it may be later than the true earliest
+        /// once requests leave the queue; it is made exact at each look).
+        var earliestDeadline = UInt64.max
 
         var waiting: Int { queue.count - head }
     }
@@ -42,6 +45,9 @@ final class PoolShared: Sendable {
         let (accepted, wake, open) = state.withLock { state -> (Bool, [PoolConnectionHandle], Bool) in
             guard !state.closed else { return (false, [], false) }
             state.queue.append(contentsOf: exchanges)
+            for exchange in exchanges where exchange.deadline < state.earliestDeadline {
+                state.earliestDeadline = exchange.deadline
+            }
             return (true, state.connections.filter { $0.hasRoom }, openIfNeeded(&state))
         }
         guard accepted else {
@@ -78,7 +84,33 @@ final class PoolShared: Sendable {
         return taken
     }
 
-    var hasWaiting: Bool { state.withLock { $0.waiting > 0 } }
+    /// When the first queued request may expire (monotonic nanoseconds; `.max` when none waits).
+    var earliestQueuedDeadline: UInt64 { state.withLock { $0.waiting > 0 ? $0.earliestDeadline : .max } }
+
+    /// Fails the queued requests whose deadline has passed while every stream was busy. Cheap
+    /// unless one may have: the earliest deadline is kept.
+    func expireQueued(now: UInt64) {
+        let expired = state.withLock { state -> [PoolExchange] in
+            guard now >= state.earliestDeadline else { return [] }
+            var expired: [PoolExchange] = []
+            var kept: [PoolExchange] = []
+            var earliest = UInt64.max
+            kept.reserveCapacity(state.waiting)
+            for exchange in state.queue[state.head...] {
+                if exchange.deadline <= now {
+                    expired.append(exchange)
+                } else {
+                    kept.append(exchange)
+                    earliest = min(earliest, exchange.deadline)
+                }
+            }
+            state.queue = kept
+            state.head = 0
+            state.earliestDeadline = earliest
+            return expired
+        }
+        for exchange in expired { exchange.complete(.failure(exchange.timedOut())) }
+    }
 
     /// Requests a connection took but never sent go back to the front of the queue.
     func giveBack(_ exchanges: [PoolExchange]) {
@@ -86,6 +118,9 @@ final class PoolShared: Sendable {
         let failed = state.withLock { state -> Bool in
             guard !state.closed else { return true }
             state.queue.replaceSubrange(state.head..<state.head, with: exchanges)
+            for exchange in exchanges where exchange.deadline < state.earliestDeadline {
+                state.earliestDeadline = exchange.deadline
+            }
             return false
         }
         if failed {

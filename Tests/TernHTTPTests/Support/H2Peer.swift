@@ -14,10 +14,12 @@ final class H2Peer: Sendable {
 
     /// Starts the peer; TLS with `certificates`, or cleartext h2c without.
     /// `goAwayAfter`: each connection answers that many requests, then refuses the rest by GOAWAY.
-    init(certificates: TestCertificates?, maxStreams: Int = 100, goAwayAfter: Int = 0) throws {
+    /// `silent`: completes TLS, then never sends an HTTP/2 frame.
+    init(certificates: TestCertificates?, maxStreams: Int = 100, goAwayAfter: Int = 0, silent: Bool = false) throws {
         var arguments = [
             "python3", Self.script, "--max-streams", String(maxStreams), "--goaway-after", String(goAwayAfter),
         ]
+        if silent { arguments.append("--silent") }
         if let certificates {
             arguments += ["--cert", certificates.certificateFile, "--key", certificates.keyFile]
         }
