@@ -5,24 +5,9 @@ import Testing
 
 /// The client against a real HTTP/2 peer over TLS with a test CA.
 @Suite(.serialized) struct HTTP2ClientTests {
-    struct Echo: Decodable {
-        let method: String
-        let path: String
-        let headers: [String: String]
-        let body: String
-        let connection: Int
-        let stream: Int
-    }
-
-    struct Stats: Decodable {
-        let connections: Int
-        let max_open_streams: Int
-        let waiting: Int
-        let resets: Int
-    }
-
-    func stats(_ peer: H2Peer, _ client: HTTP2Client) async throws -> Stats {
-        try JSONDecoder().decode(Stats.self, from: try await client.send(HTTP2Request(url: peer.url("/stats"))).body)
+    func stats(_ peer: H2Peer, _ client: HTTP2Client) async throws -> PeerStats {
+        try JSONDecoder().decode(
+            PeerStats.self, from: try await client.send(HTTP2Request(url: peer.url("/stats"))).body)
     }
 
     let certificates: TestCertificates
@@ -48,7 +33,7 @@ import Testing
             #expect(response.status == 200)
             #expect(response.httpVersion == "2")
             #expect(response.header("Content-Type") == "application/json")
-            let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+            let echo = try JSONDecoder().decode(PeerEcho.self, from: response.body)
             #expect(echo.method == "POST")
             #expect(echo.path == "/echo")
             #expect(echo.headers["apns-topic"] == "com.example.app")
@@ -93,7 +78,7 @@ import Testing
                     group.addTask {
                         let response = try await client.send(
                             HTTP2Request(method: "POST", url: peer.url("/echo"), body: Data("\(index)".utf8)))
-                        let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+                        let echo = try JSONDecoder().decode(PeerEcho.self, from: response.body)
                         #expect(echo.body == "\(index)")
                         return echo.connection
                     }
@@ -185,7 +170,7 @@ import Testing
     @Test func afterGoawayRequestsGoOverANewConnection() async throws {
         try await withPeer { peer, client in
             let first = try JSONDecoder().decode(
-                Echo.self, from: try await client.send(HTTP2Request(url: peer.url("/echo"))).body)
+                PeerEcho.self, from: try await client.send(HTTP2Request(url: peer.url("/echo"))).body)
             #expect(try await client.send(HTTP2Request(url: peer.url("/goaway"))).status == 200)
             // A request that races the GOAWAY onto the closing connection fails as `.transport`
             // (libcurl 7.88 cannot tell that the peer never processed it); the caller's retry goes
@@ -198,7 +183,7 @@ import Testing
                     #expect(error.kind == .transport)
                 }
             }
-            let second = try JSONDecoder().decode(Echo.self, from: try #require(answer).body)
+            let second = try JSONDecoder().decode(PeerEcho.self, from: try #require(answer).body)
             #expect(second.connection != first.connection)
         }
     }
@@ -212,7 +197,7 @@ import Testing
         let response = try await client.send(
             HTTP2Request(method: "PUT", url: peer.url("/echo", tls: false), body: Data("x".utf8)))
         #expect(response.httpVersion == "2")
-        #expect(try JSONDecoder().decode(Echo.self, from: response.body).method == "PUT")
+        #expect(try JSONDecoder().decode(PeerEcho.self, from: response.body).method == "PUT")
     }
 
     @Test func badRequestsAreRefusedBeforeSending() async throws {

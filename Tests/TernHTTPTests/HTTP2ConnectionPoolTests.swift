@@ -5,24 +5,6 @@ import Testing
 
 /// The nghttp2 connection pool against a real HTTP/2 peer over TLS with a test CA.
 @Suite(.serialized) struct HTTP2ConnectionPoolTests {
-    struct Echo: Decodable {
-        let method: String
-        let path: String
-        let headers: [String: String]
-        let body: String
-        let connection: Int
-        let stream: Int
-    }
-
-    struct Stats: Decodable {
-        let connections: Int
-        let max_open_streams: Int
-        let waiting: Int
-        let resets: Int
-        let goaways: Int
-        let requests: Int
-    }
-
     let certificates: TestCertificates
 
     init() throws {
@@ -42,9 +24,9 @@ import Testing
     }
 
     /// The peer's counters, asked over a connection of its own (one more in `connections`).
-    func stats(_ peer: H2Peer) async throws -> Stats {
+    func stats(_ peer: H2Peer) async throws -> PeerStats {
         let control = try pool(peer)
-        return try JSONDecoder().decode(Stats.self, from: try await control.send(.init(path: "/stats")).body)
+        return try JSONDecoder().decode(PeerStats.self, from: try await control.send(.init(path: "/stats")).body)
     }
 
     @Test func postsWithHeadersAndBodyAndReadsTheAnswer() async throws {
@@ -59,7 +41,7 @@ import Testing
         #expect(response.status == 200)
         #expect(response.httpVersion == "2")
         #expect(response.header("Content-Type") == "application/json")
-        let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+        let echo = try JSONDecoder().decode(PeerEcho.self, from: response.body)
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo")
         #expect(echo.headers["apns-topic"] == "com.example.app")
@@ -91,7 +73,7 @@ import Testing
         #expect(barrier.allSatisfy { (try? $0.get().status) == 200 })
         let echoes = await pool.send(
             (0..<500).map { HTTP2ConnectionPool.Request(method: "POST", path: "/echo", body: Data("\($0)".utf8)) })
-        let bodies = try echoes.map { try JSONDecoder().decode(Echo.self, from: try $0.get().body).body }
+        let bodies = try echoes.map { try JSONDecoder().decode(PeerEcho.self, from: try $0.get().body).body }
         #expect(bodies == (0..<500).map { "\($0)" })
         #expect(pool.connectionCount == 1)
         let stats = try await stats(peer)
@@ -213,7 +195,7 @@ import Testing
         let pool = try pool(peer, connections: 2)
         let answers = await pool.send(
             (0..<50).map { HTTP2ConnectionPool.Request(method: "POST", path: "/echo", body: Data("\($0)".utf8)) })
-        let echoes = try answers.map { try JSONDecoder().decode(Echo.self, from: try $0.get().body) }
+        let echoes = try answers.map { try JSONDecoder().decode(PeerEcho.self, from: try $0.get().body) }
         #expect(echoes.map(\.body) == (0..<50).map { "\($0)" }, "every request answered once, in order")
         #expect(Set(echoes.map(\.connection)).count >= 5, "10 answers per connection")
         let stats = try await stats(peer)
