@@ -6,8 +6,7 @@ import Synchronization
 /// their streams free up; the queue opens a connection when none has room.
 final class PoolShared: Sendable {
     private struct State {
-        var queue: [PoolExchange] = []
-        var head = 0
+        var queue = PoolQueue()
         var connections: [PoolConnectionHandle] = []
         var cancelled: Set<UInt64> = []
         var closed = false
@@ -15,7 +14,7 @@ final class PoolShared: Sendable {
         /// once requests leave the queue; it is made exact at each look).
         var earliestDeadline = UInt64.max
 
-        var waiting: Int { queue.count - head }
+        var waiting: Int { queue.count }
     }
 
     let endpoint: PoolEndpoint
@@ -66,17 +65,8 @@ final class PoolShared: Sendable {
         var expired: [PoolExchange] = []
         let taken = state.withLock { state -> [PoolExchange] in
             var taken: [PoolExchange] = []
-            while taken.count < limit, state.head < state.queue.count {
-                let exchange = state.queue[state.head]
-                state.head += 1
+            while taken.count < limit, let exchange = state.queue.popFirst() {
                 if exchange.deadline <= now { expired.append(exchange) } else { taken.append(exchange) }
-            }
-            if state.head == state.queue.count {
-                state.queue.removeAll(keepingCapacity: state.queue.count < 65_536)
-                state.head = 0
-            } else if state.head > 4096, state.head * 2 > state.queue.count {
-                state.queue.removeFirst(state.head)
-                state.head = 0
             }
             return taken
         }
@@ -92,21 +82,8 @@ final class PoolShared: Sendable {
     func expireQueued(now: UInt64) {
         let expired = state.withLock { state -> [PoolExchange] in
             guard now >= state.earliestDeadline else { return [] }
-            var expired: [PoolExchange] = []
-            var kept: [PoolExchange] = []
-            var earliest = UInt64.max
-            kept.reserveCapacity(state.waiting)
-            for exchange in state.queue[state.head...] {
-                if exchange.deadline <= now {
-                    expired.append(exchange)
-                } else {
-                    kept.append(exchange)
-                    earliest = min(earliest, exchange.deadline)
-                }
-            }
-            state.queue = kept
-            state.head = 0
-            state.earliestDeadline = earliest
+            let expired = state.queue.remove { $0.deadline <= now }
+            state.earliestDeadline = state.queue.waiting.reduce(UInt64.max) { min($0, $1.deadline) }
             return expired
         }
         for exchange in expired { exchange.complete(.failure(exchange.timedOut())) }
@@ -117,7 +94,7 @@ final class PoolShared: Sendable {
         guard !exchanges.isEmpty else { return }
         let failed = state.withLock { state -> Bool in
             guard !state.closed else { return true }
-            state.queue.replaceSubrange(state.head..<state.head, with: exchanges)
+            state.queue.prepend(exchanges)
             for exchange in exchanges where exchange.deadline < state.earliestDeadline {
                 state.earliestDeadline = exchange.deadline
             }
@@ -136,11 +113,7 @@ final class PoolShared: Sendable {
         let (failed, wake, open) = state.withLock { state -> ([PoolExchange], [PoolConnectionHandle], Bool) in
             state.connections.removeAll { $0 === handle }
             if setUpError != nil, state.connections.isEmpty {
-                defer {
-                    state.queue.removeAll()
-                    state.head = 0
-                }
-                return (Array(state.queue[state.head...]), [], false)
+                return (state.queue.removeAll(), [], false)
             }
             return ([], state.connections.filter { $0.hasRoom }, openIfNeeded(&state))
         }
@@ -161,9 +134,7 @@ final class PoolShared: Sendable {
     /// Cancels a request: one still queued fails at once; one on a connection is reset there.
     func cancel(_ id: UInt64) {
         let queued = state.withLock { state -> PoolExchange? in
-            if let index = state.queue[state.head...].firstIndex(where: { $0.id == id }) {
-                return state.queue.remove(at: index)
-            }
+            if let queued = state.queue.remove(where: { $0.id == id }).first { return queued }
             state.cancelled.insert(id)
             return nil
         }
@@ -192,11 +163,7 @@ final class PoolShared: Sendable {
     func shutDown() {
         let (queued, handles) = state.withLock { state -> ([PoolExchange], [PoolConnectionHandle]) in
             state.closed = true
-            defer {
-                state.queue.removeAll()
-                state.head = 0
-            }
-            return (Array(state.queue[state.head...]), state.connections)
+            return (state.queue.removeAll(), state.connections)
         }
         let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
         for exchange in queued { exchange.complete(.failure(error)) }

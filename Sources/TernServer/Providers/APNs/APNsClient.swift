@@ -96,9 +96,7 @@ public final class APNsClient: Sendable {
     /// delivery id. Pushes answered 403 `ExpiredProviderToken` go once more with a renewed token.
     public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         let chunk = max(1, options.maxInFlight / 2)
-        let chunks = stride(from: 0, to: pushes.count, by: chunk).map {
-            Array(pushes[$0..<min($0 + chunk, pushes.count)])
-        }
+        let chunks = stride(from: 0, to: pushes.count, by: chunk).map { pushes[$0..<min($0 + chunk, pushes.count)] }
         var outcomes: [Int64: DeliveryOutcome] = [:]
         outcomes.reserveCapacity(pushes.count)
         // Two chunks in flight: while one drains, the next already fills the streams.
@@ -116,7 +114,7 @@ public final class APNsClient: Sendable {
         return outcomes
     }
 
-    private func sendChunk(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+    private func sendChunk(_ pushes: ArraySlice<OutgoingPush>) async -> [Int64: DeliveryOutcome] {
         var outcomes: [Int64: DeliveryOutcome] = [:]
         outcomes.reserveCapacity(pushes.count)
         let token: String
@@ -131,7 +129,7 @@ public final class APNsClient: Sendable {
         guard !expired.isEmpty else { return outcomes }
         do {
             let renewed = try await providerToken.renew(replacing: token)
-            let again = await exchange(expired, token: renewed, into: &outcomes)
+            let again = await exchange(expired[...], token: renewed, into: &outcomes)
             for push in again {
                 outcomes[push.deliveryId] = .retry(
                     after: nil, reason: "APNs 403 ExpiredProviderToken, also for a freshly signed token")
@@ -146,29 +144,30 @@ public final class APNsClient: Sendable {
     /// Sends `pushes` with `token`, writing their outcomes; returns those APNs answered with
     /// 403 `ExpiredProviderToken`.
     private func exchange(
-        _ pushes: [OutgoingPush], token: String, into outcomes: inout [Int64: DeliveryOutcome]
+        _ pushes: ArraySlice<OutgoingPush>, token: String, into outcomes: inout [Int64: DeliveryOutcome]
     ) async -> [OutgoingPush] {
         let now = clock()
         let authorization = "bearer " + token
         var requests: [HTTP2ConnectionPool.Request] = []
-        var sent: [OutgoingPush] = []
+        var sent: [Int] = []
         requests.reserveCapacity(pushes.count)
         sent.reserveCapacity(pushes.count)
-        for push in pushes {
+        for index in pushes.indices {
             do {
                 requests.append(
                     try APNsRequest.make(
-                        push, devicePath: devicePath, authorization: authorization, defaultTopic: defaultTopic,
-                        timeout: options.requestTimeout, now: now))
-                sent.append(push)
+                        pushes[index], devicePath: devicePath, authorization: authorization,
+                        defaultTopic: defaultTopic, timeout: options.requestTimeout, now: now))
+                sent.append(index)
             } catch {
-                outcomes[push.deliveryId] = error.outcome
+                outcomes[pushes[index].deliveryId] = error.outcome
             }
         }
         let answers = await http.send(requests)
         let answeredAt = clock()
         var expired: [OutgoingPush] = []
-        for (push, answer) in zip(sent, answers) {
+        for (index, answer) in zip(sent, answers) {
+            let push = pushes[index]
             switch answer {
             case .success(let response):
                 switch APNsAnswer.read(response, now: answeredAt) {
