@@ -90,12 +90,22 @@ final class PoolConnection {
         var created: OpaquePointer?
         let callbacks = PoolCallbacks.make()
         defer { nghttp2_session_callbacks_del(callbacks) }
-        let result = nghttp2_session_client_new(&created, callbacks, Unmanaged.passUnretained(self).toOpaque())
+        var options: OpaquePointer?
+        nghttp2_option_new(&options)
+        defer { nghttp2_option_del(options) }
+        // The pool checks the fields it sends itself (`PoolExchange.Prepared`) and reads only
+        // :status of the answers; nghttp2's second check of every field is work done twice.
+        nghttp2_option_set_no_http_messaging(options, 1)
+        let result = nghttp2_session_client_new2(
+            &created, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
         guard result == 0, let created else {
             throw HTTP2ClientError(.transport, "nghttp2 could not start a session: \(Self.text(result))")
         }
         session = created
-        var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0)]
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1),
+        ]
         nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
     }
 
