@@ -274,4 +274,43 @@ import Testing
             #expect(error.reason.contains("no SETTINGS frame"), "\(error.reason)")
         }
     }
+
+    @Test func aBodyLargerThanTheFlowControlWindowArrivesWhole() async throws {
+        let peer = try H2Peer(certificates: certificates)
+        defer { peer.stop() }
+        let pool = try pool(peer)
+        // 200 KB: more than the peer's initial 64 KB window, so the body goes out as the peer's
+        // WINDOW_UPDATEs allow, in many DATA frames.
+        let text = String((0..<200_000).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+        let answers = await pool.send(
+            (0..<3).map {
+                HTTP2ConnectionPool.Request(method: "POST", path: "/echo", body: Data(("\($0)" + text).utf8))
+            })
+        for (index, answer) in answers.enumerated() {
+            let echo = try JSONDecoder().decode(PeerEcho.self, from: try answer.get().body)
+            #expect(echo.body == "\(index)" + text)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aConnectionLostMidExchangeFailsItsStreamsAsTransport() async throws {
+        let peer = try H2Peer(certificates: certificates)
+        let pool = try pool(peer)
+        let waiting = Task {
+            await pool.send((0..<3).map { _ in HTTP2ConnectionPool.Request(path: "/never", timeout: 30) })
+        }
+        while try await stats(peer).waiting < 3 { try await Task.sleep(for: .milliseconds(20)) }
+        peer.stop()
+        for answer in await waiting.value {
+            guard case .failure(let error) = answer else {
+                Issue.record("expected a failure, got \(answer)")
+                continue
+            }
+            #expect(error.kind == .transport)
+            #expect(error.reason.contains("ended before the answer"), "\(error.reason)")
+        }
+        // The next request finds no peer: a connect failure, not a hang.
+        let next = await #expect(throws: HTTP2ClientError.self) { try await pool.send(.init(path: "/echo")) }
+        #expect(next?.kind == .connect)
+    }
 }
