@@ -17,10 +17,11 @@ final class PoolConnectionHandle: Sendable {
         case draining = 2
     }
 
-    private struct Wake {
+    /// The pipe's ends; `closed` is set, and the ends closed, under the lock, so that no wake-up
+    /// writes to a descriptor number the process has since reused.
+    private struct Pipe {
         var readFD: Int32 = -1
         var writeFD: Int32 = -1
-        var pending = false
         var closed = false
     }
 
@@ -30,7 +31,10 @@ final class PoolConnectionHandle: Sendable {
     let active = Atomic<Int>(0)
     /// SETTINGS_MAX_CONCURRENT_STREAMS from the peer (unlimited until it says).
     let peerLimit = Atomic<Int>(Int.max)
-    private let wakeState = Mutex(Wake())
+    private let pipeEnds = Mutex(Pipe())
+    /// A byte waits in the pipe: further wake-ups need neither the lock nor a write.
+    private let wakePending = Atomic<Bool>(false)
+    private let readEnd: Int32
 
     init(number: Int, limit: Int) {
         self.number = number
@@ -41,10 +45,13 @@ final class PoolConnectionHandle: Sendable {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             }
-            wakeState.withLock { wake in
-                wake.readFD = fds[0]
-                wake.writeFD = fds[1]
-            }
+        } else {
+            fds = [-1, -1]
+        }
+        readEnd = fds[0]
+        pipeEnds.withLock { ends in
+            ends.readFD = fds[0]
+            ends.writeFD = fds[1]
         }
     }
 
@@ -68,35 +75,36 @@ final class PoolConnectionHandle: Sendable {
     var hasRoom: Bool { phase == .ready && room > 0 }
 
     /// The end `poll` watches; -1 when the pipe could not be made (the loop then polls briefly).
-    var wakeFD: Int32 { wakeState.withLock { $0.readFD } }
+    var wakeFD: Int32 { readEnd }
 
     /// Interrupts the connection's `poll`; one byte at most waits in the pipe.
     func wake() {
-        wakeState.withLock { wake in
-            guard !wake.closed, !wake.pending, wake.writeFD >= 0 else { return }
-            wake.pending = true
+        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        pipeEnds.withLock { ends in
+            guard !ends.closed, ends.writeFD >= 0 else { return }
             var byte: UInt8 = 1
-            _ = write(wake.writeFD, &byte, 1)
+            _ = write(ends.writeFD, &byte, 1)
         }
     }
 
-    /// Empties the pipe after `poll`; wakes after this call write again.
+    /// Empties the pipe after `poll` (on the connection's own thread, before `close`); wakes
+    /// after this call write again.
     func clearWake() {
-        wakeState.withLock { wake in
-            guard !wake.closed, wake.pending else { return }
-            var buffer = [UInt8](repeating: 0, count: 16)
-            while read(wake.readFD, &buffer, buffer.count) > 0 {}
-            wake.pending = false
-        }
+        guard wakePending.load(ordering: .acquiring), readEnd >= 0 else { return }
+        // One byte per wake-up at most, a stray one besides: a read shorter than the buffer
+        // has emptied the pipe.
+        var buffer = (UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &buffer, { read(readEnd, $0.baseAddress, $0.count) }) == 16 {}
+        wakePending.store(false, ordering: .releasing)
     }
 
     /// Closes the pipe once the thread ends.
     func close() {
-        wakeState.withLock { wake in
-            guard !wake.closed else { return }
-            wake.closed = true
-            if wake.readFD >= 0 { closeDescriptor(wake.readFD) }
-            if wake.writeFD >= 0 { closeDescriptor(wake.writeFD) }
+        pipeEnds.withLock { ends in
+            guard !ends.closed else { return }
+            ends.closed = true
+            if ends.readFD >= 0 { closeDescriptor(ends.readFD) }
+            if ends.writeFD >= 0 { closeDescriptor(ends.writeFD) }
         }
     }
 }

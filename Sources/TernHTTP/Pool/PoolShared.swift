@@ -21,6 +21,11 @@ final class PoolShared: Sendable {
     let tls: TLSClientContext
     let configuration: HTTP2ConnectionPool.Configuration
     private let state = Mutex(State())
+    /// What the connections' loops look at on every round, published by `locked` so that those
+    /// looks take no lock: requests waiting, the earliest deadline among them, shut down.
+    private let queuedCount = Atomic<Int>(0)
+    private let queuedDeadline = Atomic<UInt64>(.max)
+    private let closedFlag = Atomic<Bool>(false)
     /// Bumped on every cancellation, so connections look at the set only when it changed.
     let cancelGeneration = Atomic<Int>(0)
     private let nextConnection = Atomic<Int>(0)
@@ -35,13 +40,24 @@ final class PoolShared: Sendable {
 
     var connectionCount: Int { state.withLock { $0.connections.count } }
 
-    var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// Every change to the state goes through here, which publishes what the loops read.
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { state in
+            let result = body(&state)
+            queuedCount.store(state.waiting, ordering: .releasing)
+            queuedDeadline.store(state.waiting > 0 ? state.earliestDeadline : .max, ordering: .releasing)
+            closedFlag.store(state.closed, ordering: .releasing)
+            return result
+        }
+    }
 
     /// Queues requests, opens a connection when those open have no room for them, and wakes the
     /// connections that have.
     func enqueue(_ exchanges: [PoolExchange]) {
         guard !exchanges.isEmpty else { return }
-        let (accepted, wake, open) = state.withLock { state -> (Bool, [PoolConnectionHandle], Bool) in
+        let (accepted, wake, open) = locked { state -> (Bool, [PoolConnectionHandle], Bool) in
             guard !state.closed else { return (false, [], false) }
             state.queue.append(contentsOf: exchanges)
             for exchange in exchanges where exchange.deadline < state.earliestDeadline {
@@ -61,9 +77,9 @@ final class PoolShared: Sendable {
     /// Up to `limit` requests for a connection, oldest first; those already past their deadline
     /// fail instead.
     func take(_ limit: Int, now: UInt64) -> [PoolExchange] {
-        guard limit > 0 else { return [] }
+        guard limit > 0, queuedCount.load(ordering: .acquiring) > 0 else { return [] }
         var expired: [PoolExchange] = []
-        let taken = state.withLock { state -> [PoolExchange] in
+        let taken = locked { state -> [PoolExchange] in
             var taken: [PoolExchange] = []
             while taken.count < limit, let exchange = state.queue.popFirst() {
                 if exchange.deadline <= now { expired.append(exchange) } else { taken.append(exchange) }
@@ -75,12 +91,13 @@ final class PoolShared: Sendable {
     }
 
     /// When the first queued request may expire (monotonic nanoseconds; `.max` when none waits).
-    var earliestQueuedDeadline: UInt64 { state.withLock { $0.waiting > 0 ? $0.earliestDeadline : .max } }
+    var earliestQueuedDeadline: UInt64 { queuedDeadline.load(ordering: .acquiring) }
 
     /// Fails the queued requests whose deadline has passed while every stream was busy. Cheap
     /// unless one may have: the earliest deadline is kept.
     func expireQueued(now: UInt64) {
-        let expired = state.withLock { state -> [PoolExchange] in
+        guard now >= queuedDeadline.load(ordering: .acquiring) else { return }
+        let expired = locked { state -> [PoolExchange] in
             guard now >= state.earliestDeadline else { return [] }
             let expired = state.queue.remove { $0.deadline <= now }
             state.earliestDeadline = state.queue.waiting.reduce(UInt64.max) { min($0, $1.deadline) }
@@ -92,7 +109,7 @@ final class PoolShared: Sendable {
     /// Requests a connection took but never sent go back to the front of the queue.
     func giveBack(_ exchanges: [PoolExchange]) {
         guard !exchanges.isEmpty else { return }
-        let failed = state.withLock { state -> Bool in
+        let failed = locked { state -> Bool in
             guard !state.closed else { return true }
             state.queue.prepend(exchanges)
             for exchange in exchanges where exchange.deadline < state.earliestDeadline {
@@ -110,7 +127,7 @@ final class PoolShared: Sendable {
     /// no other connection is there to take the queue, the queue fails with its reason; otherwise
     /// another connection opens for what still waits.
     func ended(_ handle: PoolConnectionHandle, setUpError: HTTP2ClientError?) {
-        let (failed, wake, open) = state.withLock { state -> ([PoolExchange], [PoolConnectionHandle], Bool) in
+        let (failed, wake, open) = locked { state -> ([PoolExchange], [PoolConnectionHandle], Bool) in
             state.connections.removeAll { $0 === handle }
             if setUpError != nil, state.connections.isEmpty {
                 return (state.queue.removeAll(), [], false)
@@ -127,13 +144,13 @@ final class PoolShared: Sendable {
     /// A connection is ready, or its streams freed or its peer raised its limit: more may open
     /// if the queue still outgrows the room.
     func roomChanged() {
-        let open = state.withLock { openIfNeeded(&$0) }
+        let open = locked { openIfNeeded(&$0) }
         if open { startConnection() }
     }
 
     /// Cancels a request: one still queued fails at once; one on a connection is reset there.
     func cancel(_ id: UInt64) {
-        let queued = state.withLock { state -> PoolExchange? in
+        let queued = locked { state -> PoolExchange? in
             if let queued = state.queue.remove(where: { $0.id == id }).first { return queued }
             state.cancelled.insert(id)
             return nil
@@ -143,12 +160,12 @@ final class PoolShared: Sendable {
             return
         }
         cancelGeneration.add(1, ordering: .sequentiallyConsistent)
-        for handle in state.withLock({ $0.connections }) { handle.wake() }
+        for handle in locked({ $0.connections }) { handle.wake() }
     }
 
     /// The cancelled ids among `ids`, taken out of the set.
     func takeCancelled(among ids: some Sequence<UInt64>) -> [UInt64] {
-        state.withLock { state in
+        locked { state in
             var found: [UInt64] = []
             for id in ids where state.cancelled.remove(id) != nil { found.append(id) }
             return found
@@ -157,11 +174,11 @@ final class PoolShared: Sendable {
 
     /// A request finished before its cancellation reached it: forget the cancellation.
     func forgetCancellation(_ id: UInt64) {
-        state.withLock { _ = $0.cancelled.remove(id) }
+        locked { _ = $0.cancelled.remove(id) }
     }
 
     func shutDown() {
-        let (queued, handles) = state.withLock { state -> ([PoolExchange], [PoolConnectionHandle]) in
+        let (queued, handles) = locked { state -> ([PoolExchange], [PoolConnectionHandle]) in
             state.closed = true
             return (state.queue.removeAll(), state.connections)
         }
