@@ -19,7 +19,9 @@ public protocol DeliveryQueries {
     /// Writes queued deliveries due at `now`; a device (provider and token) gets a message once, so
     /// duplicates are skipped. Returns how many were written.
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int
-    /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease), oldest due first.
+    /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease). The
+    /// messages with deliveries due take turns, each an equal share, the least recently served
+    /// first; within a message, oldest due first.
     func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery]
     /// Writes an outcome; false when the row is no longer held by that attempt.
     func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool

@@ -45,6 +45,68 @@ import Testing
         #expect(!never.map(\.id).contains(first[0].id))
     }
 
+    @Test func aMessageSentDuringACampaignGoesOutInTheNextBatchesNotAfterIt() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        var profiles: [String] = []
+        for index in 0..<30 { profiles.append(try await harness.subscribe("device-\(index)")) }
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        let store = harness.server.store
+        // The message service stamps deliveries with the real clock: each claim looks at "now".
+        func claim(_ limit: Int) async throws -> [ClaimedDelivery] {
+            let now = harness.clock.milliseconds
+            return try await store.write { try $0.claimDeliveries(limit: limit, now: now, leaseUntil: now + 60_000) }
+        }
+        let leasedFrom = harness.clock.milliseconds
+        let campaign = try await claim(5)
+        try #require(campaign.count == 5)
+        let campaignId = campaign[0].messageId
+        // A small message comes while the campaign has 25 deliveries waiting.
+        _ = try await harness.send(["type": "profiles", "profile_ids": Array(profiles.prefix(3))])
+        let first = try await claim(4)
+        let second = try await claim(4)
+        let small = (first + second).filter { $0.messageId != campaignId }
+        #expect(small.count == 3, "the small message's three deliveries within two batches: \(first + second)")
+        #expect(first.filter { $0.messageId != campaignId }.count == 2, "half the first batch")
+        #expect((first + second).count == 8, "the campaign fills what the small message leaves")
+        // The campaign goes on alone, and the outbox knows when it is next due: the first lease's end.
+        #expect(try await claim(100).count == 30 - 5 - 5)
+        #expect(try await claim(100).isEmpty)
+        let next = try #require(try await store.read { try $0.nextDeliveryDue() })
+        #expect(next >= leasedFrom + 60_000 && next <= harness.clock.milliseconds + 60_000)
+    }
+
+    @Test func aRetryIsDueAtItsOwnTimeNotAtTheLeasesEnd() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("device-1")
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        let store = harness.server.store
+        let now = harness.clock.milliseconds
+        let claimed = try await store.write { try $0.claimDeliveries(limit: 10, now: now, leaseUntil: now + 60_000) }
+        try #require(claimed.count == 1)
+        #expect(try await store.read { try $0.nextDeliveryDue() } == now + 60_000)
+        let retried = try await store.write {
+            try $0.updateDelivery(
+                DeliveryUpdate(
+                    id: claimed[0].id, attempt: 1, status: .queued, reason: "APNs 503", dueAt: now + 1_000),
+                now: now)
+        }
+        #expect(retried)
+        #expect(try await store.read { try $0.nextDeliveryDue() } == now + 1_000)
+        let again = try await store.write {
+            try $0.claimDeliveries(limit: 10, now: now + 1_000, leaseUntil: now + 61_000)
+        }
+        #expect(again.map(\.attempt) == [2])
+        _ = try await store.write {
+            try $0.updateDelivery(DeliveryUpdate(id: claimed[0].id, attempt: 2, status: .sent), now: now + 1_000)
+        }
+        // Nothing is left to send: once a claim finds that, nothing is due any more.
+        #expect(
+            try await store.write { try $0.claimDeliveries(limit: 10, now: now + 61_000, leaseUntil: now + 1) }.isEmpty)
+        #expect(try await store.read { try $0.nextDeliveryDue() } == nil)
+    }
+
     @Test func aCrashMidSendLosesNothingAndResendsOnlyWhatWasInFlight() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

@@ -47,4 +47,22 @@ extension SQLiteMigrations {
         );
         CREATE INDEX subscriptions_push_by_resource ON subscriptions (resource_id, id) WHERE channel = 'push';
         """
+
+    /// Messages take turns in the outbox: one row per message with deliveries queued or leased,
+    /// when its next one falls due, and its place in the round. A claim serves the messages due in
+    /// turn order, each its share, so a small message sent while a campaign to a million devices
+    /// runs goes out in the next batch rather than after the campaign.
+    static let deliveryTurns = """
+        CREATE TABLE delivery_turns (
+            message_id INTEGER PRIMARY KEY REFERENCES messages (id),
+            next_due INTEGER NOT NULL,
+            turn INTEGER NOT NULL
+        );
+        CREATE INDEX delivery_turns_due ON delivery_turns (next_due);
+        CREATE INDEX deliveries_message_due ON deliveries (message_id, due_at) WHERE status IN ('queued', 'sending');
+        INSERT INTO delivery_turns (message_id, next_due, turn)
+            SELECT message_id, MIN(due_at), 0 FROM deliveries WHERE status IN ('queued', 'sending')
+            GROUP BY message_id;
+        DROP INDEX deliveries_due;
+        """
 }
