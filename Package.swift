@@ -84,7 +84,9 @@ let package = Package(
         .testTarget(name: "TernCryptoTests", dependencies: ["TernCrypto"]),
         .testTarget(
             name: "TernServerTests",
-            dependencies: ["TernServer", "TernProtocol", "TernTestSupport", "TernCrypto", "TernHTTP", "TernSQLite", "tern"]),
+            dependencies: [
+                "TernServer", "TernProtocol", "TernTestSupport", "TernCrypto", "TernHTTP", "TernSQLite", "tern",
+            ]),
         .testTarget(
             name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport", "TernSDKTestKit"]),
         .testTarget(
