@@ -30,23 +30,27 @@ final class RawConnection: @unchecked Sendable {
     private let queue = DispatchQueue(label: "raw-connection")
 
     init(port: Int) throws {
-        fd = socket(AF_INET, streamSocket, 0)
+        // The descriptor becomes the object's only once connected: an initializer that throws after
+        // every property is set still runs deinit, which would close it a second time, maybe after
+        // the number was given to another test's socket.
+        let descriptor = socket(AF_INET, streamSocket, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
-            close(fd)
+            close(descriptor)
             throw RawConnectionError(description: "connect to port \(port): \(reason)")
         }
+        fd = descriptor
     }
 
     deinit {
