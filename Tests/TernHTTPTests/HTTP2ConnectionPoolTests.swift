@@ -301,4 +301,57 @@ import Testing
         let next = await #expect(throws: HTTP2ClientError.self) { try await pool.send(.init(path: "/echo")) }
         #expect(next?.kind == .connect)
     }
+
+    @Test func requestsGoThroughAConnectProxyWithTLSInsideTheTunnel() async throws {
+        let peer = try H2Peer(certificates: certificates)
+        defer { peer.stop() }
+        let proxy = try ConnectProxy(user: "tern", password: "s3cret")
+        defer { proxy.stop() }
+        let pool = try pool(peer) {
+            $0.proxy = try? HTTP2Proxy(url: URL(string: "http://tern:s3cret@127.0.0.1:\(proxy.port)")!)
+        }
+        let answers = await pool.send((0..<20).map { _ in HTTP2ConnectionPool.Request(path: "/status/200") })
+        #expect(answers.allSatisfy { (try? $0.get().status) == 200 })
+        let stats = try await proxy.stats()
+        #expect(stats.tunnels == 1, "one connection, one tunnel")
+        #expect(stats.target == "127.0.0.1:\(peer.port)")
+    }
+
+    @Test func aProxyThatRefusesTheTunnelFailsAsConnectWithItsAnswer() async throws {
+        let peer = try H2Peer(certificates: certificates)
+        defer { peer.stop() }
+        let proxy = try ConnectProxy(user: "tern", password: "s3cret")
+        defer { proxy.stop() }
+        let pool = try pool(peer) {
+            $0.proxy = try? HTTP2Proxy(url: URL(string: "http://tern:wrong@127.0.0.1:\(proxy.port)")!)
+        }
+        let error = await #expect(throws: HTTP2ClientError.self) { try await pool.send(.init(path: "/echo")) }
+        #expect(error?.kind == .connect)
+        #expect(
+            error?.reason
+                == "the proxy 127.0.0.1:\(proxy.port) refused CONNECT 127.0.0.1:\(peer.port): 407 Proxy Authentication Required"
+        )
+        #expect(try await proxy.stats().refused == 1)
+    }
+
+    @Test func theEnvironmentsProxyAppliesUnlessNoProxyNamesTheHost() throws {
+        let environment = ["HTTPS_PROXY": "proxy.internal:3128", "no_proxy": "localhost, .example.org,10.0.0.1:443"]
+        let proxy = try #require(try HTTP2Proxy.fromEnvironment(for: "api.push.apple.com", environment: environment))
+        #expect(proxy.host == "proxy.internal" && proxy.port == 3128)
+        #expect(try HTTP2Proxy.fromEnvironment(for: "api.example.org", environment: environment) == nil)
+        #expect(try HTTP2Proxy.fromEnvironment(for: "example.org", environment: environment) == nil)
+        #expect(try HTTP2Proxy.fromEnvironment(for: "10.0.0.1", environment: environment) == nil)
+        #expect(try HTTP2Proxy.fromEnvironment(for: "LOCALHOST", environment: environment) == nil)
+        #expect(try HTTP2Proxy.fromEnvironment(for: "notexample.org", environment: environment) != nil)
+        #expect(
+            try HTTP2Proxy.fromEnvironment(for: "x", environment: ["https_proxy": "http://p:1", "NO_PROXY": "*"]) == nil
+        )
+        #expect(try HTTP2Proxy.fromEnvironment(for: "x", environment: [:]) == nil)
+        #expect(try HTTP2Proxy.fromEnvironment(for: "x", environment: ["https_proxy": "  "]) == nil)
+        let https = #expect(throws: HTTP2ClientError.self) {
+            try HTTP2Proxy.fromEnvironment(for: "x", environment: ["https_proxy": "https://user:pw@p:1"])
+        }
+        #expect(
+            https?.reason.hasPrefix("https_proxy: proxy https://user:***@p:1: only an http://host:port proxy") == true)
+    }
 }

@@ -18,9 +18,10 @@ import Synchronization
 ///
 /// A request the peer never processed (refused by GOAWAY or `REFUSED_STREAM`, or still unsent
 /// when its connection closed) goes out again on another connection; one that may have been
-/// processed fails with `.transport`. `HTTP2Client` (libcurl) remains the general client: it
-/// speaks HTTP/1.1 too and follows the system's proxy settings; this pool speaks only HTTP/2
-/// over TLS, which is what APNs takes.
+/// processed fails with `.transport`. Behind an egress proxy the connections tunnel through it
+/// with CONNECT (`HTTP2Proxy`; by default `https_proxy`/`no_proxy`, as libcurl reads them).
+/// `HTTP2Client` (libcurl) remains the general client: it speaks HTTP/1.1 too; this pool speaks
+/// only HTTP/2 over TLS, which is what APNs takes.
 public final class HTTP2ConnectionPool: Sendable {
     public struct Configuration: Sendable {
         /// A PEM file of certificate authorities to trust instead of the system's (e.g. a test CA).
@@ -36,6 +37,11 @@ public final class HTTP2ConnectionPool: Sendable {
         public var requestTimeout: TimeInterval = 30
         /// Larger answers fail with `.responseTooLarge`.
         public var maxResponseBytes: Int = 16 << 20
+        /// An HTTP proxy to tunnel through; nil: the environment's (`HTTP2Proxy.fromEnvironment`)
+        /// unless `proxyFromEnvironment` is off.
+        public var proxy: HTTP2Proxy?
+        /// Take `https_proxy` / `no_proxy` from the environment when `proxy` is nil.
+        public var proxyFromEnvironment = true
 
         public init(caFile: String? = nil, maxConnections: Int = 8, maxStreamsPerConnection: Int = 1000) {
             self.caFile = caFile
@@ -85,10 +91,13 @@ public final class HTTP2ConnectionPool: Sendable {
         }
         _ = ignoreBrokenPipe
         let endpoint = try PoolEndpoint(origin: origin)
+        let proxy =
+            try configuration.proxy
+            ?? (configuration.proxyFromEnvironment ? HTTP2Proxy.fromEnvironment(for: endpoint.host) : nil)
         let tls = try TLSClientContext(caFile: configuration.caFile)
         self.origin = origin
         self.configuration = configuration
-        shared = PoolShared(endpoint: endpoint, tls: tls, configuration: configuration)
+        shared = PoolShared(endpoint: endpoint, proxy: proxy, tls: tls, configuration: configuration)
     }
 
     deinit {
@@ -97,6 +106,9 @@ public final class HTTP2ConnectionPool: Sendable {
 
     /// Connections open or opening.
     public var connectionCount: Int { shared.connectionCount }
+
+    /// The proxy the connections tunnel through, if any.
+    public var proxy: HTTP2Proxy? { shared.proxy }
 
     /// Sends one request and waits for its answer (any status is an answer).
     /// - Throws: `HTTP2ClientError` when no answer came, or `CancellationError` when the calling

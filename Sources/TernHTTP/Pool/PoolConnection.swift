@@ -72,7 +72,8 @@ final class PoolConnection {
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(shared.configuration.connectTimeout * 1e9)
         let connection: PoolConnection
         do {
-            let tls = try TLSStream.connect(to: shared.endpoint, context: shared.tls, deadline: deadline)
+            let tls = try TLSStream.connect(
+                to: shared.endpoint, through: shared.proxy, context: shared.tls, deadline: deadline)
             connection = PoolConnection(handle: handle, shared: shared, tls: tls)
             connection.settingsDeadline = deadline
             try connection.startSession()

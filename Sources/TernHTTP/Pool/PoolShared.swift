@@ -18,6 +18,7 @@ final class PoolShared: Sendable {
     }
 
     let endpoint: PoolEndpoint
+    let proxy: HTTP2Proxy?
     let tls: TLSClientContext
     let configuration: HTTP2ConnectionPool.Configuration
     private let state = Mutex(State())
@@ -32,8 +33,12 @@ final class PoolShared: Sendable {
     /// Entered by every connection thread while it runs, so shutting down can wait for them.
     private let threads = DispatchGroup()
 
-    init(endpoint: PoolEndpoint, tls: TLSClientContext, configuration: HTTP2ConnectionPool.Configuration) {
+    init(
+        endpoint: PoolEndpoint, proxy: HTTP2Proxy?, tls: TLSClientContext,
+        configuration: HTTP2ConnectionPool.Configuration
+    ) {
         self.endpoint = endpoint
+        self.proxy = proxy
         self.tls = tls
         self.configuration = configuration
     }

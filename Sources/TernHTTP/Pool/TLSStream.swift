@@ -69,9 +69,18 @@ final class TLSStream {
     /// TCP, then TLS with the host's certificate checked and `h2` agreed, before `deadline`
     /// (monotonic nanoseconds).
     static func connect(
-        to endpoint: PoolEndpoint, context: TLSClientContext, deadline: UInt64
+        to endpoint: PoolEndpoint, through proxy: HTTP2Proxy?, context: TLSClientContext, deadline: UInt64
     ) throws(HTTP2ClientError) -> TLSStream {
-        let fd = try openSocket(endpoint, deadline: deadline)
+        let fd = try openSocket(
+            host: proxy?.host ?? endpoint.host, port: proxy?.port ?? endpoint.port, deadline: deadline)
+        if let proxy {
+            do {
+                try proxy.open(tunnelTo: endpoint.host, port: endpoint.port, on: fd, deadline: deadline)
+            } catch {
+                closeDescriptor(fd)
+                throw error
+            }
+        }
         guard let ssl = SSL_new(context.pointer) else {
             closeDescriptor(fd)
             throw HTTP2ClientError(.tls, "OpenSSL could not make a TLS session: \(lastError())")
@@ -176,8 +185,8 @@ final class TLSStream {
         }
     }
 
-    private static func openSocket(_ endpoint: PoolEndpoint, deadline: UInt64) throws(HTTP2ClientError) -> Int32 {
-        let place = "\(endpoint.host):\(endpoint.port)"
+    private static func openSocket(host: String, port: Int, deadline: UInt64) throws(HTTP2ClientError) -> Int32 {
+        let place = "\(host):\(port)"
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -186,10 +195,9 @@ final class TLSStream {
             hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
+        let resolved = getaddrinfo(host, String(port), &hints, &list)
         guard resolved == 0, let first = list else {
-            throw HTTP2ClientError(
-                .connect, "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(resolved)))")
+            throw HTTP2ClientError(.connect, "cannot resolve \(host): \(String(cString: gai_strerror(resolved)))")
         }
         defer { freeaddrinfo(first) }
         var lastReason = "no address"
