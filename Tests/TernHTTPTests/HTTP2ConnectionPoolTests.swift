@@ -354,4 +354,27 @@ import Testing
         #expect(
             https?.reason.hasPrefix("https_proxy: proxy https://user:***@p:1: only an http://host:port proxy") == true)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func closingThePoolFailsWhatIsInFlightAndWhatComesAfter() async throws {
+        let peer = try H2Peer(certificates: certificates)
+        defer { peer.stop() }
+        let pool = try pool(peer)
+        let waiting = Task {
+            await pool.send((0..<2).map { _ in HTTP2ConnectionPool.Request(path: "/never", timeout: 30) })
+        }
+        while try await stats(peer).waiting < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        pool.close()
+        for answer in await waiting.value {
+            guard case .failure(let error) = answer else {
+                Issue.record("expected a failure, got \(answer)")
+                continue
+            }
+            #expect(error.kind == .shutDown)
+        }
+        #expect(pool.connectionCount == 0, "the connection's thread ended before close returned")
+        let after = await #expect(throws: HTTP2ClientError.self) { try await pool.send(.init(path: "/echo")) }
+        #expect(after?.kind == .shutDown)
+        pool.close()
+    }
 }

@@ -104,6 +104,13 @@ public final class HTTP2ConnectionPool: Sendable {
         shared.shutDown()
     }
 
+    /// Closes the pool: requests waiting fail with `.shutDown`, streams in flight too, and the
+    /// connections' threads have ended when this returns (it waits up to 2 s for them). Later
+    /// requests fail with `.shutDown`. Releasing the pool does the same.
+    public func close() {
+        shared.shutDown()
+    }
+
     /// Connections open or opening.
     public var connectionCount: Int { shared.connectionCount }
 

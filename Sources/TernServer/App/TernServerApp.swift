@@ -126,6 +126,7 @@ public final class TernServerApp: Sendable {
             }
         }
         await engine.stop()
+        await senders.closeAll()
         await store.close()
         logger.info("stopped", [:])
     }

@@ -80,4 +80,11 @@ public protocol PushSender: Sendable {
     /// Sends a batch; answers one outcome per deliveryId. Must not throw: every failure is an outcome.
     /// A deliveryId missing from the answer is treated as `.retry(after: nil, reason: "no outcome")`.
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome]
+    /// Closes the provider's connections once the engine has stopped (the server is stopping).
+    func close() async
+}
+
+extension PushSender {
+    /// Nothing to close: the sender holds no connection of its own.
+    public func close() async {}
 }

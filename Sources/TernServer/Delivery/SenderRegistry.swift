@@ -26,4 +26,9 @@ public actor SenderRegistry {
 
     /// Providers with a sender, sorted.
     public var providers: [String] { senders.keys.sorted() }
+
+    /// Closes every sender's connections (after the engine stopped).
+    public func closeAll() async {
+        for sender in senders.values { await sender.close() }
+    }
 }

@@ -20,6 +20,12 @@ actor ProviderClientPool<Client: Sendable> {
     }
 
     var count: Int { clients.count }
+
+    /// Hands back every client and forgets them.
+    func removeAll() -> [Client] {
+        defer { clients.removeAll() }
+        return clients.values.map(\.client)
+    }
 }
 
 /// Looks up a project's credential for a sender, as an outcome when there is none.

@@ -71,6 +71,12 @@ public final class APNsClient: Sendable {
         self.clock = clock
     }
 
+    /// Closes the connections: requests still waiting fail as `retry`, and the connections' threads
+    /// have ended when this returns (within 2 s).
+    public func close() {
+        http.close()
+    }
+
     /// Sends one push; every failure is an outcome.
     public func send(_ push: OutgoingPush) async -> DeliveryOutcome {
         do {

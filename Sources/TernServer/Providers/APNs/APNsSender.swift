@@ -19,6 +19,11 @@ public final class APNsSender: PushSender {
         self.logger = logger
     }
 
+    /// Closes every APNs connection; a later batch opens new ones.
+    public func close() async {
+        for client in await pool.removeAll() { client.close() }
+    }
+
     public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         let groups = Dictionary(grouping: pushes) {
             ProviderClientPool<APNsClient>.Key(projectId: $0.projectId, environment: $0.environment)
