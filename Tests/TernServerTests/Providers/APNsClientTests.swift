@@ -203,6 +203,21 @@ import Testing
         }
         #expect(reason.hasPrefix("APNs 403 InvalidProviderToken"))
     }
+
+    @Test func aClosedClientAnswersRetryAndSendsNothing() async throws {
+        let fixture = try APNsFixture.start()
+        defer { fixture.peer.stop() }
+        let client = try fixture.client()
+        #expect(await client.send(APNsFixture.push(1)).isSent)
+        client.close()
+        let outcome = await client.send(APNsFixture.push(2))
+        guard case .retry(_, let reason) = outcome else {
+            Issue.record("a closed client must answer retry")
+            return
+        }
+        #expect(reason.contains("shut down"), "\(reason)")
+        #expect(try await fixture.peer.log().count == 1)
+    }
 }
 
 extension DeliveryOutcome {
