@@ -7,9 +7,10 @@ import Foundation
     import Darwin
 #endif
 
-/// One connection of a pool, alive on its own thread: it takes requests from the pool's queue as
-/// streams free up, lets nghttp2 turn all of them into frames, writes those frames in large TLS
-/// writes, and feeds what it reads back to nghttp2, whose callbacks complete the exchanges.
+/// One connection of a pool, served by the pool's loop thread (`PoolLoop`): each round it takes
+/// requests from the pool's queue as streams free up, lets nghttp2 turn all of them into frames,
+/// writes those frames in large TLS writes, and feeds what it reads back to nghttp2, whose
+/// callbacks complete the exchanges.
 final class PoolConnection {
     /// One request in flight.
     final class Stream {
@@ -49,15 +50,17 @@ final class PoolConnection {
     private var failure: String?
     /// The peer must send its SETTINGS by then (the connect timeout), or the connection counts as
     /// never set up.
-    private var settingsDeadline: UInt64 = .max
+    private let settingsDeadline: UInt64
 
     static let idleTimeout: UInt64 = 300_000_000_000
     private static let outputHighWater = 256 << 10
 
-    private init(handle: PoolConnectionHandle, shared: PoolShared, tls: TLSStream) {
+    init(handle: PoolConnectionHandle, shared: PoolShared, tls: TLSStream) {
         self.handle = handle
         self.shared = shared
         self.tls = tls
+        settingsDeadline =
+            DispatchTime.now().uptimeNanoseconds &+ UInt64(shared.configuration.connectTimeout * 1e9)
         output.reserveCapacity(Self.outputHighWater + (16 << 10))
     }
 
@@ -66,25 +69,16 @@ final class PoolConnection {
         input.deallocate()
     }
 
-    /// The thread's body: connect, serve the queue until the pool closes, the peer sends GOAWAY
-    /// or the connection breaks, then hand back what was never sent.
-    static func run(handle: PoolConnectionHandle, shared: PoolShared) {
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(shared.configuration.connectTimeout * 1e9)
-        let connection: PoolConnection
+    /// Starts the HTTP/2 session on the TLS connection; on failure the connection is finished
+    /// with the reason.
+    func start() -> Bool {
         do {
-            let tls = try TLSStream.connect(
-                to: shared.endpoint, through: shared.proxy, context: shared.tls, deadline: deadline)
-            connection = PoolConnection(handle: handle, shared: shared, tls: tls)
-            connection.settingsDeadline = deadline
-            try connection.startSession()
+            try startSession()
+            return true
         } catch {
-            handle.phase = .draining
-            handle.close()
-            shared.ended(handle, setUpError: error)
-            return
+            failure = error.reason
+            return false
         }
-        connection.serve()
-        connection.finish()
     }
 
     private func startSession() throws(HTTP2ClientError) {
@@ -110,33 +104,34 @@ final class PoolConnection {
         nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
     }
 
-    private func serve() {
-        while true {
-            if shared.isClosed {
-                failure = "the HTTP/2 connection pool was shut down"
-                return
-            }
-            progressed = false
-            cancelAsked()
-            if !goawayReceived, peerSettingsSeen { takeRequests() }
-            expire()
-            if !peerSettingsSeen, failure != nil { return }
-            guard flush(), receive() else { return }
-            if !unsent.isEmpty {
-                shared.giveBack(unsent)
-                unsent.removeAll()
-            }
-            handle.active.store(streams.count, ordering: .relaxed)
-            if roomChanged {
-                roomChanged = false
-                shared.roomChanged()
-            }
-            if goawayReceived, streams.isEmpty, output.count == outputSent { return }
-            if let session, nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0 {
-                return
-            }
-            if !progressed { waitForEvents() }
+    /// One round: cancellations, new requests, deadlines, writes, reads. Says whether anything
+    /// happened and whether the connection has ended (then the loop calls `finish`).
+    func step() -> (progressed: Bool, ended: Bool) {
+        progressed = false
+        cancelAsked()
+        if !goawayReceived, peerSettingsSeen { takeRequests() }
+        expire()
+        if !peerSettingsSeen, failure != nil { return (true, true) }
+        guard flush(), receive() else { return (true, true) }
+        if !unsent.isEmpty {
+            shared.giveBack(unsent)
+            unsent.removeAll()
         }
+        handle.active.store(streams.count, ordering: .relaxed)
+        if roomChanged {
+            roomChanged = false
+            shared.roomChanged()
+        }
+        if goawayReceived, streams.isEmpty, output.count == outputSent { return (true, true) }
+        if let session, nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0 {
+            return (true, true)
+        }
+        if streams.isEmpty, DispatchTime.now().uptimeNanoseconds - lastActivity > Self.idleTimeout {
+            // Idle for long: close rather than keep a connection APNs may drop silently.
+            handle.phase = .draining
+            return (true, true)
+        }
+        return (progressed, false)
     }
 
     /// Takes as many waiting requests as the connection has free streams.
@@ -212,7 +207,6 @@ final class PoolConnection {
         if !peerSettingsSeen, now > settingsDeadline {
             failure = "no SETTINGS frame from the peer within the connect timeout"
         }
-        shared.expireQueued(now: now)
         for (streamID, stream) in streams where stream.exchange.deadline <= now {
             end(streamID, code: NGHTTP2_CANCEL.rawValue)
             stream.exchange.complete(.failure(stream.exchange.timedOut()))
@@ -296,29 +290,23 @@ final class PoolConnection {
         return true
     }
 
-    /// Sleeps until the socket or the pool has something, the next deadline, or a second.
-    private func waitForEvents() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        if streams.isEmpty, now - lastActivity > Self.idleTimeout {
-            goawayReceived = true
-            handle.phase = .draining
-            return
-        }
-        var earliest = min(now + 1_000_000_000, shared.earliestQueuedDeadline)
-        if !peerSettingsSeen { earliest = min(earliest, settingsDeadline) }
-        for stream in streams.values where stream.exchange.deadline < earliest { earliest = stream.exchange.deadline }
-        let milliseconds = Int32(clamping: (earliest > now ? earliest - now : 0) / 1_000_000 + 1)
+    /// What `poll` waits for on this connection's socket.
+    var pollRequest: pollfd {
         let wantsOutput = writeBlocked || output.count > outputSent
-        var events = [
-            pollfd(fd: tls.fd, events: Int16(POLLIN) | (wantsOutput ? Int16(POLLOUT) : 0), revents: 0),
-            pollfd(fd: handle.wakeFD, events: Int16(POLLIN), revents: 0),
-        ]
-        _ = poll(&events, events[1].fd >= 0 ? 2 : 1, events[1].fd >= 0 ? milliseconds : min(milliseconds, 5))
-        handle.clearWake()
+        return pollfd(fd: tls.fd, events: Int16(POLLIN) | (wantsOutput ? Int16(POLLOUT) : 0), revents: 0)
     }
 
-    /// After the loop: fail what may have reached the peer, hand back what never left, close.
-    private func finish() {
+    /// When this connection next has something to do without the socket: a stream's deadline,
+    /// the peer's SETTINGS overdue, the idle timeout.
+    var nextDeadline: UInt64 {
+        var earliest = streams.isEmpty ? lastActivity &+ Self.idleTimeout : UInt64.max
+        if !peerSettingsSeen { earliest = min(earliest, settingsDeadline) }
+        for stream in streams.values where stream.exchange.deadline < earliest { earliest = stream.exchange.deadline }
+        return earliest
+    }
+
+    /// After its last round: fail what may have reached the peer, hand back what never left.
+    func finish() {
         handle.phase = .draining
         let closedByPool = shared.isClosed
         let reason = failure ?? "the connection closed"
@@ -342,7 +330,6 @@ final class PoolConnection {
         handle.active.store(0, ordering: .relaxed)
         shared.giveBack(unsent)
         unsent.removeAll()
-        handle.close()
         // Ending before the peer's SETTINGS means the connection never worked: with no other
         // connection, what waits fails with the reason rather than trying again and again.
         shared.ended(

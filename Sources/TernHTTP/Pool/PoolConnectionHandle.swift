@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// What the rest of the pool sees of one connection: its phase, its streams in use, the peer's
-/// stream limit, and a pipe that wakes its thread out of `poll`.
+/// stream limit.
 final class PoolConnectionHandle: Sendable {
     enum Phase: Int {
         case connecting = 0
@@ -17,42 +17,19 @@ final class PoolConnectionHandle: Sendable {
         case draining = 2
     }
 
-    /// The pipe's ends; `closed` is set, and the ends closed, under the lock, so that no wake-up
-    /// writes to a descriptor number the process has since reused.
-    private struct Pipe {
-        var readFD: Int32 = -1
-        var writeFD: Int32 = -1
-        var closed = false
-    }
-
     let number: Int
     let configuredLimit: Int
     private let phaseValue = Atomic<Int>(Phase.connecting.rawValue)
     let active = Atomic<Int>(0)
     /// SETTINGS_MAX_CONCURRENT_STREAMS from the peer (unlimited until it says).
     let peerLimit = Atomic<Int>(Int.max)
-    private let pipeEnds = Mutex(Pipe())
-    /// A byte waits in the pipe: further wake-ups need neither the lock nor a write.
-    private let wakePending = Atomic<Bool>(false)
-    private let readEnd: Int32
+    /// The pool's loop, which serves this connection.
+    private let waker: PoolWaker
 
-    init(number: Int, limit: Int) {
+    init(number: Int, limit: Int, waker: PoolWaker) {
         self.number = number
         configuredLimit = limit
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        readEnd = fds[0]
-        pipeEnds.withLock { ends in
-            ends.readFD = fds[0]
-            ends.writeFD = fds[1]
-        }
+        self.waker = waker
     }
 
     var phase: Phase {
@@ -74,37 +51,8 @@ final class PoolConnectionHandle: Sendable {
 
     var hasRoom: Bool { phase == .ready && room > 0 }
 
-    /// The end `poll` watches; -1 when the pipe could not be made (the loop then polls briefly).
-    var wakeFD: Int32 { readEnd }
-
-    /// Interrupts the connection's `poll`; one byte at most waits in the pipe.
+    /// Wakes the loop that serves this connection.
     func wake() {
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        pipeEnds.withLock { ends in
-            guard !ends.closed, ends.writeFD >= 0 else { return }
-            var byte: UInt8 = 1
-            _ = write(ends.writeFD, &byte, 1)
-        }
-    }
-
-    /// Empties the pipe after `poll` (on the connection's own thread, before `close`); wakes
-    /// after this call write again.
-    func clearWake() {
-        guard wakePending.load(ordering: .acquiring), readEnd >= 0 else { return }
-        // One byte per wake-up at most, a stray one besides: a read shorter than the buffer
-        // has emptied the pipe.
-        var buffer = (UInt64(0), UInt64(0))
-        while withUnsafeMutableBytes(of: &buffer, { read(readEnd, $0.baseAddress, $0.count) }) == 16 {}
-        wakePending.store(false, ordering: .releasing)
-    }
-
-    /// Closes the pipe once the thread ends.
-    func close() {
-        pipeEnds.withLock { ends in
-            guard !ends.closed else { return }
-            ends.closed = true
-            if ends.readFD >= 0 { closeDescriptor(ends.readFD) }
-            if ends.writeFD >= 0 { closeDescriptor(ends.writeFD) }
-        }
+        waker.wake()
     }
 }

@@ -30,8 +30,14 @@ final class PoolShared: Sendable {
     /// Bumped on every cancellation, so connections look at the set only when it changed.
     let cancelGeneration = Atomic<Int>(0)
     private let nextConnection = Atomic<Int>(0)
-    /// Entered by every connection thread while it runs, so shutting down can wait for them.
+    /// Entered by the loop and every connecting thread while it runs, so shutting down can wait
+    /// for them.
     private let threads = DispatchGroup()
+    /// Wakes the loop: new requests, cancellations, a connection set up, shutting down.
+    let waker = PoolWaker()
+    private let loopStarted = Atomic<Bool>(false)
+    /// Connections whose TLS is up, waiting for the loop to take them.
+    private let connected = Mutex<[TLSHandOver]>([])
 
     init(
         endpoint: PoolEndpoint, proxy: HTTP2Proxy?, tls: TLSClientContext,
@@ -183,13 +189,13 @@ final class PoolShared: Sendable {
     }
 
     func shutDown() {
-        let (queued, handles) = locked { state -> ([PoolExchange], [PoolConnectionHandle]) in
+        let queued = locked { state -> [PoolExchange] in
             state.closed = true
-            return (state.queue.removeAll(), state.connections)
+            return state.queue.removeAll()
         }
         let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
         for exchange in queued { exchange.complete(.failure(error)) }
-        for handle in handles { handle.wake() }
+        waker.wake()
         // The threads end within a round of their loops; waiting for them means no TLS session
         // is still being freed when the process exits right after (OpenSSL's exit handler frees
         // what those sessions use).
@@ -206,7 +212,7 @@ final class PoolShared: Sendable {
         guard state.waiting > room else { return false }
         let handle = PoolConnectionHandle(
             number: nextConnection.wrappingAdd(1, ordering: .relaxed).newValue,
-            limit: configuration.maxStreamsPerConnection)
+            limit: configuration.maxStreamsPerConnection, waker: waker)
         state.connections.append(handle)
         pendingStart.withLock { $0.append(handle) }
         return true
@@ -214,20 +220,67 @@ final class PoolShared: Sendable {
 
     private let pendingStart = Mutex<[PoolConnectionHandle]>([])
 
-    /// Starts the threads of the connections `openIfNeeded` added (outside the state's lock).
+    /// Sets up the connections `openIfNeeded` added, each on a thread of its own (outside the
+    /// state's lock), and starts the loop the first time.
     private func startConnection() {
         let handles = pendingStart.withLock { pending in
             defer { pending.removeAll() }
             return pending
         }
+        guard !handles.isEmpty else { return }
+        if !loopStarted.exchange(true, ordering: .acquiringAndReleasing) {
+            threads.enter()
+            let loop = Thread { [self] in
+                PoolLoop.run(shared: self)
+                threads.leave()
+            }
+            loop.name = "tern-h2-\(endpoint.host)"
+            loop.start()
+        }
         for handle in handles {
             threads.enter()
             let thread = Thread { [self] in
-                PoolConnection.run(handle: handle, shared: self)
+                connect(handle)
                 threads.leave()
             }
-            thread.name = "tern-h2-\(endpoint.host)-\(handle.number)"
+            thread.name = "tern-h2-connect-\(handle.number)"
             thread.start()
         }
     }
+
+    /// DNS, TCP (through the proxy if any) and TLS for one connection, then the hand-over to the loop.
+    private func connect(_ handle: PoolConnectionHandle) {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(configuration.connectTimeout * 1e9)
+        do {
+            let tls = try TLSStream.connect(to: endpoint, through: proxy, context: self.tls, deadline: deadline)
+            let accepted = connected.withLock { connected in
+                guard !isClosed else { return false }
+                connected.append(TLSHandOver(handle: handle, tls: tls))
+                return true
+            }
+            if accepted {
+                waker.wake()
+            } else {
+                handle.phase = .draining
+                ended(handle, setUpError: HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down"))
+            }
+        } catch {
+            handle.phase = .draining
+            ended(handle, setUpError: error)
+        }
+    }
+
+    /// The connections set up since the loop last looked.
+    func takeConnected() -> [(PoolConnectionHandle, TLSStream)] {
+        connected.withLock { connected in
+            defer { connected.removeAll() }
+            return connected.map { ($0.handle, $0.tls) }
+        }
+    }
+}
+
+/// A connection whose TLS is up, on its way from its connecting thread to the loop.
+struct TLSHandOver: Sendable {
+    let handle: PoolConnectionHandle
+    let tls: TLSStream
 }

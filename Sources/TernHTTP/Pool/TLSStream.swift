@@ -42,8 +42,9 @@ final class TLSClientContext: @unchecked Sendable {
     }
 }
 
-/// One TLS connection on a non-blocking socket, owned by one connection thread.
-final class TLSStream {
+/// One TLS connection on a non-blocking socket: the SSL object and its descriptor, used by one
+/// thread at a time (the thread that connects it, then the pool's loop, which it is handed to).
+final class TLSStream: @unchecked Sendable {
     enum IO {
         case done(Int)
         case wantRead
