@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 
 /// HTTP/2 over TLS to one origin, straight on libnghttp2 and OpenSSL, for senders that push many
-/// small requests: each connection has a thread of its own that turns every request waiting into
-/// frames and writes them together, so a thousand requests cost a handful of TLS records and
-/// system calls rather than several each. Requests wait in one queue; every connection takes as
+/// small requests: one event-loop thread serves all the pool's connections, turning every request
+/// waiting into frames and writing them together, so a thousand requests cost a handful of TLS
+/// records and system calls rather than several each. Requests wait in one queue; every connection takes as
 /// many as it has free streams (the smaller of `maxStreamsPerConnection` and the peer's
 /// SETTINGS), and a further connection opens only when the open ones have no free stream left.
 ///
@@ -105,7 +105,7 @@ public final class HTTP2ConnectionPool: Sendable {
     }
 
     /// Closes the pool: requests waiting fail with `.shutDown`, streams in flight too, and the
-    /// connections' threads have ended when this returns (it waits up to 2 s for them). Later
+    /// pool's threads have ended when this returns (it waits up to 2 s for them). Later
     /// requests fail with `.shutDown`. Releasing the pool does the same.
     public func close() {
         shared.shutDown()
@@ -192,7 +192,7 @@ private let ignoreBrokenPipe: Bool = {
     return true
 }()
 
-/// Gathers a batch's results from the connections' threads; resumes the caller once all are in.
+/// Gathers a batch's results from the pool's loop; resumes the caller once all are in.
 final class BatchCollector: Sendable {
     private struct State {
         var results: [Result<HTTP2Response, HTTP2ClientError>?]

@@ -71,7 +71,7 @@ public final class APNsClient: Sendable {
         self.clock = clock
     }
 
-    /// Closes the connections: requests still waiting fail as `retry`, and the connections' threads
+    /// Closes the connections: requests still waiting fail as `retry`, and the pool's threads
     /// have ended when this returns (within 2 s).
     public func close() {
         http.close()
