@@ -125,6 +125,8 @@ public enum ServerOptions {
                 + "  [\(option.environment)]\n"
         }
         text += "  --help                        this text\n"
+        text +=
+            "\nBehind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.\n"
         return text
     }
 

@@ -98,7 +98,7 @@ import Testing
         #expect(process.terminationStatus == 0)
         for option in [
             "--host", "--port", "--data", "--threads", "--max-body-bytes", "--max-header-bytes",
-            "--connection-timeout", "--log-level", "--bench-routes", "TERN_HOST",
+            "--connection-timeout", "--log-level", "--bench-routes", "TERN_HOST", "https_proxy",
         ] {
             #expect(output.contains(option), "\(option) missing from --help")
         }
