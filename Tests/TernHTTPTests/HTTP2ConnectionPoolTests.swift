@@ -23,6 +23,20 @@ import Testing
         return try HTTP2ConnectionPool(origin: origin(peer), configuration: configuration)
     }
 
+    /// The errors of answers that must all have failed; records an issue for each that did not.
+    func failures(
+        of answers: [Result<HTTP2Response, HTTP2ClientError>], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [HTTP2ClientError] {
+        answers.compactMap { answer in
+            switch answer {
+            case .failure(let error): return error
+            case .success(let response):
+                Issue.record("expected a failure, got status \(response.status)", sourceLocation: sourceLocation)
+                return nil
+            }
+        }
+    }
+
     /// The peer's counters, asked over a connection of its own (one more in `connections`).
     func stats(_ peer: H2Peer) async throws -> PeerStats {
         let control = try pool(peer)
@@ -131,11 +145,7 @@ import Testing
         let stranger = try TestCertificates.make()
         let pool = try HTTP2ConnectionPool(origin: origin(peer), configuration: .init(caFile: stranger.caFile))
         let answers = await pool.send([.init(path: "/echo"), .init(path: "/echo")])
-        for answer in answers {
-            guard case .failure(let error) = answer else {
-                Issue.record("expected a TLS failure, got \(answer)")
-                continue
-            }
+        for error in failures(of: answers) {
             #expect(error.kind == .tls)
             #expect(error.reason.contains("certificate"), "\(error.reason)")
         }
@@ -253,11 +263,7 @@ import Testing
         defer { peer.stop() }
         let pool = try pool(peer) { $0.connectTimeout = 0.5 }
         let answers = await pool.send([.init(path: "/echo", timeout: 30), .init(path: "/echo", timeout: 30)])
-        for answer in answers {
-            guard case .failure(let error) = answer else {
-                Issue.record("expected a failure, got \(answer)")
-                continue
-            }
+        for error in failures(of: answers) {
             #expect(error.kind == .connect)
             #expect(error.reason.contains("no SETTINGS frame"), "\(error.reason)")
         }
@@ -289,11 +295,7 @@ import Testing
         }
         while try await stats(peer).waiting < 3 { try await Task.sleep(for: .milliseconds(20)) }
         peer.stop()
-        for answer in await waiting.value {
-            guard case .failure(let error) = answer else {
-                Issue.record("expected a failure, got \(answer)")
-                continue
-            }
+        for error in failures(of: await waiting.value) {
             #expect(error.kind == .transport)
             #expect(error.reason.contains("ended before the answer"), "\(error.reason)")
         }
@@ -365,11 +367,7 @@ import Testing
         }
         while try await stats(peer).waiting < 2 { try await Task.sleep(for: .milliseconds(20)) }
         pool.close()
-        for answer in await waiting.value {
-            guard case .failure(let error) = answer else {
-                Issue.record("expected a failure, got \(answer)")
-                continue
-            }
+        for error in failures(of: await waiting.value) {
             #expect(error.kind == .shutDown)
         }
         #expect(pool.connectionCount == 0, "the connection's thread ended before close returned")
