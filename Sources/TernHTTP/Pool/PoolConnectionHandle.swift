@@ -1,12 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What the rest of the pool sees of one connection: its phase, its streams in use, the peer's
 /// stream limit.
 final class PoolConnectionHandle: Sendable {
@@ -23,13 +17,10 @@ final class PoolConnectionHandle: Sendable {
     let active = Atomic<Int>(0)
     /// SETTINGS_MAX_CONCURRENT_STREAMS from the peer (unlimited until it says).
     let peerLimit = Atomic<Int>(Int.max)
-    /// The pool's loop, which serves this connection.
-    private let waker: PoolWaker
 
-    init(number: Int, limit: Int, waker: PoolWaker) {
+    init(number: Int, limit: Int) {
         self.number = number
         configuredLimit = limit
-        self.waker = waker
     }
 
     var phase: Phase {
@@ -47,12 +38,5 @@ final class PoolConnectionHandle: Sendable {
         case .ready: max(0, limit - active.load(ordering: .relaxed))
         case .draining: 0
         }
-    }
-
-    var hasRoom: Bool { phase == .ready && room > 0 }
-
-    /// Wakes the loop that serves this connection.
-    func wake() {
-        waker.wake()
     }
 }

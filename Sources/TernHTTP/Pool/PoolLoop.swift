@@ -14,8 +14,8 @@ enum PoolLoop {
     static func run(shared: PoolShared) {
         var connections: [PoolConnection] = []
         while true {
-            for (handle, tls) in shared.takeConnected() {
-                let connection = PoolConnection(handle: handle, shared: shared, tls: tls)
+            for handOver in shared.takeConnected() {
+                let connection = PoolConnection(handle: handOver.handle, shared: shared, tls: handOver.tls)
                 if connection.start() {
                     connections.append(connection)
                 } else {

@@ -64,25 +64,26 @@ final class PoolShared: Sendable {
         }
     }
 
+    static let shutDownError = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
+
     /// Queues requests, opens a connection when those open have no room for them, and wakes the
-    /// connections that have.
+    /// loop.
     func enqueue(_ exchanges: [PoolExchange]) {
         guard !exchanges.isEmpty else { return }
-        let (accepted, wake, open) = locked { state -> (Bool, [PoolConnectionHandle], Bool) in
-            guard !state.closed else { return (false, [], false) }
+        let (accepted, opened) = locked { state -> (Bool, PoolConnectionHandle?) in
+            guard !state.closed else { return (false, nil) }
             state.queue.append(contentsOf: exchanges)
             for exchange in exchanges where exchange.deadline < state.earliestDeadline {
                 state.earliestDeadline = exchange.deadline
             }
-            return (true, state.connections.filter { $0.hasRoom }, openIfNeeded(&state))
+            return (true, openIfNeeded(&state))
         }
         guard accepted else {
-            let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
-            for exchange in exchanges { exchange.complete(.failure(error)) }
+            for exchange in exchanges { exchange.complete(.failure(Self.shutDownError)) }
             return
         }
-        for handle in wake { handle.wake() }
-        if open { startConnection() }
+        waker.wake()
+        if let opened { start(opened) }
     }
 
     /// Up to `limit` requests for a connection, oldest first; those already past their deadline
@@ -129,8 +130,7 @@ final class PoolShared: Sendable {
             return false
         }
         if failed {
-            let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
-            for exchange in exchanges { exchange.complete(.failure(error)) }
+            for exchange in exchanges { exchange.complete(.failure(Self.shutDownError)) }
         }
     }
 
@@ -138,25 +138,24 @@ final class PoolShared: Sendable {
     /// no other connection is there to take the queue, the queue fails with its reason; otherwise
     /// another connection opens for what still waits.
     func ended(_ handle: PoolConnectionHandle, setUpError: HTTP2ClientError?) {
-        let (failed, wake, open) = locked { state -> ([PoolExchange], [PoolConnectionHandle], Bool) in
+        let (failed, opened) = locked { state -> ([PoolExchange], PoolConnectionHandle?) in
             state.connections.removeAll { $0 === handle }
             if setUpError != nil, state.connections.isEmpty {
-                return (state.queue.removeAll(), [], false)
+                return (state.queue.removeAll(), nil)
             }
-            return ([], state.connections.filter { $0.hasRoom }, openIfNeeded(&state))
+            return ([], openIfNeeded(&state))
         }
         if let setUpError {
             for exchange in failed { exchange.complete(.failure(setUpError)) }
         }
-        for other in wake { other.wake() }
-        if open { startConnection() }
+        waker.wake()
+        if let opened { start(opened) }
     }
 
     /// A connection is ready, or its streams freed or its peer raised its limit: more may open
     /// if the queue still outgrows the room.
     func roomChanged() {
-        let open = locked { openIfNeeded(&$0) }
-        if open { startConnection() }
+        if let opened = locked({ openIfNeeded(&$0) }) { start(opened) }
     }
 
     /// Cancels a request: one still queued fails at once; one on a connection is reset there.
@@ -171,7 +170,7 @@ final class PoolShared: Sendable {
             return
         }
         cancelGeneration.add(1, ordering: .sequentiallyConsistent)
-        for handle in locked({ $0.connections }) { handle.wake() }
+        waker.wake()
     }
 
     /// The cancelled ids among `ids`, taken out of the set.
@@ -193,8 +192,7 @@ final class PoolShared: Sendable {
             state.closed = true
             return state.queue.removeAll()
         }
-        let error = HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down")
-        for exchange in queued { exchange.complete(.failure(error)) }
+        for exchange in queued { exchange.complete(.failure(Self.shutDownError)) }
         waker.wake()
         // The threads end within a round of their loops; waiting for them means no TLS session
         // is still being freed when the process exits right after (OpenSSL's exit handler frees
@@ -203,31 +201,24 @@ final class PoolShared: Sendable {
     }
 
     /// Inside the lock: one more connection when the queue outgrows the room of those open (a
-    /// connection still opening counts as full room) and the limit allows.
-    private func openIfNeeded(_ state: inout State) -> Bool {
+    /// connection still opening counts as full room) and the limit allows; the caller `start`s it
+    /// outside the lock.
+    private func openIfNeeded(_ state: inout State) -> PoolConnectionHandle? {
         guard !state.closed, state.waiting > 0, state.connections.count < configuration.maxConnections else {
-            return false
+            return nil
         }
         let room = state.connections.reduce(0) { $0 + $1.room }
-        guard state.waiting > room else { return false }
+        guard state.waiting > room else { return nil }
         let handle = PoolConnectionHandle(
             number: nextConnection.wrappingAdd(1, ordering: .relaxed).newValue,
-            limit: configuration.maxStreamsPerConnection, waker: waker)
+            limit: configuration.maxStreamsPerConnection)
         state.connections.append(handle)
-        pendingStart.withLock { $0.append(handle) }
-        return true
+        return handle
     }
 
-    private let pendingStart = Mutex<[PoolConnectionHandle]>([])
-
-    /// Sets up the connections `openIfNeeded` added, each on a thread of its own (outside the
-    /// state's lock), and starts the loop the first time.
-    private func startConnection() {
-        let handles = pendingStart.withLock { pending in
-            defer { pending.removeAll() }
-            return pending
-        }
-        guard !handles.isEmpty else { return }
+    /// Sets up a connection `openIfNeeded` added on a thread of its own, and starts the loop the
+    /// first time.
+    private func start(_ handle: PoolConnectionHandle) {
         if !loopStarted.exchange(true, ordering: .acquiringAndReleasing) {
             threads.enter()
             let loop = Thread { [self] in
@@ -237,15 +228,13 @@ final class PoolShared: Sendable {
             loop.name = "tern-h2-\(endpoint.host)"
             loop.start()
         }
-        for handle in handles {
-            threads.enter()
-            let thread = Thread { [self] in
-                connect(handle)
-                threads.leave()
-            }
-            thread.name = "tern-h2-connect-\(handle.number)"
-            thread.start()
+        threads.enter()
+        let thread = Thread { [self] in
+            connect(handle)
+            threads.leave()
         }
+        thread.name = "tern-h2-connect-\(handle.number)"
+        thread.start()
     }
 
     /// DNS, TCP (through the proxy if any) and TLS for one connection, then the hand-over to the loop.
@@ -262,7 +251,7 @@ final class PoolShared: Sendable {
                 waker.wake()
             } else {
                 handle.phase = .draining
-                ended(handle, setUpError: HTTP2ClientError(.shutDown, "the HTTP/2 connection pool was shut down"))
+                ended(handle, setUpError: Self.shutDownError)
             }
         } catch {
             handle.phase = .draining
@@ -271,10 +260,10 @@ final class PoolShared: Sendable {
     }
 
     /// The connections set up since the loop last looked.
-    func takeConnected() -> [(PoolConnectionHandle, TLSStream)] {
+    func takeConnected() -> [TLSHandOver] {
         connected.withLock { connected in
             defer { connected.removeAll() }
-            return connected.map { ($0.handle, $0.tls) }
+            return connected
         }
     }
 }

@@ -79,23 +79,8 @@ public final class APNsClient: Sendable {
 
     /// Sends one push; every failure is an outcome.
     public func send(_ push: OutgoingPush) async -> DeliveryOutcome {
-        do {
-            let token = try await providerToken.token()
-            switch try await exchange(push, token: token) {
-            case .outcome(let outcome): return outcome
-            case .renewProviderToken:
-                let renewed = try await providerToken.renew(replacing: token)
-                switch try await exchange(push, token: renewed) {
-                case .outcome(let outcome): return outcome
-                case .renewProviderToken:
-                    return .retry(after: nil, reason: "APNs 403 ExpiredProviderToken, also for a freshly signed token")
-                }
-            }
-        } catch let error as DeliveryOutcomeError {
-            return error.outcome
-        } catch {
-            return ProviderFailure.outcome(error, provider: "APNs")
-        }
+        await sendChunk([push][...])[push.deliveryId]
+            ?? .retry(after: nil, reason: "APNs: no outcome for the push")
     }
 
     /// Sends a batch, `options.maxInFlight` handed to the connections at a time; one outcome per
@@ -185,13 +170,5 @@ public final class APNsClient: Sendable {
             }
         }
         return expired
-    }
-
-    private func exchange(_ push: OutgoingPush, token: String) async throws -> APNsAnswer {
-        let request = try APNsRequest.make(
-            push, devicePath: devicePath, authorization: "bearer " + token, defaultTopic: defaultTopic,
-            timeout: options.requestTimeout,
-            now: clock())
-        return APNsAnswer.read(try await http.send(request), now: clock())
     }
 }
