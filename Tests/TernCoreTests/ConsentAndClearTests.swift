@@ -35,6 +35,33 @@ struct ConsentAndClearTests {
         await second.close()
     }
 
+    @Test @MainActor func anOptOutBeforeInitializationWinsOverAnEarlierRunsConsent() async throws {
+        let server = try ScriptedServer()
+        defer { server.stop() }
+        let first = try TestSDK()
+        first.configure(apiUrl: server.apiUrl)
+        first.tern.setCollectionEnabled(true)
+        #expect(await first.tern.isCollectionEnabled)
+        await first.close()
+
+        // The user opts out before the app initializes the SDK: there is no store yet.
+        let second = try TestSDK(directory: first.directory)
+        let events = EventRecorder(second.tern)
+        second.tern.setCollectionEnabled(false)
+        second.configure(apiUrl: server.apiUrl)
+        second.tern.enqueueForTest([Entries.ordered(1)])
+        #expect(await events.first(CoreEvents.collectionDisabled) != nil)
+        #expect(await second.tern.isCollectionEnabled == false)
+        await second.close()
+
+        // And the opt-out was saved: a third run without any call still does not collect.
+        let third = try TestSDK(directory: first.directory)
+        third.configure(apiUrl: server.apiUrl)
+        #expect(await third.tern.isCollectionEnabled == false)
+        await third.close()
+        #expect(await server.requests.isEmpty)
+    }
+
     @Test @MainActor func aConfigurationWithCollectionOffPausesUntilConsent() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }

@@ -32,9 +32,12 @@ extension CoreRuntime {
         }
         configCollection = config.collectionEnabled
         collectionOverride = nil
-        if let saved = await store.setting(Self.consentKey, as: Bool.self) { savedCollection = saved }
-        if let pending = savedCollection, await store.setting(Self.consentKey, as: Bool.self) != pending {
+        // A choice made before there was a store (setCollectionEnabled before initialization) wins
+        // over the one saved by an earlier run, and is saved now; otherwise the saved one applies.
+        if let pending = savedCollection {
             try? await store.setSetting(Self.consentKey, pending)
+        } else {
+            savedCollection = await store.setting(Self.consentKey, as: Bool.self)
         }
         let ready = ReadyCore(configuration: config, store: store, runtime: self)
         phase = .initializing(ready)
