@@ -133,12 +133,7 @@ public struct AdminRoutes: Sendable {
     ) -> Route {
         let service = service
         return Route(method, pattern) { request in
-            guard let authorization = request.http.header(Wire.authorizationHeader),
-                let key = try? Authenticator.bearer(authorization), try await service.isAdminKey(key)
-            else {
-                throw APIError.unauthorized(
-                    "admin key missing or not recognised: send Authorization: Bearer <admin_key> (see bootstrap.json)")
-            }
+            try await service.requireAdminKey(request)
             let output = try await body(request)
             if status == 204 { return HTTPResponse(status: 204) }
             return .json(status, try JSONCoders.encoder.encode(output))

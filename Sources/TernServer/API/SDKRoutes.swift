@@ -34,8 +34,7 @@ public struct SDKRoutes: Sendable {
         switch endpoint {
         case .pushSubscribe, .pushSuspend, .pushUnsubscribe:
             let status = endpoint.subscriptionStatus ?? .subscribed
-            return sdk(endpoint, PushSubscriptionBody.self) { body, caller, key in
-                let request = body.request
+            return sdk(endpoint, PushSubscriptionRequest.self) { request, caller, key in
                 try request.validate()
                 return try await subscriptions.change(request, to: status, caller: caller, idempotency: key)
             }
@@ -64,8 +63,8 @@ public struct SDKRoutes: Sendable {
                 try await profiles.update(request, caller: caller, idempotency: key)
             }
         case .eventPost:
-            return sdk(endpoint, GoalEventBody.self) { body, caller, key in
-                try await events.goals(body.request, caller: caller, idempotency: key)
+            return sdk(endpoint, GoalEventRequest.self) { request, caller, key in
+                try await events.goals(request, caller: caller, idempotency: key)
             }
         case .eventPush:
             return sdk(endpoint, PushEventRequest.self) { request, caller, key in

@@ -15,7 +15,7 @@ public struct MessageRoutes: Sendable {
 
     public var all: [Route] {
         let messages = messages
-        let prefix = "/api/v1/admin/messages"
+        let prefix = AdminRoutes.prefix + "/messages"
         return [
             raw("POST", prefix) { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
@@ -57,12 +57,7 @@ public struct MessageRoutes: Sendable {
     ) -> Route {
         let admin = admin
         return Route(method, pattern) { request in
-            guard let authorization = request.http.header(Wire.authorizationHeader),
-                let key = try? Authenticator.bearer(authorization), try await admin.isAdminKey(key)
-            else {
-                throw APIError.unauthorized(
-                    "admin key missing or not recognised: send Authorization: Bearer <admin_key> (see bootstrap.json)")
-            }
+            try await admin.requireAdminKey(request)
             return try await body(request)
         }
     }

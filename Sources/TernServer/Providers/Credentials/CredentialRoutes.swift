@@ -76,12 +76,7 @@ public struct CredentialRoutes: Sendable {
         let admin = admin
         let credentials = credentials
         return Route(method, pattern) { request in
-            guard let authorization = request.http.header(Wire.authorizationHeader),
-                let key = try? Authenticator.bearer(authorization), try await admin.isAdminKey(key)
-            else {
-                throw APIError.unauthorized(
-                    "admin key missing or not recognised: send Authorization: Bearer <admin_key> (see bootstrap.json)")
-            }
+            try await admin.requireAdminKey(request)
             guard let credentials else {
                 throw APIError(
                     status: 503, reason: "this server keeps no provider credentials (it has no data directory)")
