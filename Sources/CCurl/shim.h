@@ -15,6 +15,5 @@ static inline CURLcode tern_curl_easy_setopt_header_callback(CURL *h, size_t (*c
     return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, cb);
 }
 static inline CURLcode tern_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
-static inline CURLcode tern_curl_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode tern_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 #endif

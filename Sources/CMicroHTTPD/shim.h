@@ -19,11 +19,6 @@ static inline struct MHD_Daemon *tern_mhd_start_daemon(
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-/* MHD_get_connection_values takes a callback with an iterator; a header lookup is simpler. */
-static inline const char *tern_mhd_header(struct MHD_Connection *c, const char *key) {
-    return MHD_lookup_connection_value(c, MHD_HEADER_KIND, key);
-}
-
 /* An option item whose value is a function pointer (MHD_OPTION_NOTIFY_COMPLETED): the array form
    wants the function pointer cast to intptr_t, which Swift cannot spell. */
 static inline struct MHD_OptionItem tern_mhd_option_notify_completed(

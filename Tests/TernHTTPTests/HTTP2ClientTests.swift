@@ -152,6 +152,7 @@ import Testing
             await #expect(throws: CancellationError.self) { try await task.value }
             let after = try await stats(peer, client)
             #expect(after.waiting == 0)
+            #expect(after.requests == 1 && after.resets == 0, "only the stats request reached the peer")
         }
     }
 

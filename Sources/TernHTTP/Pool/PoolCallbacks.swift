@@ -77,9 +77,7 @@ enum PoolCallbacks {
             guard let stream = connection.streams.removeValue(forKey: streamID) else { return 0 }
             let exchange = stream.exchange
             // A cancellation that arrived as the answer did must not stay behind in the set.
-            if connection.shared.cancelGeneration.load(ordering: .relaxed) > 0 {
-                connection.shared.forgetCancellation(exchange.id)
-            }
+            connection.shared.forgetCancellation(exchange.id)
             if code == NGHTTP2_NO_ERROR.rawValue, stream.status >= 200 {
                 exchange.complete(
                     .success(

@@ -202,7 +202,7 @@ final class PoolConnection {
     /// Fails the streams past their deadline (looked at every 20 ms).
     private func expire() {
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now >= nextTimeoutScan || now >= settingsDeadline else { return }
+        guard now >= nextTimeoutScan || (!peerSettingsSeen && now >= settingsDeadline) else { return }
         nextTimeoutScan = now + 20_000_000
         if !peerSettingsSeen, now > settingsDeadline {
             failure = "no SETTINGS frame from the peer within the connect timeout"

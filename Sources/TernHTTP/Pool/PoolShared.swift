@@ -27,6 +27,7 @@ final class PoolShared: Sendable {
     private let queuedCount = Atomic<Int>(0)
     private let queuedDeadline = Atomic<UInt64>(.max)
     private let closedFlag = Atomic<Bool>(false)
+    private let cancelledCount = Atomic<Int>(0)
     /// Bumped on every cancellation, so connections look at the set only when it changed.
     let cancelGeneration = Atomic<Int>(0)
     private let nextConnection = Atomic<Int>(0)
@@ -60,6 +61,7 @@ final class PoolShared: Sendable {
             queuedCount.store(state.waiting, ordering: .releasing)
             queuedDeadline.store(state.waiting > 0 ? state.earliestDeadline : .max, ordering: .releasing)
             closedFlag.store(state.closed, ordering: .releasing)
+            cancelledCount.store(state.cancelled.count, ordering: .releasing)
             return result
         }
     }
@@ -182,8 +184,10 @@ final class PoolShared: Sendable {
         }
     }
 
-    /// A request finished before its cancellation reached it: forget the cancellation.
+    /// A request finished before its cancellation reached it: forget the cancellation. Takes the
+    /// lock only while some cancellation waits for its connection.
     func forgetCancellation(_ id: UInt64) {
+        guard cancelledCount.load(ordering: .acquiring) > 0 else { return }
         locked { _ = $0.cancelled.remove(id) }
     }
 

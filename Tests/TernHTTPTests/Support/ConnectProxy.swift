@@ -1,5 +1,4 @@
 import Foundation
-import TernHTTP
 import TernTestSupport
 
 /// `Tests/Peers/connect_proxy.py`: an HTTP CONNECT proxy on a free loopback port, optionally
@@ -24,7 +23,7 @@ final class ConnectProxy: Sendable {
 
     /// Its counters, asked with a plain HTTP/1.1 GET on the proxy's own port.
     func stats() async throws -> Stats {
-        let answer = try await HTTP2Client().send(HTTP2Request(url: URL(string: "http://127.0.0.1:\(port)/stats")!))
+        let answer = try await JSONHTTPClient().get(URL(string: "http://127.0.0.1:\(port)/stats")!)
         return try JSONDecoder().decode(Stats.self, from: answer.body)
     }
 
