@@ -64,7 +64,7 @@ public final class TernServerApp: Sendable {
         let router = Router(
             routes: routes(
                 store: store, metrics: metrics, benchRoutes: configuration.benchRoutes, messages: messages,
-                credentials: credentials),
+                credentials: credentials, logger: logger),
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
@@ -100,7 +100,7 @@ public final class TernServerApp: Sendable {
     /// `messages` defaults to a service that queues without waking an engine (the loop's poll finds the work).
     public static func routes(
         store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService? = nil,
-        credentials: CredentialStore? = nil
+        credentials: CredentialStore? = nil, logger: Logger? = nil
     ) -> [Route] {
         let verifier = CryptoTokenVerifier()
         let sdk = SDKRoutes(
@@ -111,7 +111,7 @@ public final class TernServerApp: Sendable {
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
-            + sending.all + CredentialRoutes(credentials: credentials, admin: adminService).all
+            + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

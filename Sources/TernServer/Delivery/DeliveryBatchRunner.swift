@@ -126,33 +126,37 @@ struct DeliveryBatchRunner: Sendable {
                     outcome, for: work.delivery, expiration: work.expiration, now: now, jitter: jitter())
             )
         }
+        let recorded: [Bool]
         do {
-            try await store.write { tx in
-                for (work, decision) in decisions {
+            recorded = try await store.write { tx in
+                try decisions.map { work, decision in
                     let held = try tx.updateDelivery(decision.update, now: now)
                     if held, let mark = decision.invalidMark {
                         _ = try tx.markTokenInvalid(
                             provider: work.push.provider, token: work.push.token, reason: mark.reason,
                             since: mark.since, now: now)
                     }
+                    return held
                 }
             }
         } catch {
             // The leases run out and these deliveries are claimed again: sent at least once, never lost.
             logger.error("recording delivery outcomes failed", ["error": "\(error)", "count": results.count])
+            return
         }
-        for (work, outcome) in results {
-            let (kind, reason) = Self.label(outcome)
+        // Counted as recorded (a retry that gave up is a failure), and only for the attempts that
+        // still held their rows: a stale answer changed nothing.
+        for index in results.indices where recorded[index] {
+            let (work, outcome) = results[index]
+            let (kind, reason) = Self.label(outcome, recorded: decisions[index].1.update)
             metrics.recordDelivery(provider: work.push.provider, outcome: kind, reason: reason)
         }
     }
 
-    static func label(_ outcome: DeliveryOutcome) -> (String, String?) {
-        switch outcome {
-        case .sent: ("sent", nil)
-        case .failed(let reason): ("failed", reason)
-        case .invalidToken(let reason, _): ("invalid_token", reason)
-        case .retry(_, let reason): ("retry", reason)
-        }
+    /// The metric's outcome and reason: the status written, `retry` for a delivery queued again
+    /// (with the provider's reason, not the row's "retrying: …").
+    static func label(_ outcome: DeliveryOutcome, recorded update: DeliveryUpdate) -> (String, String?) {
+        if update.status == .queued, case .retry(_, let reason) = outcome { return ("retry", reason) }
+        return (update.status.rawValue, update.reason)
     }
 }

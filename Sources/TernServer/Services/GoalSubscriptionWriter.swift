@@ -33,7 +33,7 @@ struct GoalSubscriptionWriter {
                 NewSubscription(
                     profileId: profile.id, resourceId: resource.id, channel: wire.channel, provider: provider,
                     token: address, status: status,
-                    hashId: Digest.shortHash("\(profile.publicId)|\(resource.id)|\(wire.channel)|\(address)"),
+                    hashId: SubscriptionService.hashId(profile, resource.id, provider, address),
                     clientTime: time, now: now))
         if wire.status != nil || existing == nil { subscription.status = status }
         subscription.fields = CustomFields.merge(subscription.fields, wire.customFields)

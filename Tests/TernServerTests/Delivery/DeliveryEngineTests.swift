@@ -155,6 +155,20 @@ import Testing
         #expect(row["reason"] as? String == "the subscription was suspended before sending")
     }
 
+    @Test func aRetryOnTheLastAttemptIsCountedAsTheFailureItIsRecorded() async throws {
+        var options = DeliveryEngine.Options()
+        options.retry = DeliveryRetryPolicy(maxAttempts: 1)
+        let harness = try await DeliveryHarness.make(options: options)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("down")
+        harness.sender.script("down", [.retry(after: nil, reason: "APNs 503 ServiceUnavailable")])
+        let id = try await harness.send(["type": "token", "provider": "ios-apns", "token": "down"])
+        #expect(try await harness.engine.drain() == 1)
+        #expect(try await harness.deliveries(id).first?["status"] as? String == "failed")
+        #expect(harness.metrics.deliveryCount(provider: "ios-apns", outcome: "failed") == 1)
+        #expect(harness.metrics.deliveryCount(provider: "ios-apns", outcome: "retry") == 0)
+    }
+
     @Test func anExpiredMessageIsNotSent() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

@@ -57,6 +57,7 @@ import Testing
         let again = try await client.send("DELETE", Self.credentials(server, "/hms"), headers: Self.admin(server))
         #expect(again.status == 404)
         let keyLine = key.split(separator: "\n")[1]
+        #expect(server.log().contains("provider credentials stored"), "the change is logged, its secrets not")
         #expect(!server.log().contains(keyLine) && !server.log().contains("very-secret-hms-value"))
     }
 
