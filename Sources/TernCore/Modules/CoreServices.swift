@@ -51,11 +51,6 @@ public final class CoreServices: Sendable {
         setupQueue.submit { [runtime] in await runtime.register(module) }
     }
 
-    /// Wakes the sender (e.g. a token arrived for requests waiting for one).
-    public func wakeSender() {
-        Task { [runtime] in await runtime.wakeSender() }
-    }
-
     /// The environment's ports.
     public var environment: TernEnvironment { runtime.environment }
 }

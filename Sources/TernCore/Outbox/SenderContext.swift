@@ -33,13 +33,8 @@ actor CompletionRegistry {
         completions[key] = completion
     }
 
-    /// Calls and forgets the completion for `key`, if there is one, on the main queue after the
-    /// events raised before it.
-    func complete(_ key: String, _ response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) {
-        complete([key], response)
-    }
-
-    /// Calls and forgets the completions of `keys`.
+    /// Calls and forgets the completions of `keys`, if any, on the main queue after the events
+    /// raised before them.
     func complete(_ keys: [String], _ response: ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?)
     {
         guard !completions.isEmpty else { return }
@@ -47,11 +42,6 @@ actor CompletionRegistry {
             guard let completion = completions.removeValue(forKey: key) else { continue }
             bus.onMain { completion(response) }
         }
-    }
-
-    /// Forgets a completion without calling it (the request was never written).
-    func remove(_ key: String) {
-        completions[key] = nil
     }
 
     /// Completes every waiting caller with nil (the SDK was cleared).

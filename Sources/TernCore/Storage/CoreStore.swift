@@ -96,11 +96,6 @@ public actor CoreStore {
         }
     }
 
-    /// Removes every setting whose key starts with `prefix`.
-    public func removeSettings(prefix: String) throws {
-        try write { try db.run("DELETE FROM settings WHERE substr(key, 1, ?) = ?", [prefix.count, prefix]) }
-    }
-
     // MARK: Counters
 
     func add(_ name: String, _ amount: Int) throws {

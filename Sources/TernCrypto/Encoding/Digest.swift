@@ -1,10 +1,11 @@
 import COpenSSL
 import Foundation
 
-/// SHA-256 and HMAC-SHA-256 over OpenSSL.
+/// SHA-256 and HMAC-SHA-256 over OpenSSL, random identifiers, and a short stable hash.
 ///
 /// ```swift
 /// let hash = Digest.sha256(Data("abc".utf8))  // 32 bytes
+/// let id = Digest.randomHex(bytes: 16)         // 32 hex characters
 /// ```
 public enum Digest {
     public static func sha256(_ data: Data) -> Data {
@@ -36,5 +37,42 @@ public enum Digest {
         return a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
         }
+    }
+
+    /// SHA-256 of `data`, as 64 lowercase hex characters.
+    public static func sha256Hex(_ data: Data) -> String { hex(sha256(data)) }
+
+    public static func sha256Hex(_ text: String) -> String { sha256Hex(Data(text.utf8)) }
+
+    /// `count` random bytes from the system's secure generator, as hex.
+    public static func randomHex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        }
+        return hex(bytes.prefix(count))
+    }
+
+    /// A short stable hash (8 hex characters, FNV-1a) of `text`: an identifier, not a digest.
+    public static func shortHash(_ text: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,10 +1,6 @@
 import Foundation
 
 extension TokenAPI {
-    var coordinator: TokenCoordinator {
-        get async { await TokenCoordinators.shared.coordinator(for: core) }
-    }
-
     /// Sets (nil removes) the APNs token provider, then asks the providers for the token. Set it
     /// before `initialization`.
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernHTTP
 import TernProtocol
 
@@ -81,7 +82,7 @@ public struct Router: HTTPHandler {
 
     /// The envelope for an error.
     public static func error(_ status: Int, _ reason: String) -> HTTPResponse {
-        .json(status, EnvelopeCoding.encodeFailure(status, reason))
+        .envelopeError(status, reason)
     }
 
     static func requestId(_ request: HTTPRequest) -> String {

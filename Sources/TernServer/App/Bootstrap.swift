@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 
 /// What a fresh server hands its operator: `DIR/bootstrap.json`.
 public struct BootstrapInfo: Codable, Sendable, Equatable {

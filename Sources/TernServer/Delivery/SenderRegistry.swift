@@ -18,14 +18,7 @@ public actor SenderRegistry {
         senders[sender.provider] = sender
     }
 
-    public func remove(provider: String) {
-        senders[provider] = nil
-    }
-
     public func sender(for provider: String) -> (any PushSender)? { senders[provider] }
-
-    /// Providers with a sender, sorted.
-    public var providers: [String] { senders.keys.sorted() }
 
     /// Closes every sender's connections (after the engine stopped).
     public func closeAll() async {

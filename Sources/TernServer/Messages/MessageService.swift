@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// Messages through the management API: create (checked, stored with its first deliveries in one

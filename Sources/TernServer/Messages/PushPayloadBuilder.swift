@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// The one place a push's JSON is made: `aps` as Apple defines it, the `tern` object the SDK reads

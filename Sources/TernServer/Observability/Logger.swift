@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TernHTTP
 
 /// Structured logs: one JSON object per line (`ts`, `level`, `msg`, then the fields), written to
 /// stderr by default. Callers pass only what is safe to log: never tokens, JWTs, rTokens, admin keys
@@ -47,10 +48,10 @@ public final class Logger: Sendable {
     public func log(_ level: Level, _ message: String, _ fields: [String: any Sendable]) {
         guard level >= minimum else { return }
         var line = "{\"ts\":\"\(Self.timestamp())\",\"level\":\"\(level.name)\",\"msg\":"
-        Self.appendString(message, to: &line)
+        JSONText.appendString(message, to: &line)
         for key in fields.keys.sorted() where key != "ts" && key != "level" && key != "msg" {
             line += ","
-            Self.appendString(key, to: &line)
+            JSONText.appendString(key, to: &line)
             line += ":"
             Self.appendValue(fields[key], to: &line)
         }
@@ -60,34 +61,15 @@ public final class Logger: Sendable {
 
     private static func appendValue(_ value: (any Sendable)?, to line: inout String) {
         switch value {
-        case let value as String: appendString(value, to: &line)
+        case let value as String: JSONText.appendString(value, to: &line)
         case let value as Bool: line += value ? "true" : "false"
         case let value as Int: line += String(value)
         case let value as Int64: line += String(value)
         case let value as Int32: line += String(value)
         case let value as Double where value.isFinite: line += String(value)
         case nil: line += "null"
-        case let value?: appendString(String(describing: value), to: &line)
+        case let value?: JSONText.appendString(String(describing: value), to: &line)
         }
-    }
-
-    /// `text` as a JSON string literal.
-    static func appendString(_ text: String, to line: inout String) {
-        line += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
     }
 
     /// UTC, milliseconds: `2026-03-01T10:00:00.123Z`.

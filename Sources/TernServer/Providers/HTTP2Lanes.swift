@@ -33,9 +33,6 @@ final class HTTP2Lanes: Sendable {
         }
     }
 
-    /// Lanes opened so far.
-    var count: Int { state.withLock { $0.clients.count } }
-
     func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         let (index, client) = acquire()
         defer { state.withLock { $0.inFlight[index] -= 1 } }

@@ -19,8 +19,6 @@ actor ProviderClientPool<Client: Sendable> {
         return client
     }
 
-    var count: Int { clients.count }
-
     /// Hands back every client and forgets them.
     func removeAll() -> [Client] {
         defer { clients.removeAll() }

@@ -18,7 +18,6 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public static func badRequest(_ reason: String) -> APIError { APIError(status: 400, reason: reason) }
     public static func unauthorized(_ reason: String) -> APIError { APIError(status: 401, reason: reason) }
-    public static func forbidden(_ reason: String) -> APIError { APIError(status: 403, reason: reason) }
     public static func notFound(_ reason: String) -> APIError { APIError(status: 404, reason: reason) }
     public static func conflict(_ reason: String) -> APIError { APIError(status: 409, reason: reason) }
     public static func unprocessable(_ reason: String) -> APIError { APIError(status: 422, reason: reason) }

@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 extension AdminService {

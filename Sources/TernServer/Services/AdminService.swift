@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// The management API's logic: tenancy, categories, pixels, JWT keys, lookups.

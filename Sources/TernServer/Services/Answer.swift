@@ -19,10 +19,6 @@ public struct Answer: Sendable, Equatable {
         Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
     }
 
-    /// The envelope for an error: `error` repeats the status.
-    public static func failure(_ error: APIError) -> Answer {
-        Answer(status: error.status, body: EnvelopeCoding.encodeFailure(error.status, error.reason))
-    }
 }
 
 /// JSON for envelopes: the shape TernProtocol defines, `profile` always present (null when absent).
@@ -32,10 +28,5 @@ public enum EnvelopeCoding {
         let profile = try envelope.profile.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "null"
         let text = try String(decoding: encoder.encode(envelope.errorText ?? ""), as: UTF8.self)
         return Data("{\"error\":\(envelope.error ?? 0),\"error_text\":\(text),\"profile\":\(profile)}".utf8)
-    }
-
-    public static func encodeFailure(_ status: Int, _ reason: String) -> Data {
-        (try? encode(.failure(status, reason)))
-            ?? Data("{\"error\":\(status),\"error_text\":\"\",\"profile\":null}".utf8)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// What makes a write idempotent: the client's key, if it sent one, and a digest of what it asked.

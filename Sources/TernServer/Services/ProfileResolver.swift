@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// Finds (and, for writes that name a known user, creates) the profile a request is about.

@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// Push subscriptions: subscribe, suspend, unsubscribe, token updates, status, log-in/log-out.

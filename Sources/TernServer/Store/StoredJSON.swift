@@ -1,4 +1,5 @@
 import Foundation
+import TernHTTP
 import TernProtocol
 
 /// A fast JSON codec for ``JSONValue``, used for what the store keeps as JSON text (fields,
@@ -33,7 +34,7 @@ public enum StoredJSON {
         case .bool(let flag): out += flag ? "true" : "false"
         case .int(let number): out += String(number)
         case .double(let number): out += number.isFinite ? String(number) : "null"
-        case .string(let text): appendString(text, to: &out)
+        case .string(let text): JSONText.appendString(text, to: &out)
         case .array(let values):
             out += "["
             for (index, element) in values.enumerated() {
@@ -45,30 +46,12 @@ public enum StoredJSON {
             out += "{"
             for (index, key) in object.keys.sorted().enumerated() {
                 if index > 0 { out += "," }
-                appendString(key, to: &out)
+                JSONText.appendString(key, to: &out)
                 out += ":"
                 append(object[key] ?? .null, to: &out)
             }
             out += "}"
         }
-    }
-
-    private static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 
     private struct Parser {

@@ -23,10 +23,6 @@ public actor CredentialStore {
     }
 
     /// `DIR/credentials` for a server whose data directory is `dataDirectory`.
-    public init(dataDirectory: String) {
-        self.init(directory: (dataDirectory as NSString).appendingPathComponent("credentials"))
-    }
-
     nonisolated func path(_ kind: ProviderKind, projectId: Int64) -> String {
         "\(directory)/\(projectId)/\(kind.rawValue).json"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 
 /// A project's HMS Push Kit credential: the app's id and its OAuth 2.0 client secret (from
 /// AppGallery Connect).
