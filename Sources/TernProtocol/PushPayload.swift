@@ -80,6 +80,24 @@ public struct PushButton: Codable, Sendable, Equatable {
 
     /// At most 3 buttons; APNs categories show up to 4 but Tern keeps 3 as the reference's limit.
     public static let maxCount = 3
+    /// An id is 1–64 of `A–Z a–z 0–9 . _ -` (it becomes part of a notification category's action).
+    public static let maxIdentifierLength = 64
+
+    /// Why `id` cannot be a button's id, or nil: the one rule the server (when a message is made)
+    /// and the SDK (when a push arrives) both hold.
+    public static func identifierProblem(_ id: String) -> String? {
+        if id.isEmpty { return "'id' is empty" }
+        if id.utf8.count > maxIdentifierLength { return "'id' is longer than \(maxIdentifierLength) characters" }
+        let allowed = id.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+        return allowed ? nil : "'id' '\(id)' may hold only letters, digits, '.', '_' and '-'"
+    }
 
     public var id: String
     public var title: String

@@ -110,7 +110,7 @@ struct PayloadFuzzer {
             #expect(message.buttons.count <= PushButton.maxCount, "seed \(seed)")
             #expect(Set(message.buttons.map(\.id)).count == message.buttons.count, "seed \(seed)")
             for button in message.buttons {
-                #expect(PushButtonRules.identifierProblem(button.id) == nil, "seed \(seed)")
+                #expect(PushButton.identifierProblem(button.id) == nil, "seed \(seed)")
                 #expect(!button.title.trimmingCharacters(in: .whitespaces).isEmpty, "seed \(seed)")
                 #expect(button.action != .url || button.url != nil, "seed \(seed)")
             }

@@ -10,8 +10,6 @@ import TernProtocol
 ///
 /// Only the entry that broke a rule is dropped; the others stay.
 enum PushButtonRules {
-    static let maxIdentifierLength = 64
-
     static func buttons(from value: JSONValue?, issues: inout [PushIssue]) -> [PushButton] {
         guard let value, value != .null else { return [] }
         guard let entries = value.arrayValue else {
@@ -56,7 +54,7 @@ enum PushButtonRules {
             return invalidIdentifier(
                 "button \(index): 'id' must be a string, got \(rawId.kindName)", identifier: .null, at: at)
         }
-        if let problem = identifierProblem(id) {
+        if let problem = PushButton.identifierProblem(id) {
             return invalidIdentifier("button \(index): \(problem)", identifier: .string(id), at: at)
         }
         guard !seen.contains(id) else {
@@ -88,21 +86,6 @@ enum PushButtonRules {
         var details = at
         details["identifier"] = identifier
         return .failure(PushIssue(.invalidButtonIdentifier, reason: reason, details: details))
-    }
-
-    /// Why an identifier is not acceptable, or nil.
-    static func identifierProblem(_ id: String) -> String? {
-        if id.isEmpty { return "'id' is empty" }
-        if id.utf8.count > maxIdentifierLength { return "'id' is longer than \(maxIdentifierLength) characters" }
-        let allowed = id.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
-        return allowed ? nil : "'id' '\(id)' may hold only letters, digits, '.', '_' and '-'"
     }
 
     /// `text` as a URL with a scheme (https, or an app's own scheme for deep links), or nil.

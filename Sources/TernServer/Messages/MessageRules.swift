@@ -46,8 +46,8 @@ enum MessageButtons {
         var checked: [PushButton] = []
         for (index, button) in buttons.enumerated() {
             let field = "buttons[\(index)]"
-            guard !button.id.isEmpty, button.id.utf8.count <= 64 else {
-                throw .badRequest("\(field).id must be 1 to 64 bytes")
+            if let problem = PushButton.identifierProblem(button.id) {
+                throw .badRequest("\(field): \(problem) (devices drop a button whose id breaks this)")
             }
             guard seen.insert(button.id).inserted else {
                 throw .badRequest("\(field).id \(button.id) is used twice: button ids must be unique in a message")

@@ -54,6 +54,10 @@ import Testing
                 alert(["buttons": (1...4).map { ["id": "b\($0)", "title": "B", "action": "open"] }])
             }, status: 400, reason: "at most 3"),
         Case(
+            name: "button id the devices would drop",
+            json: { alert(["buttons": [["id": "buy now", "title": "B", "action": "open"]]]) }, status: 400,
+            reason: "buttons[0]: 'id' 'buy now' may hold only letters, digits, '.', '_' and '-'"),
+        Case(
             name: "button action",
             json: { alert(["buttons": [["id": "b", "title": "B", "action": "call"]]]) }, status: 400,
             reason: "buttons[0].action must be one of open, url, dismiss"),
