@@ -72,6 +72,7 @@ struct OutboxStoreTests {
             return
         }
         #expect(rows.first?.body == Data("{\"n\":2}".utf8))
+        #expect(try await store.statistics().droppedTotal == 1, "an expired query counts as dropped")
     }
 
     @Test func settingsRoundTrip() async throws {

@@ -55,24 +55,21 @@ extension CoreStore {
     }
 
     /// The next work of the ordered lane: its oldest row when due. Expired rows at the head are
-    /// deleted and returned in `expired`.
+    /// dropped (and counted so) and returned in `expired`.
     func nextOrdered(now: Date) throws -> (work: OutboxWork, expired: [OutboxRow]) {
         var expired: [OutboxRow] = []
         while true {
-            let rows = try readable(
-                read {
-                    try db.query(
-                        "SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' AND batch_key IS NULL ORDER BY id LIMIT 1"
-                    )
-                })
-            guard let head = rows.first else {
-                if try read({ try db.queryFirst("SELECT 1 FROM outbox WHERE lane = 'ordered' LIMIT 1") }) != nil {
-                    continue
-                }
-                return (.empty, expired)
+            let raw = try read {
+                try db.query(
+                    "SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' AND batch_key IS NULL ORDER BY id LIMIT 1")
+            }
+            guard let head = try readable(raw).first else {
+                // An unreadable head was dropped: look again; nothing at all: the lane is empty.
+                if raw.isEmpty { return (.empty, expired) }
+                continue
             }
             if let expiresAt = head.expiresAt, expiresAt <= now {
-                try write { try db.run("DELETE FROM outbox WHERE id = ?", [head.id]) }
+                try drop([head.id])
                 expired.append(head)
                 continue
             }

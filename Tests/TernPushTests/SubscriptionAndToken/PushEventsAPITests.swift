@@ -67,7 +67,11 @@ struct PushEventsAPITests {
         #expect(EventAPI.decide(.open, parser.parse(userInfo: Self.userInfo("m-9"))) == .report(messageId: "m-9"))
         #expect(
             EventAPI.decide(.delivery, parser.parse(userInfo: Self.userInfo("m-9", delivery: false)))
-                != .report(messageId: "m-9"))
-        #expect(EventAPI.decide(.delivery, parser.parse(userInfo: ["aps": [:]])) != nil)
+                == .refuse(
+                    .invalidPushEventRequestData,
+                    reason: "message m-9 does not ask for delivery reports (tern.track.delivery)"))
+        #expect(
+            EventAPI.decide(.delivery, parser.parse(userInfo: ["aps": [:]]))
+                == .refuse(.errorHandleUserInfo, reason: "not a Tern push: its userInfo has no tern object"))
     }
 }

@@ -33,13 +33,14 @@ import Testing
         let fixture = try await StoreFixture(factory)
         defer { Task { await fixture.finish() } }
         let (project, database) = (fixture.project, fixture.database)
-        await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: StoreError.self) {
             try await fixture.store.write { tx in
                 try tx.createResource(
                     projectId: project.id, dbId: database.id, name: "again", channels: ["push"], rToken: "rt_fixture",
                     now: 2)
             }
         }
+        #expect(error?.isConflict == true, "\(String(describing: error))")
     }
 
     @Test(arguments: StoreFactory.all)
@@ -100,9 +101,10 @@ import Testing
             profileId: profile.id, resourceId: resource.id, channel: "push", provider: "ios-apns", token: "tok",
             status: .subscribed, hashId: "abcd1234", clientTime: 10, now: 11)
         _ = try await fixture.store.write { try $0.insertSubscription(new) }
-        await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: StoreError.self) {
             try await fixture.store.write { try $0.insertSubscription(new) }
         }
+        #expect(error?.isConflict == true, "\(String(describing: error))")
         var otherToken = new
         otherToken.token = "tok2"
         _ = try await fixture.store.write { [otherToken] in try $0.insertSubscription(otherToken) }
@@ -173,9 +175,10 @@ import Testing
         try await fixture.store.write { try $0.storeAnswer(scope: "2", key: "k", answer: answer, now: 20) }
         #expect(try await fixture.store.read { try $0.storedAnswer(scope: "1", key: "k") } == answer)
         #expect(try await fixture.store.read { try $0.storedAnswer(scope: "1", key: "other") } == nil)
-        await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: StoreError.self) {
             try await fixture.store.write { try $0.storeAnswer(scope: "1", key: "k", answer: answer, now: 11) }
         }
+        #expect(error?.isConflict == true, "\(String(describing: error))")
         #expect(try await fixture.store.write { try $0.deleteAnswers(before: 15) } == 1)
         #expect(try await fixture.store.read { try $0.storedAnswer(scope: "1", key: "k") } == nil)
         #expect(try await fixture.store.read { try $0.storedAnswer(scope: "2", key: "k") } == answer)
@@ -215,9 +218,10 @@ import Testing
         expected.id = id
         #expect(try await fixture.store.read { try $0.goals(pixelId: pixel.id, limit: 10) } == [expected])
         #expect(try await fixture.store.read { try $0.pixel(projectId: projectId, sid: "s1") } == pixel)
-        await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: StoreError.self) {
             try await fixture.store.write { try $0.createPixel(projectId: projectId, sid: "s1", name: "again", now: 2) }
         }
+        #expect(error?.isConflict == true, "\(String(describing: error))")
     }
 
     @Test(arguments: StoreFactory.all)
@@ -257,5 +261,12 @@ import Testing
         await #expect(throws: StoreError.closed) {
             try await fixture.store.read { try $0.projects() }
         }
+    }
+}
+
+extension StoreError {
+    var isConflict: Bool {
+        if case .conflict = self { return true }
+        return false
     }
 }
