@@ -61,7 +61,8 @@ extension CoreStore {
         while true {
             let raw = try read {
                 try db.query(
-                    "SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' AND batch_key IS NULL ORDER BY id LIMIT 1")
+                    "SELECT \(Self.columns) FROM outbox WHERE lane = 'ordered' AND batch_key IS NULL ORDER BY id LIMIT 1"
+                )
             }
             guard let head = try readable(raw).first else {
                 // An unreadable head was dropped: look again; nothing at all: the lane is empty.
