@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "TernTestSupport"),
         .executableTarget(
             name: "tern",
-            dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernProfile"]),
+            dependencies: ["TernServer", "TernCore", "TernPush"]),
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
         .executableTarget(
             name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP", "TernTestSupport"], path: "bench/nse"),

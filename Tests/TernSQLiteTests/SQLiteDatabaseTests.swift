@@ -3,12 +3,17 @@ import Testing
 
 @testable import TernSQLite
 
-@Suite struct SQLiteDatabaseTests {
+/// Each test gets a fresh directory, removed when the test's instance goes.
+@Suite final class SQLiteDatabaseTests {
     let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tern-sqlite-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     @Test func opensInWALModeAndRoundTripsEveryValueKind() throws {
         let db = try SQLiteDatabase(path: directory.appendingPathComponent("a.sqlite").path)

@@ -5,13 +5,18 @@ struct OpenSSLCLIError: Error, CustomStringConvertible {
 }
 
 /// The `openssl` command line in a fresh temporary directory: an implementation of the signature
-/// algorithms independent of TernCrypto, to make fixtures and to check TernCrypto's output.
-struct OpenSSLCLI {
+/// algorithms independent of TernCrypto, to make fixtures and to check TernCrypto's output. The
+/// directory goes with the object.
+final class OpenSSLCLI {
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-crypto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func path(_ name: String) -> String {

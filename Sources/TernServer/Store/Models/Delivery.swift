@@ -74,10 +74,8 @@ public struct StoredMessage: Sendable, Equatable {
 
     /// The payload of one delivery.
     public func payload(deliveryId: Int64) -> Data {
-        var data = payloadPrefix
-        data.append(contentsOf: Array(pushId(deliveryId: deliveryId).utf8))
-        data.append(payloadSuffix)
-        return data
+        PushPayloadBuilder.Template(prefix: payloadPrefix, suffix: payloadSuffix)
+            .payload(pushId: pushId(deliveryId: deliveryId))
     }
 }
 
@@ -148,10 +146,8 @@ public struct AudienceCandidate: Sendable, Equatable {
         self.invalidMarkedAt = invalidMarkedAt
     }
 
-    /// A mark counts until the subscription is written again (the SDK's next subscribe or token update).
     public var tokenIsInvalid: Bool {
-        guard let invalidMarkedAt else { return false }
-        return invalidMarkedAt >= subscription.updatedAt
+        PushState.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: subscription.updatedAt)
     }
 }
 
@@ -176,10 +172,13 @@ public struct PushState: Sendable, Equatable {
         self.invalidReason = invalidReason
     }
 
-    /// The same rule as ``AudienceCandidate/tokenIsInvalid``.
-    public var tokenIsInvalid: Bool {
-        guard let invalidMarkedAt else { return false }
-        return invalidMarkedAt >= updatedAt
+    public var tokenIsInvalid: Bool { Self.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: updatedAt) }
+
+    /// A token's invalid mark counts until the subscription is written again (the SDK's next
+    /// subscribe or token update), for the fan-out and the sender alike.
+    static func isInvalid(markedAt: Int64?, subscriptionWrittenAt: Int64) -> Bool {
+        guard let markedAt else { return false }
+        return markedAt >= subscriptionWrittenAt
     }
 }
 
