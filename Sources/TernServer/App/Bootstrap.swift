@@ -90,15 +90,7 @@ public enum Bootstrapper {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(info)
         data.append(0x0A)
-        let temporary = path + ".tmp"
-        try? FileManager.default.removeItem(atPath: temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
-        else {
-            throw APIError(status: 500, reason: "cannot write \(temporary): check the data directory's permissions")
-        }
-        guard rename(temporary, path) == 0 else {
-            throw APIError(status: 500, reason: "cannot rename \(temporary) to \(path): errno \(errno)")
-        }
+        if let problem = PrivateFile.write(data, to: path) { throw APIError(status: 500, reason: problem) }
     }
 }
 

@@ -88,21 +88,8 @@ public final class APNsClient: Sendable {
     public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         let chunk = max(1, options.maxInFlight / 2)
         let chunks = stride(from: 0, to: pushes.count, by: chunk).map { pushes[$0..<min($0 + chunk, pushes.count)] }
-        var outcomes: [Int64: DeliveryOutcome] = [:]
-        outcomes.reserveCapacity(pushes.count)
         // Two chunks in flight: while one drains, the next already fills the streams.
-        await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
-            var next = chunks.makeIterator()
-            for _ in 0..<2 {
-                guard let pushes = next.next() else { break }
-                group.addTask { await self.sendChunk(pushes) }
-            }
-            for await answered in group {
-                outcomes.merge(answered) { $1 }
-                if let pushes = next.next() { group.addTask { await self.sendChunk(pushes) } }
-            }
-        }
-        return outcomes
+        return await Concurrently.merge(chunks, limit: 2) { chunk in await self.sendChunk(chunk) }
     }
 
     private func sendChunk(_ pushes: ArraySlice<OutgoingPush>) async -> [Int64: DeliveryOutcome] {

@@ -39,15 +39,7 @@ public actor CredentialStore {
                 try FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-            let temporary = file + ".tmp"
-            try? FileManager.default.removeItem(atPath: temporary)
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary, contents: try credential.encoded(), attributes: [.posixPermissions: 0o600])
-            else { throw CredentialError("cannot write \(temporary): check the data directory's permissions") }
-            guard rename(temporary, file) == 0 else {
-                throw CredentialError("cannot rename \(temporary) to \(file): errno \(errno)")
-            }
+            if let problem = PrivateFile.write(try credential.encoded(), to: file) { throw CredentialError(problem) }
         } catch let error as CredentialError {
             throw error
         } catch {

@@ -80,19 +80,10 @@ public final class HMSClient: Sendable {
                 outcomes[push.deliveryId] = error.outcome
             }
         }
-        let batches = HMSBatch.make(ready)
-        await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
-            var next = batches.makeIterator()
-            for _ in 0..<max(1, options.maxInFlight) {
-                guard let batch = next.next() else { break }
-                group.addTask { await self.send(batch) }
-            }
-            for await answered in group {
-                outcomes.merge(answered) { $1 }
-                if let batch = next.next() { group.addTask { await self.send(batch) } }
-            }
+        let sent = await Concurrently.merge(HMSBatch.make(ready), limit: options.maxInFlight) { batch in
+            await self.send(batch)
         }
-        return outcomes
+        return outcomes.merging(sent) { $1 }
     }
 
     private func send(_ batch: HMSBatch) async -> [Int64: DeliveryOutcome] {
