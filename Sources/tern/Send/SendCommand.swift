@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 /// `tern send`: creates a message through the management API, shows its progress until every
 /// delivery has an outcome (unless `--no-wait`), then prints the funnel.
@@ -20,18 +21,19 @@ enum SendCommand {
             let progress = ProgressLine(interactive: isatty(STDOUT_FILENO) == 1)
             while true {
                 let message = try await call(client, "GET", "/messages/\(id)")
-                let counts = SendCounts(message["counts"] as? [String: Any] ?? [:])
+                let counts = try JSONDecoder().decode(
+                    DeliveryCounts.self, from: JSONSerialization.data(withJSONObject: message["counts"] ?? [:]))
                 progress.show(Funnel.bar(counts, fanningOut: message["fan_out_done"] as? Bool == false))
                 if message["done"] as? Bool == true { break }
                 try await Task.sleep(for: .milliseconds(Int(options.interval * 1000)))
             }
             progress.finish()
             let statsBody = try await client.send("GET", "/messages/\(id)/stats")
-            let stats = try object(statsBody)
+            _ = try object(statsBody)
             if options.json {
                 say(String(decoding: statsBody.1, as: UTF8.self))
             } else {
-                say(Funnel.table(stats))
+                say(Funnel.table(try JSONDecoder().decode(MessageStats.self, from: statsBody.1)))
             }
         } catch let error as CommandError {
             Usage.fail(error.reason)
