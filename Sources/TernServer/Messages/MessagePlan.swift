@@ -9,7 +9,6 @@ import TernProtocol
 /// plan.template.maxSize(publicIdLength: 18)   // ≤ 4096
 /// ```
 public struct MessagePlan: Sendable, Equatable {
-    public var content: PushPayloadBuilder.Content
     public var template: PushPayloadBuilder.Template
     public var pushType: PushType
     public var priority: Int?
@@ -17,8 +16,6 @@ public struct MessagePlan: Sendable, Equatable {
     public var collapseId: String?
     public var topic: String?
     public var environment: APNsEnvironment
-    public var category: String?
-    public var audience: MessageAudience
 
     /// Priorities APNs takes.
     public static let priorities: Set<Int> = [1, 5, 10]
@@ -90,15 +87,12 @@ public struct MessagePlan: Sendable, Equatable {
                 "the payload would be \(size) bytes, over APNs' limit of \(TernPushPayload.apnsMaxBytes): shorten "
                     + "the body, title or custom data")
         }
-        self.content = content
         self.template = template
         self.pushType = pushType
         self.timeToLive = request.timeToLive
         self.collapseId = request.collapseId
         self.topic = request.topic
         self.environment = environment
-        self.category = request.category
-        self.audience = request.audience
     }
 
     /// When the provider should stop trying, in ms since 1970; 0 means now or never.

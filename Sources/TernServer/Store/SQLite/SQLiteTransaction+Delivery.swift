@@ -188,11 +188,10 @@ extension SQLiteTransaction {
 }
 
 extension SQLiteTransaction {
-    private static let candidateColumns = """
-        s.id, s.profile_id, s.resource_id, s.channel, s.provider, s.token, s.status, s.hash_id, s.fields, s.cats,
-        s.priority, s.cc_data, s.client_time, s.created_at, s.updated_at,
-        (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)
-        """
+    /// A subscription's columns, then its token's invalid mark (column 15).
+    private static let candidateColumns =
+        subscriptionColumns
+        + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
 
     func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate] {
         try database.query(
@@ -222,13 +221,6 @@ extension SQLiteTransaction {
     }
 
     private static func candidate(_ row: SQLiteRow) throws -> AudienceCandidate {
-        let subscription = Subscription(
-            id: row.requiredInt(0), profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
-            channel: row.requiredString(3), provider: row.requiredString(4), token: row.requiredString(5),
-            status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
-            hashId: row.requiredString(7), fields: try object(row.string(8)) ?? [:],
-            cats: try flags(row.string(9)) ?? [:], priority: row.int(10), ccData: try object(row.string(11)),
-            clientTime: row.requiredInt(12), createdAt: row.requiredInt(13), updatedAt: row.requiredInt(14))
-        return AudienceCandidate(subscription: subscription, invalidMarkedAt: row.int(15))
+        AudienceCandidate(subscription: try subscription(row), invalidMarkedAt: row.int(15))
     }
 }

@@ -68,7 +68,7 @@ extension SQLiteTransaction {
 }
 
 extension SQLiteTransaction {
-    private static let subscriptionColumns = """
+    static let subscriptionColumns = """
         s.id, s.profile_id, s.resource_id, s.channel, s.provider, s.token, s.status, s.hash_id, s.fields, s.cats,
         s.priority, s.cc_data, s.client_time, s.created_at, s.updated_at
         """
@@ -139,7 +139,7 @@ extension SQLiteTransaction {
             ])
     }
 
-    private static func subscription(_ row: SQLiteRow) throws -> Subscription {
+    static func subscription(_ row: SQLiteRow) throws -> Subscription {
         Subscription(
             id: row.requiredInt(0), profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
             channel: row.requiredString(3), provider: row.requiredString(4), token: row.requiredString(5),
