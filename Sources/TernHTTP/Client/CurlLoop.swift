@@ -1,26 +1,23 @@
 import CCurl
 import Foundation
 
-/// The body of the client's thread: jobs and new requests, then libcurl's transfers, then a poll
-/// that new work interrupts; at shutdown every request still open fails with `.shutDown`.
+/// The body of the client's thread: new requests and cancellations, then libcurl's transfers,
+/// then a poll that new work interrupts; at shutdown every request still open fails with
+/// `.shutDown`. The session is made here and never leaves this thread.
 enum CurlLoop {
-    static func run(executor: CurlLoopExecutor, session: CurlSession) {
-        executor.adoptCurrentThread()
+    static func run(inbox: CurlInbox, configuration: HTTP2Client.Configuration) {
+        let session = CurlSession(inbox: inbox, configuration: configuration)
         while true {
-            let work = executor.drain()
+            let work = inbox.drain()
             if work.stopping { break }
-            let timeout = session.assumeIsolated { session in
-                session.start(work.submissions)
-                for id in work.cancellations { session.cancel(id: id) }
-                return session.pump()
-            }
-            executor.poll(timeout: timeout)
+            session.start(work.submissions)
+            for id in work.cancellations { session.cancel(id: id) }
+            inbox.poll(timeout: session.pump())
         }
-        session.assumeIsolated { $0.shutDown() }
+        session.shutDown()
         // Requests that raced with shutdown meet the closed session.
-        let work = executor.drain()
-        session.assumeIsolated { $0.start(work.submissions) }
-        for late in executor.close() {
+        session.start(inbox.drain().submissions)
+        for late in inbox.close() {
             late.continuation.resume(throwing: CurlSession.shutDownError)
         }
     }

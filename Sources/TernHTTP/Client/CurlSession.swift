@@ -1,22 +1,18 @@
 import CCurl
 import Foundation
 
-/// The actor that owns libcurl's multi handle and every transfer, isolated to the client's loop
-/// thread (its executor is `CurlLoopExecutor`).
-actor CurlSession {
-    nonisolated let executor: CurlLoopExecutor
+/// libcurl's multi handle's transfers, owned by the client's loop thread: made there, used only
+/// there (`CurlLoop`), so it needs no lock and no actor.
+final class CurlSession {
+    let inbox: CurlInbox
     private let configuration: HTTP2Client.Configuration
     private var transfers: [UInt: CurlTransfer] = [:]
     private var handleByID: [UInt64: UInt] = [:]
     private var closed = false
     private let handles = CurlEasyHandles()
 
-    nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
-
-    init(executor: CurlLoopExecutor, configuration: HTTP2Client.Configuration) {
-        self.executor = executor
+    init(inbox: CurlInbox, configuration: HTTP2Client.Configuration) {
+        self.inbox = inbox
         self.configuration = configuration
     }
 
@@ -36,14 +32,14 @@ actor CurlSession {
     /// One round of libcurl's work; returns how long the loop may poll, in milliseconds.
     func pump() -> Int32 {
         var running: Int32 = 0
-        curl_multi_perform(executor.multi.pointer, &running)
+        curl_multi_perform(inbox.multi.pointer, &running)
         var left: Int32 = 0
-        while let message = curl_multi_info_read(executor.multi.pointer, &left) {
+        while let message = curl_multi_info_read(inbox.multi.pointer, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             finish(UInt(bitPattern: easy), result: message.pointee.data.result)
         }
         var timeout = -1
-        curl_multi_timeout(executor.multi.pointer, &timeout)
+        curl_multi_timeout(inbox.multi.pointer, &timeout)
         return Int32(timeout < 0 || timeout > 1000 ? 1000 : timeout)
     }
 
@@ -84,7 +80,7 @@ actor CurlSession {
         let key = UInt(bitPattern: easy)
         transfers[key] = transfer
         handleByID[id] = key
-        let added = curl_multi_add_handle(executor.multi.pointer, easy)
+        let added = curl_multi_add_handle(inbox.multi.pointer, easy)
         if added != CURLM_OK {
             remove(key)
             continuation.resume(
@@ -118,7 +114,7 @@ actor CurlSession {
     private func remove(_ key: UInt) -> CurlTransfer? {
         guard let transfer = transfers.removeValue(forKey: key) else { return nil }
         handleByID.removeValue(forKey: transfer.id)
-        curl_multi_remove_handle(executor.multi.pointer, transfer.easy)
+        curl_multi_remove_handle(inbox.multi.pointer, transfer.easy)
         return transfer
     }
 

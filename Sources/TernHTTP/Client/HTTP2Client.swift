@@ -47,8 +47,7 @@ public final class HTTP2Client: Sendable {
     }
 
     public let configuration: Configuration
-    private let session: CurlSession
-    private let executor: CurlLoopExecutor
+    private let inbox: CurlInbox
     private let nextID = Atomic<UInt64>(0)
 
     /// Starts the client's thread.
@@ -68,18 +67,16 @@ public final class HTTP2Client: Sendable {
         tern_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         tern_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         tern_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maxConcurrentStreams)
-        let executor = CurlLoopExecutor(multi: CurlMultiHandle(pointer: multi))
-        let session = CurlSession(executor: executor, configuration: configuration)
+        let inbox = CurlInbox(multi: CurlMultiHandle(pointer: multi))
         self.configuration = configuration
-        self.executor = executor
-        self.session = session
-        let thread = Thread { CurlLoop.run(executor: executor, session: session) }
+        self.inbox = inbox
+        let thread = Thread { CurlLoop.run(inbox: inbox, configuration: configuration) }
         thread.name = "tern-http2-client"
         thread.start()
     }
 
     deinit {
-        executor.stop()
+        inbox.stop()
     }
 
     /// Sends one request and waits for its answer (any status is an answer).
@@ -87,16 +84,16 @@ public final class HTTP2Client: Sendable {
     ///   `CancellationError` when the calling task was cancelled.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
-        let executor = executor
+        let inbox = inbox
         let prepared = try CurlRequestOptions(request, configuration: configuration)
         return try await withTaskCancellationHandler {
             try Task.checkCancellation()
             return try await withCheckedThrowingContinuation { continuation in
                 let submission = CurlSubmission(id: id, prepared: prepared, continuation: continuation)
-                if !executor.submit(submission) { continuation.resume(throwing: CurlSession.shutDownError) }
+                if !inbox.submit(submission) { continuation.resume(throwing: CurlSession.shutDownError) }
             }
         } onCancel: {
-            executor.requestCancellation(id)
+            inbox.requestCancellation(id)
         }
     }
 }
