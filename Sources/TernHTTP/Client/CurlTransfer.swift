@@ -1,8 +1,8 @@
 import CCurl
 import Foundation
 
-/// One request in flight: its easy handle, what it owns until done, and what came back. Lives
-/// by `CurlSession` on the loop thread; libcurl's callbacks reach it through an unretained pointer.
+/// One request in flight: its easy handle, what it owns until done, and what came back. Owned by
+/// `CurlSession` on the loop thread; libcurl's callbacks reach it through an unretained pointer.
 final class CurlTransfer {
     let id: UInt64
     let easy: UnsafeMutableRawPointer

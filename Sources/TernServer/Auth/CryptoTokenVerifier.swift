@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TernCrypto
 
 /// ``TokenVerifier`` over TernCrypto (OpenSSL): ES256, RS256, PS256 with PEM public keys, HS256 with
@@ -22,7 +23,7 @@ public struct CryptoTokenVerifier: TokenVerifier {
     }
 
     public func verify(_ token: String, key: JWTKeyRecord, audience: String, now: Date) throws(APIError) -> Data {
-        let verificationKey = try Self.verificationKey(key.key, algorithm: key.algorithm)
+        let verificationKey = try Self.cachedKey(key.key, algorithm: key.algorithm)
         let claims: Data
         do {
             claims = try JWT.verify(token, key: verificationKey, audience: audience, now: now, leeway: leeway)
@@ -34,6 +35,22 @@ public struct CryptoTokenVerifier: TokenVerifier {
             throw .unauthorized("JWT rejected: the exp claim is required; give the token an expiry")
         }
         return claims
+    }
+
+    /// Parsed keys by algorithm and text: a PEM is parsed once, not on every request that carries a
+    /// JWT. Bounded; a full cache starts over.
+    private static let parsed = Mutex<[String: JWTVerificationKey]>([:])
+    private static let parsedLimit = 1024
+
+    static func cachedKey(_ key: String, algorithm: String) throws(APIError) -> JWTVerificationKey {
+        let cacheKey = algorithm + "\u{0}" + key
+        if let known = parsed.withLock({ $0[cacheKey] }) { return known }
+        let made = try verificationKey(key, algorithm: algorithm)
+        parsed.withLock { cache in
+            if cache.count >= parsedLimit { cache.removeAll() }
+            cache[cacheKey] = made
+        }
+        return made
     }
 
     public func checkKey(_ key: String, algorithm: String) throws(APIError) {
