@@ -56,7 +56,9 @@ let package = Package(
         .target(name: "TernCrypto", dependencies: ["COpenSSL"]),
         .target(
             name: "TernServer",
-            dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "COpenSSL", "CPostgres"]),
+            dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "COpenSSL", "CPostgres"],
+            // The web console's HTML, CSS and JavaScript, served as they are (Bundle.module).
+            resources: [.copy("Dashboard/Web")]),
         // Test support for the tests: runs the built `tern` binary; test certificates and peer processes.
         .target(name: "TernTestSupport"),
         .executableTarget(

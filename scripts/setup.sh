@@ -5,6 +5,8 @@
 set -euo pipefail
 
 debian_packages=(pkg-config libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libnghttp2-dev libssl-dev libpq-dev)
+# The dashboard's browser test (Tests/Browser) drives Debian's Chromium through its chromedriver.
+debian_packages+=(chromium chromium-driver)
 brew_packages=(pkg-config sqlite libmicrohttpd curl libnghttp2 openssl@3 libpq)
 
 # Python peers the tests start (Tests/Peers): the HTTP/2 peer needs the h2 package from PyPI.
@@ -16,6 +18,12 @@ fi
 if command -v python3 >/dev/null && ! python3 -c "import cryptography" 2>/dev/null; then
     echo "setup: installing the Python package cryptography"
     python3 -m pip install --quiet cryptography
+fi
+
+# The browser test drives Chromium with Selenium (PyPI), pointed at the system's browser: nothing downloads one.
+if command -v python3 >/dev/null && ! python3 -c "import selenium" 2>/dev/null; then
+    echo "setup: installing the Python package selenium"
+    python3 -m pip install --quiet selenium
 fi
 
 if [ "$(uname)" = "Darwin" ]; then

@@ -13,3 +13,10 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
+
+# The dashboard in Debian's Chromium against a real tern serve, the APNs stand-in and tern device.
+# Screenshots of every page are left in .build/dashboard-screenshots.
+if [ $# -eq 0 ]; then
+    echo "== dashboard (browser)"
+    python3 Tests/Browser/dashboard_test.py --binary .build/debug/tern
+fi

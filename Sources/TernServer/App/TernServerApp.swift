@@ -61,10 +61,14 @@ public final class TernServerApp: Sendable {
         let engine = DeliveryEngine(
             store: store, senders: senders, metrics: metrics, logger: logger, options: configuration.delivery)
         let messages = MessageService(store: store, queued: { engine.wake() })
+        let sessions = DashboardSessions()
+        let dashboard = DashboardRoutes(
+            assets: DashboardAssets(), sessions: sessions,
+            admin: AdminService(store: store, verifier: CryptoTokenVerifier()))
         let router = Router(
             routes: routes(
                 store: store, metrics: metrics, benchRoutes: configuration.benchRoutes, messages: messages,
-                credentials: credentials, logger: logger),
+                credentials: credentials, logger: logger) + dashboard.all,
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
@@ -74,7 +78,7 @@ public final class TernServerApp: Sendable {
                     maxBodyBytes: configuration.maxBodyBytes,
                     connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
                     maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: router)
+                handler: DashboardGate(next: router, sessions: sessions))
         } catch {
             await store.close()
             throw error
@@ -112,6 +116,7 @@ public final class TernServerApp: Sendable {
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
+            + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

@@ -29,7 +29,7 @@ public protocol Store: Sendable {
 
 /// Every query the services need, grouped by subject.
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
-    IdempotencyQueries, DeliveryQueries, TagQueries
+    IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

@@ -1,0 +1,65 @@
+import Foundation
+import TernHTTP
+import TernProtocol
+
+/// The management-API routes the dashboard needed that did not exist, under the admin key:
+///
+/// - `GET /api/v1/admin/overview?days=N`: projects, resources, subscription counts, messages per day
+/// - `GET /api/v1/admin/messages?before=ID&limit=N`: the newest messages with their counts
+/// - `POST /api/v1/admin/audience/size` (a message): how many devices it would go to now
+/// - `GET /api/v1/admin/test-profiles`: profiles marked as test devices
+/// - `GET /api/v1/admin/profiles/{profile_id}/push-events`: its newest 100 delivery and open reports
+/// - `PUT /api/v1/admin/profiles/{profile_id}/test` `{"is_test": true}`: mark or unmark one
+public struct DashboardAPIRoutes: Sendable {
+    let service: DashboardService
+    let admin: AdminService
+
+    public init(service: DashboardService, admin: AdminService) {
+        self.service = service
+        self.admin = admin
+    }
+
+    public var all: [Route] {
+        let service = service
+        let p = AdminRoutes.prefix
+        return [
+            guarded("GET", "\(p)/overview") { request in
+                let days = Int(request.http.query["days"] ?? "14") ?? 0
+                guard (1...90).contains(days) else { throw APIError.badRequest("days must be an integer from 1 to 90") }
+                return try await service.overview(days: days)
+            },
+            guarded("GET", "\(p)/messages") { request in
+                let query = request.http.query
+                guard let before = Int64(query["before"] ?? "0"), before >= 0 else {
+                    throw APIError.badRequest("before must be a message's numeric position (a non-negative integer)")
+                }
+                guard let limit = Int(query["limit"] ?? "50"), (1...200).contains(limit) else {
+                    throw APIError.badRequest("limit must be an integer from 1 to 200")
+                }
+                return try await service.messages(beforeId: before, limit: limit)
+            },
+            guarded("POST", "\(p)/audience/size") { request in
+                let message = try JSONBody.decode(MessageRequest.self, from: request.http)
+                return DashboardService.AudienceSize(devices: try await service.audienceSize(message))
+            },
+            guarded("GET", "\(p)/test-profiles") { _ in try await service.testProfiles() },
+            guarded("GET", "\(p)/profiles/{profile_id}/push-events") { request in
+                try await service.pushEvents(profileId: request.parameters["profile_id"] ?? "", limit: 100)
+            },
+            guarded("PUT", "\(p)/profiles/{profile_id}/test") { request in
+                let body = try JSONBody.decode(DashboardService.SetTest.self, from: request.http)
+                return try await service.setTest(profileId: request.parameters["profile_id"] ?? "", isTest: body.isTest)
+            },
+        ]
+    }
+
+    private func guarded<Output: Encodable & Sendable>(
+        _ method: String, _ pattern: String, _ body: @escaping @Sendable (RouteRequest) async throws -> Output
+    ) -> Route {
+        let admin = admin
+        return Route(method, pattern) { request in
+            try await admin.requireAdminKey(request)
+            return .json(200, try JSONCoders.encoder.encode(try await body(request)))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// What the dashboard reads beyond the services' own queries: counts for the overview, the newest
+/// messages, and the test devices.
+public protocol DashboardQueries {
+    /// Subscriptions counted per resource, channel, provider and status.
+    func subscriptionCounts() throws -> [SubscriptionCount]
+    /// Messages created at or after `since` (ms), per UTC day, oldest day first.
+    func messageDays(since: Int64) throws -> [MessageDay]
+    /// Messages newest first, with ids below `beforeId` (0: from the newest).
+    func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage]
+    /// Public ids of the profiles marked as test devices, oldest first.
+    func testProfileIds(limit: Int) throws -> [String]
+    /// A profile's push events (delivery, open), newest first.
+    func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord]
+}
+
+/// One group of `GET /api/v1/admin/overview`'s subscription counts.
+public struct SubscriptionCount: Codable, Sendable, Equatable {
+    public var resourceId: Int64
+    public var channel: String
+    public var provider: String
+    public var status: String
+    public var count: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case channel, provider, status, count
+        case resourceId = "resource_id"
+    }
+}
+
+/// Messages sent on one UTC day: how many, and how many devices they targeted.
+public struct MessageDay: Codable, Sendable, Equatable {
+    /// `YYYY-MM-DD`.
+    public var day: String
+    public var messages: Int64
+    public var targeted: Int64
+}

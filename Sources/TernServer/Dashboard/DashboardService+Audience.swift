@@ -1,0 +1,50 @@
+import Foundation
+import TernProtocol
+
+extension DashboardService {
+    /// How many devices a message would go to now, after the message's own checks: the same
+    /// filter and the same one-delivery-per-device rule as the fan-out.
+    public func audienceSize(_ request: MessageRequest) async throws -> Int {
+        _ = try MessagePlan(request, publicId: "m_preview")
+        return try await store.read { tx in
+            let scope = try MessageScope.resolve(tx, request)
+            let audience = request.audience
+            let filter = AudienceFilter(audience, category: request.category)
+            var devices = Set<String>()
+            func admit(_ candidates: [AudienceCandidate]) throws {
+                for candidate in candidates {
+                    let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
+                    if filter.admits(candidate, tags: tags) {
+                        devices.insert(candidate.subscription.provider + " " + candidate.subscription.token)
+                    }
+                }
+            }
+            switch audience.type {
+            case "resource":
+                var cursor: Int64 = 0
+                while true {
+                    let chunk = try tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000)
+                    try admit(chunk)
+                    guard chunk.count == 5000, let last = chunk.last else { break }
+                    cursor = last.subscription.id
+                }
+            case "token":
+                try admit(
+                    try tx.pushCandidates(
+                        projectId: scope.projectId, provider: audience.provider ?? "", token: audience.token ?? ""))
+            default:
+                for publicId in FanOut.profileIds(audience) {
+                    guard let profile = try tx.profile(publicId: publicId) else { continue }
+                    try admit(try tx.pushCandidates(profileId: profile.id))
+                }
+            }
+            return devices.count
+        }
+    }
+
+    /// `POST /api/v1/admin/audience/size`'s answer.
+    public struct AudienceSize: Encodable, Sendable {
+        /// Devices (provider and token) the message would be delivered to.
+        public var devices: Int
+    }
+}

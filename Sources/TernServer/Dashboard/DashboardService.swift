@@ -1,0 +1,82 @@
+import Foundation
+import TernProtocol
+
+/// The management API's summaries the dashboard shows: the overview's counts, the message list,
+/// and the test devices.
+public struct DashboardService: Sendable {
+    let store: any Store
+    let clock: @Sendable () -> Int64
+
+    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Projects, resources, subscriptions by status and provider, and messages of the last `days` days.
+    public func overview(days: Int) async throws -> Overview {
+        let dayMs: Int64 = 86_400_000
+        let since = (clock() / dayMs - Int64(days - 1)) * dayMs
+        return try await store.read { tx in
+            Overview(
+                projects: try tx.projects(), resources: try tx.resources(projectId: nil),
+                subscriptions: try tx.subscriptionCounts(), days: try tx.messageDays(since: since))
+        }
+    }
+
+    /// The newest messages with their live counts, below `beforeId` when it is not 0.
+    public func messages(beforeId: Int64, limit: Int) async throws -> [MessageView] {
+        try await store.read { tx in
+            try tx.recentMessages(beforeId: beforeId, limit: limit).map { try MessageService.view(tx, $0) }
+        }
+    }
+
+    /// The profiles marked as test devices, with their subscriptions.
+    public func testProfiles() async throws -> [ProfileView] {
+        try await store.read { tx in
+            try tx.testProfileIds(limit: 100).compactMap { id in
+                try tx.profile(publicId: id).map { try AdminService.view(tx, $0) }
+            }
+        }
+    }
+
+    /// A profile's newest push events (delivery and open reports), up to `limit`.
+    public func pushEvents(profileId: String, limit: Int) async throws -> [PushEventRecord] {
+        try await store.read { tx in
+            guard let profile = try tx.profile(publicId: profileId) else {
+                throw APIError.notFound("profile \(profileId.prefix(64)) does not exist")
+            }
+            return try tx.pushEvents(profileId: profile.id, limit: limit)
+        }
+    }
+
+    /// Marks a profile as a test device, or unmarks it.
+    public func setTest(profileId: String, isTest: Bool) async throws -> ProfileView {
+        let now = clock()
+        return try await store.write { tx in
+            guard var profile = try tx.profile(publicId: profileId) else {
+                throw APIError.notFound("profile \(profileId.prefix(64)) does not exist")
+            }
+            profile.isTest = isTest
+            profile.updatedAt = now
+            try tx.updateProfile(profile)
+            return try AdminService.view(tx, profile)
+        }
+    }
+
+    /// `GET /api/v1/admin/overview`.
+    public struct Overview: Encodable, Sendable {
+        public var projects: [Project]
+        public var resources: [Resource]
+        public var subscriptions: [SubscriptionCount]
+        public var days: [MessageDay]
+    }
+
+    /// `PUT /api/v1/admin/profiles/{profile_id}/test`.
+    public struct SetTest: Codable, Sendable {
+        public var isTest: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case isTest = "is_test"
+        }
+    }
+}

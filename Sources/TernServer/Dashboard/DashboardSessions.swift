@@ -1,0 +1,71 @@
+import Foundation
+import TernCrypto
+
+/// The dashboard's signed-in browsers: a random session id (the cookie) names the key that signed
+/// in and the session's CSRF token. Kept in memory only: a restart signs everyone out.
+public actor DashboardSessions {
+    /// One signed-in browser.
+    public struct Session: Sendable, Equatable {
+        /// The key the browser signed in with; requests made with the session carry it.
+        public let key: String
+        public let csrfToken: String
+        /// Milliseconds since 1970 after which the session is gone (idle or absolute, whichever first).
+        public var expiresAt: Int64
+        let absoluteEnd: Int64
+    }
+
+    /// Sessions end after this long without a request...
+    public let idle: Int64
+    /// ...and this long after sign-in, whatever happens.
+    public let lifetime: Int64
+    let clock: @Sendable () -> Int64
+    private var sessions: [String: Session] = [:]
+    static let limit = 10_000
+
+    /// `idle` and `lifetime` in milliseconds (30 minutes and 12 hours unless told).
+    public init(
+        idle: Int64 = 30 * 60_000, lifetime: Int64 = 12 * 3_600_000,
+        clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+    ) {
+        self.idle = idle
+        self.lifetime = lifetime
+        self.clock = clock
+    }
+
+    /// Starts a session for `key`; returns the cookie's value and the session.
+    public func create(key: String) -> (id: String, session: Session) {
+        let now = clock()
+        if sessions.count >= Self.limit { sessions = sessions.filter { $0.value.expiresAt > now } }
+        if sessions.count >= Self.limit, let oldest = sessions.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
+            sessions[oldest.key] = nil
+        }
+        let id = Digest.randomHex(bytes: 32)
+        let session = Session(
+            key: key, csrfToken: Digest.randomHex(bytes: 32), expiresAt: min(now + idle, now + lifetime),
+            absoluteEnd: now + lifetime)
+        sessions[Self.slot(id)] = session
+        return (id, session)
+    }
+
+    /// The live session for a cookie's value, its idle time restarted; nil when unknown or expired.
+    public func use(_ id: String) -> Session? {
+        let slot = Self.slot(id)
+        let now = clock()
+        guard var session = sessions[slot] else { return nil }
+        guard session.expiresAt > now else {
+            sessions[slot] = nil
+            return nil
+        }
+        session.expiresAt = min(now + idle, session.absoluteEnd)
+        sessions[slot] = session
+        return session
+    }
+
+    /// Signs a browser out.
+    public func remove(_ id: String) {
+        sessions[Self.slot(id)] = nil
+    }
+
+    /// Sessions are kept under a digest of their id, so the table never holds a usable cookie.
+    static func slot(_ id: String) -> String { Digest.sha256Hex(id) }
+}

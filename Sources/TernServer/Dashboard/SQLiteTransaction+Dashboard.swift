@@ -1,0 +1,69 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+extension SQLiteTransaction: DashboardQueries {
+    func subscriptionCounts() throws -> [SubscriptionCount] {
+        try database.query(
+            """
+            SELECT resource_id, channel, provider, status, COUNT(*) FROM subscriptions
+            GROUP BY resource_id, channel, provider, status ORDER BY resource_id, channel, provider, status
+            """
+        ).map { row in
+            SubscriptionCount(
+                resourceId: row.requiredInt(0), channel: row.requiredString(1), provider: row.requiredString(2),
+                status: row.requiredString(3), count: row.requiredInt(4))
+        }
+    }
+
+    func messageDays(since: Int64) throws -> [MessageDay] {
+        try database.query(
+            """
+            SELECT created_at / 86400000 AS day, COUNT(*), SUM(total) FROM messages WHERE created_at >= ?
+            GROUP BY day ORDER BY day
+            """, [since]
+        ).map { row in
+            MessageDay(
+                day: MessageDay.label(dayNumber: row.requiredInt(0)), messages: row.requiredInt(1),
+                targeted: row.requiredInt(2))
+        }
+    }
+
+    func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage] {
+        let ids = try database.query(
+            "SELECT id FROM messages WHERE ? = 0 OR id < ? ORDER BY id DESC LIMIT ?", [beforeId, beforeId, limit]
+        ).map { $0.requiredInt(0) }
+        return try ids.compactMap { try message(id: $0) }
+    }
+
+    func testProfileIds(limit: Int) throws -> [String] {
+        try database.query("SELECT public_id FROM profiles WHERE is_test = 1 ORDER BY id LIMIT ?", [limit]).map {
+            $0.requiredString(0)
+        }
+    }
+
+    func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord] {
+        try database.query(
+            """
+            SELECT id, resource_id, profile_id, message_id, type, time, received_at
+            FROM push_events WHERE profile_id = ? ORDER BY id DESC LIMIT ?
+            """, [profileId, limit]
+        ).map { row in
+            PushEventRecord(
+                id: row.requiredInt(0), resourceId: row.requiredInt(1), profileId: row.int(2),
+                messageId: row.requiredString(3), type: PushEventRequest.Kind(rawValue: row.requiredString(4)) ?? .open,
+                time: row.requiredInt(5), receivedAt: row.requiredInt(6))
+        }
+    }
+}
+
+extension MessageDay {
+    /// `YYYY-MM-DD` of the UTC day `dayNumber` days after 1970-01-01.
+    static func label(dayNumber: Int64) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86400)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    }
+}

@@ -1,0 +1,107 @@
+// The dashboard's shell: sign-in, the section router (#/page/arg), sign-out.
+import { onSignedOut, restoreSession, signIn, signOut, isSignedIn } from "./api.js";
+import { h, clear, field, input, announce, errorBox, clearErrors, fieldError, formAlert } from "./ui.js";
+import * as overview from "./overview.js";
+import * as compose from "./compose.js";
+import * as messages from "./messages.js";
+import * as message from "./message.js";
+import * as audience from "./audience.js";
+import * as settings from "./settings.js";
+
+const pages = { overview, compose, messages, message, audience, settings };
+const titles = { overview: "Overview", compose: "Compose", messages: "Messages", message: "Message", audience: "Audience", settings: "Settings" };
+const main = document.getElementById("main");
+const top = document.getElementById("top");
+let stopPage = null;
+
+function leavePage() {
+  if (stopPage) stopPage();
+  stopPage = null;
+}
+
+function route() {
+  if (!isSignedIn()) return showSignIn();
+  const hash = location.hash || "#/overview";
+  if (!hash.startsWith("#/")) return;
+  const [name, ...rest] = hash.slice(2).split("/");
+  const key = pages[name] ? name : "overview";
+  leavePage();
+  top.hidden = false;
+  for (const link of top.querySelectorAll("nav a")) {
+    const current = link.dataset.page === key || (key === "message" && link.dataset.page === "messages");
+    if (current) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  document.title = `${titles[key]} · Tern`;
+  clear(main);
+  try {
+    stopPage = pages[key].render(main, rest.map(decodeURIComponent)) || null;
+  } catch (error) {
+    main.append(errorBox(error));
+  }
+  main.focus();
+}
+
+function showSignIn(reason) {
+  leavePage();
+  top.hidden = true;
+  document.title = "Sign in · Tern";
+  const key = input("key", { type: "password", autocomplete: "off", spellcheck: "false", required: true });
+  const form = h(
+    "form",
+    { class: "panel signin", novalidate: true },
+    h("h1", { text: "Sign in to Tern" }),
+    reason ? h("p", { class: "note", role: "status", text: reason }) : null,
+    field("Admin key", key, { hint: "The admin_key in the server's bootstrap.json. It is kept by the server, never by this browser.", api: "key" }),
+    h("div", { class: "actions" }, h("button", { type: "submit", text: "Sign in" })),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!key.value.trim()) {
+      fieldError(key, "Paste the admin key.");
+      key.focus();
+      return;
+    }
+    const button = form.querySelector("button");
+    button.disabled = true;
+    try {
+      await signIn(key.value.trim());
+      key.value = "";
+      announce("Signed in");
+      route();
+    } catch (error) {
+      if (error.status === 401 || error.status === 400) fieldError(key, error.reason);
+      else formAlert(form, error.reason || String(error));
+      key.focus();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  clear(main).append(form);
+  key.focus();
+}
+
+onSignedOut(() => {
+  showSignIn("Your session has expired or was signed out: sign in again. Anything you were composing is kept.");
+});
+
+document.getElementById("sign-out").addEventListener("click", async () => {
+  try {
+    await signOut();
+  } catch {
+    // Signed out on this side whatever the server said.
+  }
+  showSignIn("Signed out.");
+});
+
+window.addEventListener("hashchange", route);
+
+(async () => {
+  try {
+    if (await restoreSession()) route();
+    else showSignIn();
+  } catch (error) {
+    clear(main).append(errorBox(error, () => location.reload()));
+  }
+})();

@@ -1,0 +1,143 @@
+// Audience: find profiles and subscriptions by profile id, email, phone or push token; show their
+// fields, subscriptions (categories, tags, fields) and push events; mark a test device.
+import { api } from "./api.js";
+import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce } from "./ui.js";
+
+export function render(main) {
+  main.append(h("h1", { text: "Audience" }));
+  const holder = h("div", {}, h("p", { class: "muted", text: "Loading…" }));
+  main.append(holder);
+  const load = async () => {
+    try {
+      const [projects, resources] = await Promise.all([api("GET", "/projects"), api("GET", "/resources")]);
+      const databases = (await Promise.all(projects.map((p) => api("GET", `/projects/${p.id}/databases`)))).flat();
+      clear(holder).append(lookup(databases, resources));
+    } catch (error) {
+      if (error.status !== 401) clear(holder).append(errorBox(error, load));
+    }
+  };
+  load();
+}
+
+function lookup(databases, resources) {
+  const kind = select("kind", [["id", "Profile id"], ["email", "Email"], ["phone", "Phone"], ["token", "Push token"]]);
+  const value = input("value", { type: "search", required: true });
+  const db = select("db_id", databases.map((d) => [String(d.id), `${d.name} (#${d.id})`]));
+  const resource = select("resource_id", resources.map((r) => [String(r.id), `${r.name} (#${r.id})`]));
+  const provider = select("provider", ["ios-apns", "ios-firebase", "ios-huawei", "android-firebase", "android-huawei"].map((p) => [p, p]));
+  const dbField = field("Profile database", db, { api: "db_id" });
+  const tokenFields = h("div", { class: "row" }, field("Resource", resource, { api: "resource_id" }), field("Provider", provider, { api: "provider" }));
+  const results = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "panel", novalidate: true, role: "search", "aria-label": "Find a profile" },
+    h("div", { class: "row" }, field("Find by", kind), field("Value", value, { api: "value" })),
+    dbField,
+    tokenFields,
+    h("div", { class: "actions" }, h("button", { type: "submit", text: "Find" })),
+  );
+  const sync = () => {
+    dbField.hidden = !["email", "phone"].includes(kind.value);
+    tokenFields.hidden = kind.value !== "token";
+  };
+  kind.addEventListener("change", sync);
+  sync();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const text = value.value.trim();
+    if (!text) {
+      fieldError(value, "Type what to look for.");
+      value.focus();
+      return;
+    }
+    clear(results).append(h("p", { class: "muted", text: "Searching…" }));
+    try {
+      const profiles = await find(kind.value, text, db.value, resource.value, provider.value);
+      clear(results);
+      if (!profiles.length) results.append(h("p", { class: "panel", text: "Nothing found." }));
+      for (const profile of profiles) results.append(await profileCard(profile));
+      announce(`${profiles.length} profile${profiles.length === 1 ? "" : "s"} found`);
+    } catch (error) {
+      clear(results);
+      if (error.status === 404) results.append(h("p", { class: "panel", text: error.reason }));
+      else if (error.status !== 401) showApiError(form, error);
+    }
+  });
+  return h("div", {}, form, results);
+}
+
+async function find(kind, text, dbId, resourceId, provider) {
+  const q = encodeURIComponent(text);
+  if (kind === "id") return [await api("GET", `/profiles/${q}`)];
+  if (kind === "email" || kind === "phone") return api("GET", `/profiles?${kind}=${q}&db_id=${encodeURIComponent(dbId)}`);
+  const subscriptions = await api("GET", `/subscriptions?resource_id=${encodeURIComponent(resourceId)}&provider=${encodeURIComponent(provider)}&subscription_id=${q}`);
+  const ids = [...new Set(subscriptions.map((s) => s.profile_id))];
+  return Promise.all(ids.map((id) => api("GET", `/profiles/${encodeURIComponent(id)}`)));
+}
+
+async function profileCard(profile) {
+  const card = h("section", { class: "panel profile", "aria-label": `Profile ${profile.id}` });
+  const testState = h("span", {});
+  const toggle = h("button", { type: "button", class: "secondary" });
+  const showTest = () => {
+    testState.replaceChildren(h("span", { class: `badge ${profile.is_test ? "good" : ""}`, text: profile.is_test ? "test device" : "not a test device" }));
+    toggle.textContent = profile.is_test ? "Unmark test device" : "Mark as test device";
+  };
+  showTest();
+  const toggleError = h("p", { class: "error", role: "alert" });
+  toggle.addEventListener("click", async () => {
+    toggle.disabled = true;
+    toggleError.textContent = "";
+    try {
+      profile = await api("PUT", `/profiles/${encodeURIComponent(profile.id)}/test`, { is_test: !profile.is_test });
+      showTest();
+      announce(profile.is_test ? "Marked as a test device" : "No longer a test device");
+    } catch (error) {
+      if (error.status !== 401) toggleError.textContent = error.reason;
+    } finally {
+      toggle.disabled = false;
+    }
+  });
+  const fields = Object.entries(profile.fields || {}).sort(([a], [b]) => a.localeCompare(b));
+  card.append(
+    h("h2", { class: "break" }, "Profile ", h("span", { class: "profile-id", text: profile.id })),
+    h("div", { class: "actions" }, testState, toggle),
+    toggleError,
+    h("p", { class: "muted", text: `Database #${profile.db_id} · created ${time(profile.created_at)} · updated ${time(profile.updated_at)}` }),
+    h("h3", { text: "Fields" }),
+    fields.length ? table("Profile fields", ["Field", "Value"], fields.map(([name, value]) => [name, h("span", { class: "field-value break", text: show(value) })])) : h("p", { class: "muted", text: "No fields." }),
+    h("h3", { text: "Subscriptions" }),
+    profile.subscriptions.length
+      ? table(
+          "Subscriptions",
+          ["Resource", "Provider", "Token / address", "Status", "Categories", "Tags", "Fields"],
+          profile.subscriptions.map((s) => [
+            `#${s.resource_id}`,
+            s.provider || s.channel,
+            h("span", { class: "break", text: s.subscription_id }),
+            h("span", { class: `badge ${s.status === "subscribed" ? "good" : "warn"}`, text: s.status }),
+            Object.entries(s.cats || {}).map(([name, on]) => `${name}: ${on ? "on" : "off"}`).join(", "),
+            Object.entries(s.tags || {}).map(([key, val]) => `${key}=${val}`).join(", "),
+            h("span", { class: "break", text: Object.keys(s.fields || {}).length ? JSON.stringify(s.fields) : "" }),
+          ]),
+        )
+      : h("p", { class: "muted", text: "No subscriptions." }),
+    h("h3", { text: "Push events" }),
+  );
+  try {
+    const events = await api("GET", `/profiles/${encodeURIComponent(profile.id)}/push-events`);
+    card.append(
+      events.length
+        ? table("Push events", ["Received", "Type", "Message"], events.map((e) => [time(e.received_at), e.type, h("a", { href: `#/message/${encodeURIComponent(e.message_id.split(".")[0])}`, text: e.message_id })]))
+        : h("p", { class: "muted", text: "No delivery or open reported yet." }),
+    );
+  } catch (error) {
+    if (error.status !== 401) card.append(errorBox(error));
+  }
+  return card;
+}
+
+function show(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}

@@ -1,0 +1,402 @@
+// Compose and send: every field tern send takes, an audience picker, a lock-screen preview, a test
+// send, and a confirmation with the audience's size. The draft lives in sessionStorage.
+import { api } from "./api.js";
+import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number } from "./ui.js";
+import { lockScreen } from "./preview.js";
+
+const DRAFT = "tern.compose.draft";
+
+export function render(main) {
+  main.append(h("h1", { text: "Compose a push" }));
+  const holder = h("div", {}, h("p", { class: "muted", text: "Loading resources…" }));
+  main.append(holder);
+  const load = async () => {
+    try {
+      const [resources, testProfiles] = await Promise.all([api("GET", "/resources"), api("GET", "/test-profiles")]);
+      clear(holder).append(composer(resources.filter((r) => (r.channels || []).includes("push")), testProfiles));
+    } catch (error) {
+      if (error.status !== 401) clear(holder).append(errorBox(error, load));
+    }
+  };
+  load();
+}
+
+function composer(resources, testProfiles) {
+  const c = controls(resources);
+  const preview = h("div", { class: "panel", "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title", text: "Preview" }));
+  const previewBody = h("div", {});
+  preview.append(previewBody, h("p", { class: "hint", text: "How an iPhone shows it on the lock screen; the app's name and icon are placeholders." }));
+  const dialog = confirmDialog();
+  const testArea = testSend(c, testProfiles);
+  const form = h(
+    "form",
+    { novalidate: true, "aria-label": "Compose" },
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Content" }),
+      field("Title", c.title, { api: "title" }),
+      field("Subtitle", c.subtitle, { api: "subtitle" }),
+      field("Body", c.body, { api: "body" }),
+      field("Media URL", c.media_url, { api: "media_url", hint: "https image, GIF, audio or video the extension attaches." }),
+      field("Click URL", c.click_url, { api: "click_url", hint: "Opened when the notification is tapped." }),
+      h("div", { class: "label", text: "Buttons" }),
+      c.buttons.map((b, index) =>
+        h("div", { class: "row", role: "group", "aria-label": `Button ${index + 1}` }, field(`Button ${index + 1} id`, b.id, { api: `buttons[${index}].id` }), field("Title", b.title, { api: `buttons[${index}].title` }), field("Action", b.action, { api: `buttons[${index}].action` }), field("URL", b.url, { api: `buttons[${index}].url` })),
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Delivery" }),
+      h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment" })),
+      h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
+      h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
+      field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }),
+      h("div", { class: "row" }, c.track_delivery.node, c.track_open.node),
+      field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Audience" }),
+      field("Send to", c.audience_type, { api: "audience.type" }),
+      h("div", { "data-audience": "resource" }, field("Resource", c.resource_id, { api: "audience.resource_id" }), h("div", { class: "field" }, h("div", { class: "label", id: "cats-label", text: "Only devices with these categories on" }), c.categoryBoxes), field("Tags (key=value per line; key alone: any value)", c.tags, { api: "audience.tags" }), field("Custom fields equal to (JSON object)", c.fields, { api: "audience.fields" })),
+      h("div", { "data-audience": "profile" }, field("Profile id", c.profile_id, { api: "audience.profile_id" })),
+      h("div", { "data-audience": "profiles" }, field("Profile ids (one per line)", c.profile_ids, { api: "audience.profile_ids" })),
+      h("div", { "data-audience": "token" }, h("div", { class: "row" }, field("Provider", c.provider, { api: "audience.provider" }), field("Push token", c.token, { api: "audience.token" }))),
+    ),
+    h("div", { class: "actions" }, h("button", { type: "submit", id: "review", text: "Review and send…" })),
+  );
+  form.prepend(h("div", { class: "alert form-alert", role: "alert" }));
+  clearOnEdit(form);
+
+  const refresh = () => {
+    for (const part of form.querySelectorAll("[data-audience]")) part.hidden = part.dataset.audience !== c.audience_type.value;
+    clear(previewBody).append(lockScreen(previewContent(c)));
+  };
+  const save = () => sessionStorage.setItem(DRAFT, JSON.stringify(snapshot(form)));
+  restore(form, c);
+  loadCategories(c).then(() => {
+    restoreCategories(form);
+    refresh();
+  });
+  c.resource_id.addEventListener("change", () => loadCategories(c).then(save));
+  form.addEventListener("input", () => {
+    refresh();
+    save();
+  });
+  form.addEventListener("change", () => {
+    refresh();
+    save();
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const request = build(c);
+    if (!request) return;
+    const button = form.querySelector("#review");
+    button.disabled = true;
+    try {
+      const size = await api("POST", "/audience/size", request);
+      const go = await dialog.ask(size.devices);
+      if (!go) return;
+      const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
+      sessionStorage.removeItem(DRAFT);
+      announce("Message queued");
+      location.hash = `#/message/${encodeURIComponent(sent.id)}`;
+    } catch (error) {
+      if (error.status !== 401) showApiError(form, error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  refresh();
+  return h("div", { class: "split" }, h("div", { class: "panel" }, testArea, form), h("div", {}, preview), dialog.node);
+}
+
+function controls(resources) {
+  const text = (name, props) => input(name, props);
+  const buttons = [0, 1, 2].map((index) => ({
+    id: text(`button${index}_id`, { maxlength: 64 }),
+    title: text(`button${index}_title`),
+    action: select(`button${index}_action`, [["open", "open the app"], ["url", "open the URL"], ["dismiss", "dismiss"]]),
+    url: text(`button${index}_url`, { type: "url" }),
+  }));
+  return {
+    title: text("title"),
+    subtitle: text("subtitle"),
+    body: h("textarea", { name: "body", rows: 3 }),
+    media_url: text("media_url", { type: "url", placeholder: "https://" }),
+    click_url: text("click_url", { type: "url" }),
+    buttons,
+    push_type: select("push_type", [["alert", "alert"], ["background", "background (silent)"]]),
+    priority: select("priority", [["", "default"], ["10", "10: immediately"], ["5", "5: power-considerate"], ["1", "1: lowest"]]),
+    environment: select("environment", [["production", "production"], ["sandbox", "sandbox"]]),
+    category: select("category", [["", "none"]]),
+    badge: text("badge", { inputmode: "numeric" }),
+    sound: text("sound", { placeholder: "default" }),
+    time_to_live: text("time_to_live", { inputmode: "numeric" }),
+    collapse_id: text("collapse_id", { maxlength: 64 }),
+    thread_id: text("thread_id"),
+    topic: text("topic"),
+    track_delivery: checkbox("Track delivery (the extension reports it)", "track_delivery", true),
+    track_open: checkbox("Track opens", "track_open", true),
+    data: h("textarea", { name: "data", class: "code", rows: 3 }),
+    audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
+    resource_id: select("resource_id", resources.map((r) => [String(r.id), `${r.name} (#${r.id})`])),
+    categoryBoxes: h("div", { class: "row", role: "group", "aria-labelledby": "cats-label" }),
+    tags: h("textarea", { name: "tags", rows: 2 }),
+    fields: h("textarea", { name: "fields", class: "code", rows: 2 }),
+    profile_id: text("profile_id"),
+    profile_ids: h("textarea", { name: "profile_ids", rows: 3 }),
+    provider: select("provider", [["ios-apns", "ios-apns"], ["ios-firebase", "ios-firebase"], ["ios-huawei", "ios-huawei"], ["android-firebase", "android-firebase"], ["android-huawei", "android-huawei"]]),
+    token: text("token"),
+  };
+}
+
+async function loadCategories(c) {
+  const id = c.resource_id.value;
+  const chosen = c.category.value;
+  clear(c.categoryBoxes);
+  c.category.replaceChildren(h("option", { value: "", text: "none" }));
+  if (!id) return;
+  try {
+    const categories = await api("GET", `/resources/${encodeURIComponent(id)}/categories`);
+    for (const category of categories) {
+      c.category.append(h("option", { value: category.name, text: category.title ? `${category.title} (${category.name})` : category.name }));
+      c.categoryBoxes.append(checkbox(category.title || category.name, `cat_${category.name}`, false).node);
+    }
+    c.category.value = chosen;
+    if (!categories.length) c.categoryBoxes.append(h("span", { class: "muted", text: "This resource has no categories (Settings adds them)." }));
+  } catch (error) {
+    if (error.status !== 401) c.categoryBoxes.append(h("span", { class: "error", text: error.reason }));
+  }
+}
+
+function optional(value) {
+  const text = value.trim();
+  return text === "" ? undefined : text;
+}
+
+function integer(control, name, min, max, errors) {
+  const text = control.value.trim();
+  if (text === "") return undefined;
+  if (!/^-?\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    errors.push([control, `${name} must be a whole number from ${min} to ${max}.`]);
+    return undefined;
+  }
+  return Number(text);
+}
+
+function jsonObject(control, name, errors) {
+  const text = control.value.trim();
+  if (text === "") return undefined;
+  try {
+    const value = JSON.parse(text);
+    if (value && typeof value === "object" && !Array.isArray(value)) return value;
+  } catch {
+    // reported below
+  }
+  errors.push([control, `${name} must be a JSON object, like {"key": "value"}.`]);
+  return undefined;
+}
+
+function url(control, name, errors, httpsOnly) {
+  const text = control.value.trim();
+  if (text === "") return undefined;
+  try {
+    const parsed = new URL(text);
+    if (httpsOnly && parsed.protocol !== "https:") errors.push([control, `${name} must be an https URL.`]);
+  } catch {
+    errors.push([control, `${name} must be an absolute URL (scheme://…).`]);
+  }
+  return text;
+}
+
+/** The request from the form, or null after marking every field in error. */
+export function build(c) {
+  const errors = [];
+  const request = {
+    title: optional(c.title.value),
+    subtitle: optional(c.subtitle.value),
+    body: optional(c.body.value),
+    media_url: url(c.media_url, "The media URL", errors, true),
+    click_url: url(c.click_url, "The click URL", errors, false),
+    category: optional(c.category.value),
+    badge: integer(c.badge, "Badge", 0, 99999, errors),
+    sound: optional(c.sound.value),
+    thread_id: optional(c.thread_id.value),
+    priority: c.priority.value ? Number(c.priority.value) : undefined,
+    time_to_live: integer(c.time_to_live, "Time to live", 0, 31536000, errors),
+    collapse_id: optional(c.collapse_id.value),
+    push_type: c.push_type.value,
+    environment: c.environment.value,
+    topic: optional(c.topic.value),
+    track_delivery: c.track_delivery.box.checked,
+    track_open: c.track_open.box.checked,
+    data: jsonObject(c.data, "Custom data", errors),
+  };
+  const buttons = [];
+  c.buttons.forEach((b) => {
+    const id = b.id.value.trim();
+    const title = b.title.value.trim();
+    if (!id && !title && !b.url.value.trim()) return;
+    if (!id) errors.push([b.id, "A button needs an id (letters, digits, _ or -)."]);
+    if (!title) errors.push([b.title, "A button needs a title."]);
+    const button = { id, title, action: b.action.value };
+    if (b.action.value === "url") {
+      if (!b.url.value.trim()) errors.push([b.url, "Action “open the URL” needs a URL."]);
+      button.url = url(b.url, "The button's URL", errors, false);
+    }
+    buttons.push(button);
+  });
+  if (buttons.length) request.buttons = buttons;
+  if (request.push_type === "alert" && !request.title && !request.body) {
+    errors.push([c.body, "An alert needs a title or a body."]);
+  }
+  request.audience = audience(c, errors);
+  for (const [control, message] of errors) fieldError(control, message);
+  if (errors.length) {
+    errors[0][0].focus();
+    announce(`${errors.length} field${errors.length > 1 ? "s need" : " needs"} attention`);
+    return null;
+  }
+  return JSON.parse(JSON.stringify(request));
+}
+
+function audience(c, errors) {
+  const type = c.audience_type.value;
+  if (type === "resource") {
+    if (!c.resource_id.value) errors.push([c.resource_id, "Pick a resource (Settings creates one)."]);
+    const categories = [...c.categoryBoxes.querySelectorAll("input:checked")].map((box) => box.name.slice(4));
+    const tags = {};
+    for (const line of c.tags.value.split("\n").map((l) => l.trim()).filter(Boolean)) {
+      const equals = line.indexOf("=");
+      if (equals === 0) errors.push([c.tags, `“${line}” has no tag name before =.`]);
+      else if (equals < 0) tags[line] = null;
+      else tags[line.slice(0, equals).trim()] = line.slice(equals + 1).trim();
+    }
+    return {
+      type,
+      resource_id: Number(c.resource_id.value),
+      categories: categories.length ? categories : undefined,
+      tags: Object.keys(tags).length ? tags : undefined,
+      fields: jsonObject(c.fields, "Custom fields", errors),
+    };
+  }
+  if (type === "profile") {
+    if (!c.profile_id.value.trim()) errors.push([c.profile_id, "Type the profile's id (the Audience page finds it)."]);
+    return { type, profile_id: c.profile_id.value.trim() };
+  }
+  if (type === "profiles") {
+    const ids = c.profile_ids.value.split(/[\s,]+/).filter(Boolean);
+    if (!ids.length) errors.push([c.profile_ids, "Type at least one profile id."]);
+    if (ids.length > 1000) errors.push([c.profile_ids, "At most 1,000 profile ids."]);
+    return { type, profile_ids: ids };
+  }
+  if (!c.token.value.trim()) errors.push([c.token, "Type the device's push token."]);
+  return { type, provider: c.provider.value, token: c.token.value.trim() };
+}
+
+function previewContent(c) {
+  return {
+    silent: c.push_type.value === "background",
+    title: c.title.value.trim(),
+    subtitle: c.subtitle.value.trim(),
+    body: c.body.value.trim(),
+    media: c.media_url.value.trim(),
+    buttons: c.buttons.map((b) => b.title.value.trim()).filter(Boolean),
+  };
+}
+
+function snapshot(form) {
+  const values = {};
+  for (const control of form.querySelectorAll("input, select, textarea")) {
+    if (!control.name) continue;
+    values[control.name] = control.type === "checkbox" ? control.checked : control.value;
+  }
+  return values;
+}
+
+function restore(form, c) {
+  let values = null;
+  try {
+    values = JSON.parse(sessionStorage.getItem(DRAFT) || "null");
+  } catch {
+    values = null;
+  }
+  if (!values) return;
+  for (const control of form.querySelectorAll("input, select, textarea")) {
+    if (!(control.name in values)) continue;
+    if (control.type === "checkbox") control.checked = Boolean(values[control.name]);
+    else control.value = values[control.name];
+  }
+  form.dataset.draft = JSON.stringify(values);
+  c.title.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+function restoreCategories(form) {
+  const values = JSON.parse(form.dataset.draft || "{}");
+  for (const box of form.querySelectorAll("input[name^='cat_']")) box.checked = Boolean(values[box.name]);
+  if (values.category !== undefined) form.querySelector("select[name='category']").value = values.category;
+}
+
+function testSend(c, profiles) {
+  const area = h("div", { class: "note" });
+  if (!profiles.length) {
+    area.append(h("p", { text: "No test devices yet: mark a profile as a test device on the Audience page to send test pushes." }));
+    return area;
+  }
+  const devices = profiles.reduce((sum, p) => sum + p.subscriptions.filter((s) => s.channel === "push").length, 0);
+  const result = h("p", { role: "status" });
+  const button = h("button", { type: "button", class: "secondary", text: `Send a test to ${number(profiles.length)} test profile${profiles.length > 1 ? "s" : ""} (${number(devices)} device${devices === 1 ? "" : "s"})` });
+  button.addEventListener("click", async () => {
+    const form = area.nextElementSibling;
+    clearErrors(form);
+    const request = build(c);
+    if (!request) return;
+    request.audience = { type: "profiles", profile_ids: profiles.map((p) => p.id) };
+    button.disabled = true;
+    try {
+      const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
+      result.replaceChildren("Test sent: ", h("a", { href: `#/message/${encodeURIComponent(sent.id)}`, text: sent.id }));
+    } catch (error) {
+      if (error.status !== 401) showApiError(form, error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  area.append(button, result);
+  return area;
+}
+
+function confirmDialog() {
+  const text = h("p", { id: "confirm-text" });
+  const send = h("button", { type: "button", id: "confirm-send", text: "Send now" });
+  const cancel = h("button", { type: "button", class: "secondary", text: "Cancel" });
+  const node = h("dialog", { "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" }, h("h2", { id: "confirm-title", text: "Send this push?" }), text, h("div", { class: "actions" }, send, cancel));
+  let answer = () => {};
+  send.addEventListener("click", () => {
+    node.close();
+    answer(true);
+  });
+  cancel.addEventListener("click", () => node.close());
+  node.addEventListener("close", () => answer(false));
+  return {
+    node,
+    ask(devices) {
+      text.textContent = devices === 0 ? "The audience has no device right now: nothing would be sent." : `It goes to ${number(devices)} device${devices === 1 ? "" : "s"} now.`;
+      send.disabled = devices === 0;
+      return new Promise((resolve) => {
+        answer = (value) => {
+          answer = () => {};
+          resolve(value);
+        };
+        node.showModal();
+        (devices === 0 ? cancel : send).focus();
+      });
+    },
+  };
+}
+

@@ -1,0 +1,97 @@
+// A message's page: what was sent, a live progress bar while sending, and its funnel
+// (targeted → sent → delivered → opened, failures by reason, invalid tokens), refreshed every
+// few seconds while the page is visible, for up to five minutes after sending finished.
+import { api } from "./api.js";
+import { h, clear, errorBox, number, table, time, whileVisible, announce } from "./ui.js";
+import { funnelChart } from "./charts.js";
+import { statusBadge, progress } from "./messages.js";
+
+const WATCH_AFTER_DONE = 5 * 60 * 1000;
+
+export function render(main, [id]) {
+  main.append(h("p", {}, h("a", { href: "#/messages", text: "← Messages" })));
+  const heading = h("h1", { text: "Message" });
+  const body = h("div", {}, h("p", { class: "muted", text: "Loading…" }));
+  const updated = h("p", { class: "hint", "aria-live": "off" });
+  main.append(heading, body, updated);
+  let doneAt = 0;
+  let wasDone = false;
+  let stop = () => {};
+  const load = async () => {
+    try {
+      const path = `/messages/${encodeURIComponent(id || "")}`;
+      const [message, stats] = await Promise.all([api("GET", path), api("GET", `${path}/stats`)]);
+      heading.textContent = message.request.title || message.request.body || message.id;
+      clear(body).append(...view(message, stats));
+      updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
+      if (message.done && !wasDone) announce("The message finished sending");
+      wasDone = message.done;
+      if (message.done && !doneAt) doneAt = Date.now();
+      if (doneAt && Date.now() - doneAt > WATCH_AFTER_DONE) {
+        stop();
+        updated.textContent += " · stopped refreshing (reload to see newer opens)";
+      }
+    } catch (error) {
+      if (error.status !== 401) clear(body).append(errorBox(error, load));
+    }
+  };
+  load();
+  stop = whileVisible(2, load);
+  return () => stop();
+}
+
+function view(message, stats) {
+  const r = message.request;
+  const failures = Object.entries(stats.failed_by_reason || {}).sort((a, b) => b[1] - a[1]);
+  return [
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "progress-title" },
+      h("h2", { id: "progress-title" }, "Sending ", statusBadge(message)),
+      progress(message),
+      h("p", { class: "muted", text: `${number(stats.queued + stats.sending)} waiting · ${number(stats.sent)} sent · ${number(stats.failed)} failed · ${number(stats.invalid_token)} invalid tokens` }),
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "funnel-title" },
+      h("h2", { id: "funnel-title", text: "Funnel" }),
+      funnelChart("Devices targeted, sent, delivered and opened", [
+        { label: "targeted", value: stats.targeted },
+        { label: "sent", value: stats.sent },
+        { label: "delivered", value: stats.delivered, tone: "good" },
+        { label: "opened", value: stats.opened, tone: "good" },
+        { label: "failed", value: stats.failed, tone: "bad" },
+        { label: "invalid tokens", value: stats.invalid_token, tone: "bad" },
+      ]),
+      h("dl", { class: "pairs", id: "funnel-numbers" }, pair("Targeted", number(stats.targeted)), pair("Sent", number(stats.sent)), pair("Delivered", number(stats.delivered)), pair("Opened", number(stats.opened))),
+      h("h3", { text: "Failures by reason" }),
+      failures.length ? table("Failures by reason", ["Reason", "Deliveries#"], failures.map(([reason, count]) => [reason, number(count)])) : h("p", { class: "muted", text: "No failures." }),
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "content-title" },
+      h("h2", { id: "content-title", text: "What was sent" }),
+      h(
+        "dl",
+        { class: "pairs" },
+        pair("Id", message.id),
+        pair("Created", time(message.created_at)),
+        pair("Push type", message.push_type),
+        pair("Environment", message.environment),
+        r.title ? pair("Title", r.title) : null,
+        r.subtitle ? pair("Subtitle", r.subtitle) : null,
+        r.body ? pair("Body", r.body) : null,
+        r.media_url ? pair("Media", r.media_url) : null,
+        r.click_url ? pair("Click URL", r.click_url) : null,
+        r.category ? pair("Category", r.category) : null,
+        r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
+        r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
+        pair("Audience", JSON.stringify(r.audience)),
+      ),
+    ),
+  ];
+}
+
+function pair(term, value) {
+  return [h("dt", { text: term }), h("dd", { class: "break", text: value })];
+}

@@ -1,0 +1,49 @@
+// Messages: the newest first, with status and progress, refreshing while the page is visible.
+import { api } from "./api.js";
+import { h, clear, errorBox, number, percent, table, time, whileVisible } from "./ui.js";
+
+export function render(main) {
+  main.append(h("h1", { text: "Messages" }));
+  const body = h("div", { class: "panel" }, h("p", { class: "muted", text: "Loading…" }));
+  main.append(body);
+  const load = async () => {
+    try {
+      const list = await api("GET", "/messages?limit=50");
+      clear(body).append(list.length ? view(list) : h("p", { class: "muted" }, "No messages yet. ", h("a", { href: "#/compose", text: "Compose one" }), "."));
+    } catch (error) {
+      if (error.status !== 401) clear(body).append(errorBox(error, load));
+    }
+  };
+  load();
+  return whileVisible(5, load);
+}
+
+export function statusBadge(message) {
+  if (message.done) {
+    const failed = message.counts.failed + message.counts.invalid_token;
+    return h("span", { class: `badge ${failed ? "warn" : "good"}`, text: failed ? "done, with failures" : "done" });
+  }
+  return h("span", { class: "badge", text: message.fan_out_done ? "sending" : "preparing" });
+}
+
+export function progress(message) {
+  const counts = message.counts;
+  const finished = counts.sent + counts.failed + counts.invalid_token;
+  const share = message.done && counts.total === 0 ? 100 : percent(finished, counts.total);
+  const label = `${share} % sent`;
+  return h("div", {}, h("progress", { max: 100, value: share, "aria-label": label }), h("span", { class: "muted", text: `${label} (${number(counts.sent)} of ${number(counts.total)})` }));
+}
+
+function view(list) {
+  return table(
+    "Messages",
+    ["Created", "Message", "Audience", "Status", "Progress"],
+    list.map((m) => [
+      time(m.created_at),
+      h("div", {}, h("a", { href: `#/message/${encodeURIComponent(m.id)}`, text: m.request.title || m.request.body || m.id }), h("div", { class: "muted break", text: m.id })),
+      m.request.audience.type,
+      statusBadge(m),
+      progress(m),
+    ]),
+  );
+}

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser: Debian's Chromium, driven by Selenium through chromedriver,
+against a real `tern serve` sending through the APNs stand-in to a `tern device` subscribed to it.
+
+    python3 Tests/Browser/dashboard_test.py [--binary .build/debug/tern] [--screenshots DIR]
+
+Prints PASS/FAIL per check and a closing "dashboard: N passed, M failed"; exits 1 when any failed.
+Screenshots of every page go to --screenshots (default .build/dashboard-screenshots).
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from stack import ROOT, APNsPeer, Server
+
+os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager never fetches a browser or a driver
+
+TOKEN = "ab" * 32
+XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
+
+
+class Run:
+    def __init__(self, screenshots):
+        self.passed, self.failed = 0, 0
+        self.screenshots = screenshots
+
+    def check(self, name, body):
+        try:
+            body()
+            self.passed += 1
+            print(f"PASS {name}", flush=True)
+        except Exception as error:  # every failure is reported, and the run goes on
+            self.failed += 1
+            print(f"FAIL {name}: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}", flush=True)
+            traceback.print_tb(error.__traceback__, limit=4)
+            try:
+                self.shot(DRIVER, f"failed-{name.replace(' ', '-')}")
+            except Exception:
+                pass
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROME_BIN", shutil.which("chromium") or "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1100", "--lang=en-US"]:
+        options.add_argument(argument)
+    service = Service(os.environ.get("CHROMEDRIVER", shutil.which("chromedriver") or "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+def wait(driver, condition, seconds=20, message=""):
+    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(lambda d: condition(d), message)
+
+
+def text(driver):
+    return driver.find_element(By.TAG_NAME, "main").text
+
+
+def sign_in(driver, key):
+    field = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='key']"))
+    field.clear()
+    field.send_keys(key)
+    driver.find_element(By.CSS_SELECTOR, "form button[type='submit']").click()
+
+
+def fetch(driver, method, path, headers):
+    """A request the page itself makes (same origin, with the session cookie)."""
+    return driver.execute_async_script(
+        """
+        const [method, path, headers, done] = arguments;
+        fetch(path, {method, headers, body: method === "GET" ? undefined : '{"sid":"csrf-probe"}', credentials: "same-origin"})
+          .then(async (r) => done({status: r.status, body: await r.text()}))
+          .catch((e) => done({status: 0, body: String(e)}));
+        """,
+        method, path, headers)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "debug", "tern"))
+    parser.add_argument("--screenshots", default=os.path.join(ROOT, ".build", "dashboard-screenshots"))
+    args = parser.parse_args()
+    os.makedirs(args.screenshots, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="tern-dashboard-")
+    peer = server = None
+    global DRIVER
+    DRIVER = None
+    run = Run(args.screenshots)
+
+    def shot(driver, name):
+        driver.save_screenshot(os.path.join(args.screenshots, f"{name}.png"))
+
+    run.shot = shot
+    try:
+        peer = APNsPeer(scratch)
+        server = Server(args.binary, scratch, peer)
+        status, answer = server.admin("PUT", f"/projects/{server.bootstrap['project_id']}/credentials/apns", peer.credential())
+        assert status == 200, f"APNs credential: {status} {answer}"
+        resource = server.bootstrap["resource_id"]
+        status, answer = server.admin("PUT", f"/resources/{resource}/categories/news", {"title": "News"})
+        assert status == 200, f"category: {status} {answer}"
+        device = os.path.join(scratch, "device")
+        server.device(device, "set-token", "--provider", "ios-apns", "--token", TOKEN)
+        server.device(device, "subscribe", "--profile-field", f"_fname={XSS}", "--cat", "news=true")
+        driver = DRIVER = browser()
+        driver.set_script_timeout(20)
+        state = {}
+
+        def wrong_key_is_refused():
+            driver.get(server.root + "/")
+            sign_in(driver, "not-the-admin-key")
+            error = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='key'][aria-invalid='true']"))
+            message = driver.find_element(By.ID, error.get_attribute("id") + "-error").text
+            assert "not an admin key" in message, message
+            assert driver.find_element(By.ID, "top").get_attribute("hidden") is not None, "the sections showed without a session"
+            assert not driver.get_cookie("tern_session"), "a session cookie was set for a wrong key"
+            shot(driver, "sign-in-refused")
+
+        def sign_in_shows_the_overview():
+            sign_in(driver, server.admin_key)
+            wait(driver, lambda d: "Subscriptions by provider and status" in text(d))
+            cookie = driver.get_cookie("tern_session")
+            assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
+            assert "ios-apns" in text(driver), text(driver)
+            stored = driver.execute_script("return JSON.stringify([Object.assign({}, localStorage), Object.assign({}, sessionStorage), document.cookie])")
+            assert server.admin_key not in stored, "the admin key is in the browser's storage"
+            shot(driver, "overview")
+
+        def csrf_less_post_is_refused():
+            path = f"/api/v1/admin/projects/{server.bootstrap['project_id']}/pixels"
+            missing = fetch(driver, "POST", path, {"Content-Type": "application/json"})
+            assert missing["status"] == 403 and "CSRF" in missing["body"], missing
+            forged = fetch(driver, "POST", path, {"Content-Type": "application/json", "X-CSRF-Token": "forged"})
+            assert forged["status"] == 403, forged
+            listed = fetch(driver, "GET", path, {})
+            assert listed["status"] == 200 and "csrf-probe" not in listed["body"], listed
+
+        def compose_sends_to_the_device():
+            driver.get(server.root + "/#/compose")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            body = driver.find_element(By.CSS_SELECTOR, "textarea[name='body']")
+            assert body.get_attribute("aria-invalid") == "true", "an empty alert was not refused before sending"
+            title.send_keys("Weekend sale")
+            body.send_keys("30% off everything until Sunday")
+            driver.find_element(By.CSS_SELECTOR, "input[name='button0_id']").send_keys("shop")
+            driver.find_element(By.CSS_SELECTOR, "input[name='button0_title']").send_keys("Shop now")
+            wait(driver, lambda d: "Weekend sale" in d.find_element(By.CSS_SELECTOR, ".phone").text)
+            shot(driver, "compose")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if d.find_element(By.ID, "confirm-text").text else None)
+            assert "1 device" in confirm.text, confirm.text
+            shot(driver, "compose-confirm")
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            state["message"] = driver.current_url.split("#/message/")[1]
+
+        def message_page_reaches_100_percent_and_shows_the_delivery():
+            wait(driver, lambda d: "100 % sent" in text(d), 60, "the message page never showed 100 % sent")
+            accepted = []
+            for _ in range(100):
+                accepted = peer.accepted()
+                if accepted:
+                    break
+                time.sleep(0.1)
+            assert len(accepted) == 1 and accepted[0]["token"] == TOKEN, accepted
+            push_id = accepted[0]["payload"]["tern"]["message_id"] if "tern" in accepted[0]["payload"] else None
+            assert push_id and push_id.startswith(state["message"] + "."), accepted[0]["payload"]
+            server.device(os.path.join(scratch, "device"), "delivery", "--message-id", push_id)
+            numbers = lambda d: d.find_element(By.ID, "funnel-numbers").text
+            wait(driver, lambda d: "Delivered\n1" in numbers(d), 30, "the funnel never counted the delivery")
+            assert "Sent\n1" in numbers(driver) and "Targeted\n1" in numbers(driver), numbers(driver)
+            shot(driver, "message")
+
+        def messages_list_shows_progress():
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: "Weekend sale" in text(d) and "100 % sent" in text(d))
+            shot(driver, "messages")
+
+        def a_script_in_a_profile_field_is_text():
+            driver.get(server.root + "/#/audience")
+            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
+            driver.find_element(By.CSS_SELECTOR, "input[name='value']").send_keys(TOKEN)
+            driver.find_element(By.CSS_SELECTOR, "form[role='search'] button[type='submit']").click()
+            value = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".profile .field-value"))
+            assert value.text == XSS, value.text
+            assert driver.execute_script("return window.__xss === undefined"), "the profile field's script ran"
+            assert not driver.find_elements(By.CSS_SELECTOR, ".profile script, .profile img"), "the field became markup"
+            wait(driver, lambda d: "delivery" in d.find_element(By.CSS_SELECTOR, ".profile").text)
+            shot(driver, "audience")
+
+        def marking_a_test_device_enables_the_test_send():
+            button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
+            button.click()
+            wait(driver, lambda d: "Unmark test device" in d.find_element(By.CSS_SELECTOR, ".profile").text)
+            driver.get(server.root + "/#/compose")
+            wait(driver, lambda d: "Send a test to 1 test profile (1 device)" in text(d))
+
+        def settings_show_only_the_fingerprint():
+            driver.get(server.root + "/#/settings")
+            wait(driver, lambda d: "KEY1234567" in text(d) and "News" in text(d))
+            assert "PRIVATE KEY" not in driver.page_source, "the APNs key came back to the page"
+            shot(driver, "settings")
+
+        def an_expired_session_keeps_the_draft():
+            driver.get(server.root + "/#/compose")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            title.clear()
+            title.send_keys("Draft that must survive")
+            driver.delete_cookie("tern_session")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "expired" in text(d) and d.find_elements(By.CSS_SELECTOR, "input[name='key']"))
+            shot(driver, "session-expired")
+            sign_in(driver, server.admin_key)
+            restored = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            wait(driver, lambda d: restored.get_attribute("value") == "Draft that must survive", 10, "the draft was lost")
+
+        def readable_at_phone_width():
+            driver.set_window_size(390, 1400)
+            driver.get(server.root + "/#/compose")
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".phone"))
+            overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+            shot(driver, "compose-phone")
+            driver.set_window_size(1280, 1100)
+
+        def api_errors_show_beside_the_field():
+            driver.get(server.root + "/#/settings")
+            kid = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='kid']"))
+            kid.send_keys("k1")
+            driver.find_element(By.CSS_SELECTOR, "textarea[name='key']").send_keys("not a pem")
+            driver.find_element(By.XPATH, "//button[contains(., 'Import key')]").click()
+            error = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "textarea[name='key'][aria-invalid='true']"))
+            assert driver.find_element(By.ID, error.get_attribute("id") + "-error").text, "no reason beside the key"
+
+        def sign_out_ends_the_session():
+            driver.find_element(By.ID, "sign-out").click()
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name='key']"))
+            answer = fetch(driver, "GET", "/api/v1/admin/overview", {})
+            assert answer["status"] == 401, answer
+
+        for check in [wrong_key_is_refused, sign_in_shows_the_overview, csrf_less_post_is_refused, compose_sends_to_the_device,
+                      message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
+                      a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
+                      settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
+                      api_errors_show_beside_the_field, sign_out_ends_the_session]:
+            run.check(check.__name__.replace("_", " "), check)
+        errors = driver.get_log("browser") if hasattr(driver, "get_log") else []
+        severe = [e for e in errors if e.get("level") == "SEVERE" and "favicon" not in e.get("message", "") and "40" not in e.get("message", "")]
+        run.check("no script errors or CSP violations in the console", lambda: (_ for _ in ()).throw(AssertionError(severe)) if severe else None)
+    except Exception as error:
+        run.failed += 1
+        print(f"FAIL setting up: {type(error).__name__}: {error}", flush=True)
+        traceback.print_exc()
+    finally:
+        if DRIVER:
+            DRIVER.quit()
+        if server:
+            server.stop()
+        if peer:
+            peer.stop()
+        if run.failed and server:
+            print("server log:", open(server.log.name).read()[-3000:])
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"screenshots: {args.screenshots}")
+    print(f"dashboard: {run.passed} passed, {run.failed} failed")
+    return 1 if run.failed or not run.passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
