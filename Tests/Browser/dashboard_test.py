@@ -196,7 +196,7 @@ def main():
             assert value.text == XSS, value.text
             assert driver.execute_script("return window.__xss === undefined"), "the profile field's script ran"
             assert not driver.find_elements(By.CSS_SELECTOR, ".profile script, .profile img"), "the field became markup"
-            wait(driver, lambda d: "delivery" in d.find_element(By.CSS_SELECTOR, ".profile").text)
+            wait(driver, lambda d: state["message"] in d.find_element(By.CSS_SELECTOR, ".profile").text, 10, "the profile's push events miss the delivery")
             shot(driver, "audience")
 
         def marking_a_test_device_enables_the_test_send():

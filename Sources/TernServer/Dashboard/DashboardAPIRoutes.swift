@@ -5,7 +5,7 @@ import TernProtocol
 /// The management-API routes the dashboard needed that did not exist, under the admin key:
 ///
 /// - `GET /api/v1/admin/overview?days=N`: projects, resources, subscription counts, messages per day
-/// - `GET /api/v1/admin/messages?before=ID&limit=N`: the newest messages with their counts
+/// - `GET /api/v1/admin/messages?before=MESSAGE_ID&limit=N`: the newest messages with their counts, older than `before`
 /// - `POST /api/v1/admin/audience/size` (a message): how many devices it would go to now
 /// - `GET /api/v1/admin/test-profiles`: profiles marked as test devices
 /// - `GET /api/v1/admin/profiles/{profile_id}/push-events`: its newest 100 delivery and open reports
@@ -30,13 +30,10 @@ public struct DashboardAPIRoutes: Sendable {
             },
             guarded("GET", "\(p)/messages") { request in
                 let query = request.http.query
-                guard let before = Int64(query["before"] ?? "0"), before >= 0 else {
-                    throw APIError.badRequest("before must be a message's numeric position (a non-negative integer)")
-                }
                 guard let limit = Int(query["limit"] ?? "50"), (1...200).contains(limit) else {
                     throw APIError.badRequest("limit must be an integer from 1 to 200")
                 }
-                return try await service.messages(beforeId: before, limit: limit)
+                return try await service.messages(before: query["before"], limit: limit)
             },
             guarded("POST", "\(p)/audience/size") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)

@@ -15,9 +15,10 @@ public struct DashboardAssets: Sendable {
         "ico": "image/x-icon", "json": "application/json",
     ]
 
-    /// Reads every file of the first folder found (no subfolders).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let directory = Self.candidates(environment).first { path in
+    /// Reads every file of the first folder found (no subfolders): `TERN_DASHBOARD_DIR`, then,
+    /// unless told not to, the resource bundle beside the running binary.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, searchBesideBinary: Bool = true) {
+        let directory = Self.candidates(environment, searchBesideBinary: searchBesideBinary).first { path in
             FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("index.html"))
         }
         var files: [String: (String, Data)] = [:]
@@ -38,9 +39,10 @@ public struct DashboardAssets: Sendable {
     /// The file `name`, if it is one of the console's.
     func file(_ name: String) -> (contentType: String, body: Data)? { files[name] }
 
-    static func candidates(_ environment: [String: String]) -> [String] {
+    static func candidates(_ environment: [String: String], searchBesideBinary: Bool) -> [String] {
         var folders: [String] = []
         if let explicit = environment["TERN_DASHBOARD_DIR"], !explicit.isEmpty { folders.append(explicit) }
+        guard searchBesideBinary else { return folders }
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         for base in [Bundle.main.bundleURL, executable.deletingLastPathComponent()] {
             folders.append(base.appendingPathComponent("Tern_TernServer.resources/Web").path)

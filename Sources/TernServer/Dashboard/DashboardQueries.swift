@@ -11,7 +11,8 @@ public protocol DashboardQueries {
     func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage]
     /// Public ids of the profiles marked as test devices, oldest first.
     func testProfileIds(limit: Int) throws -> [String]
-    /// A profile's push events (delivery, open), newest first.
+    /// A profile's push events (delivery, open), newest first: those its callers reported, and those
+    /// of the deliveries to its subscriptions (an rToken-only device reports without naming a profile).
     func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord]
 }
 

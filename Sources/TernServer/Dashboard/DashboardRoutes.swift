@@ -48,7 +48,7 @@ public struct DashboardRoutes: Sendable {
                 }
                 let (id, session) = await sessions.create(key: key)
                 var response = Self.sessionAnswer(201, session)
-                let seconds = max(1, (session.absoluteEnd - ServerClock.milliseconds()) / 1000)
+                let seconds = max(1, sessions.lifetime / 1000)
                 response.headers.append(
                     (
                         "Set-Cookie",

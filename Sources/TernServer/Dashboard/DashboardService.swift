@@ -23,10 +23,11 @@ public struct DashboardService: Sendable {
         }
     }
 
-    /// The newest messages with their live counts, below `beforeId` when it is not 0.
-    public func messages(beforeId: Int64, limit: Int) async throws -> [MessageView] {
+    /// The newest messages with their live counts; with `before` (a message id), those older than it.
+    public func messages(before: String?, limit: Int) async throws -> [MessageView] {
         try await store.read { tx in
-            try tx.recentMessages(beforeId: beforeId, limit: limit).map { try MessageService.view(tx, $0) }
+            let beforeId = try before.map { try MessageService.find(tx, $0).id } ?? 0
+            return try tx.recentMessages(beforeId: beforeId, limit: limit).map { try MessageService.view(tx, $0) }
         }
     }
 

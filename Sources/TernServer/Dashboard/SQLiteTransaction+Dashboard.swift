@@ -45,9 +45,14 @@ extension SQLiteTransaction: DashboardQueries {
     func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord] {
         try database.query(
             """
-            SELECT id, resource_id, profile_id, message_id, type, time, received_at
-            FROM push_events WHERE profile_id = ? ORDER BY id DESC LIMIT ?
-            """, [profileId, limit]
+            SELECT id, resource_id, profile_id, message_id, type, time, received_at FROM push_events
+            WHERE profile_id = ? OR message_id IN (
+                SELECT m.public_id || '.' || d.id FROM deliveries d
+                JOIN messages m ON m.id = d.message_id
+                JOIN subscriptions s ON s.id = d.subscription_id
+                WHERE s.profile_id = ?)
+            ORDER BY id DESC LIMIT ?
+            """, [profileId, profileId, limit]
         ).map { row in
             PushEventRecord(
                 id: row.requiredInt(0), resourceId: row.requiredInt(1), profileId: row.int(2),
