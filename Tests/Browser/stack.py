@@ -112,12 +112,13 @@ class APNsPeer:
 class Server:
     """`tern serve` on a free port with a fresh data directory, sending APNs to the stand-in."""
 
-    def __init__(self, binary, directory, peer):
+    def __init__(self, binary, directory, peer=None):
         self.binary = binary
         self.data = os.path.join(directory, "data")
         self.log = open(os.path.join(directory, "server.log"), "wb")
+        providers = ["--apns-production-url", peer.origin, "--provider-ca-file", peer.ca] if peer else []
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--data", self.data, "--log-level", "warn", "--apns-production-url", peer.origin, "--provider-ca-file", peer.ca],
+            [binary, "serve", "--port", "0", "--data", self.data, "--log-level", "warn", *providers],
             stdout=self.log, stderr=self.log)
         bootstrap = os.path.join(self.data, "bootstrap.json")
         for _ in range(400):

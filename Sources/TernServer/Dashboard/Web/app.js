@@ -1,14 +1,15 @@
 // The dashboard's shell: sign-in, the section router (#/page/arg), sign-out.
 import { onSignedOut, restoreSession, signIn, signOut, isSignedIn } from "./api.js";
 import { h, clear, field, input, announce, errorBox, clearErrors, fieldError, formAlert } from "./ui.js";
-import * as overview from "./overview.js";
-import * as compose from "./compose.js";
-import * as messages from "./messages.js";
-import * as message from "./message.js";
-import * as audience from "./audience.js";
-import * as settings from "./settings.js";
-
-const pages = { overview, compose, messages, message, audience, settings };
+// Each section's module loads when it is first opened.
+const pages = {
+  overview: () => import("./overview.js"),
+  compose: () => import("./compose.js"),
+  messages: () => import("./messages.js"),
+  message: () => import("./message.js"),
+  audience: () => import("./audience.js"),
+  settings: () => import("./settings.js"),
+};
 const titles = { overview: "Overview", compose: "Compose", messages: "Messages", message: "Message", audience: "Audience", settings: "Settings" };
 const main = document.getElementById("main");
 const top = document.getElementById("top");
@@ -19,7 +20,9 @@ function leavePage() {
   stopPage = null;
 }
 
-function route() {
+let routing = 0;
+
+async function route() {
   if (!isSignedIn()) return showSignIn();
   const hash = location.hash || "#/overview";
   if (!hash.startsWith("#/")) return;
@@ -33,11 +36,14 @@ function route() {
     else link.removeAttribute("aria-current");
   }
   document.title = `${titles[key]} · Tern`;
+  const turn = ++routing;
   clear(main);
   try {
-    stopPage = pages[key].render(main, rest.map(decodeURIComponent)) || null;
+    const page = await pages[key]();
+    if (turn !== routing || !isSignedIn()) return;
+    stopPage = page.render(main, rest.map(decodeURIComponent)) || null;
   } catch (error) {
-    main.append(errorBox(error));
+    main.append(errorBox(error, () => location.reload()));
   }
   main.focus();
 }
