@@ -74,7 +74,7 @@ public final class TernServerApp: Sendable {
                     maxBodyBytes: configuration.maxBodyBytes,
                     connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
                     maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: router)
+                handler: router, errorResponse: HTTPResponse.envelope)
         } catch {
             await store.close()
             throw error
