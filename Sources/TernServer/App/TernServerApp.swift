@@ -78,7 +78,7 @@ public final class TernServerApp: Sendable {
                     maxBodyBytes: configuration.maxBodyBytes,
                     connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
                     maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: DashboardGate(next: router, sessions: sessions))
+                handler: DashboardGate(next: router, sessions: sessions), errorResponse: HTTPResponse.envelope)
         } catch {
             await store.close()
             throw error

@@ -22,41 +22,31 @@ public struct DashboardAPIRoutes: Sendable {
     public var all: [Route] {
         let service = service
         let p = AdminRoutes.prefix
-        return [
-            guarded("GET", "\(p)/overview") { request in
+        return RouteGroup([AdminKeyCheck(service: admin)]) {
+            Route.json("GET", "\(p)/overview") { request in
                 let days = Int(request.http.query["days"] ?? "14") ?? 0
                 guard (1...90).contains(days) else { throw APIError.badRequest("days must be an integer from 1 to 90") }
                 return try await service.overview(days: days)
-            },
-            guarded("GET", "\(p)/messages") { request in
+            }
+            Route.json("GET", "\(p)/messages") { request in
                 let query = request.http.query
                 guard let limit = Int(query["limit"] ?? "50"), (1...200).contains(limit) else {
                     throw APIError.badRequest("limit must be an integer from 1 to 200")
                 }
                 return try await service.messages(before: query["before"], limit: limit)
-            },
-            guarded("POST", "\(p)/audience/size") { request in
+            }
+            Route.json("POST", "\(p)/audience/size") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
                 return DashboardService.AudienceSize(devices: try await service.audienceSize(message))
-            },
-            guarded("GET", "\(p)/test-profiles") { _ in try await service.testProfiles() },
-            guarded("GET", "\(p)/profiles/{profile_id}/push-events") { request in
-                try await service.pushEvents(profileId: request.parameters["profile_id"] ?? "", limit: 100)
-            },
-            guarded("PUT", "\(p)/profiles/{profile_id}/test") { request in
+            }
+            Route.json("GET", "\(p)/test-profiles") { _ in try await service.testProfiles() }
+            Route.json("GET", "\(p)/profiles/{profile_id}/push-events") { request in
+                try await service.pushEvents(profileId: request.parameter("profile_id"), limit: 100)
+            }
+            Route.json("PUT", "\(p)/profiles/{profile_id}/test") { request in
                 let body = try JSONBody.decode(DashboardService.SetTest.self, from: request.http)
-                return try await service.setTest(profileId: request.parameters["profile_id"] ?? "", isTest: body.isTest)
-            },
-        ]
-    }
-
-    private func guarded<Output: Encodable & Sendable>(
-        _ method: String, _ pattern: String, _ body: @escaping @Sendable (RouteRequest) async throws -> Output
-    ) -> Route {
-        let admin = admin
-        return Route(method, pattern) { request in
-            try await admin.requireAdminKey(request)
-            return .json(200, try JSONCoders.encoder.encode(try await body(request)))
-        }
+                return try await service.setTest(profileId: request.parameter("profile_id"), isTest: body.isTest)
+            }
+        }.all
     }
 }

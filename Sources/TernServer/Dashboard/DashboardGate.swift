@@ -24,13 +24,13 @@ public struct DashboardGate: HTTPHandler {
             let id = Self.cookie(request)
         else { return await next.handle(request) }
         guard let session = await sessions.use(id) else {
-            return .envelopeError(401, "your dashboard session expired or was signed out: sign in again")
+            return .envelope(401, "your dashboard session expired or was signed out: sign in again")
         }
         do {
             try Self.checkOrigin(request)
             try Self.checkCSRF(request, session)
         } catch {
-            return .envelopeError(error.status, error.reason)
+            return .envelope(error.status, error.reason)
         }
         var forwarded = request
         forwarded.headers[Wire.authorizationHeader.lowercased()] = "Bearer " + session.key
