@@ -18,7 +18,9 @@ import traceback
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from stack import ROOT, APNsPeer, Server
@@ -234,6 +236,23 @@ def main():
             shot(driver, "compose-phone")
             driver.set_window_size(1280, 1100)
 
+        def usable_by_keyboard_alone():
+            driver.get(server.root + "/#/compose")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            assert driver.switch_to.active_element.get_attribute("id") == "main", "opening a section does not focus its page"
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            inside = driver.execute_script("return document.getElementById('main').contains(document.activeElement)")
+            assert inside, "Tab from the page's start leaves the page"
+            title.clear()
+            title.send_keys("Keyboard", Keys.ENTER)
+            wait(driver, lambda d: d.find_element(By.ID, "confirm-text").text)
+            focused = driver.switch_to.active_element.get_attribute("id")
+            assert focused == "confirm-send", f"the confirmation does not take focus ({focused})"
+            ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+            wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "dialog").get_attribute("open"), 5, "Escape did not close the confirmation")
+            status, listed = server.admin("GET", "/messages")
+            assert status == 200 and all(m["request"].get("title") != "Keyboard" for m in listed), "a cancelled confirmation sent the message"
+
         def api_errors_show_beside_the_field():
             driver.get(server.root + "/#/settings")
             kid = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='kid']"))
@@ -253,6 +272,7 @@ def main():
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
+                      usable_by_keyboard_alone,
                       api_errors_show_beside_the_field, sign_out_ends_the_session]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

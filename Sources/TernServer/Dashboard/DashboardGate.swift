@@ -70,12 +70,13 @@ public struct DashboardGate: HTTPHandler {
         }
     }
 
-    /// A browser's `Origin`, when it sends one, must be this server.
+    /// A browser's `Origin`, when it sends one with a change, must be this server: the `Host` it
+    /// asked for, or the `X-Forwarded-Host` a proxy in front says it asked for.
     static func checkOrigin(_ request: HTTPRequest) throws(APIError) {
         guard request.method != "GET", request.method != "HEAD", let origin = request.header("Origin") else { return }
-        let host = request.header("Host") ?? ""
-        guard let url = URL(string: origin), let originHost = url.host,
-            originHost + (url.port.map { ":\($0)" } ?? "") == host
+        let hosts = [request.header("Host"), request.header("X-Forwarded-Host")].compactMap { $0?.lowercased() }
+        guard let url = URL(string: origin), let originHost = url.host?.lowercased(),
+            hosts.contains(originHost + (url.port.map { ":\($0)" } ?? ""))
         else {
             throw APIError(
                 status: 403, reason: "cross-origin request refused: the dashboard only accepts its own pages")

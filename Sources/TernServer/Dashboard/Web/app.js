@@ -103,6 +103,12 @@ document.getElementById("sign-out").addEventListener("click", async () => {
 
 window.addEventListener("hashchange", route);
 
+// The skip link moves focus to the page without touching the section in the address.
+document.getElementById("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
+
 (async () => {
   try {
     if (await restoreSession()) route();
