@@ -62,8 +62,9 @@ public final class TernServerApp: Sendable {
             store: store, senders: senders, metrics: metrics, logger: logger, options: configuration.delivery)
         let messages = MessageService(store: store, queued: { engine.wake() })
         let sessions = DashboardSessions()
+        let assets = DashboardAssets()
         let dashboard = DashboardRoutes(
-            assets: DashboardAssets(), sessions: sessions,
+            assets: assets, sessions: sessions,
             admin: AdminService(store: store, verifier: CryptoTokenVerifier()))
         let router = Router(
             routes: routes(
@@ -96,6 +97,7 @@ public final class TernServerApp: Sendable {
             [
                 "host": configuration.host, "port": http.port, "data": configuration.dataDirectory,
                 "threads": configuration.threads, "bootstrap": "\(bootstrap.1)",
+                "dashboard": assets.directory ?? "missing: set TERN_DASHBOARD_DIR",
             ])
         return app
     }
