@@ -253,6 +253,11 @@ def main():
             status, listed = server.admin("GET", "/messages")
             assert status == 200 and all(m["request"].get("title") != "Keyboard" for m in listed), "a cancelled confirmation sent the message"
 
+        def an_api_error_is_shown_not_a_blank_page():
+            driver.get(server.root + "/#/message/m_does_not_exist")
+            alert = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "main [role='alert']"))
+            assert "does not exist" in alert.text, alert.text
+
         def api_errors_show_beside_the_field():
             driver.get(server.root + "/#/settings")
             kid = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='kid']"))
@@ -272,7 +277,7 @@ def main():
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
-                      usable_by_keyboard_alone,
+                      usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, sign_out_ends_the_session]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []
