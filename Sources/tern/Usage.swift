@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 /// The command line's top-level help and error exits.
 enum Usage {

@@ -114,23 +114,24 @@ public enum ServerOptions {
         },
     ]
 
-    /// `tern serve --help`.
-    public static var help: String {
-        var text =
-            "usage: tern serve [options]\n\nRuns the Tern server. Every option can also be set in the environment.\n\n"
-        for option in options {
-            let left = option.flag + (option.argument.map { " " + $0 } ?? "")
-            text +=
-                "  " + left.padding(toLength: 30, withPad: " ", startingAt: 0) + option.help
-                + "  [\(option.environment)]\n"
+    /// The options as the command line declares them: the help and the parser both read this.
+    public static var spec: CommandSpec {
+        let declared = options.map { option in
+            let name = String(option.flag.dropFirst(2))
+            let help = option.help + "  [\(option.environment)]"
+            return option.argument.map { OptionSpec(name, $0, help) } ?? OptionSpec(name, help)
         }
-        text += "  --help                        this text\n"
-        text +=
-            "\nBehind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.\n"
-        return text
+        return CommandSpec(
+            name: "tern serve", usage: "tern serve [options]",
+            summary: "Runs the Tern server. Every option can also be set in the environment.",
+            sections: [("", declared + [OptionSpec("help", "this text")])], maxPositionals: 0,
+            footer: "Behind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.")
     }
 
-    /// Reads the environment, then the flags. Throws a 400-style error whose reason names the option.
+    /// `tern serve --help`.
+    public static var help: String { spec.help }
+
+    /// Reads the environment, then the flags. Throws an error whose reason names the option.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(ConfigurationError)
         -> ServerConfiguration
     {
@@ -138,25 +139,14 @@ public enum ServerOptions {
         for option in options {
             if let value = environment[option.environment] { try option.apply(&config, value) }
         }
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let (flag, inline) = split(argument)
-            guard let option = options.first(where: { $0.flag == flag }) else {
-                throw ConfigurationError("unknown option \(argument); see tern serve --help")
-            }
-            if option.argument == nil {
-                try option.apply(&config, inline ?? "1")
-            } else if let inline {
-                try option.apply(&config, inline)
-            } else {
-                index += 1
-                guard index < arguments.count else {
-                    throw ConfigurationError("\(flag) needs a value (\(option.argument ?? ""))")
-                }
-                try option.apply(&config, arguments[index])
-            }
-            index += 1
+        let parsed: Arguments
+        do {
+            parsed = try spec.parse(arguments)
+        } catch {
+            throw ConfigurationError(error.reason)
+        }
+        for option in options {
+            if let value = parsed.value(String(option.flag.dropFirst(2))) { try option.apply(&config, value) }
         }
         return config
     }
@@ -173,11 +163,6 @@ public enum ServerOptions {
             }
             apply(&config, url)
         }
-    }
-
-    private static func split(_ argument: String) -> (String, String?) {
-        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
     private static func integer(_ value: String, _ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError)

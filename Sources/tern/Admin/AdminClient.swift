@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 /// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
 enum AdminCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import TernCore
 import TernPush
+import TernServer
 
 /// `tern device`: the SDK on Linux as a simulated iPhone, against a Tern server. Prints every SDK
 /// event as a JSON line; waits until the outbox is empty (or `--wait` seconds) before exiting.

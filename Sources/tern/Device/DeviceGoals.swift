@@ -1,5 +1,6 @@
 import Foundation
 import TernCore
+import TernServer
 
 /// `tern device goals`: queues N goals, each durably before the next, recording how many are
 /// queued in the same transaction as each one, so a rerun after a crash (or SIGKILL) continues

@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 /// Where the device's SDK talks to and keeps its data.
 struct DeviceSetup {

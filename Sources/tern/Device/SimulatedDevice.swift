@@ -1,6 +1,7 @@
 import Foundation
 import TernCore
 import TernPush
+import TernServer
 
 /// One simulated device: an SDK instance on a directory, configured against a server.
 final class SimulatedDevice: Sendable {

@@ -2,21 +2,21 @@ import Foundation
 
 /// Why a command failed, said so a person can act on it, and the exit status that says which
 /// kind of failure it was: the one error type of `tern`.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-    let exitCode: ExitCode
+public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    public let exitCode: ExitCode
 
     /// A mistake on the command line, unless `exitCode` says otherwise.
-    init(_ description: String, exitCode: ExitCode = .usage) {
+    public init(_ description: String, exitCode: ExitCode = .usage) {
         self.description = description
         self.exitCode = exitCode
     }
 
-    var reason: String { description }
+    public var reason: String { description }
 }
 
 /// What `tern`'s exit status says.
-enum ExitCode: Int32 {
+public enum ExitCode: Int32, Sendable {
     /// Done.
     case ok = 0
     /// The server answered with an error (its reason is printed).
@@ -31,15 +31,15 @@ enum ExitCode: Int32 {
 
 /// One option of a command: its name without the dashes, the value it takes (nil for a switch),
 /// and its line of help.
-struct OptionSpec: Sendable {
-    let name: String
-    let value: String?
-    let help: String
+public struct OptionSpec: Sendable {
+    public let name: String
+    public let value: String?
+    public let help: String
     /// Taken more than once (each value kept); otherwise a second one is refused.
-    let repeatable: Bool
+    public let repeatable: Bool
 
     /// An option that takes a value, shown as `value` in the help.
-    init(_ name: String, _ value: String, repeatable: Bool = false, _ help: String) {
+    public init(_ name: String, _ value: String, repeatable: Bool = false, _ help: String) {
         self.name = name
         self.value = value
         self.repeatable = repeatable
@@ -47,34 +47,54 @@ struct OptionSpec: Sendable {
     }
 
     /// A switch: present or not.
-    init(_ name: String, _ help: String) {
+    public init(_ name: String, _ help: String) {
         self.name = name
         self.value = nil
         self.repeatable = false
         self.help = help
     }
 
-    var left: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
+    public var left: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
 }
 
 /// A command's arguments: what it takes, which the parser checks and the help lists, from the
 /// same declarations.
-struct CommandSpec: Sendable {
+/// `tern`'s commands (`serve`, `send`, `device`, the management topics) declare their options
+/// here and parse with it: one parser, whose help cannot disagree with what it takes.
+///
+/// ```swift
+/// let spec = CommandSpec(name: "tern hello", usage: "tern hello [options]", summary: "Says hello.",
+///     sections: [("", [OptionSpec("name", "NAME", "whom to greet")])], maxPositionals: 0, footer: "")
+/// let arguments = try spec.parse(["--name", "Ada"])   // arguments.value("name") == "Ada"
+/// ```
+public struct CommandSpec: Sendable {
     /// The command, e.g. `tern send`.
-    let name: String
+    public let name: String
     /// The first help line, e.g. `tern send [options]`.
-    let usage: String
-    let summary: String
+    public let usage: String
+    public let summary: String
     /// Options under headings (a heading may be empty).
-    let sections: [(String, [OptionSpec])]
+    public let sections: [(String, [OptionSpec])]
     /// How many positional arguments it takes at most.
-    let maxPositionals: Int
+    public let maxPositionals: Int
     /// Text after the options.
-    let footer: String
+    public let footer: String
 
-    var options: [OptionSpec] { sections.flatMap(\.1) }
+    public init(
+        name: String, usage: String, summary: String, sections: [(String, [OptionSpec])], maxPositionals: Int,
+        footer: String
+    ) {
+        self.name = name
+        self.usage = usage
+        self.summary = summary
+        self.sections = sections
+        self.maxPositionals = maxPositionals
+        self.footer = footer
+    }
 
-    var help: String {
+    public var options: [OptionSpec] { sections.flatMap(\.1) }
+
+    public var help: String {
         var text = "usage: \(usage)\n\n\(summary)\n"
         for (heading, options) in sections {
             text += heading.isEmpty ? "\n" : "\n\(heading):\n"
@@ -86,18 +106,18 @@ struct CommandSpec: Sendable {
         return footer.isEmpty ? text : text + "\n" + footer + "\n"
     }
 
-    func parse(_ arguments: [String]) throws(CommandError) -> Arguments {
+    public func parse(_ arguments: [String]) throws(CommandError) -> Arguments {
         try Arguments(arguments, spec: self)
     }
 }
 
 /// Parsed arguments: `--name value` or `--name=value` (kept in order, repeatable ones all),
 /// `--switch`es, and positionals.
-struct Arguments {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var positionals: [String] = []
+public struct Arguments {
+    public private(set) var values: [String: [String]] = [:]
+    public private(set) var positionals: [String] = []
 
-    init(_ arguments: [String], spec: CommandSpec) throws(CommandError) {
+    public init(_ arguments: [String], spec: CommandSpec) throws(CommandError) {
         let known = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
         while index < arguments.count {
@@ -138,32 +158,32 @@ struct Arguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { values[name] != nil }
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func has(_ name: String) -> Bool { values[name] != nil }
 
     /// The positional at `index`, or an error naming what is missing.
-    func position(_ index: Int, _ name: String) throws(CommandError) -> String {
+    public func position(_ index: Int, _ name: String) throws(CommandError) -> String {
         guard index < positionals.count else { throw CommandError("missing \(name); see tern help") }
         return positionals[index]
     }
 
-    func required(_ name: String) throws(CommandError) -> String {
+    public func required(_ name: String) throws(CommandError) -> String {
         guard let value = value(name), !value.isEmpty else { throw CommandError("--\(name) is required") }
         return value
     }
 
-    func int(_ name: String) throws(CommandError) -> Int? {
+    public func int(_ name: String) throws(CommandError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text) else { throw CommandError("--\(name) must be an integer, not \(text)") }
         return number
     }
 
-    func int(_ name: String, default fallback: Int) throws(CommandError) -> Int {
+    public func int(_ name: String, default fallback: Int) throws(CommandError) -> Int {
         try int(name) ?? fallback
     }
 
-    func double(_ name: String, default fallback: Double) throws(CommandError) -> Double {
+    public func double(_ name: String, default fallback: Double) throws(CommandError) -> Double {
         guard let text = value(name) else { return fallback }
         guard let number = Double(text), number >= 0 else {
             throw CommandError("--\(name) must be a number of seconds, not \(text)")
@@ -171,7 +191,7 @@ struct Arguments {
         return number
     }
 
-    func bool(_ name: String, default fallback: Bool) throws(CommandError) -> Bool {
+    public func bool(_ name: String, default fallback: Bool) throws(CommandError) -> Bool {
         guard let text = value(name)?.lowercased() else { return fallback }
         switch text {
         case "true", "yes", "1", "on": return true
@@ -181,7 +201,7 @@ struct Arguments {
     }
 
     /// `key=value` pairs; values read as JSON when they parse (`3`, `true`, `"x"`), else as text.
-    func fields(_ name: String) throws(CommandError) -> [String: Any?]? {
+    public func fields(_ name: String) throws(CommandError) -> [String: Any?]? {
         let pairs = all(name)
         guard !pairs.isEmpty else { return nil }
         var fields: [String: Any?] = [:]
@@ -199,7 +219,7 @@ struct Arguments {
     }
 
     /// `KEY=VALUE` split at the first `=`.
-    static func keyValue(_ text: String, _ name: String) throws(CommandError) -> (String, String) {
+    public static func keyValue(_ text: String, _ name: String) throws(CommandError) -> (String, String) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
             throw CommandError("--\(name) \(text) should be NAME=VALUE")
         }
