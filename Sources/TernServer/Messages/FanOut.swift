@@ -13,10 +13,14 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// Writes the next chunk's deliveries and advances the message. Returns how many were written.
+    /// `request` is the message's request when the caller has it (creation); later chunks read it
+    /// back from the stored message.
     @discardableResult
-    public func step(_ tx: any StoreTransaction, message: StoredMessage, now: Int64) throws -> Int {
+    public func step(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest? = nil, now: Int64
+    ) throws -> Int {
         guard !message.fanOutDone else { return 0 }
-        let request = try Self.request(message)
+        let request = try request ?? Self.request(message)
         let filter = AudienceFilter(request.audience, category: request.category)
         let audience = request.audience
         var candidates: [AudienceCandidate]
