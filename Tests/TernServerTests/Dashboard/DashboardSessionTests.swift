@@ -130,6 +130,19 @@ import Testing
         #expect(after.status == 401)
     }
 
+    @Test func aSessionInUseStillEndsAtItsLifetime() async throws {
+        let console = try await Console.make()
+        defer { Task { await console.server.finish() } }
+        let (cookie, _) = try await console.signIn()
+        var statuses: [Int] = []
+        for _ in 0..<80 {  // a request every 50 s: never idle, past the hour's lifetime
+            console.clock.advance(seconds: 50)
+            statuses.append(await console.send("GET", "/dashboard/session", headers: ["Cookie": cookie]).status)
+        }
+        #expect(statuses.prefix(71).allSatisfy { $0 == 200 }, "\(statuses)")
+        #expect(statuses.suffix(8).allSatisfy { $0 == 401 }, "\(statuses)")
+    }
+
     @Test func aBearerRequestPassesUntouchedAndACookieNeverBecomesAnotherKey() async throws {
         let console = try await Console.make()
         defer { Task { await console.server.finish() } }

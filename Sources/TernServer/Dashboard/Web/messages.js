@@ -6,10 +6,21 @@ export function render(main) {
   main.append(h("h1", { text: "Messages" }));
   const body = h("div", { class: "panel" }, h("p", { class: "muted", text: "Loading…" }));
   main.append(body);
+  let limit = 50;
+  const more = h("button", { type: "button", class: "secondary", text: "Show older messages" });
+  more.addEventListener("click", () => {
+    limit = Math.min(200, limit + 50);
+    load();
+  });
   const load = async () => {
     try {
-      const list = await api("GET", "/messages?limit=50");
-      clear(body).append(list.length ? view(list) : h("p", { class: "muted" }, "No messages yet. ", h("a", { href: "#/compose", text: "Compose one" }), "."));
+      const list = await api("GET", `/messages?limit=${limit}`);
+      if (!list.length) {
+        clear(body).append(h("p", { class: "muted" }, "No messages yet. ", h("a", { href: "#/compose", text: "Compose one" }), "."));
+        return;
+      }
+      more.hidden = list.length < limit || limit >= 200;
+      clear(body).append(view(list), h("div", { class: "actions" }, more));
     } catch (error) {
       if (error.status !== 401) clear(body).append(errorBox(error, load));
     }
