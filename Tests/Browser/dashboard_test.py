@@ -200,6 +200,13 @@ def main():
             assert not driver.find_elements(By.CSS_SELECTOR, ".profile script, .profile img"), "the field became markup"
             wait(driver, lambda d: state["message"] in d.find_element(By.CSS_SELECTOR, ".profile").text, 10, "the profile's push events miss the delivery")
             shot(driver, "audience")
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='kind']")).select_by_value("field")
+            driver.find_element(By.CSS_SELECTOR, "input[name='field']").send_keys("_fname")
+            search = driver.find_element(By.CSS_SELECTOR, "input[name='value']")
+            search.clear()
+            search.send_keys(XSS, Keys.ENTER)
+            wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".profile .field-value")] == [XSS], 10, "the field lookup did not find the profile")
+            assert driver.execute_script("return window.__xss === undefined"), "the looked-up value ran as script"
 
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")

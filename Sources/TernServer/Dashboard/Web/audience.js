@@ -20,8 +20,10 @@ export function render(main) {
 }
 
 function lookup(databases, resources) {
-  const kind = select("kind", [["id", "Profile id"], ["email", "Email"], ["phone", "Phone"], ["token", "Push token"]]);
+  const kind = select("kind", [["id", "Profile id"], ["email", "Email"], ["phone", "Phone"], ["field", "A profile field"], ["token", "Push token"]]);
   const value = input("value", { type: "search", required: true });
+  const fieldName = input("field", { placeholder: "_fname, or a custom field" });
+  const fieldNameField = field("Field name", fieldName, { api: "field" });
   const db = select("db_id", databases.map((d) => [String(d.id), `${d.name} (#${d.id})`]));
   const resource = select("resource_id", resources.map((r) => [String(r.id), `${r.name} (#${r.id})`]));
   const provider = select("provider", ["ios-apns", "ios-firebase", "ios-huawei", "android-firebase", "android-huawei"].map((p) => [p, p]));
@@ -31,13 +33,14 @@ function lookup(databases, resources) {
   const form = h(
     "form",
     { class: "panel", novalidate: true, role: "search", "aria-label": "Find a profile" },
-    h("div", { class: "row" }, field("Find by", kind), field("Value", value, { api: "value" })),
+    h("div", { class: "row" }, field("Find by", kind), fieldNameField, field("Value", value, { api: "value" })),
     dbField,
     tokenFields,
     h("div", { class: "actions" }, h("button", { type: "submit", text: "Find" })),
   );
   const sync = () => {
-    dbField.hidden = !["email", "phone"].includes(kind.value);
+    dbField.hidden = !["email", "phone", "field"].includes(kind.value);
+    fieldNameField.hidden = kind.value !== "field";
     tokenFields.hidden = kind.value !== "token";
   };
   kind.addEventListener("change", sync);
@@ -51,9 +54,14 @@ function lookup(databases, resources) {
       value.focus();
       return;
     }
+    if (kind.value === "field" && !fieldName.value.trim()) {
+      fieldError(fieldName, "Name the field to look in.");
+      fieldName.focus();
+      return;
+    }
     clear(results).append(h("p", { class: "muted", text: "Searching…" }));
     try {
-      const profiles = await find(kind.value, text, db.value, resource.value, provider.value);
+      const profiles = await find(kind.value, text, db.value, resource.value, provider.value, fieldName.value.trim());
       clear(results);
       if (!profiles.length) results.append(h("p", { class: "panel", text: "Nothing found." }));
       for (const profile of profiles) results.append(await profileCard(profile));
@@ -67,10 +75,11 @@ function lookup(databases, resources) {
   return h("div", {}, form, results);
 }
 
-async function find(kind, text, dbId, resourceId, provider) {
+async function find(kind, text, dbId, resourceId, provider, name) {
   const q = encodeURIComponent(text);
   if (kind === "id") return [await api("GET", `/profiles/${q}`)];
   if (kind === "email" || kind === "phone") return api("GET", `/profiles?${kind}=${q}&db_id=${encodeURIComponent(dbId)}`);
+  if (kind === "field") return api("GET", `/profiles?field=${encodeURIComponent(name)}&value=${q}&db_id=${encodeURIComponent(dbId)}`);
   const subscriptions = await api("GET", `/subscriptions?resource_id=${encodeURIComponent(resourceId)}&provider=${encodeURIComponent(provider)}&subscription_id=${q}`);
   const ids = [...new Set(subscriptions.map((s) => s.profile_id))];
   return Promise.all(ids.map((id) => api("GET", `/profiles/${encodeURIComponent(id)}`)));

@@ -20,9 +20,9 @@ export function render(main, [id]) {
   const load = async () => {
     try {
       const path = `/messages/${encodeURIComponent(id || "")}`;
-      const [message, stats] = await Promise.all([api("GET", path), api("GET", `${path}/stats`)]);
+      const [message, stats, deliveries] = await Promise.all([api("GET", path), api("GET", `${path}/stats`), api("GET", `${path}/deliveries?limit=100`)]);
       heading.textContent = message.request.title || message.request.body || message.id;
-      clear(body).append(...view(message, stats));
+      clear(body).append(...view(message, stats), deliveryList(deliveries, stats.targeted));
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
       if (message.done && !wasDone) announce("The message finished sending");
       wasDone = message.done;
@@ -90,6 +90,21 @@ function view(message, stats) {
       ),
     ),
   ];
+}
+
+function deliveryList(deliveries, total) {
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "deliveries-title" },
+    h("h2", { id: "deliveries-title", text: total > deliveries.length ? `First ${deliveries.length} of ${number(total)} deliveries` : "Deliveries" }),
+    deliveries.length
+      ? table(
+          "Deliveries",
+          ["Delivery", "Provider", "Status", "Attempts#", "Reason", "Updated"],
+          deliveries.map((d) => [String(d.id), d.provider, h("span", { class: `badge ${d.status === "sent" ? "good" : d.status === "failed" || d.status === "invalid_token" ? "bad" : ""}`, text: d.status }), String(d.attempts), d.reason || "", time(d.updated_at)]),
+        )
+      : h("p", { class: "muted", text: "No device in the audience." }),
+  );
 }
 
 function pair(term, value) {
