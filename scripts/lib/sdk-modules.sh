@@ -20,8 +20,8 @@ target_triple() {
 # Builds the SDK's products (nothing when the test build is current).
 build_sdk() {
     local product
-    for product in TernNotificationService TernTarget TernProfile; do
-        (cd "$root" && swift build "${BUILD_FLAGS[@]}" --product "$product" >"$work/build-$product.log" 2>&1) || {
+    for product in TernNotificationService TernTarget TernProfile; do  # and what they depend on
+        (cd "$root" && swift build "${BUILD_FLAGS[@]}" --target "$product" >"$work/build-$product.log" 2>&1) || {
             cat "$work/build-$product.log" >&2
             echo "docs: the SDK did not build (whole log: $work/build-$product.log)" >&2
             return 1
