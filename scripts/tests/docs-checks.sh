@@ -62,8 +62,14 @@ fresh_copy clean
 compile "$tmp/clean/src" "$tmp/clean/Modules"
 status=0; docs_check clean || status=$?
 expect "the real sources pass the documentation checks" "$tmp/clean/docs.log" pass $status
-status=0; api_check clean || status=$?
-expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged"
+linux=no
+[ "$(uname)" = Linux ] && linux=yes
+if [ $linux = yes ]; then
+    status=0; api_check clean || status=$?
+    expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged"
+else
+    echo "  skipped: the API baseline is Linux's (scripts/api-baseline.sh)"
+fi
 
 fresh_copy undocumented
 printf '\npublic func plantedUndocumentedFunction() -> Int { 1 }\n' >>"$tmp/undocumented/src/Tags.swift"
@@ -88,8 +94,9 @@ status=0; docs_check broken-link || status=$?
 expect "a planted broken symbol link fails make docs" "$tmp/broken-link/docs.log" fail $status \
     "plantedMissingMember" "DocC found problems in TernProtocol"
 
-fresh_copy signature
-python3 - "$tmp/signature/src/Tags.swift" <<'PY'
+if [ $linux = yes ]; then
+    fresh_copy signature
+    python3 - "$tmp/signature/src/Tags.swift" <<'PY'
 import sys
 path = sys.argv[1]
 text = open(path, encoding="utf-8").read()
@@ -99,13 +106,14 @@ for old, new in (("public var keys: [String]", "public var keys: Set<String>"),
     text = text.replace(old, new, 1)
 open(path, "w", encoding="utf-8").write(text)
 PY
-compile "$tmp/signature/src" "$tmp/signature/Modules"
-status=0; api_check signature || status=$?
-expect "a planted signature change fails the API check and says what changed" "$tmp/signature/api.log" fail $status \
-    "the public API of TernProtocol changed" \
-    "- removed or changed (breaks apps): var TernProtocol.TagsRemoveRequest.keys : [Swift.String]" \
-    "+ added or changed: var TernProtocol.TagsRemoveRequest.keys : Swift.Set<Swift.String>" \
-    "init TernProtocol.TagsRemoveRequest.init(provider:subscriptionId:keys:) (Swift.String, Swift.String, Swift.Set<Swift.String>)"
+    compile "$tmp/signature/src" "$tmp/signature/Modules"
+    status=0; api_check signature || status=$?
+    expect "a planted signature change fails the API check and says what changed" "$tmp/signature/api.log" fail $status \
+        "the public API of TernProtocol changed" \
+        "- removed or changed (breaks apps): var TernProtocol.TagsRemoveRequest.keys : [Swift.String]" \
+        "+ added or changed: var TernProtocol.TagsRemoveRequest.keys : Swift.Set<Swift.String>" \
+        "init TernProtocol.TagsRemoveRequest.init(provider:subscriptionId:keys:) (Swift.String, Swift.String, Swift.Set<Swift.String>)"
+fi
 
 if [ $failures -gt 0 ]; then
     echo "docs-checks: $failures failed"

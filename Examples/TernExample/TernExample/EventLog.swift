@@ -1,4 +1,5 @@
 import Combine
+import Foundation
 import TernCore
 
 /// The SDK's events as the screen lists them.

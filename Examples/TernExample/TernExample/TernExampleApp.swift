@@ -1,7 +1,9 @@
 import SwiftUI
 
-/// The example app: Tern set up in the app delegate, its events shown in one screen.
+/// The example app: Tern set up in the app delegate, its events shown in one screen. (Main actor:
+/// its delegate adaptor is, and before the iOS 18 SDK `App` itself was not.)
 @main
+@MainActor
 struct TernExampleApp: App {
     @UIApplicationDelegateAdaptor(AppDelegate.self) private var appDelegate
 
