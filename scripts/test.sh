@@ -15,6 +15,9 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 echo "== docs (make docs: every SDK product's DocC, checked; symbol graphs from the build above)"
 scripts/docs.sh --no-build
 
+echo "== the DocC articles' Swift compiles against the SDK"
+scripts/tests/docs-snippets.sh
+
 echo "== public API against api-baseline/ (swift-api-digester, the build above)"
 scripts/api-baseline.sh check
 
