@@ -19,14 +19,15 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
         // Registered before launch ends, as BGTaskScheduler requires; the identifier is listed in
         // Info.plist under BGTaskSchedulerPermittedIdentifiers.
         tern.backgroundTasks.registerBackgroundTask()
+        // Notification delegate, permission prompt and registerForRemoteNotifications(), before
+        // launch ends so a tap that launched the app is not missed.
+        tern.push.notificationManager.registerForPushNotifications(for: application)
         let configuration = TernConfiguration.Builder(apiUrl: ExampleSettings.apiURL)
             .setRToken(ExampleSettings.rToken)
             .build()
         tern.initialization(configuration: configuration) { statuses in
             for status in statuses { print("Tern module", status) }
         }
-        // Notification delegate, permission prompt and registerForRemoteNotifications().
-        tern.push.notificationManager.registerForPushNotifications(for: application)
         return true
     }
 
