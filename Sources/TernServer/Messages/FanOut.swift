@@ -27,15 +27,15 @@ public struct FanOut: Sendable, Equatable {
         var cursor = message.fanOutCursor
         var done = true
         switch audience.type {
-        case "resource":
+        case .resource:
             candidates = try tx.pushCandidates(
                 resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize)
             cursor = candidates.last?.subscription.id ?? cursor
             done = candidates.count < chunkSize
-        case "token":
+        case .token:
             candidates = try tx.pushCandidates(
                 projectId: message.projectId, provider: audience.provider ?? "", token: audience.token ?? "")
-        default:
+        case .profile, .profiles:
             candidates = []
             for publicId in Self.profileIds(audience) {
                 guard let profile = try tx.profile(publicId: publicId) else { continue }
@@ -55,7 +55,7 @@ public struct FanOut: Sendable, Equatable {
     }
 
     static func profileIds(_ audience: MessageAudience) -> [String] {
-        audience.type == "profile" ? [audience.profileId ?? ""] : audience.profileIds ?? []
+        audience.type == .profile ? [audience.profileId ?? ""] : audience.profileIds ?? []
     }
 
     /// The request the message was made from, as stored.

@@ -131,7 +131,6 @@ struct SendOptions {
     }
 
     static func audience(_ arguments: Arguments) throws(CommandError) -> MessageAudience {
-        var audience = MessageAudience(type: "")
         let kinds = ["profile", "profiles", "token", "resource"].filter(arguments.has)
         guard kinds.count == 1 else {
             throw CommandError(
@@ -139,19 +138,16 @@ struct SendOptions {
                     ? "say who gets it: --profile, --profiles, --token or --resource"
                     : "pick one audience, not \(kinds.map { "--\($0)" }.joined(separator: " and "))")
         }
-        switch kinds[0] {
-        case "profile":
-            audience.type = "profile"
+        var audience = MessageAudience(type: AudienceType(rawValue: kinds[0]) ?? .resource)
+        switch audience.type {
+        case .profile:
             audience.profileId = arguments.value("profile")
-        case "profiles":
-            audience.type = "profiles"
+        case .profiles:
             audience.profileIds = (arguments.value("profiles") ?? "").split(separator: ",").map(String.init)
-        case "token":
-            audience.type = "token"
+        case .token:
             audience.token = arguments.value("token")
             audience.provider = arguments.value("provider") ?? "ios-apns"
-        default:
-            audience.type = "resource"
+        case .resource:
             audience.resourceId = try arguments.int("resource").map(Int64.init)
         }
         if let resource = try arguments.int("in-resource") { audience.resourceId = Int64(resource) }

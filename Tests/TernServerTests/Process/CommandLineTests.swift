@@ -6,18 +6,7 @@ import Testing
 /// says what happened: 2 for a mistake in the options, 4 when no server answers.
 @Suite struct CommandLineTests {
     static func tern(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, error)
+        try TernCommand.run(arguments)
     }
 
     /// Every `--option` the help of `tern send` lists is one the parser takes: given with a value
