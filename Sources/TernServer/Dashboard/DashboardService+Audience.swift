@@ -20,7 +20,7 @@ extension DashboardService {
                 }
             }
             switch audience.type {
-            case "resource":
+            case .resource:
                 var cursor: Int64 = 0
                 while true {
                     let chunk = try tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000)
@@ -28,11 +28,11 @@ extension DashboardService {
                     guard chunk.count == 5000, let last = chunk.last else { break }
                     cursor = last.subscription.id
                 }
-            case "token":
+            case .token:
                 try admit(
                     try tx.pushCandidates(
                         projectId: scope.projectId, provider: audience.provider ?? "", token: audience.token ?? ""))
-            default:
+            case .profile, .profiles:
                 for publicId in FanOut.profileIds(audience) {
                     guard let profile = try tx.profile(publicId: publicId) else { continue }
                     try admit(try tx.pushCandidates(profileId: profile.id))
