@@ -122,7 +122,7 @@ fi
 
 # What event/post and push/update need: a pixel, and subscriptions to update.
 pixel_sid=bench-pixel
-curl -fs -o /dev/null -X POST "$api_url/projects/$project_id/pixels" -H "Authorization: Bearer $admin_key" \
+curl -fs -o /dev/null -X POST "$api_url/admin/projects/$project_id/pixels" -H "Authorization: Bearer $admin_key" \
     -H 'Content-Type: application/json' -d "{\"sid\":\"$pixel_sid\",\"name\":\"bench\"}"
 for i in $(seq 0 $((UPDATE_TOKENS - 1))); do
     printf 'url = "%s/push/subscribe"\n-H "X-Tern-RToken: %s"\n-H "Content-Type: application/json"\n-d "{\\"time\\":1,\\"provider\\":\\"ios-apns\\",\\"subscription_id\\":\\"upd-%d\\",\\"sync\\":false}"\n-o /dev/null\n' \
@@ -160,9 +160,13 @@ awk '
     END {
         printf "%-12s %12s %10s %10s %12s %10s %12s %10s\n", "route", "requests/s", "p50 ms", "p99 ms",
             "requests", "non-2xx", "/ no-store", "/ nginx"
-        for (i = 1; i <= NR; i++)
+        for (i = 1; i <= NR; i++) {
+            toTern = 0; toNginx = 0
+            if (tern > 0) toTern = rate[i] / tern
+            if (nginx > 0) toNginx = rate[i] / nginx
             printf "%-12s %12.0f %10.2f %10.2f %12d %10d %12.2f %10.2f\n", name[i], rate[i], p50[i], p99[i],
-                count[i], bad[i], tern > 0 ? rate[i] / tern : 0, nginx > 0 ? rate[i] / nginx : 0
+                count[i], bad[i], toTern, toNginx
+        }
     }' "$results"
 echo
 echo "tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB"

@@ -3,9 +3,8 @@ package.path = "bench/server/wrk/?.lua;" .. package.path
 require "common"
 
 request = function()
-    next_number()
-    local token = string.format("%08x%08x%08x%040x", thread_id, math.random(0, 0x7fffffff),
-        math.random(0, 0x7fffffff), math.random(0, 0x7fffffff))
+    local digits = next_number():gsub("-", "a")
+    local token = string.rep("0", 64 - #digits) .. digits
     local body = '{"registration_id":"' .. token .. '","active":true,"name":"bench"}'
     return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
 end

@@ -13,6 +13,7 @@ import TernSQLite
 public actor SQLiteStore: Store {
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
+    private let checkpointer: WALCheckpointer?
     public let path: String
     public let groupCommit: GroupCommitConfiguration
     /// Writes waiting for the next batch, oldest first.
@@ -31,10 +32,16 @@ public actor SQLiteStore: Store {
         do {
             let database = try SQLiteDatabase(path: path)
             try database.migrate(SQLiteMigrations.all)
+            try database.execute("PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerThreshold)")
             self.database = database
+            checkpointer = try WALCheckpointer(path: path)
         } catch let error as SQLiteError {
             throw Self.storeError(error)
         }
+    }
+
+    deinit {
+        checkpointer?.stop()
     }
 
     /// The schema version of the open file.
@@ -101,6 +108,7 @@ public actor SQLiteStore: Store {
             pending = []
             GroupCommit.apply(batch, on: SQLiteBatching(database: database))
         }
+        checkpointer?.stop()
         if let database {
             try? database.execute("PRAGMA optimize")
         }

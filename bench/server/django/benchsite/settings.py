@@ -29,7 +29,6 @@ USE_TZ = True
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "UNAUTHENTICATED_USER": None,
 }
 PUSH_NOTIFICATIONS_SETTINGS = {"USER_MODEL": "auth.User"}
 LOGGING = {"version": 1, "disable_existing_loggers": True}
