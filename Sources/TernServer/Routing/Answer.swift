@@ -17,6 +17,7 @@ public struct Answer: Sendable, Equatable {
     /// A 200 with the envelope around `profile`.
     public static func ok(_ profile: ProfileData?) throws -> Answer {
         guard let profile else { return Answer(status: 200, body: EnvelopeCoding.okWithoutProfile) }
+        if let fast = ProfileEncoding.envelope(profile) { return Answer(status: 200, body: fast) }
         return Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
     }
 
