@@ -10,7 +10,7 @@ enum OpsRoutes {
             Route("GET", "/healthz") { _ in
                 await store.isHealthy()
                     ? .json(200, Data(#"{"status":"ok"}"#.utf8))
-                    : Router.error(503, "the store does not answer")
+                    : .envelope(503, "the store does not answer")
             },
             Route("GET", "/metrics") { _ in
                 .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
