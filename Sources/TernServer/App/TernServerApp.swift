@@ -50,7 +50,7 @@ public final class TernServerApp: Sendable {
             _ = FileManager.default.createFile(
                 atPath: configuration.databasePath, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        let store = try SQLiteStore(path: configuration.databasePath)
+        let store = try SQLiteStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
         let metrics = Metrics()
         let senders = SenderRegistry()
         let credentials = CredentialStore(directory: configuration.credentialsDirectory)

@@ -17,7 +17,9 @@ public struct Answer: Sendable, Equatable {
 
     /// A 200 with the envelope around `profile`.
     public static func ok(_ profile: ProfileData?) throws -> Answer {
-        Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
+        guard let profile else { return Answer(status: 200, body: EnvelopeCoding.okWithoutProfile) }
+        if let fast = ProfileEncoding.envelope(profile) { return Answer(status: 200, body: fast) }
+        return Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
     }
 
     /// The header that marks a replayed answer.
@@ -34,6 +36,10 @@ public struct Answer: Sendable, Equatable {
 
 /// JSON for envelopes: the shape TernProtocol defines, `profile` always present (null when absent).
 public enum EnvelopeCoding {
+    /// `.ok(nil)`, the answer of most SDK writes, encoded once: it was two JSONEncoder runs per
+    /// request, inside the store's transaction.
+    static let okWithoutProfile = Data(#"{"error":0,"error_text":"","profile":null}"#.utf8)
+
     public static func encode(_ envelope: ResponseEnvelope) throws -> Data {
         let encoder = JSONCoders.encoder
         let profile = try envelope.profile.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "null"
