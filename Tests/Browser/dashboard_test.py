@@ -16,7 +16,7 @@ import time
 import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -61,7 +61,9 @@ def browser():
 
 
 def wait(driver, condition, seconds=20, message=""):
-    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(lambda d: condition(d), message)
+    # Pages that refresh themselves replace their elements: a stale one is looked up again.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=ignored).until(lambda d: condition(d), message)
 
 
 def text(driver):
@@ -180,8 +182,8 @@ def main():
             assert push_id and push_id.startswith(state["message"] + "."), accepted[0]["payload"]
             server.device(os.path.join(scratch, "device"), "delivery", "--message-id", push_id)
             numbers = lambda d: d.find_element(By.ID, "funnel-numbers").text
-            wait(driver, lambda d: "Delivered\n1" in numbers(d), 30, "the funnel never counted the delivery")
-            assert "Sent\n1" in numbers(driver) and "Targeted\n1" in numbers(driver), numbers(driver)
+            funnel = wait(driver, lambda d: numbers(d) if "Delivered\n1" in numbers(d) else None, 30, "the funnel never counted the delivery")
+            assert "Sent\n1" in funnel and "Targeted\n1" in funnel, funnel
             shot(driver, "message")
 
         def messages_list_shows_progress():
