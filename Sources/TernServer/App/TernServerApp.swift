@@ -68,13 +68,15 @@ public final class TernServerApp: Sendable {
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
-            http = try HTTPServer(
-                configuration: .init(
-                    host: configuration.host, port: configuration.port, threads: configuration.threads,
-                    maxBodyBytes: configuration.maxBodyBytes,
-                    connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                    maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: router)
+            var server = HTTPServer.Configuration(
+                host: configuration.host, port: configuration.port, threads: configuration.threads,
+                maxBodyBytes: configuration.maxBodyBytes,
+                connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                maxHeaderBytes: configuration.maxHeaderBytes)
+            server.headTimeoutSeconds = configuration.headTimeoutSeconds
+            server.maxConnections = configuration.maxConnections
+            server.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
+            http = try HTTPServer(configuration: server, handler: router)
         } catch {
             await store.close()
             throw error
