@@ -108,7 +108,7 @@ public final class TernServerApp: Sendable {
         let sdk = SDKRoutes(
             authenticator: Authenticator(store: store, verifier: verifier),
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
-            events: EventService(store: store), tags: TagService(store: store), metrics: metrics)
+            events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier)
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)

@@ -10,7 +10,25 @@ enum JSONBody {
             throw APIError(status: 415, reason: "Content-Type must be application/json, not \(contentType.prefix(64))")
         }
         guard !request.body.isEmpty else { throw APIError.badRequest("the body is empty: send a JSON object") }
-        return try JSONCoders.decoder.decode(type, from: request.body)
+        return try decode(type, from: request.body)
+    }
+
+    /// Checks `body` against ``BodyLimits/standard`` (and for NUL) before decoding it.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        let report = try JSONLimitScanner(limits: .standard).check(body)
+        do {
+            return try JSONCoders.decoder.decode(type, from: body)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // Foundation reports a number that does not fit the field's type (1.5 or 1e30 for an
+            // integer) without a path; the scan has already proved the body is valid JSON.
+            if let number = report.firstNonInteger {
+                let name = number.path.isEmpty ? "a number in the body" : "field \"\(number.path)\""
+                throw APIError.badRequest(
+                    "\(name) is \(number.text.prefix(32)), a number of the wrong type: expected an integer "
+                        + "from \(Int64.min) to \(Int64.max)")
+            }
+            throw DecodingError.dataCorrupted(context)
+        }
     }
 
     /// A person's reading of a decoding failure: which field, and what was expected.

@@ -95,7 +95,8 @@ public struct SDKRoutes: Sendable {
                 rToken: http.header(Wire.rTokenHeader), authorization: http.header(Wire.authorizationHeader))
             let decoded = try JSONBody.decode(Body.self, from: http)
             let key = try IdempotencyToken(
-                projectId: caller.project.id, key: http.header(Wire.idempotencyKeyHeader),
+                projectId: caller.project.id, caller: IdempotencyToken.callerScope(caller),
+                key: http.header(Wire.idempotencyKeyHeader),
                 endpoint: endpoint.rawValue, body: http.body)
             let answer = try await body(decoded, caller, key)
             var response = HTTPResponse.json(answer.status, answer.body)

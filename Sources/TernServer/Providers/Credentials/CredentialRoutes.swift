@@ -32,6 +32,7 @@ public struct CredentialRoutes: Sendable {
             route("PUT", base + "/{provider}") { credentials, request in
                 let projectId = try await project(request)
                 let kind = try Self.kind(request)
+                try JSONLimitScanner(limits: .standard).check(request.http.body)
                 let summary: CredentialSummary
                 do {
                     summary = try await credentials.put(kind, projectId: projectId, json: request.http.body)
