@@ -111,6 +111,9 @@ let package = Package(
         .testTarget(
             name: "TernTargetTests",
             dependencies: ["TernTarget", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+        // Issue 20's security suite: each attack as a test against a real `tern serve` on loopback
+        // (raw-socket framing, tenants, JWTs, body limits). Its own target, so that it grows.
+        .testTarget(name: "TernSecurityTests", dependencies: ["tern", "TernCrypto", "TernTestSupport"]),
         .testTarget(
             name: "TernProfileTests",
             dependencies: ["TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),

@@ -43,7 +43,9 @@ struct JWTParts {
             throw JWTError.malformed("the header's \"crit\" is not a non-empty array of strings")
         }
         let strings = names.compactMap { $0 as? String }
-        let registered: Set<String> = ["alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit"]
+        let registered: Set<String> = [
+            "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
+        ]
         if let name = strings.first(where: registered.contains) {
             throw JWTError.malformed("the header's \"crit\" names \"\(name)\", which JWS itself defines")
         }

@@ -49,7 +49,9 @@ final class HeadDeadlines: Sendable {
         guard seconds > 0 else { return }
         let socket = tern_mhd_connection_fd(connection)
         guard socket >= 0 else { return }
-        connections.withLock { $0[Int(bitPattern: UnsafeMutableRawPointer(connection))] = Waiting(socket: socket, since: .now) }
+        connections.withLock {
+            $0[Int(bitPattern: UnsafeMutableRawPointer(connection))] = Waiting(socket: socket, since: .now)
+        }
     }
 
     /// libmicrohttpd closed it (before closing its socket, so a sweep never touches a reused descriptor).

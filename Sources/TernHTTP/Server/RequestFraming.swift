@@ -48,7 +48,8 @@ enum RequestFraming {
             }
         }
         if let length = headers["content-length"] {
-            let values = repeated.contains("content-length")
+            let values =
+                repeated.contains("content-length")
                 ? Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) : [length]
             if values.count > 1 {
                 return Refusal(

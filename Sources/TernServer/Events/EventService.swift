@@ -8,7 +8,8 @@ public struct EventService: Sendable {
     let clock: @Sendable () -> Int64
 
     public init(
-        store: any Store, metrics: Metrics = Metrics(), clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+        store: any Store, metrics: Metrics = Metrics(),
+        clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
         self.store = store
         self.metrics = metrics
