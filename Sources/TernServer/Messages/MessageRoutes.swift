@@ -20,7 +20,8 @@ public struct MessageRoutes: Sendable {
             raw("POST", prefix) { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
                 let token = try IdempotencyToken(
-                    projectId: 0, caller: "admin", key: request.http.header(Wire.idempotencyKeyHeader), endpoint: "admin/messages",
+                    projectId: 0, caller: "admin", key: request.http.header(Wire.idempotencyKeyHeader),
+                    endpoint: "admin/messages",
                     body: request.http.body)
                 let answer = try await messages.create(message, idempotency: token)
                 return .json(answer.status, answer.body)
