@@ -37,7 +37,9 @@ struct AdminClient {
         }
     }
 
-    /// Where to connect: flags, then TERN_URL / TERN_ADMIN_KEY, then `DIR/bootstrap.json`.
+    /// Where to connect: flags, then TERN_URL / TERN_ADMIN_KEY(_FILE), then `DIR/bootstrap.json`.
+    /// The key is best read from a file (`--admin-key-file`) or the environment: a key given as
+    /// `--admin-key KEY` shows in `ps` to every user of the machine.
     static func resolve(_ flags: inout Flags) throws -> AdminClient {
         let environment = ProcessInfo.processInfo.environment
         let directory = flags.take("--data") ?? environment["TERN_DATA"] ?? "./.tern"
@@ -45,7 +47,10 @@ struct AdminClient {
             try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
         }
         let url = flags.take("--url") ?? environment["TERN_URL"] ?? bootstrap?["api_url"] as? String
-        let key = flags.take("--admin-key") ?? environment["TERN_ADMIN_KEY"] ?? bootstrap?["admin_key"] as? String
+        let keyFile = flags.take("--admin-key-file") ?? environment["TERN_ADMIN_KEY_FILE"]
+        let key =
+            try keyFile.map { try secret(fromFile: $0, "--admin-key-file") } ?? flags.take("--admin-key")
+            ?? environment["TERN_ADMIN_KEY"] ?? bootstrap?["admin_key"] as? String
         guard let url, let key else {
             throw CommandError(
                 "no server to talk to: pass --url and --admin-key, set TERN_URL and TERN_ADMIN_KEY, or run where "
@@ -53,6 +58,17 @@ struct AdminClient {
         }
         return AdminClient(apiURL: url.hasSuffix("/") ? String(url.dropLast()) : url, adminKey: key)
     }
+}
+
+/// A secret from a file: its text without the trailing line break. The way to pass a secret that
+/// must not show in `ps` (the command line is visible to every user of the machine).
+func secret(fromFile path: String, _ flag: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CommandError("\(flag): cannot read \(path)")
+    }
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { throw CommandError("\(flag): \(path) is empty") }
+    return text
 }
 
 /// A command-line failure with the reason to print.

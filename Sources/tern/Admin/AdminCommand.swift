@@ -83,10 +83,16 @@ enum AdminCommand {
                     throw CommandError("cannot read the PEM file \(file)")
                 }
                 key = text
-            } else if let secret = flags.take("--secret") {
-                key = secret
+            } else if let file = flags.take("--secret-file") {
+                key = try secret(fromFile: file, "--secret-file")
+            } else if let value = ProcessInfo.processInfo.environment["TERN_JWT_SECRET"], !value.isEmpty {
+                key = value
+            } else if let value = flags.take("--secret") {
+                key = value
             } else {
-                throw CommandError("keys add needs --pem FILE (ES256, RS256, PS256) or --secret S (HS256)")
+                throw CommandError(
+                    "keys add needs --pem FILE (ES256, RS256, PS256) or, for HS256, --secret-file FILE or "
+                        + "TERN_JWT_SECRET (--secret S works too, but shows in ps)")
             }
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys",

@@ -35,7 +35,8 @@ struct SendOptions {
           --json                               print the final statistics as JSON
           --interval SECONDS                   how often progress is read (0.5)
 
-        Connection: --url URL --admin-key KEY, or TERN_URL / TERN_ADMIN_KEY, or --data DIR (bootstrap.json).
+        Connection: --url URL --admin-key-file FILE, or TERN_URL / TERN_ADMIN_KEY, or --data DIR (bootstrap.json).
+        Prefer the file or the environment for the key: --admin-key KEY works too, but shows in ps.
         """
 
     static let switches: Set<String> = ["--no-wait", "--json", "--no-track-delivery", "--no-track-open", "--help"]
@@ -77,7 +78,7 @@ struct SendOptions {
             }
             index += 1
         }
-        for name in ["--url", "--admin-key", "--data"] {
+        for name in ["--url", "--admin-key", "--admin-key-file", "--data"] {
             if let value = values.removeValue(forKey: name)?.last { connection += [name, value] }
         }
         wait = values.removeValue(forKey: "--no-wait") == nil
