@@ -15,20 +15,34 @@ public struct BodyLimits: Sendable, Equatable {
     public var maxObjectMembers: Int
     /// Items of one array (`events`, `profile_ids`, `cats` …).
     public var maxArrayItems: Int
-    /// Bytes of one object key (UTF-8, after unescaping).
-    public var maxKeyBytes: Int
-    /// Bytes of one string value (UTF-8, after unescaping).
-    public var maxStringBytes: Int
+    /// Characters (Unicode code points, after unescaping) of one object key; code points, because
+    /// JSON Schema's `maxLength` counts them, so the API document can state the limit exactly.
+    public var maxKeyCharacters: Int
+    /// Characters (code points, after unescaping) of one string value.
+    public var maxStringCharacters: Int
+    /// Values in the whole body (objects, arrays and scalars): what the decoder's time grows with.
+    public var maxValues: Int
 
-    public init(maxDepth: Int, maxObjectMembers: Int, maxArrayItems: Int, maxKeyBytes: Int, maxStringBytes: Int) {
+    public init(
+        maxDepth: Int, maxObjectMembers: Int, maxArrayItems: Int, maxKeyCharacters: Int, maxStringCharacters: Int,
+        maxValues: Int
+    ) {
         self.maxDepth = maxDepth
         self.maxObjectMembers = maxObjectMembers
         self.maxArrayItems = maxArrayItems
-        self.maxKeyBytes = maxKeyBytes
-        self.maxStringBytes = maxStringBytes
+        self.maxKeyCharacters = maxKeyCharacters
+        self.maxStringCharacters = maxStringCharacters
+        self.maxValues = maxValues
+    }
+
+    /// Checks `body` against these limits (and its JSON syntax, and NUL) without decoding it.
+    /// - Throws: `APIError` 400 naming the field and the limit.
+    public func check(_ body: Data) throws(APIError) {
+        try JSONLimitScanner(limits: self).check(body)
     }
 
     /// What the server enforces on every body. Keep docs/api/openapi.yaml's "Limits" in step.
     public static let standard = BodyLimits(
-        maxDepth: 8, maxObjectMembers: 256, maxArrayItems: 1000, maxKeyBytes: 256, maxStringBytes: 65_536)
+        maxDepth: 8, maxObjectMembers: 256, maxArrayItems: 1000, maxKeyCharacters: 256, maxStringCharacters: 65_536,
+        maxValues: 10_000)
 }

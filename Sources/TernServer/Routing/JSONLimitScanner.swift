@@ -45,6 +45,7 @@ struct JSONLimitScanner {
         var index = 0
         var path: [Frame] = []
         var report = Report()
+        var values = 0
 
         init(bytes: UnsafeRawBufferPointer, limits: BodyLimits) {
             self.bytes = bytes
@@ -58,6 +59,12 @@ struct JSONLimitScanner {
         }
 
         mutating func value() throws(APIError) {
+            values += 1
+            if values > limits.maxValues {
+                throw .badRequest(
+                    "the body has more than \(limits.maxValues) values (objects, arrays, strings, numbers, booleans "
+                        + "and nulls); the limit is \(limits.maxValues) (Limits in docs/api/openapi.yaml)")
+            }
             switch peek {
             case UInt8(ascii: "{"): try object()
             case UInt8(ascii: "["): try array()
@@ -169,7 +176,8 @@ struct JSONLimitScanner {
                             throw syntax("\\u must be followed by four hex digits")
                         }
                         if code == 0 { throw nul(isKey: isKey, key: start..<index) }
-                        length += code < 0x80 ? 1 : code < 0x800 ? 2 : 3
+                        // A low surrogate completes the pair its high surrogate counted.
+                        length += (0xDC00...0xDFFF).contains(code) ? 0 : 1
                         index += 5
                     case .some(let escaped) where Array("\"\\/bfnrt".utf8).contains(escaped):
                         length += 1
@@ -178,21 +186,22 @@ struct JSONLimitScanner {
                         throw syntax("unknown escape in a string")
                     }
                 } else {
-                    length += 1
+                    // Code points, as JSON Schema's maxLength counts: continuation bytes add none.
+                    length += byte & 0xC0 == 0x80 ? 0 : 1
                     index += 1
                 }
             }
             let range = start..<index
             index += 1
-            if isKey, length > limits.maxKeyBytes {
+            if isKey, length > limits.maxKeyCharacters {
                 throw .badRequest(
-                    "a key in \(describePath()) is \(length) bytes long; the limit for a key is \(limits.maxKeyBytes) "
-                        + "bytes (Limits in docs/api/openapi.yaml)")
+                    "a key in \(describePath()) is \(length) characters long; the limit for a key is \(limits.maxKeyCharacters) "
+                        + "characters (Limits in docs/api/openapi.yaml)")
             }
-            if !isKey, length > limits.maxStringBytes {
+            if !isKey, length > limits.maxStringCharacters {
                 throw .badRequest(
-                    "\(describePath()) is a string of \(length) bytes; the limit for a string is "
-                        + "\(limits.maxStringBytes) bytes (Limits in docs/api/openapi.yaml)")
+                    "\(describePath()) is a string of \(length) characters; the limit for a string is "
+                        + "\(limits.maxStringCharacters) characters (Limits in docs/api/openapi.yaml)")
             }
             return range
         }
