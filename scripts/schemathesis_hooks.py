@@ -41,7 +41,10 @@ def map_case(context, case):
         subscription = event.get("subscription")
         if isinstance(subscription, dict):
             subscription["resource_id"] = RESOURCE_ID
-            subscription["channel"] = "push"  # the run's resource has only the push channel
+            # The run's resource has only the push channel, and push needs its token.
+            subscription["channel"] = "push"
+            subscription.setdefault("provider", "ios-apns")
+            subscription.setdefault("subscription_id", "schemathesis-token")
             if "cats" in subscription:
                 subscription["cats"] = _categories(subscription["cats"])
     return case

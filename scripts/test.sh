@@ -13,3 +13,6 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
+
+echo "== API document against the server (schemathesis, every check)"
+scripts/schemathesis.sh

@@ -21,17 +21,18 @@ swift build -c release --product tern --scratch-path "$SCRATCH" >/dev/null
 swift build -c release --product tern-bench-limits --scratch-path "$SCRATCH" >/dev/null
 
 data=$(mktemp -d -t tern-limits-XXXXXX)
-# The largest push/subscribe body the limits allow: 200 profile fields of 48 strings each (9,811
-# values of the 10,000, 0.9 MB of the 1 MiB), and the probe's body of 70,000 custom fields.
+# The largest push/subscribe body the limits allow: 200 profile fields of 8 strings of 600
+# characters (1,811 values of the 2,000, 1 MB of the 1 MiB), and the probe's body of 70,000 custom
+# fields.
 python3 - "$data" <<'PY'
 import json, sys
 directory = sys.argv[1]
-fields = {f"f{i}": ["x" * 90 for _ in range(48)] for i in range(200)}
+fields = {f"f{i}": ["x" * 600 for _ in range(8)] for i in range(200)}
 largest = {"time": 1700000000000, "provider": "ios-apns", "subscription_id": "heavy", "sync": True,
            "profile_fields": fields}
 open(f"{directory}/largest.json", "w").write(json.dumps(largest))
 probe = {"time": 1700000000000, "provider": "ios-apns", "subscription_id": "probe", "sync": True,
-         "custom_fields": {f"k{i}": i for i in range(70000)}}
+         "custom_fields": {f"k{i}": 0 for i in range(70000)}}
 open(f"{directory}/probe.json", "w").write(json.dumps(probe))
 PY
 echo "largest allowed body: $(wc -c <"$data/largest.json") bytes; probe body: $(wc -c <"$data/probe.json") bytes"
@@ -56,9 +57,9 @@ normal() {
     wrk -t 1 -c 1 -d "$DURATION" -s bench/limits/normal.lua "$api_url/push/subscribe" | sed -n 's/^RESULT //p'
 }
 echo
-printf "%-36s %10s %9s %9s %9s %14s\n" "normal push/subscribe, 1 client" "req/s" "p50 ms" "p95 ms" "p99 ms" "heavy req/s"
+printf "%-40s %10s %9s %9s %9s %14s\n" "normal push/subscribe, 1 client" "req/s" "p50 ms" "p95 ms" "p99 ms" "heavy req/s"
 alone=$(normal)
-echo "$alone" | awk '{ printf "%-36s %10.0f %9.2f %9.2f %9.2f %14s\n", "alone", $1, $2, $3, $4, "-" }'
+echo "$alone" | awk '{ printf "%-40s %10.0f %9.2f %9.2f %9.2f %14s\n", "alone", $1, $2, $3, $4, "-" }'
 for load in largest probe; do
     BODY_FILE="$data/$load.json" wrk -t 1 -c 4 -d "$DURATION" -s bench/limits/heavy.lua "$api_url/push/subscribe" \
         >"$data/heavy.out" &
@@ -69,7 +70,7 @@ for load in largest probe; do
     rate=$(sed -n 's/^HEAVY //p' "$data/heavy.out" | awk '{ printf "%.1f (%d non-2xx)", $1, $3 }')
     label="with 4 clients sending the $load body"
     echo "$beside" | awk -v label="$label" -v rate="$rate" \
-        '{ printf "%-36s %10.0f %9.2f %9.2f %9.2f %14s\n", label, $1, $2, $3, $4, rate }'
+        '{ printf "%-40s %10.0f %9.2f %9.2f %9.2f %14s\n", label, $1, $2, $3, $4, rate }'
 done
 echo
 echo "server: 4 HTTP threads; $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores shared with wrk; $DURATION per phase"

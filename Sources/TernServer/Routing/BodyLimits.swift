@@ -41,8 +41,16 @@ public struct BodyLimits: Sendable, Equatable {
         try JSONLimitScanner(limits: self).check(body)
     }
 
-    /// What the server enforces on every body. Keep docs/api/openapi.yaml's "Limits" in step.
+    /// What the server enforces on every body but the event batches. Keep docs/api/openapi.yaml's
+    /// "Limits" in step.
     public static let standard = BodyLimits(
         maxDepth: 8, maxObjectMembers: 256, maxArrayItems: 1000, maxKeyCharacters: 256, maxStringCharacters: 65_536,
-        maxValues: 10_000)
+        maxValues: 2_000)
+
+    /// `event/push` and `event/post`: up to 1,000 events of a few fields each.
+    public static let eventBatch: BodyLimits = {
+        var limits = BodyLimits.standard
+        limits.maxValues = 10_000
+        return limits
+    }()
 }

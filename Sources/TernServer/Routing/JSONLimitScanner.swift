@@ -6,9 +6,9 @@ import Foundation
 struct JSONLimitScanner {
     /// What the scan saw that the decoder's errors do not say well.
     struct Report {
-        /// The first number that is not an integer Int64 can hold, with where it is: when the
-        /// decoder then fails without a path, this names the field.
-        var firstNonInteger: (path: String, text: String)?
+        /// Numbers that are not integers Int64 can hold (the first 32), with where they are: when
+        /// the decoder then fails without a path, the one its message quotes names the field.
+        var nonIntegers: [(path: String, text: String)] = []
     }
 
     private enum Frame {
@@ -229,9 +229,9 @@ struct JSONLimitScanner {
                 guard let byte = peek, (0x30...0x39).contains(byte) else { throw syntax("expected an exponent") }
                 while let byte = peek, (0x30...0x39).contains(byte) { index += 1 }
             }
-            if report.firstNonInteger == nil {
+            if report.nonIntegers.count < 32 {
                 let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                if !integral || Int64(text) == nil { report.firstNonInteger = (describePath(quoted: false), text) }
+                if !integral || Int64(text) == nil { report.nonIntegers.append((describePath(quoted: false), text)) }
             }
         }
 

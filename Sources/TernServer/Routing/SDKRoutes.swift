@@ -93,7 +93,8 @@ public struct SDKRoutes: Sendable {
             let http = request.http
             let caller = try await authenticator.caller(
                 rToken: http.header(Wire.rTokenHeader), authorization: http.header(Wire.authorizationHeader))
-            let decoded = try JSONBody.decode(Body.self, from: http)
+            let limits: BodyLimits = endpoint == .eventPush || endpoint == .eventPost ? .eventBatch : .standard
+            let decoded = try JSONBody.decode(Body.self, from: http, limits: limits)
             let key = try IdempotencyToken(
                 projectId: caller.project.id, caller: IdempotencyToken.callerScope(caller),
                 key: http.header(Wire.idempotencyKeyHeader),
