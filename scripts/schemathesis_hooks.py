@@ -32,6 +32,9 @@ def map_case(context, case):
     body = case.body
     if "cats" in body:
         body["cats"] = _categories(body["cats"])
+    audience = body.get("audience")
+    if isinstance(audience, dict) and isinstance(audience.get("categories"), list):
+        audience["categories"] = ["news" for _ in audience["categories"]]
     events = body.get("events")
     for event in events if isinstance(events, list) else []:
         if not isinstance(event, dict):
@@ -43,8 +46,10 @@ def map_case(context, case):
             subscription["resource_id"] = RESOURCE_ID
             # The run's resource has only the push channel, and push needs its token.
             subscription["channel"] = "push"
-            subscription.setdefault("provider", "ios-apns")
-            subscription.setdefault("subscription_id", "schemathesis-token")
+            if not isinstance(subscription.get("provider"), str):
+                subscription["provider"] = "ios-apns"
+            if not isinstance(subscription.get("subscription_id"), str):
+                subscription["subscription_id"] = "schemathesis-token"
             if "cats" in subscription:
                 subscription["cats"] = _categories(subscription["cats"])
     return case
