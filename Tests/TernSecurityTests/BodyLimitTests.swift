@@ -8,13 +8,21 @@ import Testing
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
         var fields: [String: Int] = [:]
-        for index in 0..<70_000 { fields["k\(index)"] = index }
+        for index in 0..<70_000 { fields["k\(index)"] = 0 }
         let reply = try await server.sdk(
             "push/subscribe", subscription("big-device", fields: fields), rToken: server.first.rToken)
-        #expect(reply.status == 400)
+        #expect(reply.status == 413)
         let text = reply.json?["error_text"] as? String ?? ""
-        #expect(text.contains("field \"custom_fields\" has more than 256 members"), "\(text)")
-        #expect(text.contains("Limits in docs/api/openapi.yaml"))
+        #expect(text.contains("the limit for this route is 65536 bytes"), "\(text)")
+        // Within the route's size, the member count is what refuses it.
+        var members: [String: Int] = [:]
+        for index in 0..<300 { members["k\(index)"] = index }
+        let many = try await server.sdk(
+            "push/subscribe", subscription("big-device", fields: members), rToken: server.first.rToken)
+        #expect(many.status == 400)
+        let manyText = many.json?["error_text"] as? String ?? ""
+        #expect(manyText.contains("field \"custom_fields\" has more than 256 members"), "\(manyText)")
+        #expect(manyText.contains("Limits in docs/api/openapi.yaml"))
         let status = try await server.sdk(
             "push/status", ["provider": "ios-apns", "subscription_id": "big-device", "mode": "current"],
             rToken: server.first.rToken)
@@ -43,8 +51,12 @@ import Testing
             "push/subscribe", subscription("d", fields: [String(repeating: "k", count: 300): 1]), rToken: rToken)
         #expect((longKey.json?["error_text"] as? String)?.contains("the limit for a key is 256 characters") == true)
         let longString = try await server.sdk(
-            "push/subscribe", subscription("d", fields: ["s": String(repeating: "x", count: 70_000)]), rToken: rToken)
-        #expect((longString.json?["error_text"] as? String)?.contains("field \"custom_fields.s\" is a string") == true)
+            "event/push",
+            ["events": [["message_id": String(repeating: "x", count: 70_000), "type": "delivery", "time": 1]]],
+            rToken: rToken)
+        #expect(
+            (longString.json?["error_text"] as? String)?.contains("field \"events[0].message_id\" is a string") == true,
+            "\(longString.text)")
         var wide: [String: Any] = [:]
         for index in 0..<200 { wide["f\(index)"] = Array(repeating: 1, count: 12) }
         var body = subscription("d")

@@ -21,13 +21,13 @@ swift build -c release --product tern --scratch-path "$SCRATCH" >/dev/null
 swift build -c release --product tern-bench-limits --scratch-path "$SCRATCH" >/dev/null
 
 data=$(mktemp -d -t tern-limits-XXXXXX)
-# The largest push/subscribe body the limits allow: 200 profile fields of 8 strings of 600
-# characters (1,811 values of the 2,000, 1 MB of the 1 MiB), and the probe's body of 70,000 custom
-# fields.
+# The largest push/subscribe body the limits allow: 200 profile fields of 8 strings of 30
+# characters (1,811 values of the 2,000, 63 KB of the 64 KiB), and the probe's body of 70,000
+# custom fields (0.9 MB).
 python3 - "$data" <<'PY'
 import json, sys
 directory = sys.argv[1]
-fields = {f"f{i}": ["x" * 600 for _ in range(8)] for i in range(200)}
+fields = {f"f{i}": ["x" * 30 for _ in range(8)] for i in range(200)}
 largest = {"time": 1700000000000, "provider": "ios-apns", "subscription_id": "heavy", "sync": True,
            "profile_fields": fields}
 open(f"{directory}/largest.json", "w").write(json.dumps(largest))

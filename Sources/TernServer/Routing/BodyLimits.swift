@@ -9,6 +9,9 @@ import Foundation
 /// try JSONLimitScanner(limits: .standard).check(body)   // 400 "… has 70000 members; at most 256 …"
 /// ```
 public struct BodyLimits: Sendable, Equatable {
+    /// Bytes of the whole body; larger ones are answered 413. (The HTTP server's own cap,
+    /// `--max-body-bytes`, is the ceiling for every route.)
+    public var maxBodyBytes: Int
     /// Objects and arrays nested inside each other, the body itself being level 1.
     public var maxDepth: Int
     /// Members of one object (`custom_fields`, `profile_fields`, `data`, tags …).
@@ -24,9 +27,11 @@ public struct BodyLimits: Sendable, Equatable {
     public var maxValues: Int
 
     public init(
-        maxDepth: Int, maxObjectMembers: Int, maxArrayItems: Int, maxKeyCharacters: Int, maxStringCharacters: Int,
+        maxBodyBytes: Int, maxDepth: Int, maxObjectMembers: Int, maxArrayItems: Int, maxKeyCharacters: Int,
+        maxStringCharacters: Int,
         maxValues: Int
     ) {
+        self.maxBodyBytes = maxBodyBytes
         self.maxDepth = maxDepth
         self.maxObjectMembers = maxObjectMembers
         self.maxArrayItems = maxArrayItems
@@ -44,12 +49,14 @@ public struct BodyLimits: Sendable, Equatable {
     /// What the server enforces on every body but the event batches. Keep docs/api/openapi.yaml's
     /// "Limits" in step.
     public static let standard = BodyLimits(
-        maxDepth: 8, maxObjectMembers: 256, maxArrayItems: 1000, maxKeyCharacters: 256, maxStringCharacters: 65_536,
+        maxBodyBytes: 64 << 10, maxDepth: 8, maxObjectMembers: 256, maxArrayItems: 1000, maxKeyCharacters: 256,
+        maxStringCharacters: 65_536,
         maxValues: 2_000)
 
-    /// `event/push` and `event/post`: up to 1,000 events of a few fields each.
+    /// `event/push` and `event/post`: up to 1,000 events of a few fields each, in up to 1 MiB.
     public static let eventBatch: BodyLimits = {
         var limits = BodyLimits.standard
+        limits.maxBodyBytes = 1 << 20
         limits.maxValues = 10_000
         return limits
     }()

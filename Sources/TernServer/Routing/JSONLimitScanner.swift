@@ -21,6 +21,12 @@ struct JSONLimitScanner {
     /// Throws a 400 that names the limit or the syntax error and where it is.
     @discardableResult
     func check(_ body: Data) throws(APIError) -> Report {
+        if body.count > limits.maxBodyBytes {
+            throw APIError(
+                status: 413,
+                reason: "the body is \(body.count) bytes; the limit for this route is \(limits.maxBodyBytes) bytes "
+                    + "(Limits in docs/api/openapi.yaml)")
+        }
         var report = Report()
         let result: Result<Void, APIError> = body.withUnsafeBytes { raw in
             var cursor = Cursor(bytes: raw, limits: limits)
