@@ -34,3 +34,6 @@ TERN_EXAMPLES_SDK_MAY_FAIL=1 scripts/examples.sh
 
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
+
+echo "== API document against the server (schemathesis, every check)"
+scripts/schemathesis.sh

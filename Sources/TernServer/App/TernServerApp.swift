@@ -68,13 +68,15 @@ public final class TernServerApp: Sendable {
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
-            http = try HTTPServer(
-                configuration: .init(
-                    host: configuration.host, port: configuration.port, threads: configuration.threads,
-                    maxBodyBytes: configuration.maxBodyBytes,
-                    connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                    maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: router, errorResponse: HTTPResponse.envelope)
+            var server = HTTPServer.Configuration(
+                host: configuration.host, port: configuration.port, threads: configuration.threads,
+                maxBodyBytes: configuration.maxBodyBytes,
+                connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                maxHeaderBytes: configuration.maxHeaderBytes)
+            server.headTimeoutSeconds = configuration.headTimeoutSeconds
+            server.maxConnections = configuration.maxConnections
+            server.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
+            http = try HTTPServer(configuration: server, handler: router, errorResponse: HTTPResponse.envelope)
         } catch {
             await store.close()
             throw error
@@ -106,7 +108,7 @@ public final class TernServerApp: Sendable {
         let sdk = SDKRoutes(
             authenticator: Authenticator(store: store, verifier: verifier),
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
-            events: EventService(store: store), tags: TagService(store: store), metrics: metrics)
+            events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier)
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)
