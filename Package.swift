@@ -75,6 +75,10 @@ let package = Package(
         // Issue 3's benchmark: the SDK outbox's enqueue and drain rates against plain SQLite inserts.
         .executableTarget(
             name: "tern-bench-sdk", dependencies: ["TernCore", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
+        // Issue 20's benchmark: the body-limit scan beside decoding (bench/limits/run.sh).
+        .executableTarget(
+            name: "tern-bench-limits", dependencies: ["TernServer", "TernProtocol"], path: "bench/limits",
+            exclude: ["run.sh", "normal.lua", "heavy.lua"]),
         // Issue 7's engine benchmark: fan-out and claim → send → record without a network.
         .executableTarget(
             name: "tern-bench-delivery", dependencies: ["TernServer", "TernProtocol"], path: "bench/delivery"),
@@ -113,6 +117,9 @@ let package = Package(
         .testTarget(
             name: "TernTargetTests",
             dependencies: ["TernTarget", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+        // Issue 20's security suite: each attack as a test against a real `tern serve` on loopback
+        // (raw-socket framing, tenants, JWTs, body limits). Its own target, so that it grows.
+        .testTarget(name: "TernSecurityTests", dependencies: ["tern", "TernCrypto", "TernTestSupport"]),
         .testTarget(
             name: "TernProfileTests",
             dependencies: ["TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),

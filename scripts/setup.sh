@@ -30,6 +30,11 @@ if command -v python3 >/dev/null && ! python3 -c "import selenium" 2>/dev/null; 
     echo "setup: installing the Python package selenium"
     python3 -m pip install --quiet selenium
 fi
+# scripts/schemathesis.sh checks the API document against a real server with schemathesis (PyPI).
+if command -v python3 >/dev/null && ! command -v st >/dev/null; then
+    echo "setup: installing the Python package schemathesis"
+    python3 -m pip install --quiet schemathesis
+fi
 
 if [ "$(uname)" = "Darwin" ]; then
     command -v brew >/dev/null || { echo "setup: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }

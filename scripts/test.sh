@@ -35,6 +35,9 @@ TERN_EXAMPLES_SDK_MAY_FAIL=1 scripts/examples.sh
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
 
+echo "== API document against the server (schemathesis, every check)"
+scripts/schemathesis.sh
+
 # The dashboard in Debian's Chromium against a real tern serve, the APNs stand-in and tern device.
 # Screenshots of every page are left in .build/dashboard-screenshots.
 if [ $# -eq 0 ]; then

@@ -27,6 +27,19 @@ static inline struct MHD_OptionItem tern_mhd_option_notify_completed(
     return item;
 }
 
+/* The same for MHD_OPTION_NOTIFY_CONNECTION (a connection opened or closed). */
+static inline struct MHD_OptionItem tern_mhd_option_notify_connection(
+    MHD_NotifyConnectionCallback callback, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)callback, cls };
+    return item;
+}
+
+/* The connection's socket, or -1 (MHD_get_connection_info is variadic). */
+static inline int tern_mhd_connection_fd(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 /* MHD_get_connection_info is variadic. Writes the client's address as text ("127.0.0.1") into
    buffer; returns 0 on success, -1 when the address is unknown or not IPv4/IPv6. */
 static inline int tern_mhd_client_address(struct MHD_Connection *c, char *buffer, socklen_t length) {

@@ -22,13 +22,17 @@ enum Usage {
           categories    list RESOURCE | set RESOURCE NAME [--title T] [--steady] | delete RESOURCE NAME
           pixels        list PROJECT | create PROJECT [--sid SID] [--name NAME] | delete PROJECT SID
                         | goals PROJECT SID [--limit N]
-          keys          list PROJECT | add PROJECT KID ALG (--pem FILE | --secret S) | delete PROJECT KID
+          keys          list PROJECT | add PROJECT KID ALG (--pem FILE | --secret-file FILE) | delete PROJECT KID
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V)
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
           push-events   MESSAGE_ID
 
-        Every management command accepts --url URL (the server's api_url) and --admin-key KEY, or
-        TERN_URL and TERN_ADMIN_KEY, or --data DIR to read DIR/bootstrap.json.
+        Every management command accepts --url URL (the server's api_url) and --admin-key-file FILE, or
+        TERN_URL and TERN_ADMIN_KEY (or TERN_ADMIN_KEY_FILE), or --data DIR to read DIR/bootstrap.json.
+
+        Secrets: prefer a file (--admin-key-file, --secret-file) or the environment (TERN_ADMIN_KEY,
+        TERN_JWT_SECRET). --admin-key KEY and --secret S still work, but a command line shows in ps to
+        every user of the machine.
         """
 
     /// Prints `tern: <message>` on standard error and exits with `code`.

@@ -11,6 +11,10 @@ import Testing
 @Suite(.serialized) struct ExtensionConfigurationTests {
     static let group = "group.tern.nse-config"
 
+    struct MissingDelivery: Error, CustomStringConvertible {
+        let description: String
+    }
+
     static func payload(_ messageId: String) throws -> [String: JSONValue] {
         let tern = TernPushPayload(messageId: messageId, track: .init(delivery: true, open: true))
         let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(tern))
@@ -29,6 +33,32 @@ import Testing
             components.url!, headers: ["Authorization": "Bearer \(server.adminKey)"])
         #expect(answer.status == 200, "push-events lookup: \(answer.text)")
         return (answer.jsonArray ?? []).compactMap { $0 as? [String: Any] }
+    }
+
+    /// The push id of a real delivery to `token` (a message to that token, sent by the admin API):
+    /// the server counts a device's delivery report only for a delivery it made to that device.
+    static func deliveredPushId(_ server: ServerProcess, token: String) async throws -> String {
+        let client = JSONHTTPClient()
+        let admin = ["Authorization": "Bearer \(server.adminKey)"]
+        let subscribed = try await client.post(
+            server.url("push/subscribe"),
+            json: ["time": 1, "provider": "ios-apns", "subscription_id": token, "sync": true] as [String: Any],
+            headers: [Wire.rTokenHeader: server.rToken])
+        try #require(subscribed.status == 200, "\(subscribed.text)")
+        let created = try await client.post(
+            server.url("admin/messages"),
+            json: [
+                "title": "Hello", "body": "From the server",
+                "audience": ["type": "token", "provider": "ios-apns", "token": token],
+            ] as [String: Any], headers: admin)
+        try #require(created.status == 201, "\(created.text)")
+        let messageId = try #require(created.json?["id"] as? String)
+        for _ in 0..<200 {
+            let rows = try await client.get(server.url("admin/messages/\(messageId)/deliveries"), headers: admin)
+            if let id = (rows.jsonArray?.first as? [String: Any])?["id"] as? Int { return "\(messageId).\(id)" }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw MissingDelivery(description: "no delivery of \(messageId) to \(token)")
     }
 
     @Test func anExtensionThatNeverInitializesSendsItsDeliveryWithTheAppsConfiguration() async throws {
@@ -51,7 +81,8 @@ import Testing
         let nse = TernNSE(tern: extensionSDK)
         nse.setAppGroup(groupName: Self.group)
         let handled = HandledOnce()
-        nse.handleNotification(content: NotificationContent(title: "Hello", userInfo: try Self.payload("m-nse-1"))) {
+        let pushId = try await Self.deliveredPushId(server, token: "nse-config-token")
+        nse.handleNotification(content: NotificationContent(title: "Hello", userInfo: try Self.payload(pushId))) {
             result in Task { await handled.record(result.ending) }
         }
         await nse.drain()
@@ -61,7 +92,7 @@ import Testing
         var events: [[String: Any]] = []
         for _ in 0..<100 where events.isEmpty {
             _ = await extensionSDK.flush(timeout: 1)
-            events = try await Self.pushEvents(server, messageId: "m-nse-1")
+            events = try await Self.pushEvents(server, messageId: pushId)
             if events.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(events.count == 1)
@@ -83,7 +114,9 @@ import Testing
         ports.configuration.deliveryReportTimeout = .milliseconds(200)
         let nse = TernNSE(tern: extensionSDK, dependencies: ports)
         nse.setAppGroup(groupName: Self.group)
-        nse.handleNotification(content: NotificationContent(userInfo: try Self.payload("m-nse-2"))) { _ in }
+        let earlier = try await Self.deliveredPushId(server, token: "nse-config-token-2")
+        let later = try await Self.deliveredPushId(server, token: "nse-config-token-2")
+        nse.handleNotification(content: NotificationContent(userInfo: try Self.payload(earlier))) { _ in }
         await nse.drain()
         let missing = try #require(await extensionEvents.next("configIsNotSet"))
         #expect(missing.isError)
@@ -97,19 +130,19 @@ import Testing
                 .build())
         app.push.token.setToken(provider: "ios-apns", pushToken: "nse-config-token-2")
         await app.flushQueues()
-        nse.handleNotification(content: NotificationContent(userInfo: try Self.payload("m-nse-3"))) { _ in }
+        nse.handleNotification(content: NotificationContent(userInfo: try Self.payload(later))) { _ in }
         await nse.drain()
         #expect(await extensionSDK.isConfigured)
 
         var events: [[String: Any]] = []
         for _ in 0..<100 where events.isEmpty {
             _ = await extensionSDK.flush(timeout: 1)
-            events = try await Self.pushEvents(server, messageId: "m-nse-3")
+            events = try await Self.pushEvents(server, messageId: later)
             if events.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(events.count == 1)
         // The earlier report, held while the extension could not initialize, went with it.
-        #expect(try await Self.pushEvents(server, messageId: "m-nse-2").count == 1)
+        #expect(try await Self.pushEvents(server, messageId: earlier).count == 1)
 
         await app.shutdown()
         await extensionSDK.shutdown()

@@ -51,6 +51,14 @@ public enum JWT {
             throw JWTError(
                 .algorithm, "algorithm \(name) does not match the key, which is for \(key.algorithm.rawValue)")
         }
+        // RFC 7515 §4.1.11: a token whose `crit` names an extension the recipient does not
+        // understand must be refused. Tern understands none.
+        if let critical = parts.critical {
+            throw JWTError(
+                .malformed,
+                "the header's \"crit\" names \(critical.map { "\"\($0)\"" }.joined(separator: ", ")), "
+                    + "which Tern does not understand (RFC 7515 §4.1.11)")
+        }
         guard JWTSignature.verify(parts.signature, of: parts.signingInput, key: key, algorithm: algorithm) else {
             throw JWTError(.signature, "signature does not verify")
         }

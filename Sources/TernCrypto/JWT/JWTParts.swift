@@ -3,6 +3,8 @@ import Foundation
 /// A compact JWS split and decoded, not yet trusted.
 struct JWTParts {
     let header: [String: String]
+    /// The header's `crit` list (RFC 7515 §4.1.11): extensions the token says must be understood.
+    let critical: [String]?
     let claims: Data
     let signature: Data
     let signingInput: Data
@@ -28,9 +30,26 @@ struct JWTParts {
             throw JWTError.malformed("the signature is not base64url")
         }
         self.header = headerObject.mapValues(Self.text)
+        self.critical = try Self.critical(headerObject["crit"])
         self.claims = claims
         self.signature = signature
         self.signingInput = Data(token.utf8.prefix(pieces[0].utf8.count + 1 + pieces[1].utf8.count))
+    }
+
+    /// `crit`, when present, must be a non-empty array of strings naming no parameter JWS itself defines.
+    private static func critical(_ value: Any?) throws(JWTError) -> [String]? {
+        guard let value else { return nil }
+        guard let names = value as? [Any], !names.isEmpty, names.allSatisfy({ $0 is String }) else {
+            throw JWTError.malformed("the header's \"crit\" is not a non-empty array of strings")
+        }
+        let strings = names.compactMap { $0 as? String }
+        let registered: Set<String> = [
+            "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
+        ]
+        if let name = strings.first(where: registered.contains) {
+            throw JWTError.malformed("the header's \"crit\" names \"\(name)\", which JWS itself defines")
+        }
+        return strings
     }
 
     private static func text(_ value: Any) -> String {

@@ -5,6 +5,8 @@ import Foundation
 enum ConnectionValues {
     private final class Collector {
         var values: [String: String] = [:]
+        /// Names that came more than once (their values are joined in `values`).
+        var repeated: Set<String> = []
         let lowercasingKeys: Bool
 
         init(lowercasingKeys: Bool) {
@@ -14,6 +16,7 @@ enum ConnectionValues {
         func add(key: String, value: String) {
             let name = key
             if let existing = values[name] {
+                repeated.insert(name)
                 values[name] = existing + ", " + value
             } else {
                 values[name] = value
@@ -26,6 +29,13 @@ enum ConnectionValues {
     static func collect(
         _ connection: OpaquePointer, kind: MHD_ValueKind, lowercasingKeys: Bool = false
     ) -> [String: String] {
+        collectNoting(connection, kind: kind, lowercasingKeys: lowercasingKeys).values
+    }
+
+    /// Like `collect`, and also the names that came more than once (framing checks need them).
+    static func collectNoting(
+        _ connection: OpaquePointer, kind: MHD_ValueKind, lowercasingKeys: Bool = false
+    ) -> (values: [String: String], repeated: Set<String>) {
         let collector = Collector(lowercasingKeys: lowercasingKeys)
         withExtendedLifetime(collector) {
             _ = MHD_get_connection_values_n(
@@ -41,7 +51,7 @@ enum ConnectionValues {
                     return .YES
                 }, Unmanaged.passUnretained(collector).toOpaque())
         }
-        return collector.values
+        return (collector.values, collector.repeated)
     }
 }
 

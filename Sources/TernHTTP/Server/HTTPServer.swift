@@ -39,6 +39,13 @@ public final class HTTPServer: Sendable {
         public var maxHeaderBytes: Int = 16 << 10
         /// At most this many connections at once; more are refused by libmicrohttpd.
         public var maxConnections: Int = 4096
+        /// At most this many connections at once from one client address (0: no cap); more are closed
+        /// as they are accepted, so one client cannot take every slot under `maxConnections`.
+        public var maxConnectionsPerAddress: Int = 256
+        /// A request's head (request line and headers) must be complete within this many seconds of
+        /// the connection opening or of the previous answer, however slowly it trickles in (0: no
+        /// deadline beyond the idle `connectionTimeoutSeconds`).
+        public var headTimeoutSeconds: Int = 30
         /// How long `stop()` waits for requests in flight before answering the rest 503.
         public var shutdownGraceSeconds: Double = 10
 
@@ -81,7 +88,7 @@ public final class HTTPServer: Sendable {
         self.port = socket.port
         self.core = ServerCore(
             handler: handler, errorResponse: errorResponse, maxBodyBytes: configuration.maxBodyBytes,
-            maxHeaderBytes: configuration.maxHeaderBytes)
+            maxHeaderBytes: configuration.maxHeaderBytes, headTimeoutSeconds: configuration.headTimeoutSeconds)
         self.lifecycle = Mutex(.bound(socket))
     }
 
@@ -100,6 +107,7 @@ public final class HTTPServer: Sendable {
                 let daemon = try MHDDaemon.start(
                     socket: socket, configuration: configuration, core: Unmanaged.passUnretained(core).toOpaque())
                 state = .running(daemon, socket)
+                core.heads.start()
             }
         }
     }
@@ -135,6 +143,7 @@ public final class HTTPServer: Sendable {
             usleep(1_000)
         }
         MHD_stop_daemon(daemon.pointer)
+        core.heads.stop()
         if handedBack { socket.release() }
     }
 
@@ -154,6 +163,13 @@ public final class HTTPServer: Sendable {
         }
         guard configuration.maxConnections >= 1 else {
             throw HTTPServerError("maxConnections must be at least 1, not \(configuration.maxConnections)")
+        }
+        guard configuration.maxConnectionsPerAddress >= 0 else {
+            throw HTTPServerError(
+                "maxConnectionsPerAddress must not be negative, not \(configuration.maxConnectionsPerAddress)")
+        }
+        guard configuration.headTimeoutSeconds >= 0 else {
+            throw HTTPServerError("headTimeoutSeconds must not be negative, not \(configuration.headTimeoutSeconds)")
         }
     }
 }

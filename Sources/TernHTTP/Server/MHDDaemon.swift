@@ -20,10 +20,24 @@ enum MHDDaemon {
                 option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
+            MHD_OptionItem(
+                option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerAddress, ptr_value: nil),
             tern_mhd_option_notify_completed(
-                { cls, _, slot, _ in
+                { cls, connection, slot, _ in
                     guard let cls else { return }
-                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(slot: slot)
+                    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(
+                        connection: connection, slot: slot)
+                }, core),
+            tern_mhd_option_notify_connection(
+                { cls, connection, _, event in
+                    guard let cls, let connection else { return }
+                    let heads = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().heads
+                    // MHD_CONNECTION_NOTIFY_STARTED is 0, CLOSED 1.
+                    if event.rawValue == 0 {
+                        heads.opened(connection)
+                    } else {
+                        heads.closed(connection)
+                    }
                 }, core),
         ]
         if configuration.threads > 1 {
@@ -40,11 +54,11 @@ enum MHDDaemon {
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | polling | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let daemon = tern_mhd_start_daemon(
             flags, 0,
-            { cls, connection, url, method, _, upload, uploadSize, slot in
+            { cls, connection, url, method, version, upload, uploadSize, slot in
                 guard let cls, let connection, let uploadSize, let slot else { return .NO }
                 return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().access(
-                    connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize,
-                    slot: slot)
+                    connection: connection, url: url, method: method, version: version, upload: upload,
+                    uploadSize: uploadSize, slot: slot)
             }, core, &options)
         guard let daemon else {
             throw HTTPServerError(

@@ -22,28 +22,37 @@ final class ServerCore: Sendable {
     let maxBodyBytes: Int
     let maxHeaderBytes: Int
     let tracker = Mutex(Tracker())
+    let heads: HeadDeadlines
 
     init(
         handler: any HTTPHandler, errorResponse: @escaping HTTPServer.ErrorResponse, maxBodyBytes: Int,
-        maxHeaderBytes: Int
+        maxHeaderBytes: Int, headTimeoutSeconds: Int
     ) {
         self.handler = handler
         self.errorResponse = errorResponse
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
+        self.heads = HeadDeadlines(seconds: headTimeoutSeconds)
     }
 
     /// MHD's access handler: called once when the headers are in, once per piece of body, once when
     /// the body is complete, and once more after a resume.
     func access(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
-        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+        version: UnsafePointer<CChar>?, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
-            let context = makeContext(connection: connection, url: url, method: method)
+            let (context, repeated) = makeContext(connection: connection, url: url, method: method)
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
             tracker.withLock { $0.active += 1 }
+            heads.headReceived(connection)
+            if let refusal = RequestFraming.check(
+                version: version.map { String(cString: $0) } ?? "", headers: context.headers, repeated: repeated)
+            {
+                context.markResponded()
+                return queue(errorResponse(refusal.status, refusal.reason), on: connection, close: true)
+            }
             if let rejection = firstRejection(context, connection: connection) {
                 context.markResponded()
                 return queue(rejection, on: connection)
@@ -83,8 +92,9 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// MHD's request-completed callback: releases the context.
-    func completed(slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    /// MHD's request-completed callback: releases the context; the connection's next head is due.
+    func completed(connection: OpaquePointer?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection { heads.answered(connection) }
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
@@ -149,21 +159,24 @@ final class ServerCore: Sendable {
 
     private func makeContext(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
-    ) -> RequestContext {
+    ) -> (RequestContext, repeated: Set<String>) {
         var address = [CChar](repeating: 0, count: 64)
         let known = tern_mhd_client_address(connection, &address, socklen_t(address.count)) == 0
-        return RequestContext(
+        let headers = ConnectionValues.collectNoting(connection, kind: .HEADER_KIND, lowercasingKeys: true)
+        let context = RequestContext(
             method: method.map { String(cString: $0) } ?? "",
             path: url.flatMap { String(validatingCString: $0) },
             query: ConnectionValues.collect(connection, kind: .GET_ARGUMENT_KIND),
-            headers: ConnectionValues.collect(connection, kind: .HEADER_KIND, lowercasingKeys: true),
+            headers: headers.values,
             remoteAddress: known
                 ? String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil,
             connection: ConnectionHandle(pointer: connection))
+        return (context, headers.repeated)
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-        let closing = tracker.withLock { $0.stopping }
+    /// Queues `response`; with `close`, or while stopping, the connection closes after it.
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, close: Bool = false) -> MHD_Result {
+        let closing = close || tracker.withLock { $0.stopping }
         return MHDResponse.queue(response, on: connection, closing: closing, errorResponse: errorResponse)
     }
 }

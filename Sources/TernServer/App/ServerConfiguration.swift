@@ -12,6 +12,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxBodyBytes = 1 << 20
     public var maxHeaderBytes = 16 << 10
     public var connectionTimeoutSeconds = 30
+    /// A request's head must be complete this many seconds after the connection opened or the
+    /// previous answer went out, however slowly it trickles in (0: none).
+    public var headTimeoutSeconds = 30
+    public var maxConnections = 4096
+    /// Connections at once from one client address (0: no cap).
+    public var maxConnectionsPerAddress = 256
     public var logLevel: Logger.Level = .info
     /// Adds `/bench/constant`, which answers `{"error":0}` without touching the store (the HTTP ceiling).
     public var benchRoutes = false

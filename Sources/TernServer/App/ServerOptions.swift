@@ -49,6 +49,28 @@ public enum ServerOptions {
             config.connectionTimeoutSeconds = try integer(value, "--connection-timeout", 0...3600)
         },
         Option(
+            flag: "--head-timeout", environment: "TERN_HEAD_TIMEOUT", argument: "SECONDS",
+            help: "a request's head must be complete this long after the connection opened or the last answer, "
+                + "however slowly it arrives; 0 for none (30)"
+        ) {
+            config, value throws(ConfigurationError) in
+            config.headTimeoutSeconds = try integer(value, "--head-timeout", 0...3600)
+        },
+        Option(
+            flag: "--max-connections", environment: "TERN_MAX_CONNECTIONS", argument: "N",
+            help: "open connections at once; more are refused (4096)"
+        ) {
+            config, value throws(ConfigurationError) in
+            config.maxConnections = try integer(value, "--max-connections", 1...1_000_000)
+        },
+        Option(
+            flag: "--max-connections-per-address", environment: "TERN_MAX_CONNECTIONS_PER_ADDRESS", argument: "N",
+            help: "open connections at once from one client address; 0 for no cap (256)"
+        ) {
+            config, value throws(ConfigurationError) in
+            config.maxConnectionsPerAddress = try integer(value, "--max-connections-per-address", 0...1_000_000)
+        },
+        Option(
             flag: "--log-level", environment: "TERN_LOG_LEVEL", argument: "LEVEL",
             help: "debug, info, warn or error (info)"
         ) {

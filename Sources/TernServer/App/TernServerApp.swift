@@ -73,13 +73,17 @@ public final class TernServerApp: Sendable {
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
+            var server = HTTPServer.Configuration(
+                host: configuration.host, port: configuration.port, threads: configuration.threads,
+                maxBodyBytes: configuration.maxBodyBytes,
+                connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                maxHeaderBytes: configuration.maxHeaderBytes)
+            server.headTimeoutSeconds = configuration.headTimeoutSeconds
+            server.maxConnections = configuration.maxConnections
+            server.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
             http = try HTTPServer(
-                configuration: .init(
-                    host: configuration.host, port: configuration.port, threads: configuration.threads,
-                    maxBodyBytes: configuration.maxBodyBytes,
-                    connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                    maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: DashboardGate(next: router, sessions: sessions), errorResponse: HTTPResponse.envelope)
+                configuration: server, handler: DashboardGate(next: router, sessions: sessions),
+                errorResponse: HTTPResponse.envelope)
         } catch {
             await store.close()
             throw error
@@ -112,7 +116,7 @@ public final class TernServerApp: Sendable {
         let sdk = SDKRoutes(
             authenticator: Authenticator(store: store, verifier: verifier),
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
-            events: EventService(store: store), tags: TagService(store: store), metrics: metrics)
+            events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier)
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)

@@ -4,26 +4,48 @@ import TernProtocol
 /// `event/push` (deliveries and opens) and `event/post` (goals).
 public struct EventService: Sendable {
     let store: any Store
+    let metrics: Metrics
     let clock: @Sendable () -> Int64
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    public init(
+        store: any Store, metrics: Metrics = Metrics(),
+        clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+    ) {
         self.store = store
+        self.metrics = metrics
         self.clock = clock
     }
 
-    /// Records each delivery or open once per resource, message and type; with a JWT, against the
-    /// profile it names (if it exists).
+    /// Counts a delivery or open only for a delivery that exists (`tern.message_id` is the message's
+    /// id, a dot, the delivery's id), that was sent to the caller's resource or to the profile the
+    /// caller's JWT names, and only once per delivery and type. The rest are ignored and counted in
+    /// `tern_push_events_ignored_total` by reason, not refused: a device cannot mend them by retrying,
+    /// refusing would lose the batch's good events with them, and a refusal would tell a caller which
+    /// other tenants' delivery ids exist.
     public func pushEvents(_ request: PushEventRequest, caller: Caller, idempotency: IdempotencyToken)
         async throws -> Answer
     {
         let now = clock()
+        let metrics = metrics
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: nil, token: nil)
             for event in request.events {
-                _ = try tx.insertPushEvent(
+                guard let recipient = try tx.pushRecipient(pushId: event.messageId) else {
+                    metrics.recordIgnoredPushEvent(reason: "unknown_delivery")
+                    continue
+                }
+                let sentToCaller =
+                    recipient.resourceId == caller.resource.id
+                    || (caller.hasJWT && profile.map { $0.id == recipient.profileId } == true)
+                guard sentToCaller else {
+                    metrics.recordIgnoredPushEvent(reason: "other_recipient")
+                    continue
+                }
+                let counted = try tx.insertPushEvent(
                     PushEventRecord(
-                        resourceId: caller.resource.id, profileId: profile?.id, messageId: event.messageId,
+                        resourceId: recipient.resourceId, profileId: recipient.profileId, messageId: event.messageId,
                         type: event.type, time: event.time, receivedAt: now))
+                if !counted { metrics.recordIgnoredPushEvent(reason: "repeat") }
             }
             return try .ok(nil)
         }

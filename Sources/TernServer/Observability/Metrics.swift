@@ -29,6 +29,7 @@ public final class Metrics: Sendable {
         var latency: [String: Histogram] = [:]
         var storeErrors: [String: UInt64] = [:]
         var replays: UInt64 = 0
+        var ignoredPushEvents: [String: UInt64] = [:]
         var deliveries: [DeliveryKey: UInt64] = [:]
     }
 
@@ -62,6 +63,11 @@ public final class Metrics: Sendable {
     /// A request answered from its idempotency key's stored answer.
     public func recordReplay() {
         state.withLock { $0.replays += 1 }
+    }
+
+    /// A delivery or open event left uncounted, by reason (`unknown_delivery`, `other_recipient`, `repeat`).
+    public func recordIgnoredPushEvent(reason: String) {
+        state.withLock { $0.ignoredPushEvents[reason, default: 0] += 1 }
     }
 
     /// A delivery's outcome (`sent`, `failed`, `invalid_token`, `retry`) by provider and reason.
@@ -121,6 +127,11 @@ public final class Metrics: Sendable {
         out += "# HELP tern_idempotent_replays_total Requests answered from an earlier request's stored answer.\n"
         out += "# TYPE tern_idempotent_replays_total counter\n"
         out += "tern_idempotent_replays_total \(snapshot.replays)\n"
+        out += "# HELP tern_push_events_ignored_total event/push events not counted, by reason.\n"
+        out += "# TYPE tern_push_events_ignored_total counter\n"
+        for reason in ["other_recipient", "repeat", "unknown_delivery"] {
+            out += "tern_push_events_ignored_total{reason=\"\(reason)\"} \(snapshot.ignoredPushEvents[reason] ?? 0)\n"
+        }
         out += "# HELP tern_push_deliveries_total Push delivery outcomes, by provider, outcome and reason.\n"
         out += "# TYPE tern_push_deliveries_total counter\n"
         for (key, value) in snapshot.deliveries.sorted(by: {

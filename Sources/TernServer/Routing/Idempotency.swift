@@ -5,13 +5,14 @@ import TernProtocol
 
 /// What makes a write idempotent: the client's key, if it sent one, and a digest of what it asked.
 public struct IdempotencyToken: Sendable, Equatable {
-    /// Keys are unique within a project.
+    /// Keys are unique per project and caller: a key another caller sent is another key.
     public let scope: String
     public let key: String?
     public let fingerprint: String
 
-    /// Checks the key's shape; the fingerprint covers the endpoint and the body's bytes.
-    public init(projectId: Int64, key: String?, endpoint: String, body: Data) throws(APIError) {
+    /// Checks the key's shape; the fingerprint covers the endpoint and the body's bytes. `caller`
+    /// names who sent it (``callerScope(_:)``), so two callers reusing a key never share an answer.
+    public init(projectId: Int64, caller: String, key: String?, endpoint: String, body: Data) throws(APIError) {
         if let key {
             let printable = key.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value <= 0x7E }
             guard !key.isEmpty, key.count <= Wire.maxIdempotencyKeyLength, printable else {
@@ -20,7 +21,7 @@ public struct IdempotencyToken: Sendable, Equatable {
                         + "characters without spaces, e.g. a UUID")
             }
         }
-        scope = String(projectId)
+        scope = "\(projectId)/\(caller)"
         self.key = key
         var material = Data(endpoint.utf8)
         material.append(0)
@@ -30,19 +31,38 @@ public struct IdempotencyToken: Sendable, Equatable {
 }
 
 /// Reads the `Idempotency-Key` header into the request's ``IdempotencyToken`` (scoped to the
-/// caller's project, or to project 0 on the admin API; fingerprinting the route's name and the
-/// body), and counts the answers that were replayed.
+/// caller's project, or to project 0 on the admin API, and to the caller within it; fingerprinting the
+/// route's name and the body), and counts the answers that were replayed.
 struct IdempotencyKeys: RouteMiddleware {
     let metrics: Metrics?
 
     func respond(to request: RouteRequest, next: Route.Handler) async throws -> HTTPResponse {
         var request = request
         request.idempotency = try IdempotencyToken(
-            projectId: request.caller?.project.id ?? 0, key: request.http.header(Wire.idempotencyKeyHeader),
+            projectId: request.caller?.project.id ?? 0,
+            caller: request.caller.map(IdempotencyToken.callerScope) ?? "admin",
+            key: request.http.header(Wire.idempotencyKeyHeader),
             endpoint: request.routeName, body: request.http.body)
         let response = try await next(request)
         if response.header(Answer.replayedHeader) != nil { metrics?.recordReplay() }
         return response
+    }
+}
+
+extension IdempotencyToken {
+    /// The caller an SDK request's key belongs to: the profile a JWT names (its database and
+    /// identity), else the rToken's resource. A digest, so that identities are not stored twice.
+    public static func callerScope(_ caller: Caller) -> String {
+        guard let identity = caller.identity else { return "r\(caller.resource.id)" }
+        let named: String
+        switch identity {
+        case .email(let email): named = "email\u{0}" + email
+        case .phone(let phone): named = "phone\u{0}" + phone
+        case .profileId(let id): named = "id\u{0}" + id
+        case .field(let name, let value): named = "field\u{0}" + name + "\u{0}" + "\(value)"
+        case .subscription(let provider, let token): named = "sub\u{0}" + provider + "\u{0}" + token
+        }
+        return "j\(caller.database.id)." + Digest.sha256Hex(named).prefix(32)
     }
 }
 

@@ -3,15 +3,44 @@ import TernHTTP
 
 /// Reading JSON bodies, with errors that say what was wrong and where.
 enum JSONBody {
-    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from request: HTTPRequest, limits: BodyLimits = .standard
+    ) throws -> T {
         if let contentType = request.header("Content-Type"),
             !contentType.lowercased().hasPrefix("application/json")
         {
             throw APIError(status: 415, reason: "Content-Type must be application/json, not \(contentType.prefix(64))")
         }
         guard !request.body.isEmpty else { throw APIError.badRequest("the body is empty: send a JSON object") }
-        if let fast = FastRequestDecoding.decode(type, from: request.body) { return fast }
-        return try JSONCoders.decoder.decode(type, from: request.body)
+        return try decode(type, from: request.body, limits: limits)
+    }
+
+    /// Checks `body` against `limits` (and for NUL) before decoding it.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data, limits: BodyLimits = .standard) throws -> T {
+        let report = try JSONLimitScanner(limits: limits).check(body)
+        // The hot SDK shapes skip Foundation's decoder (a tenth of a subscribe); only after the scan,
+        // so the limits and the NUL rule hold for them too.
+        if let fast = FastRequestDecoding.decode(type, from: body) { return fast }
+        do {
+            return try JSONCoders.decoder.decode(type, from: body)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // Foundation reports a number that does not fit the field's type (1.5 or 1e30 for an
+            // integer) without a path; the scan has already proved the body is valid JSON, and its
+            // list of such numbers names the field whose number the message quotes.
+            let quoted = report.nonIntegers.first { context.debugDescription.contains($0.text) }
+            if let number = quoted ?? (report.nonIntegers.count == 1 ? report.nonIntegers.first : nil) {
+                let name = number.path.isEmpty ? "a number in the body" : "field \"\(number.path)\""
+                throw APIError.badRequest(
+                    "\(name) is \(number.text.prefix(32)), a number of the wrong type: expected an integer "
+                        + "from \(Int64.min) to \(Int64.max)")
+            }
+            if !report.nonIntegers.isEmpty {
+                throw APIError.badRequest(
+                    "a number in the body has the wrong type or is out of range (\(context.debugDescription.prefix(160)))"
+                )
+            }
+            throw DecodingError.dataCorrupted(context)
+        }
     }
 
     /// A person's reading of a decoding failure: which field, and what was expected.

@@ -44,7 +44,8 @@ extension Route {
     ) -> Route {
         Route(endpoint.method, endpoint.path, name: endpoint.rawValue) { request in
             let caller = try request.authenticated()
-            let decoded = try JSONBody.decode(Body.self, from: request.http)
+            let limits: BodyLimits = endpoint == .eventPush || endpoint == .eventPost ? .eventBatch : .standard
+            let decoded = try JSONBody.decode(Body.self, from: request.http, limits: limits)
             return try await body(decoded, caller, try request.idempotencyToken()).response
         }
     }

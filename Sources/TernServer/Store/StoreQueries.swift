@@ -79,6 +79,9 @@ public protocol EventQueries {
     /// False when the same resource already has this message's event of this type.
     func insertPushEvent(_ event: PushEventRecord) throws -> Bool
     func pushEvents(messageId: String) throws -> [PushEventRecord]
+    /// Where the delivery a push id names (`<message public id>.<delivery id>`) went; nil when no
+    /// such delivery of that message exists.
+    func pushRecipient(pushId: String) throws -> PushRecipient?
 }
 
 /// The first answers of idempotent requests.

@@ -43,7 +43,9 @@ struct AdminClient {
         }
     }
 
-    /// Where to connect: flags, then TERN_URL / TERN_ADMIN_KEY, then `DIR/bootstrap.json`.
+    /// Where to connect: flags, then TERN_URL / TERN_ADMIN_KEY(_FILE), then `DIR/bootstrap.json`.
+    /// The key is best read from a file (`--admin-key-file`) or the environment: a key given as
+    /// `--admin-key KEY` shows in `ps` to every user of the machine.
     static func resolve(_ arguments: Arguments) throws(CommandError) -> AdminClient {
         let environment = ProcessInfo.processInfo.environment
         let directory = arguments.value("data") ?? environment["TERN_DATA"] ?? "./.tern"
@@ -51,7 +53,10 @@ struct AdminClient {
             try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
         }
         let url = arguments.value("url") ?? environment["TERN_URL"] ?? bootstrap?["api_url"] as? String
-        let key = arguments.value("admin-key") ?? environment["TERN_ADMIN_KEY"] ?? bootstrap?["admin_key"] as? String
+        let keyFile = arguments.value("admin-key-file") ?? environment["TERN_ADMIN_KEY_FILE"]
+        let key =
+            try keyFile.map { path throws(CommandError) in try secret(fromFile: path, "--admin-key-file") }
+            ?? arguments.value("admin-key") ?? environment["TERN_ADMIN_KEY"] ?? bootstrap?["admin_key"] as? String
         guard let url, let key else {
             throw CommandError(
                 "no server to talk to: pass --url and --admin-key, set TERN_URL and TERN_ADMIN_KEY, or run where "
@@ -65,7 +70,21 @@ struct AdminClient {
 extension OptionSpec {
     static let connection = [
         OptionSpec("url", "URL", "the server's api_url (or TERN_URL)"),
-        OptionSpec("admin-key", "KEY", "the admin key (or TERN_ADMIN_KEY)"),
+        OptionSpec(
+            "admin-key-file", "FILE",
+            "read the admin key from FILE (or TERN_ADMIN_KEY_FILE); prefer this or TERN_ADMIN_KEY"),
+        OptionSpec("admin-key", "KEY", "the admin key (or TERN_ADMIN_KEY); shows in ps, so prefer the file"),
         OptionSpec("data", "DIR", "read both from DIR/bootstrap.json (default ./.tern, or TERN_DATA)"),
     ]
+}
+
+/// A secret from a file: its text without the trailing line break. The way to pass a secret that
+/// must not show in `ps` (the command line is visible to every user of the machine).
+func secret(fromFile path: String, _ flag: String) throws(CommandError) -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CommandError("\(flag): cannot read \(path)")
+    }
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { throw CommandError("\(flag): \(path) is empty") }
+    return text
 }

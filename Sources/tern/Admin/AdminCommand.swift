@@ -27,7 +27,10 @@ enum AdminCommand {
                     OptionSpec("name", "NAME", "pixels create: its name"),
                     OptionSpec("limit", "N", "pixels goals: at most N"),
                     OptionSpec("pem", "FILE", "keys add: the public key (ES256, RS256, PS256)"),
-                    OptionSpec("secret", "S", "keys add: the shared secret (HS256)"),
+                    OptionSpec(
+                        "secret-file", "FILE",
+                        "keys add: read the shared secret (HS256) from FILE (or TERN_JWT_SECRET); prefer this"),
+                    OptionSpec("secret", "S", "keys add: the shared secret (HS256); shows in ps"),
                     OptionSpec("email", "E", "profiles find: by email"),
                     OptionSpec("phone", "P", "profiles find: by phone"),
                     OptionSpec("field", "NAME", "profiles find: by this field (with --value)"),
@@ -112,10 +115,16 @@ enum AdminCommand {
                     throw CommandError("cannot read the PEM file \(file)")
                 }
                 key = text
-            } else if let secret = arguments.value("secret") {
-                key = secret
+            } else if let file = arguments.value("secret-file") {
+                key = try secret(fromFile: file, "--secret-file")
+            } else if let value = ProcessInfo.processInfo.environment["TERN_JWT_SECRET"], !value.isEmpty {
+                key = value
+            } else if let value = arguments.value("secret") {
+                key = value
             } else {
-                throw CommandError("keys add needs --pem FILE (ES256, RS256, PS256) or --secret S (HS256)")
+                throw CommandError(
+                    "keys add needs --pem FILE (ES256, RS256, PS256) or, for HS256, --secret-file FILE or "
+                        + "TERN_JWT_SECRET (--secret S works too, but shows in ps)")
             }
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys",

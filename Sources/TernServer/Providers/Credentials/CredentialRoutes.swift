@@ -33,6 +33,7 @@ public struct CredentialRoutes: Sendable {
             Route.json("PUT", base + "/{provider}") { request in
                 let projectId = try await project(request)
                 let kind = try Self.kind(request)
+                try JSONLimitScanner(limits: .standard).check(request.http.body)
                 let summary: CredentialSummary
                 do {
                     summary = try await kept().put(kind, projectId: projectId, json: request.http.body)

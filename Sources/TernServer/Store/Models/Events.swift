@@ -96,3 +96,22 @@ public struct StoredAnswer: Sendable, Equatable {
         self.body = body
     }
 }
+
+/// The subscription a delivery was sent to: its resource and profile.
+public struct PushRecipient: Sendable, Equatable {
+    public var resourceId: Int64
+    public var profileId: Int64
+
+    public init(resourceId: Int64, profileId: Int64) {
+        self.resourceId = resourceId
+        self.profileId = profileId
+    }
+
+    /// Splits a push id into the message's public id and the delivery's id.
+    public static func parse(_ pushId: String) -> (publicId: String, deliveryId: Int64)? {
+        guard let dot = pushId.lastIndex(of: "."), let deliveryId = Int64(pushId[pushId.index(after: dot)...]),
+            deliveryId > 0
+        else { return nil }
+        return (String(pushId[..<dot]), deliveryId)
+    }
+}

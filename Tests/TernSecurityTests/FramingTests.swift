@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// RFC 9112 framing on a raw socket: what a proxy in front or a careless client can send. Each bad
+/// framing gets one JSON answer and the connection is closed, so nothing after it is read as a
+/// second request.
+@Suite(.serialized) struct FramingTests {
+    let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    func exchange(_ server: SecurityServer, _ request: String) async throws -> RawSocket.Reply {
+        let socket = try RawSocket(port: server.process.port)
+        await socket.send(request)
+        return await socket.read()
+    }
+
+    func expectRefused(_ reply: RawSocket.Reply, status: Int, mentioning words: String) {
+        #expect(reply.status == status, "\(reply.text)")
+        #expect(reply.answers == 1, "a second answer means trailing bytes were read as a request: \(reply.text)")
+        #expect(reply.closed, "the connection must close after a framing error")
+        #expect(reply.text.contains("Content-Type: application/json"), "\(reply.text)")
+        #expect(reply.body.contains("\"error\":\(status)"), "\(reply.body)")
+        #expect(reply.body.contains(words), "\(reply.body)")
+    }
+
+    @Test func framingErrorsAreAnsweredOnceAndClose() async throws {
+        let server = try await SecurityServer.start()
+        defer { Task { await server.stop() } }
+        let body = #"{"events":[]}"#
+
+        let twoLengths = try await exchange(
+            server,
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nContent-Length: 3\r\n"
+                + "\r\n\(body)\(smuggled)")
+        expectRefused(twoLengths, status: 400, mentioning: "Content-Length more than once")
+
+        let lengthAndChunked = try await exchange(
+            server,
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "0\r\n\r\n\(smuggled)")
+        expectRefused(lengthAndChunked, status: 400, mentioning: "both Content-Length and Transfer-Encoding")
+
+        let unknownCoding = try await exchange(
+            server, "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc")
+        expectRefused(unknownCoding, status: 501, mentioning: "transfer coding")
+
+        let codingList = try await exchange(
+            server, "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+        expectRefused(codingList, status: 501, mentioning: "transfer coding")
+
+        let noHost = try await exchange(server, "GET /healthz HTTP/1.1\r\n\r\n")
+        expectRefused(noHost, status: 400, mentioning: "Host")
+
+        let twoHosts = try await exchange(server, "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        expectRefused(twoHosts, status: 400, mentioning: "more than one Host")
+
+        let bareCR = try await exchange(server, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\rInjected: b\r\n\r\n")
+        expectRefused(bareCR, status: 400, mentioning: "control character")
+
+        let chunkedOnOld = try await exchange(
+            server, "POST /api/v1/event/push HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+        expectRefused(chunkedOnOld, status: 400, mentioning: "HTTP/1.0")
+    }
+
+    @Test func soundRequestsKeepTheConnection() async throws {
+        let server = try await SecurityServer.start()
+        defer { Task { await server.stop() } }
+        let socket = try RawSocket(port: server.process.port)
+        await socket.send(smuggled + smuggled)
+        let reply = await socket.read()
+        #expect(reply.answers == 2, "\(reply.text)")
+        #expect(reply.status == 200)
+        #expect(!reply.closed)
+        // Identical repeated lengths are one length (RFC 9112 §6.3 allows either answer; Tern takes it).
+        let same = try RawSocket(port: server.process.port)
+        await same.send("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n")
+        #expect(await same.read().status == 200)
+    }
+
+    /// A client that drips its head a byte at a time is never idle; the head deadline still ends it.
+    @Test func aHeadThatTricklesInIsCutOffAtTheHeadDeadline() async throws {
+        let server = try await SecurityServer.start(["--head-timeout", "2", "--connection-timeout", "60"])
+        defer { Task { await server.stop() } }
+        let socket = try RawSocket(port: server.process.port)
+        var cutOff = false
+        for byte in "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + String(repeating: "a", count: 60) {
+            guard await socket.send(String(byte)) else {
+                cutOff = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        if !cutOff { cutOff = await socket.read(quiet: 1).closed }
+        #expect(cutOff, "a 15-second trickle outlived a 2-second head deadline")
+    }
+
+    @Test func oneAddressCannotTakeMoreThanItsShareOfConnections() async throws {
+        let server = try await SecurityServer.start(["--max-connections-per-address", "2"])
+        defer { Task { await server.stop() } }
+        // Held open at once (the start-up health check may hold one more of this address's slots).
+        let sockets = try (0..<4).map { _ in try RawSocket(port: server.process.port) }
+        var served = 0
+        var refused = 0
+        for socket in sockets {
+            await socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = await socket.read(quiet: 1)
+            if reply.status == 200 { served += 1 }
+            if reply.closed && reply.answers == 0 { refused += 1 }
+        }
+        #expect(served <= 2)
+        #expect(refused >= 2)
+    }
+}
