@@ -11,5 +11,22 @@ swift format lint --strict --recursive --parallel Sources Tests Package.swift
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
+echo "== iOS build (every SDK target; the Notification Service Extension as an app extension links it)"
+sdk_targets=(TernCore TernPush TernNotificationService TernTarget TernProfile)
+ios_build=../shared/apple/ios-build.sh
+if [ -x "$ios_build" ]; then
+    # Linux: the iOS 17.0 SDK's headers and Swift interfaces beside the script; macOS: Xcode's SDK.
+    "$ios_build" "${sdk_targets[@]}"
+    "$ios_build" --extension TernNotificationService
+elif [ "$(uname)" = Darwin ] && xcrun --sdk iphoneos --show-sdk-path >/dev/null 2>&1; then
+    for target in "${sdk_targets[@]}"; do
+        xcodebuild -quiet -scheme "$target" -destination generic/platform=iOS build
+    done
+    xcodebuild -quiet -scheme TernNotificationService -destination generic/platform=iOS \
+        APPLICATION_EXTENSION_API_ONLY=YES build
+else
+    echo "iOS build: skipped (no $ios_build beside the repository and no Xcode iPhoneOS SDK)"
+fi
+
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"

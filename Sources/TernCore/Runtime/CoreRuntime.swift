@@ -23,6 +23,8 @@ actor CoreRuntime {
     nonisolated let auth = AuthSource()
     let completions: CompletionRegistry
     let syncStates = SyncStateHub()
+    /// Every call and follow-up, in order.
+    nonisolated let mailbox = Mailbox()
 
     var phase = Phase.waiting
     var appGroup: String?
@@ -30,8 +32,13 @@ actor CoreRuntime {
     var sender: Sender?
     var sessions: SessionTracker?
     var modules: [any TernModule] = []
-    var waiters: [CheckedContinuation<ReadyCore?, Never>] = []
+    /// Letters waiting for initialization, in the order they were posted.
+    var parked: [Parked] = []
+    var unparking = false
+    var unparkWaiters: [CheckedContinuation<Void, Never>] = []
     var initAwaitReported = false
+    /// Counts `authenticate()` and `logOut()` calls: a refusal only undoes the latest.
+    var authAttempt = 0
     var initTask: Task<Void, Never>?
     var generation = 0
     var configCollection = true
@@ -47,6 +54,7 @@ actor CoreRuntime {
         self.environment = environment
         self.bus = bus
         completions = CompletionRegistry(bus: bus)
+        mailbox.open(for: self)
     }
 
     var configuration: TernConfiguration? {
@@ -58,28 +66,6 @@ actor CoreRuntime {
 
     var collectionEnabled: Bool {
         collectionOverride ?? (configCollection && savedCollection != false)
-    }
-
-    /// The ready core, after waiting for initialization if it has not happened (reporting
-    /// `initAwait` once per wait); nil when the configuration was unusable.
-    func awaitReady(function: String) async -> ReadyCore? {
-        switch phase {
-        case .ready(let ready): return ready
-        case .failed: return nil
-        case .waiting, .initializing:
-            if !initAwaitReported {
-                initAwaitReported = true
-                bus.emit(.info(function, CoreEvents.initAwait))
-            }
-            return await withCheckedContinuation { waiters.append($0) }
-        }
-    }
-
-    func resumeWaiters(_ ready: ReadyCore?) {
-        let waiting = waiters
-        waiters = []
-        initAwaitReported = false
-        for waiter in waiting { waiter.resume(returning: ready) }
     }
 
     func setAppGroup(_ name: String?) {

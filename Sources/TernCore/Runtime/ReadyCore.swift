@@ -32,9 +32,29 @@ public struct ReadyCore: Sendable {
         await runtime.enqueue(entries, journal: journal, waitUntilWritten: waitUntilWritten, completion: nil)
     }
 
-    /// A setting saved by ``enqueue(_:journal:)`` or ``setSetting(_:_:)``.
+    /// A setting saved by ``enqueue(_:journal:)`` or ``setSetting(_:_:)`` (after the requests
+    /// accepted before the call are written, so a journal is read back as it was queued).
     public func setting(_ key: String) async -> JSONValue? {
-        await store.setting(key, as: JSONValue.self)
+        await runtime.awaitWrites()
+        return await store.setting(key, as: JSONValue.self)
+    }
+
+    /// Posts a follow-up the SDK makes on its own (after a server's answer, a provider's token) to
+    /// the mailbox: it runs after every call the app made before it was posted, in order with those
+    /// made after. Never from inside a command: a command waiting for a letter posted after it waits forever.
+    public func post(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) {
+        runtime.mailbox.post(.command(function, body))
+    }
+
+    /// ``post(_:_:)``, returning once `body` has run.
+    public func followUp(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            runtime.mailbox.post(
+                .command(function) { ready in
+                    await body(ready)
+                    done.resume()
+                })
+        }
     }
 
     /// Saves a module's setting (nil removes it).

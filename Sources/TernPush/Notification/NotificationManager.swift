@@ -40,6 +40,8 @@ public final class NotificationManager {
     var urlOpener: (any URLOpening)?
     /// Keeps the platform's notification-center delegate alive (the center holds it weakly).
     var platformDelegate: AnyObject?
+    /// Hands the app's lifecycle to the SDK instance (iOS: `registerForPushNotifications(for:)`).
+    var attachLifecycle: (@Sendable (any AppLifecycle) -> Void)?
     /// Raises `permissionDenied` when the person refuses notifications.
     var permissionDenied: (@Sendable () -> Void)?
     private let issues: (any PushIssueReporting)?

@@ -25,6 +25,7 @@ enum NotificationManagers {
         let manager = NotificationManager(issues: EventBusIssueReporter(bus: bus))
         manager.permissionDenied = { bus.emit(.error("registerForPushNotifications", CoreEvents.permissionDenied)) }
         manager.setOpenReporter(OutboxPushEventReporter(core: core))
+        manager.attachLifecycle = { core.attachAppLifecycle($0) }
         managers[ObjectIdentifier(core)] = (core, manager)
         return manager
     }

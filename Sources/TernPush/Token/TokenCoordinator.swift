@@ -56,7 +56,10 @@ actor TokenCoordinator {
             guard let provider = PushProvider(rawValue: name), let source = sources[provider] else { continue }
             asked.append(name)
             if let token = await fetch(source) {
-                await TokenChange.apply(TokenData(provider: name, token: token), ready, function: function)
+                // Asking the providers may take seconds, off the mailbox; the new token is applied
+                // through it, after the calls the app made before the provider answered.
+                let data = TokenData(provider: name, token: token)
+                await ready.followUp(function) { ready in await TokenChange.apply(data, ready, function: function) }
                 return
             }
         }
