@@ -49,7 +49,13 @@ public final class Tern: Sendable {
     public func initialization(
         configuration: TernConfiguration, completion: (@Sendable ([ModuleInitStatus]) -> Void)? = nil
     ) {
-        mailbox.post(.setup { [runtime] in await runtime.initialize(configuration, completion: completion) })
+        // Every linked module, whether or not the app touched it yet, in one fixed order.
+        let linked = ModuleDiscovery.linked(core)
+        mailbox.post(
+            .setup { [runtime] in
+                for module in linked { await runtime.register(module) }
+                await runtime.initialize(configuration, completion: completion)
+            })
     }
 
     /// The app group whose container holds the SDK's database, shared with the Notification Service

@@ -30,11 +30,23 @@ struct SeenEvent: Sendable {
 final class SDKEventStream: Sendable {
     let events: AsyncStream<SeenEvent>
     private let continuation: AsyncStream<SeenEvent>.Continuation
+    /// Every event's name and function, in order (for failure messages).
+    let log = Log()
+
+    actor Log {
+        private(set) var lines: [String] = []
+        func add(_ line: String) { lines.append(line) }
+    }
 
     init(_ tern: Tern) {
         (events, continuation) = AsyncStream.makeStream(of: SeenEvent.self)
         let continuation = continuation
-        tern.eventSDKFunctions.subscribe { event in continuation.yield(SeenEvent(event)) }
+        let log = log
+        tern.eventSDKFunctions.subscribe { event in
+            let seen = SeenEvent(event)
+            continuation.yield(seen)
+            Task { await log.add("\(event.function).\(seen.name)") }
+        }
     }
 
     /// The next event named `name`, or nil when none comes within `timeout` seconds.

@@ -11,6 +11,10 @@ import Foundation
 /// ```
 public final class CoreServices: Sendable {
     let runtime: CoreRuntime
+    /// The modules' own state for this instance.
+    public let slots = ModuleSlots()
+    /// The modules' own main-actor state for this instance.
+    public let mainActorSlots = MainActorModuleSlots()
 
     init(runtime: CoreRuntime) {
         self.runtime = runtime

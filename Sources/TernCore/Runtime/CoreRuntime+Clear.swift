@@ -7,6 +7,7 @@ extension CoreRuntime {
         await awaitWrites()
         await sender?.stop()
         await completions.cancelAll()
+        cachedToken = nil
         guard let store = store ?? (try? openStore()) else { return }
         let consent = await store.setting(Self.consentKey, as: Bool.self)
         do {

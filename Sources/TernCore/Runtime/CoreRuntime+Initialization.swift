@@ -43,7 +43,10 @@ extension CoreRuntime {
         phase = .initializing(ready)
         await startServices(store)
         bus.emit(.info(ConfigurationValidator.function, CoreEvents.configSet))
-        let modules = self.modules
+        // The linked SDK modules in their fixed order, then any other in the order it was registered.
+        let modules = self.modules.enumerated()
+            .sorted { (ModuleDiscovery.rank($0.element), $0.offset) < (ModuleDiscovery.rank($1.element), $1.offset) }
+            .map(\.element)
         let timeout = environment.moduleInitTimeout
         let clock = environment.clock
         initTask = Task {

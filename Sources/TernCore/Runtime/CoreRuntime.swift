@@ -37,6 +37,8 @@ actor CoreRuntime {
     var unparking = false
     var unparkWaiters: [CheckedContinuation<Void, Never>] = []
     var initAwaitReported = false
+    /// The device's token as last read or written (`.none`: not read yet).
+    var cachedToken: TokenData??
     /// Counts `authenticate()` and `logOut()` calls: a refusal only undoes the latest.
     var authAttempt = 0
     var initTask: Task<Void, Never>?
@@ -79,6 +81,7 @@ actor CoreRuntime {
         if let store, store.path == path { return store }
         let opened = try CoreStore(directory: directory)
         store = opened
+        cachedToken = nil
         return opened
     }
 
@@ -142,6 +145,24 @@ actor CoreRuntime {
 
     func wakeSender() {
         sender?.wake()
+    }
+
+    func token() async -> TokenData? {
+        if let cachedToken { return cachedToken }
+        let read = await store?.setting(Self.tokenKey, as: TokenData.self)
+        cachedToken = .some(read)
+        return read
+    }
+
+    func setToken(_ token: TokenData?) async throws {
+        guard let store else { throw TernError("the SDK is not initialized: the token was not saved") }
+        try await store.setSetting(Self.tokenKey, token)
+        cachedToken = .some(token)
+        sender?.wake()
+    }
+
+    func tokenAndAutomaticFields() async -> (token: TokenData?, fields: [String: JSONValue]) {
+        (await token(), await automaticFields())
     }
 
     func automaticFields() async -> [String: JSONValue] {

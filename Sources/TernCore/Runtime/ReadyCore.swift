@@ -67,15 +67,19 @@ public struct ReadyCore: Sendable {
         await runtime.automaticFields()
     }
 
-    /// The device's push token, nil when none is set.
+    /// The device's push token, nil when none is set (kept in memory after the first read).
     public func token() async -> TokenData? {
-        await store.setting(CoreRuntime.tokenKey, as: TokenData.self)
+        await runtime.token()
+    }
+
+    /// The device's token and the subscription's automatic fields, in one step into the core.
+    public func tokenAndAutomaticFields() async -> (token: TokenData?, fields: [String: JSONValue]) {
+        await runtime.tokenAndAutomaticFields()
     }
 
     /// Saves the device's push token (nil removes it) and wakes requests waiting for one.
     public func setToken(_ token: TokenData?) async throws {
-        try await store.setSetting(CoreRuntime.tokenKey, token)
-        await runtime.wakeSender()
+        try await runtime.setToken(token)
     }
 
     /// True while the user allows collection.

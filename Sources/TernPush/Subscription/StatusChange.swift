@@ -21,8 +21,8 @@ struct StatusChange: Sendable {
     /// Writes the request with the device's token (or waiting for one) and the automatic fields,
     /// and remembers the status asked for.
     func enqueue(_ ready: ReadyCore) async {
-        let token = await ready.token()
-        var fields = await ready.automaticFields()
+        let (token, automatic) = await ready.tokenAndAutomaticFields()
+        var fields = automatic
         fields.merge(customFields ?? [:]) { _, app in app }
         let request = PushSubscriptionRequest(
             time: time, provider: token?.provider ?? "", subscriptionId: token?.token ?? "", sync: sync,
