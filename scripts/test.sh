@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up, format check, a build that treats warnings as errors, every test.
+# The whole test suite: set-up, format check, a build that treats warnings as errors, the docs and
+# public-API checks, every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 
 echo "== format (swift format lint --strict)"
-swift format lint --strict --recursive --parallel Sources Tests Package.swift
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Examples
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -27,6 +28,26 @@ elif [ "$(uname)" = Darwin ] && xcrun --sdk iphoneos --show-sdk-path >/dev/null 
 else
     echo "iOS build: skipped (no $ios_build beside the repository and no Xcode iPhoneOS SDK)"
 fi
+
+echo "== docs (make docs: every SDK product's DocC, checked; symbol graphs from the build above)"
+scripts/docs.sh --no-build
+
+echo "== the DocC articles' Swift compiles against the SDK"
+scripts/tests/docs-snippets.sh
+
+echo "== public API against api-baseline/ (swift-api-digester, the build above)"
+scripts/api-baseline.sh check
+
+echo "== the docs and API checks fail on planted mistakes"
+scripts/tests/docs-checks.sh
+
+echo "== the operators' guide: its backup and restore steps against a real tern serve"
+scripts/tests/backup-restore.sh
+
+echo "== the example app compiled for iOS (../shared/apple/ios-build.sh)"
+# TERN_EXAMPLES_SDK_MAY_FAIL: the SDK's own iOS build (issue 11) is not green yet; until it is, an
+# SDK that does not compile for iOS leaves the example unchecked instead of failing here.
+TERN_EXAMPLES_SDK_MAY_FAIL=1 scripts/examples.sh
 
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
