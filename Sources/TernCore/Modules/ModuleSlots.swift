@@ -9,6 +9,7 @@ import Foundation
 public actor ModuleSlots {
     private var values: [String: any Sendable] = [:]
 
+    /// Empty slots.
     public init() {}
 
     /// The value kept under `key`, made by `make` the first time.
@@ -25,6 +26,7 @@ public actor ModuleSlots {
 public final class MainActorModuleSlots {
     private var values: [String: Any] = [:]
 
+    /// Empty slots.
     public nonisolated init() {}
 
     /// The value kept under `key`, made by `make` the first time.

@@ -9,6 +9,7 @@ public actor AppLifecycleRelay: AppLifecycle {
     private var current: AppState?
     private var continuations: [UUID: AsyncStream<AppState>.Continuation] = [:]
 
+    /// A relay with no lifecycle attached yet.
     public init() {}
 
     /// Forwards `source`'s states and background time from now on; only the first call counts.
