@@ -23,7 +23,7 @@ extension TernModule {
 /// How a module is found when the SDK initializes, whatever the app touched first: each module
 /// product declares `public enum TernModuleEntryPoint: TernModuleEntry` in its own module, and
 /// ``Tern/initialization(configuration:completion:)`` brings up every one that is linked, in
-/// ``ModuleDiscovery/products`` order, reporting each in its ``ModuleInitStatus``.
+/// one fixed order (push, target, profile, …), reporting each in its ``ModuleInitStatus``.
 public protocol TernModuleEntry {
     /// The module for this SDK instance.
     static func module(_ core: CoreServices) -> any TernModule
