@@ -96,6 +96,7 @@ public final class SQLiteDatabase {
     /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout, so that
     /// several connections and several processes can share it.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false) throws {
+        _ = Self.configured
         self.path = path
         let flags =
             readOnly
@@ -117,6 +118,13 @@ public final class SQLiteDatabase {
         }
         try execute("PRAGMA foreign_keys=ON")
     }
+
+    /// Process-wide settings, once, before the first connection.
+    private static let configured: Void = {
+        #if !canImport(SQLite3)
+            _ = tern_sqlite_disable_memory_statistics()
+        #endif
+    }()
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
@@ -168,6 +176,9 @@ public final class SQLiteDatabase {
     public func queryFirst(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws -> SQLiteRow? {
         try query(sql, parameters).first
     }
+
+    /// True outside a transaction (also after SQLite rolled one back by itself after an error).
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// The rowid of the last successful insert on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var providers = ProviderEndpoints()
     /// The sending engine: batch size, batches in flight, lease (`--delivery-*`).
     public var delivery = DeliveryEngine.Options()
+    /// How concurrent writes share a transaction (`--write-batch`, `--write-batch-wait-ms`).
+    public var groupCommit = GroupCommitConfiguration()
 
     public init() {}
 

@@ -103,7 +103,7 @@ import Testing
             device.tern.push.subscription.suspend()
             await device.settle()
             let statuses = try await server.statuses(token: device.token)
-            let seen = await device.stream.log.lines
+            let seen = device.stream.names
             #expect(!statuses.values.contains("subscribed"), "gap \(gap): \(statuses) \(seen)")
             #expect(statuses.values.contains("suspended"), "gap \(gap): \(statuses)")
             await device.end()

@@ -1,0 +1,72 @@
+import Foundation
+import TernProtocol
+
+/// Applies the one subscription a goal may carry (email, SMS, push or a cc-data channel).
+struct GoalSubscriptionWriter {
+    let caller: Caller
+    let now: Int64
+
+    func apply(
+        _ tx: any StoreTransaction, _ wire: GoalSubscription, to profile: Profile, time: Int64, index: Int
+    ) throws {
+        let field = "events[\(index)].subscription"
+        guard let resource = try tx.resource(id: Int64(wire.resourceId)), resource.projectId == caller.project.id
+        else {
+            throw APIError.badRequest(
+                "\(field).resource_id \(wire.resourceId) is not a resource of project \(caller.project.id)")
+        }
+        guard resource.channels.contains(wire.channel) else {
+            throw APIError.badRequest(
+                "\(field).channel \"\(wire.channel)\" is not a channel of resource \(resource.id) "
+                    + "(it has \(resource.channels.joined(separator: ", ")))")
+        }
+        try Validation.categories(wire.cats ?? [], in: try tx.categories(resourceId: resource.id))
+        let (provider, address) = try GoalSubscription.address(of: wire, field: field)
+        let status = wire.status.flatMap(SubscriptionStatus.init(rawValue:)) ?? .subscribed
+        let existing = try tx.subscription(
+            of: profile.id, resourceId: resource.id, channel: wire.channel, provider: provider, token: address)
+        if let existing, time < existing.clientTime { return }
+        var subscription =
+            try existing
+            ?? tx.insertSubscription(
+                NewSubscription(
+                    profileId: profile.id, resourceId: resource.id, channel: wire.channel, provider: provider,
+                    token: address, status: status,
+                    hashId: SubscriptionService.hashId(profile, resource.id, provider, address),
+                    clientTime: time, now: now))
+        if wire.status != nil || existing == nil { subscription.status = status }
+        subscription.fields = CustomFields.merge(subscription.fields, wire.customFields)
+        for name in wire.cats ?? [] { subscription.cats[name] = true }
+        if let priority = wire.priority { subscription.priority = Int64(priority) }
+        if let ccData = wire.ccData { subscription.ccData = ccData }
+        subscription.clientTime = time
+        subscription.updatedAt = now
+        try tx.updateSubscription(subscription)
+    }
+}
+
+extension GoalSubscription {
+    /// The provider and address that identify this subscription on its channel.
+    static func address(of wire: GoalSubscription, field: String) throws(APIError) -> (String, String) {
+        switch wire.channel {
+        case "email":
+            guard let email = wire.email, !email.isEmpty else { throw .badRequest("\(field).email is required") }
+            return ("", email)
+        case "sms":
+            guard let phone = wire.phone, !phone.isEmpty else { throw .badRequest("\(field).phone is required") }
+            return ("", phone)
+        case "push":
+            guard let provider = wire.provider, let token = wire.subscriptionId else {
+                throw .badRequest("\(field) of channel push needs provider and subscription_id")
+            }
+            return (provider, token)
+        default:
+            guard let ccData = wire.ccData, !ccData.isEmpty,
+                let data = try? JSONCoders.encoder.encode(ccData)
+            else {
+                throw .badRequest("\(field) of channel \(wire.channel) needs cc_data (e.g. the chat id)")
+            }
+            return ("", String(decoding: data, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import TernHTTP
+
+/// `/healthz`, `/metrics`, and with `--bench-routes` the constant route for the HTTP ceiling.
+enum OpsRoutes {
+    static let constantBody = Data(#"{"error":0}"#.utf8)
+
+    static func all(store: any Store, metrics: Metrics, benchRoutes: Bool) -> [Route] {
+        var routes = [
+            Route("GET", "/healthz") { _ in
+                await store.isHealthy()
+                    ? .json(200, Data(#"{"status":"ok"}"#.utf8))
+                    : .envelope(503, "the store does not answer")
+            },
+            Route("GET", "/metrics") { _ in
+                .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            },
+        ]
+        if benchRoutes {
+            routes.append(Route("GET", "/bench/constant") { _ in .json(200, constantBody) })
+            routes.append(Route("POST", "/bench/constant") { _ in .json(200, constantBody) })
+        }
+        return routes
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import TernCrypto
+import TernHTTP
+import TernProtocol
+
+/// The server's ``HTTPHandler``: looks the route up in its table, runs it, sends what a thrown
+/// error renders, and records every answer in the metrics and the log.
+public struct Router: HTTPHandler {
+    public let routes: [Route]
+    let table: RouteTable
+    let metrics: Metrics
+    let logger: Logger
+
+    public init(routes: [Route], metrics: Metrics, logger: Logger) {
+        self.routes = routes
+        self.table = RouteTable(routes)
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        let requestId = Self.requestId(request)
+        var routeName = "unmatched"
+        var response: HTTPResponse
+        var failure: String?
+        switch table.match(method: request.method, path: request.path) {
+        case .found(let route, let parameters):
+            routeName = route.pattern
+            do {
+                response = try await route.handler(
+                    RouteRequest(http: request, parameters: parameters, requestId: requestId, routeName: route.name))
+            } catch {
+                (response, failure) = answer(for: error)
+            }
+        case .methodNotAllowed(let methods, let pattern):
+            let allowed = methods.joined(separator: ", ")
+            routeName = pattern
+            response = .envelope(405, "\(request.method) is not allowed on \(pattern): use \(allowed)")
+            response.headers.append(("Allow", allowed))
+        case .notFound:
+            response = .envelope(
+                404, "no route \(request.method) \(request.path.prefix(200)): see docs/api/openapi.yaml")
+        }
+        response.headers.append(("X-Request-Id", requestId))
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.recordRequest(route: routeName, status: response.status, seconds: seconds)
+        var fields: [String: any Sendable] = [
+            "route": routeName, "method": request.method, "status": response.status,
+            "duration_ms": (seconds * 1_000_000).rounded() / 1000, "request_id": requestId,
+        ]
+        if let failure { fields["error"] = failure }
+        logger.log(response.status >= 500 ? .error : .info, "request", fields)
+        return response
+    }
+
+    /// What a handler threw, as an answer, and the reason to log for server-side failures.
+    func answer(for error: any Error) -> (HTTPResponse, String?) {
+        guard let error = error as? any HTTPResponseError else {
+            return (.envelope(500, "internal error; the server log has the details"), "\(error)")
+        }
+        error.record(in: metrics)
+        return (error.response, error.logReason)
+    }
+
+    static func requestId(_ request: HTTPRequest) -> String {
+        if let sent = request.header("X-Request-Id"), (1...64).contains(sent.count),
+            sent.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" })
+        {
+            return sent
+        }
+        return Digest.randomHex(bytes: 8)
+    }
+}

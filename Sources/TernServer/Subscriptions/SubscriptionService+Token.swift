@@ -1,0 +1,106 @@
+import Foundation
+import TernProtocol
+
+extension SubscriptionService {
+    /// `push/update`: the subscription with the old provider and token takes the new ones and keeps
+    /// its identity (id, hash, fields, categories). When the profile already has a subscription with
+    /// the new token, that one is kept and the old one becomes unsubscribed.
+    public func update(_ request: PushUpdateRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+        -> Answer
+    {
+        let now = clock()
+        let oldProvider = request.oldProvider ?? request.provider
+        let oldToken = request.oldSubscriptionId ?? ""
+        return try await store.idempotentWrite(idempotency, now: now) { tx in
+            let resolver = ProfileResolver(caller: caller, now: now)
+            let notFound = APIError.notFound(
+                "no push subscription with provider \(oldProvider) and the old token in resource "
+                    + "\(caller.resource.id) for this profile: subscribe first, then update the token")
+            guard let profile = try resolver.find(tx, provider: oldProvider, token: oldToken) else { throw notFound }
+            func mine(_ provider: String, _ token: String) throws -> Subscription? {
+                try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
+            }
+            guard var old = try mine(oldProvider, oldToken) else { throw notFound }
+            let samePlace = oldProvider == request.provider && oldToken == request.subscriptionId
+            if !samePlace, var current = try mine(request.provider, request.subscriptionId) {
+                old.status = .unsubscribed
+                old.updatedAt = now
+                try tx.updateSubscription(old)
+                current.fields = CustomFields.merge(current.fields, request.customFields)
+                current.updatedAt = now
+                try tx.updateSubscription(current)
+                return try Self.answer(tx, true, profile, current)
+            }
+            old.provider = request.provider
+            old.token = request.subscriptionId
+            old.fields = CustomFields.merge(old.fields, request.customFields)
+            old.updatedAt = now
+            try tx.updateSubscription(old)
+            return try Self.answer(tx, true, profile, old)
+        }
+    }
+
+    /// `push/status`: the profile with its latest subscription on the resource, the one with this
+    /// token, or the latest with a provider. No profile: `profile` is null; no such subscription:
+    /// `profile.subscription` is null.
+    public func status(_ request: PushStatusRequest, caller: Caller) async throws -> Answer {
+        try await store.read { tx in
+            let resolver = ProfileResolver(caller: caller, now: 0)
+            guard let profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId)
+            else { return try .ok(nil) }
+            let pushes = try tx.subscriptions(profileId: profile.id).filter {
+                $0.resourceId == caller.resource.id && $0.channel == Self.push
+            }
+            let chosen: Subscription? =
+                switch request.mode {
+                case .latest: pushes.first
+                case .current:
+                    pushes.first { $0.provider == request.provider && $0.token == request.subscriptionId }
+                case .latestForProvider: pushes.first { $0.provider == request.provider }
+                }
+            return try Self.answer(tx, true, profile, chosen)
+        }
+    }
+
+    /// `push/unsuspend`, the log-in / log-out transition (JWT only): this token's subscribed
+    /// subscriptions in other profiles (any database) become suspended; the JWT profile's suspended
+    /// subscription with this token becomes subscribed. Answers the JWT profile (null when it does not
+    /// exist) with its subscription for this token (null when it has none).
+    public func unsuspend(_ request: PushTokenRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+        -> Answer
+    {
+        guard caller.hasJWT else {
+            throw APIError.unauthorized(
+                "push/unsuspend needs a JWT (Authorization: Bearer <JWT>): it moves the subscription to the "
+                    + "profile the JWT names")
+        }
+        guard let provider = request.provider, let token = request.subscriptionId else {
+            throw APIError.badRequest("provider and subscription_id are required: send the device's current push token")
+        }
+        let now = clock()
+        return try await store.idempotentWrite(idempotency, now: now) { tx in
+            let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: provider, token: token)
+            let all = try tx.subscriptions(
+                resourceId: caller.resource.id, channel: Self.push, provider: provider, token: token)
+            var own: Subscription?
+            for var subscription in all {
+                if subscription.profileId == profile?.id {
+                    if subscription.status == .suspended {
+                        subscription.status = .subscribed
+                        subscription.updatedAt = now
+                        try tx.updateSubscription(subscription)
+                        try tx.clearTags(subscriptionId: subscription.id)  // a new binding starts untagged
+                    }
+                    own = subscription
+                } else if subscription.status == .subscribed {
+                    subscription.status = .suspended
+                    subscription.updatedAt = now
+                    try tx.updateSubscription(subscription)
+                    try tx.clearTags(subscriptionId: subscription.id)  // the binding ended
+                }
+            }
+            guard let profile else { return try .ok(nil) }
+            return try Self.answer(tx, true, profile, own)
+        }
+    }
+}

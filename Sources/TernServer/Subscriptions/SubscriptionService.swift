@@ -1,0 +1,104 @@
+import Foundation
+import TernCrypto
+import TernProtocol
+
+/// Push subscriptions: subscribe, suspend, unsubscribe, token updates, status, log-in/log-out.
+public struct SubscriptionService: Sendable {
+    static let push = "push"
+
+    let store: any Store
+    let clock: @Sendable () -> Int64
+
+    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// `push/subscribe`, `push/suspend`, `push/unsubscribe`: sets the status of the subscription
+    /// (resource, provider, token) of the caller's profile, creating profile and subscription when
+    /// absent. A change older (by `time`) than the one applied last changes nothing.
+    public func change(
+        _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
+        idempotency: IdempotencyToken
+    ) async throws -> Answer {
+        guard caller.resource.isPush else {
+            throw APIError.badRequest(
+                "resource \(caller.resource.id) has no push channel: use the rToken of a push resource")
+        }
+        let now = clock()
+        return try await store.idempotentWrite(idempotency, now: now) { tx in
+            let resolver = ProfileResolver(caller: caller, now: now)
+            let categories = try tx.categories(resourceId: caller.resource.id)
+            try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
+            var profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
+            let existing = try tx.subscription(
+                of: profile.id, resourceId: caller.resource.id, provider: request.provider,
+                token: request.subscriptionId)
+
+            if let existing, request.time < existing.clientTime {
+                return try Self.answer(tx, request.sync, profile, existing, categories: categories)
+            }
+            profile = try resolver.applyProfileChanges(
+                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
+
+            var cats = existing?.cats ?? [:]
+            for cat in request.cats ?? [] {
+                if let name = cat.name { cats[name] = cat.active ?? true }
+            }
+            let fields = CustomFields.merge(existing?.fields ?? [:], request.customFields)
+            let subscription: Subscription
+            if var existing {
+                existing.status = status
+                existing.fields = fields
+                existing.cats = cats
+                existing.clientTime = request.time
+                existing.updatedAt = now
+                try tx.updateSubscription(existing)
+                subscription = existing
+            } else {
+                subscription = try tx.insertSubscription(
+                    NewSubscription(
+                        profileId: profile.id, resourceId: caller.resource.id, channel: Self.push,
+                        provider: request.provider, token: request.subscriptionId, status: status,
+                        hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
+                        fields: fields, cats: cats, clientTime: request.time, now: now))
+            }
+            if request.replace == true {
+                try Self.unsubscribeOthers(
+                    tx, keeping: profile, provider: request.provider, token: request.subscriptionId, now: now)
+            }
+            return try Self.answer(tx, request.sync, profile, subscription, categories: categories)
+        }
+    }
+
+    /// `replace`: other profiles' subscriptions with this token in the same database become unsubscribed.
+    static func unsubscribeOthers(
+        _ tx: any StoreTransaction, keeping profile: Profile, provider: String, token: String, now: Int64
+    ) throws {
+        for var other in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
+        where other.profileId != profile.id && other.status != .unsubscribed {
+            other.status = .unsubscribed
+            other.updatedAt = now
+            try tx.updateSubscription(other)
+            try tx.clearTags(subscriptionId: other.id)  // the binding ended
+        }
+    }
+
+    static func answer(
+        _ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: Subscription?,
+        categories: [ResourceCategory]? = nil
+    ) throws -> Answer {
+        guard sync else { return try .ok(nil) }
+        return try .ok(
+            ProfilePresenter.profileData(tx, profile: profile, subscription: subscription, categories: categories))
+    }
+
+    static func hashId(_ profile: Profile, _ resourceId: Int64, _ provider: String, _ token: String) -> String {
+        Digest.shortHash("\(profile.publicId)|\(resourceId)|\(provider)|\(token)")
+    }
+}
+
+/// The server's clock in milliseconds since 1970.
+public enum ServerClock {
+    @Sendable public static func milliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}
