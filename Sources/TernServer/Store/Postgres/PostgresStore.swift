@@ -1,0 +1,147 @@
+import Foundation
+
+/// The store on PostgreSQL, for one node or many on the same database: a pool of libpq connections,
+/// each on its own thread; every request takes one for its transaction and gives it back.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgresql://tern:secret@db.internal/tern?sslmode=verify-full")
+/// let projects = try await store.read { try $0.projects() }
+/// ```
+///
+/// Opening brings the schema to the newest version under an advisory lock, so of several nodes
+/// starting together one migrates and the others wait, then find it done. A node older than the
+/// schema it finds refuses to start.
+public actor PostgresStore: Store {
+    /// The lock key nodes migrate under (any constant every node agrees on: "tern" in ASCII).
+    static let migrationLock: Int64 = 0x7465_726E
+
+    private let sessions: [PostgresSession]
+    private var idle: [PostgresSession]
+    private var waiters: [CheckedContinuation<PostgresSession, any Error>] = []
+    private var closed = false
+    /// How many transactions waited for a free connection since start.
+    private var waits: UInt64 = 0
+    /// The URL with the password removed, for logs and messages.
+    public nonisolated let displayURL: String
+
+    /// Connects, migrates, and keeps up to `poolSize` connections (opened as they are first needed).
+    /// Throws ``StoreError/busy(_:)`` with libpq's reason when the database cannot be reached, and
+    /// ``StoreError/backend(_:)`` when its schema is newer than this build knows.
+    public init(url: String, poolSize: Int = 8) throws {
+        displayURL = Self.redacted(url)
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection(url: url)
+        } catch {
+            throw StoreError.busy("cannot connect to PostgreSQL at \(Self.redacted(url)): \(error.message)")
+        }
+        try Self.migrate(connection)
+        sessions = (0..<max(1, poolSize)).map { PostgresSession(url: url, index: $0) }
+        idle = sessions
+    }
+
+    /// The schema version the database is at.
+    public func schemaVersion() async throws -> Int {
+        try await withSession { session in
+            try await session.run { Int(try $0.queryFirst("SELECT version FROM tern_schema")?.int(0) ?? 0) }
+        }
+    }
+
+    /// Connections in use, the pool's size, transactions waiting for one, and waits so far.
+    public func poolUse() -> (inUse: Int, size: Int, waiting: Int, waits: UInt64) {
+        (sessions.count - idle.count, sessions.count, waiters.count, waits)
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await withSession { session in
+            try await session.transaction(readOnly: false) { try body(PostgresTransaction(database: $0)) }
+        }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await withSession { session in
+            try await session.transaction(readOnly: true) { try body(PostgresTransaction(database: $0)) }
+        }
+    }
+
+    public func isHealthy() async -> Bool {
+        let answer = try? await withSession { session in
+            try await session.run { try $0.queryFirst("SELECT 1")?.int(0) }
+        }
+        return answer == 1
+    }
+
+    public func close() async {
+        closed = true
+        for waiter in waiters { waiter.resume(throwing: StoreError.closed) }
+        waiters = []
+        for session in sessions { await session.close() }
+    }
+
+    private func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
+        let session = try await checkout()
+        do {
+            let result = try await body(session)
+            checkin(session)
+            return result
+        } catch {
+            checkin(session)
+            throw error
+        }
+    }
+
+    private func checkout() async throws -> PostgresSession {
+        guard !closed else { throw StoreError.closed }
+        if let session = idle.popLast() { return session }
+        waits += 1
+        return try await withCheckedThrowingContinuation { waiters.append($0) }
+    }
+
+    private func checkin(_ session: PostgresSession) {
+        if closed {
+            Task { await session.close() }
+        } else if waiters.isEmpty {
+            idle.append(session)
+        } else {
+            waiters.removeFirst().resume(returning: session)
+        }
+    }
+
+    /// Brings the schema to the newest version in one transaction under ``migrationLock``.
+    static func migrate(_ connection: PostgresConnection) throws(StoreError) {
+        do {
+            try connection.execute("BEGIN")
+            _ = try connection.query("SELECT pg_advisory_xact_lock(?)", [migrationLock])
+            try connection.execute(PostgresMigrations.versionTable)
+            var version = Int(try connection.queryFirst("SELECT version FROM tern_schema")?.int(0) ?? -1)
+            if version < 0 {
+                try connection.run("INSERT INTO tern_schema (version) VALUES (0)")
+                version = 0
+            }
+            let newest = PostgresMigrations.all.count
+            if version > newest {
+                try? connection.execute("ROLLBACK")
+                throw StoreError.backend(
+                    "the database schema is at version \(version), newer than this tern knows (\(newest)): "
+                        + "another node was upgraded; upgrade this one before starting it")
+            }
+            for migration in PostgresMigrations.all[version...] { try connection.execute(migration) }
+            try connection.run("UPDATE tern_schema SET version = ?", [newest])
+            try connection.execute("COMMIT")
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PostgresError {
+            try? connection.execute("ROLLBACK")
+            throw error.storeError
+        } catch {
+            throw .backend("\(error)")
+        }
+    }
+
+    /// `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`.
+    public static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+}
