@@ -25,15 +25,15 @@ public actor PostgresStore: Store {
     public nonisolated let displayURL: String
 
     /// Connects, migrates, and keeps up to `poolSize` connections (opened as they are first needed).
-    /// Throws ``StoreError/busy(_:)`` with libpq's reason when the database cannot be reached, and
-    /// ``StoreError/backend(_:)`` when its schema is newer than this build knows.
+    /// Throws ``StoreError/backend(_:)`` with libpq's reason when the database cannot be reached (a
+    /// wrong host, password or database name), and when its schema is newer than this build knows.
     public init(url: String, poolSize: Int = 8) throws {
         displayURL = Self.redacted(url)
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection(url: url)
         } catch {
-            throw StoreError.busy("cannot connect to PostgreSQL at \(Self.redacted(url)): \(error.message)")
+            throw StoreError.backend("cannot connect to PostgreSQL at \(Self.redacted(url)): \(error.message)")
         }
         try Self.migrate(connection)
         sessions = (0..<max(1, poolSize)).map { PostgresSession(url: url, index: $0) }
@@ -140,8 +140,11 @@ public actor PostgresStore: Store {
 
     /// `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`.
     public static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? url
+        guard var components = URLComponents(string: url) else { return "(an unparsable URL)" }
+        if components.password != nil { components.password = "***" }
+        components.queryItems = components.queryItems?.map {
+            $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0
+        }
+        return components.string ?? "(an unparsable URL)"
     }
 }
