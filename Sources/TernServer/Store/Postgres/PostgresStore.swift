@@ -14,6 +14,8 @@ import Foundation
 public actor PostgresStore: Store {
     /// The lock key nodes migrate under (any constant every node agrees on: "tern" in ASCII).
     static let migrationLock: Int64 = 0x7465_726E
+    /// The lock bootstrap's first write takes ("tern" and 1).
+    static let bootstrapLock: Int64 = 0x7465_726E_01
 
     private let sessions: [PostgresSession]
     private var idle: [PostgresSession]
@@ -54,13 +56,17 @@ public actor PostgresStore: Store {
 
     public func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await withSession { session in
-            try await session.transaction(readOnly: false) { try body(PostgresTransaction(database: $0)) }
+            try await session.transaction(readOnly: false) {
+                try body(PostgresTransaction(database: $0, writable: true))
+            }
         }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await withSession { session in
-            try await session.transaction(readOnly: true) { try body(PostgresTransaction(database: $0)) }
+            try await session.transaction(readOnly: true) {
+                try body(PostgresTransaction(database: $0, writable: false))
+            }
         }
     }
 

@@ -31,11 +31,15 @@ extension PostgresTransaction {
     /// Messages due take turns: the least recently served first, each up to an equal share of
     /// `limit`, then the share of those that ran dry goes to the others; within a message, oldest
     /// due first. The messages served go to the back of the round.
+    ///
+    /// With several nodes: a claim locks the turns it serves (`FOR UPDATE`), so claims on the same
+    /// messages follow one another (each takes milliseconds) and the round stays one round across
+    /// nodes; deliveries are taken with `FOR UPDATE SKIP LOCKED`, so no row is ever claimed twice.
     func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
         let due = try database.query(
             """
             SELECT message_id FROM delivery_turns WHERE next_due <= ? ORDER BY turn, message_id LIMIT 64
-            FOR UPDATE SKIP LOCKED
+            FOR UPDATE
             """, [now]
         ).map { $0.requiredInt(0) }
         guard !due.isEmpty, limit > 0 else { return [] }

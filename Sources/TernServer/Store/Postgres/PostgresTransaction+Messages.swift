@@ -35,9 +35,14 @@ extension PostgresTransaction {
             .map(Self.message)
     }
 
+    /// In a write, the messages are locked (`FOR UPDATE SKIP LOCKED`): of several nodes fanning out, each
+    /// takes a message no other node is fanning out at that moment.
     func messagesFanningOut(limit: Int) throws -> [StoredMessage] {
         try database.query(
-            "SELECT \(Self.messageColumns) FROM messages WHERE NOT fan_out_done ORDER BY id LIMIT ?", [limit]
+            """
+            SELECT \(Self.messageColumns) FROM messages WHERE NOT fan_out_done ORDER BY id LIMIT ?
+            \(writable ? "FOR UPDATE SKIP LOCKED" : "")
+            """, [limit]
         ).map(Self.message)
     }
 

@@ -51,7 +51,13 @@ extension PostgresTransaction {
 
     private static let resourceColumns = "id, project_id, db_id, name, channels, rtoken, created_at"
 
+    /// Bootstrap reads every resource in a write before creating the first project: there the read
+    /// takes a transaction lock first, so of several nodes starting on an empty database one creates
+    /// the project and the others then find it.
     func resources(projectId: Int64?) throws -> [Resource] {
+        if projectId == nil, writable {
+            _ = try database.query("SELECT pg_advisory_xact_lock(?)", [PostgresStore.bootstrapLock])
+        }
         if let projectId {
             return try database.query(
                 "SELECT \(Self.resourceColumns) FROM resources WHERE project_id = ? ORDER BY id", [projectId]

@@ -7,6 +7,8 @@ import TernSQLite
 /// canonical text and JSON forms, so the two backends answer alike.
 struct PostgresTransaction: StoreTransaction {
     let database: PostgresConnection
+    /// False in a read-only transaction, where rows cannot be locked.
+    let writable: Bool
 
     /// Inserts one row and returns the id PostgreSQL gave it.
     func insert(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int64 {
