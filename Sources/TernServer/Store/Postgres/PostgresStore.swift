@@ -23,6 +23,7 @@ public actor PostgresStore: Store {
     private var closed = false
     /// How many transactions waited for a free connection since start.
     private var waits: UInt64 = 0
+    let stats = PostgresStats()
     /// The URL with the password removed, for logs and messages.
     public nonisolated let displayURL: String
 
@@ -55,17 +56,19 @@ public actor PostgresStore: Store {
     }
 
     public func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await withSession { session in
+        let stats = stats
+        return try await withSession { session in
             try await session.transaction(readOnly: false) {
-                try body(PostgresTransaction(database: $0, writable: true))
+                try body(PostgresTransaction(database: $0, writable: true, stats: stats))
             }
         }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await withSession { session in
+        let stats = stats
+        return try await withSession { session in
             try await session.transaction(readOnly: true) {
-                try body(PostgresTransaction(database: $0, writable: false))
+                try body(PostgresTransaction(database: $0, writable: false, stats: stats))
             }
         }
     }

@@ -36,6 +36,16 @@ extension PostgresTransaction {
     /// messages follow one another (each takes milliseconds) and the round stays one round across
     /// nodes; deliveries are taken with `FOR UPDATE SKIP LOCKED`, so no row is ever claimed twice.
     func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        let started = ContinuousClock.now
+        let claimed = try claimInTurns(limit: limit, now: now, leaseUntil: leaseUntil)
+        let elapsed = ContinuousClock.now - started
+        stats.recordClaim(
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            rows: claimed.count)
+        return claimed
+    }
+
+    private func claimInTurns(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
         let due = try database.query(
             """
             SELECT message_id FROM delivery_turns WHERE next_due <= ? ORDER BY turn, message_id LIMIT 64

@@ -9,6 +9,8 @@ struct PostgresTransaction: StoreTransaction {
     let database: PostgresConnection
     /// False in a read-only transaction, where rows cannot be locked.
     let writable: Bool
+    /// Where claim latency goes.
+    let stats: PostgresStats
 
     /// Inserts one row and returns the id PostgreSQL gave it.
     func insert(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int64 {
