@@ -3,12 +3,12 @@
 # (initdb as a non-root user; as root, as the `postgres` user), listening on 127.0.0.1 on a free port
 # with password authentication, with a role `tern` (password `tern`) owning a database `tern_test`,
 # and prints the URL the tests read (TERN_TEST_POSTGRES_URL). `scripts/postgres.sh stop DIR` stops
-# it and removes DIR. Exits 3 when PostgreSQL's server programs are not installed.
+# it and removes DIR; `restart DIR [SECONDS]` stops it for SECONDS and starts it again. Exits 3 when PostgreSQL's server programs are not installed.
 set -euo pipefail
 
 command="${1:-}"
 dir="${2:-}"
-[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop DIR" >&2; exit 2; }
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|restart|stop DIR" >&2; exit 2; }
 
 bindir=""
 for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r) /opt/homebrew/opt/postgresql*/bin /usr/local/opt/postgresql*/bin; do
@@ -16,6 +16,14 @@ for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r) /op
 done
 if [ -z "$bindir" ] && command -v initdb >/dev/null && command -v pg_ctl >/dev/null; then
     bindir="$(dirname "$(command -v initdb)")"
+fi
+
+# The server outlives this script: it must not keep a descriptor its caller waits on (a test's
+# Process watches one), so everything past stderr is closed first.
+if [ -d /proc/$$/fd ]; then
+    for fd in $(ls /proc/$$/fd); do
+        if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
 fi
 
 # Runs a server program as the cluster's owner: root may not run PostgreSQL.
@@ -47,6 +55,16 @@ start)
         >/dev/null
     echo "postgresql://tern:tern@127.0.0.1:$port/tern_test"
     ;;
+restart)
+    # Stops the cluster, keeps it down for SECONDS (default 2), and starts it again on the same port:
+    # the tests' "database restarted under load".
+    port="$(cat "$dir/port")"
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    sleep "${3:-2}"
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300" \
+        start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
 stop)
     if [ -n "$bindir" ] && [ -d "$dir/data" ]; then
         as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
@@ -54,7 +72,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: scripts/postgres.sh start|stop DIR" >&2
+    echo "usage: scripts/postgres.sh start|restart|stop DIR" >&2
     exit 2
     ;;
 esac
