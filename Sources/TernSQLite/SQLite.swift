@@ -169,6 +169,9 @@ public final class SQLiteDatabase {
         try query(sql, parameters).first
     }
 
+    /// True outside a transaction (also after SQLite rolled one back by itself after an error).
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     /// The rowid of the last successful insert on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -12,7 +12,7 @@ enum ConnectionValues {
         }
 
         func add(key: String, value: String) {
-            let name = lowercasingKeys ? key.lowercased() : key
+            let name = key
             if let existing = values[name] {
                 values[name] = existing + ", " + value
             } else {
@@ -33,7 +33,11 @@ enum ConnectionValues {
                 { cls, _, key, keySize, value, valueSize in
                     guard let cls, let key else { return .YES }
                     let collector = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
-                    collector.add(key: text(key, keySize), value: value.map { text($0, valueSize) } ?? "")
+                    let name =
+                        collector.lowercasingKeys
+                        ? HeaderName.lowercased(UnsafeRawBufferPointer(start: key, count: keySize))
+                        : text(key, keySize)
+                    collector.add(key: name, value: value.map { text($0, valueSize) } ?? "")
                     return .YES
                 }, Unmanaged.passUnretained(collector).toOpaque())
         }

@@ -34,6 +34,27 @@ public struct HTTPRequest: Sendable {
 
     /// The value of the header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
+        headers[HeaderName.lowercased(name)]
+    }
+}
+
+/// Header names lowercased on the request path: they are ASCII tokens (RFC 9110), so folding A-Z
+/// byte by byte gives what `lowercased()` gives, without its Unicode machinery on every lookup.
+enum HeaderName {
+    static func lowercased(_ name: String) -> String {
+        var name = name
+        return name.withUTF8 { lowercased(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Decodes `bytes` as a header name, lowercased (non-ASCII names go the Unicode way).
+    static func lowercased(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return String(decoding: bytes, as: UTF8.self) }
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return String(decoding: bytes, as: UTF8.self).lowercased() }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
     }
 }

@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var databaseURL: String?
     /// Connections each node keeps to PostgreSQL.
     public var databasePoolSize = 8
+    /// How concurrent writes share a transaction (`--write-batch`, `--write-batch-wait-ms`).
+    public var groupCommit = GroupCommitConfiguration()
 
     public init() {}
 

@@ -135,6 +135,20 @@ public enum ServerOptions {
             config, value throws(APIError) in
             config.delivery.lease = TimeInterval(try integer(value, "--delivery-lease", 1...86_400))
         },
+        Option(
+            flag: "--write-batch", environment: "TERN_WRITE_BATCH", argument: "N",
+            help: "at most this many writes share one transaction (256)"
+        ) {
+            config, value throws(APIError) in
+            config.groupCommit.maxWrites = try integer(value, "--write-batch", 1...10_000)
+        },
+        Option(
+            flag: "--write-batch-wait-ms", environment: "TERN_WRITE_BATCH_WAIT_MS", argument: "MS",
+            help: "how long a write may wait for others to share its transaction (0: only those already waiting)"
+        ) {
+            config, value throws(APIError) in
+            config.groupCommit.maxWait = .milliseconds(try integer(value, "--write-batch-wait-ms", 0...1_000))
+        },
     ]
 
     /// `tern serve --help`.

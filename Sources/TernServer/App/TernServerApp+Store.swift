@@ -4,7 +4,8 @@ extension TernServerApp {
     /// The store the configuration names: PostgreSQL at `--database`, else the SQLite file under `--data`.
     static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> any Store {
         if let url = configuration.databaseURL {
-            let store = try PostgresStore(url: url, poolSize: configuration.databasePoolSize)
+            let store = try PostgresStore(
+                url: url, poolSize: configuration.databasePoolSize, groupCommit: configuration.groupCommit)
             logger.info("store", ["postgresql": store.displayURL, "pool": configuration.databasePoolSize])
             return store
         }
@@ -13,6 +14,6 @@ extension TernServerApp {
             _ = FileManager.default.createFile(
                 atPath: configuration.databasePath, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        return try SQLiteStore(path: configuration.databasePath)
+        return try SQLiteStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
     }
 }

@@ -18,14 +18,17 @@ public enum StoredJSON {
     /// Parses JSON text; nil when it is not valid JSON.
     public static func decode(_ text: String) -> JSONValue? {
         var text = text
-        return text.withUTF8 { bytes -> JSONValue? in
-            var parser = Parser(bytes: bytes)
-            guard let value = parser.value(depth: 0) else { return .none }
-            parser.skipSpace()
-            // Not `? value : nil`: JSONValue takes the nil literal, which would make trailing text `.null`.
-            guard parser.index == bytes.count else { return .none }
-            return value
-        }
+        return text.withUTF8 { decode(utf8: $0) }
+    }
+
+    /// Parses UTF-8 JSON bytes (a request body); nil when they are not valid JSON.
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        var parser = Parser(bytes: bytes)
+        guard let value = parser.value(depth: 0) else { return .none }
+        parser.skipSpace()
+        // Not `? value : nil`: JSONValue takes the nil literal, which would make trailing text `.null`.
+        guard parser.index == bytes.count else { return .none }
+        return value
     }
 
     private static func append(_ value: JSONValue, to out: inout String) {

@@ -98,4 +98,31 @@ import Testing
         await first.close()
         await second.close()
     }
+    /// Writes queued behind a busy connection share its next transaction, each under a savepoint:
+    /// one that breaks a rule fails alone, its batch-mates commit.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func writesOnABusyConnectionAreGroupCommittedAndABadOneFailsAlone() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let store = try PostgresStore(
+            url: url, poolSize: 1, groupCommit: GroupCommitConfiguration(maxWrites: 64, maxWait: .milliseconds(5)))
+        let projectId = try await store.write { try $0.createProject(name: "p", audience: nil, now: 1).id }
+        _ = try await store.write { try $0.createPixel(projectId: projectId, sid: "taken", name: "first", now: 1) }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    let sid = index == 17 ? "taken" : "s\(index)"
+                    let written = try? await store.write {
+                        try $0.createPixel(projectId: projectId, sid: sid, name: "n", now: 2)
+                    }
+                    return written != nil
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 39)
+        let pixels = try await store.read { try $0.pixels(projectId: projectId) }
+        #expect(pixels.count == 40)
+        #expect(Set(pixels.map(\.sid)).count == 40)
+        await store.close()
+    }
 }

@@ -2,91 +2,111 @@ import Foundation
 
 /// One pooled connection, owned by an actor on its own thread so libpq's blocking calls never hold
 /// Swift's cooperative threads. It reconnects by itself when the server went away.
+///
+/// Writes sent to a session that is busy wait in `pending` and go together into its next
+/// transaction, each under its own savepoint (``GroupCommit``, as on SQLite): under load each
+/// connection commits a batch instead of one write.
 actor PostgresSession {
     private let executor: QueueExecutor
-    private var connection: PostgresConnection?
-    private let url: String
+    private let slot: PostgresConnectionSlot
+    private let stats: PostgresStats
+    private let groupCommit: GroupCommitConfiguration
+    private var pending: [any BatchedWrite] = []
+    private var draining = false
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    init(url: String, index: Int) {
-        self.url = url
+    init(url: String, index: Int, stats: PostgresStats, groupCommit: GroupCommitConfiguration) {
+        slot = PostgresConnectionSlot(url: url)
+        self.stats = stats
+        self.groupCommit = groupCommit
         executor = QueueExecutor(label: "tern.store.postgres.\(index)")
     }
 
-    /// Runs `body` in one transaction and commits it. A transaction that failed before anything of it
-    /// could have been committed (the connection was dead when it began, a deadlock, a serialization
-    /// failure) runs once more on a fresh connection; a commit whose outcome is unknown is not retried.
-    func transaction<T>(readOnly: Bool, _ body: (PostgresConnection) throws -> T) throws -> T {
+    /// Queues `body` for this connection's next batch; answers after that batch committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            pending.append(PendingWrite(body, continuation))
+            if !draining {
+                draining = true
+                Task { await drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !pending.isEmpty {
+            let waitsForMore = pending.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
+            if waitsForMore {
+                try? await Task.sleep(for: groupCommit.maxWait)
+            }
+            let count = min(pending.count, groupCommit.maxWrites)
+            let batch = Array(pending.prefix(count))
+            pending.removeFirst(count)
+            apply(batch)
+        }
+        draining = false
+    }
+
+    private func apply(_ batch: [any BatchedWrite]) {
+        do {
+            GroupCommit.apply(batch, on: try PostgresBatching(slot: slot, stats: stats))
+        } catch {
+            for write in batch { write.fail(Self.unavailable(error)) }
+        }
+    }
+
+    /// Runs `body` in one read-only transaction (a consistent snapshot). One that failed because the
+    /// connection was lost (a database restart) runs once more on a fresh connection.
+    func read<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
-            let connection = try connected()
             do {
-                try connection.execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
-            } catch {
-                self.connection = nil
-                if attempt < 3 { continue }
-                throw error.storeError
-            }
-            let result: T
-            do {
-                result = try body(connection)
+                let connection = try slot.connected()
+                do {
+                    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    let result = try body(connection)
+                    try connection.execute("COMMIT")
+                    return result
+                } catch {
+                    if connection.isOpen { try? connection.execute("ROLLBACK") } else { slot.drop() }
+                    throw error
+                }
             } catch let error as PostgresError {
-                rollback(connection)
-                // Nothing was committed: a deadlock, a serialization failure or a lost connection may run again.
-                if error.isRetryable || error.isUnavailable, attempt < 3 { continue }
-                throw error.storeError
+                if error.isUnavailable || error.isRetryable, attempt < 3 { continue }
+                throw Self.unavailable(error)
+            }
+        }
+    }
+
+    /// Runs `body` outside a transaction (health checks).
+    func run<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            let connection = try slot.connected()
+            do {
+                return try body(connection)
             } catch {
-                rollback(connection)
+                if !connection.isOpen { slot.drop() }
                 throw error
             }
-            do {
-                try connection.execute("COMMIT")
-            } catch {
-                if !connection.isOpen { self.connection = nil }
-                throw error.storeError
-            }
-            return result
-        }
-    }
-
-    /// Runs `body` outside a transaction (health checks, migrations that manage their own).
-    func run<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try connected()
-        do {
-            return try body(connection)
         } catch let error as PostgresError {
-            if !connection.isOpen { self.connection = nil }
-            throw error.storeError
+            throw Self.unavailable(error)
         }
     }
 
+    /// Finishes the writes already accepted, then closes the connection.
     func close() {
-        connection = nil
+        if !pending.isEmpty {
+            let batch = pending
+            pending = []
+            apply(batch)
+        }
+        slot.drop()
     }
 
-    private func rollback(_ connection: PostgresConnection) {
-        guard connection.isOpen else {
-            self.connection = nil
-            return
-        }
-        do {
-            try connection.execute("ROLLBACK")
-        } catch {
-            self.connection = nil
-        }
-    }
-
-    private func connected() throws(StoreError) -> PostgresConnection {
-        if let connection, connection.isOpen { return connection }
-        connection = nil
-        do {
-            let fresh = try PostgresConnection(url: url)
-            connection = fresh
-            return fresh
-        } catch {
-            throw .busy("the database is unavailable: \(error.message)")
-        }
+    private static func unavailable(_ error: any Error) -> any Error {
+        guard let error = error as? PostgresError else { return error }
+        return error.storeError
     }
 }

@@ -18,19 +18,20 @@ public actor PostgresStore: Store {
     static let bootstrapLock: Int64 = 0x7465_726E_01
 
     private let sessions: [PostgresSession]
-    private var idle: [PostgresSession]
-    private var waiters: [CheckedContinuation<PostgresSession, any Error>] = []
+    /// Operations sent to each session and not yet answered.
+    private var load: [Int]
     private var closed = false
-    /// How many transactions waited for a free connection since start.
+    /// Operations that found every connection busy and queued behind another.
     private var waits: UInt64 = 0
     let stats = PostgresStats()
     /// The URL with the password removed, for logs and messages.
     public nonisolated let displayURL: String
 
     /// Connects, migrates, and keeps up to `poolSize` connections (opened as they are first needed).
+    /// Writes to a busy connection are group-committed as on SQLite (`groupCommit`).
     /// Throws ``StoreError/backend(_:)`` with libpq's reason when the database cannot be reached (a
     /// wrong host, password or database name), and when its schema is newer than this build knows.
-    public init(url: String, poolSize: Int = 8) throws {
+    public init(url: String, poolSize: Int = 8, groupCommit: GroupCommitConfiguration = .init()) throws {
         displayURL = Self.redacted(url)
         let connection: PostgresConnection
         do {
@@ -39,8 +40,11 @@ public actor PostgresStore: Store {
             throw StoreError.backend("cannot connect to PostgreSQL at \(Self.redacted(url)): \(error.message)")
         }
         try Self.migrate(connection)
-        sessions = (0..<max(1, poolSize)).map { PostgresSession(url: url, index: $0) }
-        idle = sessions
+        let stats = stats
+        sessions = (0..<max(1, poolSize)).map {
+            PostgresSession(url: url, index: $0, stats: stats, groupCommit: groupCommit)
+        }
+        load = Array(repeating: 0, count: sessions.count)
     }
 
     /// The schema version the database is at.
@@ -50,26 +54,19 @@ public actor PostgresStore: Store {
         }
     }
 
-    /// Connections in use, the pool's size, transactions waiting for one, and waits so far.
+    /// Connections busy, the pool's size, operations queued behind a busy connection now and so far.
     public func poolUse() -> (inUse: Int, size: Int, waiting: Int, waits: UInt64) {
-        (sessions.count - idle.count, sessions.count, waiters.count, waits)
+        (load.filter { $0 > 0 }.count, sessions.count, load.reduce(0) { $0 + max(0, $1 - 1) }, waits)
     }
 
-    public func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        let stats = stats
-        return try await withSession { session in
-            try await session.transaction(readOnly: false) {
-                try body(PostgresTransaction(database: $0, writable: true, stats: stats))
-            }
-        }
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await withSession { session in try await session.write(body) }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let stats = stats
         return try await withSession { session in
-            try await session.transaction(readOnly: true) {
-                try body(PostgresTransaction(database: $0, writable: false, stats: stats))
-            }
+            try await session.read { try body(PostgresTransaction(database: $0, writable: false, stats: stats)) }
         }
     }
 
@@ -82,38 +79,18 @@ public actor PostgresStore: Store {
 
     public func close() async {
         closed = true
-        for waiter in waiters { waiter.resume(throwing: StoreError.closed) }
-        waiters = []
         for session in sessions { await session.close() }
     }
 
+    /// Runs `body` on the least busy connection.
     private func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
-        let session = try await checkout()
-        do {
-            let result = try await body(session)
-            checkin(session)
-            return result
-        } catch {
-            checkin(session)
-            throw error
-        }
-    }
-
-    private func checkout() async throws -> PostgresSession {
         guard !closed else { throw StoreError.closed }
-        if let session = idle.popLast() { return session }
-        waits += 1
-        return try await withCheckedThrowingContinuation { waiters.append($0) }
-    }
-
-    private func checkin(_ session: PostgresSession) {
-        if closed {
-            Task { await session.close() }
-        } else if waiters.isEmpty {
-            idle.append(session)
-        } else {
-            waiters.removeFirst().resume(returning: session)
-        }
+        var index = 0
+        for candidate in load.indices where load[candidate] < load[index] { index = candidate }
+        if load[index] > 0 { waits += 1 }
+        load[index] += 1
+        defer { load[index] -= 1 }
+        return try await body(sessions[index])
     }
 
     /// Brings the schema to the newest version in one transaction under ``migrationLock``.

@@ -2,7 +2,9 @@ import Foundation
 import TernSQLite
 
 /// The embedded store: one SQLite file in WAL mode, one connection owned by an actor that runs on
-/// its own thread.
+/// its own thread. Writes are group-committed (see ``GroupCommit``): writes that arrive while a
+/// batch runs wait in `pending` and go together into the next transaction, each under its own
+/// savepoint, so a burst of SDK writes costs one commit instead of one each.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: dataDirectory + "/tern.sqlite")
@@ -11,21 +13,35 @@ import TernSQLite
 public actor SQLiteStore: Store {
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
+    private let checkpointer: WALCheckpointer?
     public let path: String
+    public let groupCommit: GroupCommitConfiguration
+    /// Writes waiting for the next batch, oldest first.
+    private var pending: [any BatchedWrite] = []
+    private var draining = false
+    /// Batches applied and the writes in them, since the store opened (tests and diagnostics).
+    public private(set) var groupCommitStatistics = GroupCommitStatistics()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Opens (creating if needed) the file at `path` and brings its schema to the newest version.
-    public init(path: String) throws {
+    public init(path: String, groupCommit: GroupCommitConfiguration = .init()) throws {
         self.path = path
+        self.groupCommit = groupCommit
         executor = QueueExecutor(label: "tern.store.sqlite")
         do {
             let database = try SQLiteDatabase(path: path)
             try database.migrate(SQLiteMigrations.all)
+            try database.execute("PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerThreshold)")
             self.database = database
+            checkpointer = try WALCheckpointer(path: path)
         } catch let error as SQLiteError {
             throw Self.storeError(error)
         }
+    }
+
+    deinit {
+        checkpointer?.stop()
     }
 
     /// The schema version of the open file.
@@ -33,10 +49,38 @@ public actor SQLiteStore: Store {
         try run { try $0.userVersion }
     }
 
-    public func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try run { database in
-            try database.transaction { try body(SQLiteTransaction(database: database)) }
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard database != nil else { throw StoreError.closed }
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.append(PendingWrite(body, continuation))
+            if !draining {
+                draining = true
+                // A job behind the writes already queued on this actor, so it finds them waiting.
+                Task { await drain() }
+            }
         }
+    }
+
+    /// Applies what is waiting, batch after batch, until nothing is.
+    private func drain() async {
+        while !pending.isEmpty {
+            let waitsForMore = pending.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
+            if waitsForMore {
+                try? await Task.sleep(for: groupCommit.maxWait)
+            }
+            let count = min(pending.count, groupCommit.maxWrites)
+            let batch = Array(pending.prefix(count))
+            pending.removeFirst(count)
+            guard let database else {
+                for write in batch { write.fail(StoreError.closed) }
+                continue
+            }
+            GroupCommit.apply(batch, on: SQLiteBatching(database: database))
+            groupCommitStatistics.batches += 1
+            groupCommitStatistics.writes += batch.count
+            groupCommitStatistics.largestBatch = max(groupCommitStatistics.largestBatch, batch.count)
+        }
+        draining = false
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
@@ -58,6 +102,13 @@ public actor SQLiteStore: Store {
     }
 
     public func close() async {
+        // Writes already accepted finish first (their callers are waiting for an answer).
+        if !pending.isEmpty, let database {
+            let batch = pending
+            pending = []
+            GroupCommit.apply(batch, on: SQLiteBatching(database: database))
+        }
+        checkpointer?.stop()
         if let database {
             try? database.execute("PRAGMA optimize")
         }

@@ -16,13 +16,18 @@ public struct Answer: Sendable, Equatable {
 
     /// A 200 with the envelope around `profile`.
     public static func ok(_ profile: ProfileData?) throws -> Answer {
-        Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
+        guard let profile else { return Answer(status: 200, body: EnvelopeCoding.okWithoutProfile) }
+        return Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
     }
 
 }
 
 /// JSON for envelopes: the shape TernProtocol defines, `profile` always present (null when absent).
 public enum EnvelopeCoding {
+    /// `.ok(nil)`, the answer of most SDK writes, encoded once: it was two JSONEncoder runs per
+    /// request, inside the store's transaction.
+    static let okWithoutProfile = Data(#"{"error":0,"error_text":"","profile":null}"#.utf8)
+
     public static func encode(_ envelope: ResponseEnvelope) throws -> Data {
         let encoder = JSONCoders.encoder
         let profile = try envelope.profile.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "null"

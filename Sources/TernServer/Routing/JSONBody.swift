@@ -10,6 +10,7 @@ enum JSONBody {
             throw APIError(status: 415, reason: "Content-Type must be application/json, not \(contentType.prefix(64))")
         }
         guard !request.body.isEmpty else { throw APIError.badRequest("the body is empty: send a JSON object") }
+        if let fast = FastRequestDecoding.decode(type, from: request.body) { return fast }
         return try JSONCoders.decoder.decode(type, from: request.body)
     }
 

@@ -33,7 +33,7 @@ extension Store {
     /// as the change; a repeat with the same request gets it back and changes nothing; a repeat with a
     /// different request is refused with 422. Errors are not stored, so a corrected retry can succeed.
     public func idempotentWrite(
-        _ token: IdempotencyToken, now: Int64, _ body: @Sendable (any StoreTransaction) throws -> Answer
+        _ token: IdempotencyToken, now: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> Answer
     ) async throws -> Answer {
         try await write { tx in
             if let key = token.key, let stored = try tx.storedAnswer(scope: token.scope, key: key) {

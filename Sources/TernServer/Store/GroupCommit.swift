@@ -1,0 +1,143 @@
+import Foundation
+
+/// What a backend does for group commit: one transaction around a batch of writes, and a savepoint
+/// around each write, so that one write's failure undoes only that write. SQLite answers it with
+/// `BEGIN IMMEDIATE` / `SAVEPOINT` / `COMMIT`; PostgreSQL can answer it the same way on one
+/// connection. Not `Sendable`: the writer that owns the connection calls it from one place.
+protocol BatchingBackend {
+    /// The queries, run on the batch's transaction.
+    var transaction: any StoreTransaction { get }
+    func beginBatch() throws
+    func savepoint() throws
+    func releaseSavepoint() throws
+    /// Undoes what ran since `savepoint()` and leaves the savepoint (the batch goes on).
+    func rollbackToSavepoint() throws
+    func commitBatch() throws
+    /// Undoes the whole batch; never throws (a failed rollback leaves nothing to undo).
+    func rollbackBatch()
+    /// Maps a backend error (thrown by the calls above or by queries) to ``StoreError``.
+    func storeError(_ error: any Error) -> any Error
+}
+
+/// How writes are grouped: at most `maxWrites` in one transaction, and a writer that finds fewer
+/// waiting may wait up to `maxWait` for more (zero: take what is there, so an idle server answers
+/// at once; under load the queue fills while the previous batch runs).
+public struct GroupCommitConfiguration: Sendable, Equatable {
+    public var maxWrites: Int
+    public var maxWait: Duration
+
+    public init(maxWrites: Int = 256, maxWait: Duration = .zero) {
+        self.maxWrites = max(1, maxWrites)
+        self.maxWait = maxWait
+    }
+}
+
+/// How group commit went so far.
+public struct GroupCommitStatistics: Sendable, Equatable {
+    public var batches = 0
+    public var writes = 0
+    public var largestBatch = 0
+}
+
+/// One caller's write waiting for its batch: its body, and the continuation answered after the
+/// batch committed (or failed).
+protocol BatchedWrite: AnyObject {
+    /// Runs the body on `transaction` and keeps its value; throws what the body threw.
+    func apply(_ transaction: any StoreTransaction) throws
+    /// The batch committed: answer the kept value.
+    func succeed()
+    func fail(_ error: any Error)
+}
+
+final class PendingWrite<T: Sendable>: BatchedWrite {
+    private let body: @Sendable (any StoreTransaction) throws -> T
+    private let continuation: CheckedContinuation<T, any Error>
+    private var value: T?
+
+    init(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        _ continuation: CheckedContinuation<T, any Error>
+    ) {
+        self.body = body
+        self.continuation = continuation
+    }
+
+    func apply(_ transaction: any StoreTransaction) throws {
+        value = try body(transaction)
+    }
+
+    func succeed() {
+        guard let value else { return fail(StoreError.backend("a batched write committed without a value")) }
+        continuation.resume(returning: value)
+    }
+
+    func fail(_ error: any Error) {
+        continuation.resume(throwing: error)
+    }
+}
+
+/// Applies a batch of writes in one transaction. Each write runs under its own savepoint: a write
+/// that throws is rolled back to its savepoint and answered with its error alone; the others commit
+/// together and are answered only after the commit (an acknowledged write is durable). When the
+/// batch itself cannot be committed (or a savepoint cannot be undone), it is rolled back and every
+/// write that had succeeded runs again alone, in its own transaction, so no write fails for a
+/// batch-mate's sake.
+enum GroupCommit {
+    static func apply(_ batch: [any BatchedWrite], on backend: some BatchingBackend) {
+        if batch.count == 1 {
+            return applyAlone(batch[0], on: backend)
+        }
+        var failures: [ObjectIdentifier: any Error] = [:]
+        do {
+            try backend.beginBatch()
+            for write in batch {
+                try backend.savepoint()
+                do {
+                    try write.apply(backend.transaction)
+                } catch {
+                    failures[ObjectIdentifier(write)] = backend.storeError(error)
+                    try backend.rollbackToSavepoint()
+                    continue
+                }
+                try backend.releaseSavepoint()
+            }
+            try backend.commitBatch()
+        } catch {
+            // The batch as a whole failed: nothing of it is kept. Writes that had failed on their
+            // own keep their answer; the rest run alone.
+            backend.rollbackBatch()
+            for write in batch {
+                if let failure = failures[ObjectIdentifier(write)] {
+                    write.fail(failure)
+                } else {
+                    applyAlone(write, on: backend)
+                }
+            }
+            return
+        }
+        for write in batch {
+            if let failure = failures[ObjectIdentifier(write)] {
+                write.fail(failure)
+            } else {
+                write.succeed()
+            }
+        }
+    }
+
+    /// One write in its own transaction.
+    static func applyAlone(_ write: any BatchedWrite, on backend: some BatchingBackend) {
+        do {
+            try backend.beginBatch()
+            do {
+                try write.apply(backend.transaction)
+                try backend.commitBatch()
+            } catch {
+                backend.rollbackBatch()
+                throw error
+            }
+        } catch {
+            return write.fail(backend.storeError(error))
+        }
+        write.succeed()
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import TernSQLite
+import TernTestSupport
+import Testing
+
+@testable import TernServer
+
+/// Group commit on a real SQLite file: a batch of writes shares one transaction, each under its own
+/// savepoint, so one write's failure leaves its batch-mates committed.
+@Suite struct GroupCommitTests {
+    /// A write as the store's writer sees it, recording how it was answered.
+    final class Probe: BatchedWrite, @unchecked Sendable {
+        enum Outcome: Equatable {
+            case waiting, succeeded, failed(String)
+        }
+
+        let body: (any StoreTransaction) throws -> Void
+        var outcome = Outcome.waiting
+
+        init(_ body: @escaping (any StoreTransaction) throws -> Void) { self.body = body }
+
+        func apply(_ transaction: any StoreTransaction) throws { try body(transaction) }
+        func succeed() { outcome = .succeeded }
+        func fail(_ error: any Error) { outcome = .failed("\(error)") }
+    }
+
+    struct LateValidation: Error, CustomStringConvertible {
+        var description: String { "found late" }
+    }
+
+    static func migratedDatabase(_ directory: TemporaryDirectory) async throws -> SQLiteDatabase {
+        let path = directory.path("tern.sqlite")
+        let store = try SQLiteStore(path: path)
+        await store.close()
+        return try SQLiteDatabase(path: path)
+    }
+
+    @Test func oneBadWriteInsideABatchFailsAloneWhileItsBatchMatesCommit() async throws {
+        let directory = try TemporaryDirectory(prefix: "group-commit")
+        defer { directory.remove() }
+        let database = try await Self.migratedDatabase(directory)
+        let setup = Probe { tx in
+            let project = try tx.createProject(name: "app", audience: nil, now: 1)
+            let db = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            _ = try tx.createResource(
+                projectId: project.id, dbId: db.id, name: "push", channels: ["push"], rToken: "rt_taken", now: 1)
+        }
+        GroupCommit.apply([setup], on: SQLiteBatching(database: database))
+        #expect(setup.outcome == .succeeded)
+
+        let good = (0..<5).map { index in
+            Probe { tx in _ = try tx.createProject(name: "good-\(index)", audience: nil, now: 2) }
+        }
+        // Writes a row, then breaks a UNIQUE rule: the row must go too.
+        let conflicting = Probe { tx in
+            let project = try tx.createProject(name: "conflicting", audience: nil, now: 2)
+            let db = try tx.createDatabase(projectId: project.id, name: "main", now: 2)
+            _ = try tx.createResource(
+                projectId: project.id, dbId: db.id, name: "push", channels: ["push"], rToken: "rt_taken", now: 2)
+        }
+        // Writes a row, then finds its input wrong.
+        let invalid = Probe { tx in
+            _ = try tx.createProject(name: "invalid", audience: nil, now: 2)
+            throw LateValidation()
+        }
+        let batch = [good[0], conflicting, good[1], good[2], invalid, good[3], good[4]]
+        GroupCommit.apply(batch, on: SQLiteBatching(database: database))
+
+        #expect(good.allSatisfy { $0.outcome == .succeeded })
+        guard case .failed(let reason) = conflicting.outcome else {
+            Issue.record("the conflicting write was answered \(conflicting.outcome)")
+            return
+        }
+        #expect(reason.contains("conflict"), "a constraint is reported as a conflict: \(reason)")
+        #expect(invalid.outcome == .failed("found late"))
+        #expect(database.isAutocommit, "the batch's transaction is closed")
+
+        let names = try database.query("SELECT name FROM projects ORDER BY id").compactMap { $0.string(0) }
+        #expect(names == ["app", "good-0", "good-1", "good-2", "good-3", "good-4"])
+    }
+
+    @Test func aBatchThatCannotCommitRunsEachWriteAlone() async throws {
+        let directory = try TemporaryDirectory(prefix: "group-commit")
+        defer { directory.remove() }
+        let database = try await Self.migratedDatabase(directory)
+        // Breaks a foreign key checked only at COMMIT, so the batch's COMMIT fails: every write
+        // must then run alone, the good ones kept once, the bad one failed.
+        let first = Probe { tx in _ = try tx.createProject(name: "first", audience: nil, now: 1) }
+        let dangling = Probe { tx in
+            try database.execute("PRAGMA defer_foreign_keys = ON")
+            _ = try tx.createDatabase(projectId: 9_999, name: "orphan", now: 1)
+        }
+        let last = Probe { tx in _ = try tx.createProject(name: "last", audience: nil, now: 1) }
+        GroupCommit.apply([first, dangling, last], on: SQLiteBatching(database: database))
+
+        #expect(first.outcome == .succeeded)
+        #expect(last.outcome == .succeeded)
+        #expect(dangling.outcome != .succeeded && dangling.outcome != .waiting)
+        #expect(try database.query("SELECT id FROM profile_databases").isEmpty)
+        #expect(database.isAutocommit)
+        let names = try database.query("SELECT name FROM projects ORDER BY name").compactMap { $0.string(0) }
+        #expect(names == ["first", "last"], "each write is kept once")
+    }
+
+    @Test func concurrentWritesThroughTheStoreShareTransactionsAndSeeEachOther() async throws {
+        let directory = try TemporaryDirectory(prefix: "group-commit")
+        defer { directory.remove() }
+        let store = try SQLiteStore(
+            path: directory.path("tern.sqlite"), groupCommit: .init(maxWrites: 64, maxWait: .milliseconds(20)))
+        let results = await withTaskGroup(of: Result<Int64, any Error>.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    do {
+                        return .success(
+                            try await store.write { tx in
+                                if index % 50 == 7 { throw LateValidation() }
+                                return try tx.createProject(name: "p\(index)", audience: nil, now: 1).id
+                            })
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let ids = results.compactMap { try? $0.get() }
+        #expect(ids.count == 196)
+        #expect(Set(ids).count == 196)
+        // A write answered is visible to the next read.
+        let projects = try await store.read { try $0.projects() }
+        #expect(projects.count == 196)
+        #expect(!projects.contains { $0.name.hasSuffix("7") && Int($0.name.dropFirst())! % 50 == 7 })
+        let statistics = await store.groupCommitStatistics
+        #expect(statistics.writes == 200)
+        await store.close()
+    }
+}
