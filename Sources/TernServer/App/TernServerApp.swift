@@ -48,7 +48,8 @@ public final class TernServerApp: Sendable {
         let store = try openStore(configuration, logger: logger)
         let metrics = Metrics()
         let senders = SenderRegistry()
-        let credentials = CredentialStore(directory: configuration.credentialsDirectory)
+        let credentials = CredentialStore(
+            directory: configuration.credentialsDirectory, database: store as? PostgresStore)
         for sender in ProviderSenders.all(credentials: credentials, endpoints: configuration.providers, logger: logger)
         {
             await senders.register(sender)

@@ -1,10 +1,22 @@
-/// The PostgreSQL schema: SQLite's migrations (``SQLiteMigrations``) one for one, version for
-/// version, in PostgreSQL's dialect: identity ids, `BIGINT` integers, `BOOLEAN` flags, `BYTEA` bytes,
+/// The PostgreSQL schema: SQLite's migrations (``SQLiteMigrations``) one for one, then what only
+/// several nodes need, in PostgreSQL's dialect: identity ids, `BIGINT` integers, `BOOLEAN` flags, `BYTEA` bytes,
 /// and text compared byte by byte (`COLLATE "C"`, as SQLite compares) so orders and prefix ranges agree.
 /// Long values are indexed by their digest (a B-tree entry is limited to about 2.7 kB). Never edit a
-/// released entry; append a new one, in both lists.
+/// released entry; append a new one (a translation of a new SQLite one too).
 enum PostgresMigrations {
-    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns]
+    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, providerCredentials]
+
+    /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single
+    /// SQLite node keeps as files under its data directory.
+    static let providerCredentials = """
+        CREATE TABLE provider_credentials (
+            project_id BIGINT NOT NULL REFERENCES projects (id),
+            kind TEXT COLLATE "C" NOT NULL,
+            credential BYTEA NOT NULL,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (project_id, kind)
+        );
+        """
 
     /// The table holding the version, created by the first node that starts.
     static let versionTable = "CREATE TABLE IF NOT EXISTS tern_schema (version BIGINT NOT NULL)"
