@@ -5,7 +5,7 @@ DATA ?= .tern
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test setup build format release
+.PHONY: run test setup build format release docs api-baseline
 
 run: setup
 	swift build -c release --product tern
@@ -24,4 +24,12 @@ release: setup
 	swift build -c release
 
 format:
-	swift format format --in-place --recursive --parallel Sources Tests Package.swift
+	swift format format --in-place --recursive --parallel Sources Tests Package.swift Examples
+
+# The SDK's DocC reference, checked, as a static site in .build/docs/site (scripts/docs.sh).
+docs: setup
+	scripts/docs.sh
+
+# Rewrites api-baseline/ from the current public API; commit it with the change that made it differ.
+api-baseline: setup
+	scripts/api-baseline.sh update

@@ -16,7 +16,7 @@ public struct TagsAPI: Sendable {
     /// other changes, with its token (waiting for one). Events: `setTagsRequestSuccessful` or
     /// `setTagsRequestFailed` (e.g. 404 when the device has no subscription in the profile yet).
     /// Refused at once (`invalidTagsRequestData`, with the `reason`): no tags, more than
-    /// ``TagLimits/maxPerRequest``, an empty or too long key, a too long value.
+    /// `TagLimits.maxPerRequest`, an empty or too long key, a too long value.
     @discardableResult
     public func setTags(_ tags: [String: String]) -> QueuedRequest {
         let function = "setTags"

@@ -49,9 +49,13 @@ public struct RetryPolicy: Sendable, Equatable {
         case drop(reason: String)
     }
 
+    /// Whether to retry a request, and when, given its last outcome.
+    ///
     /// - Parameters:
+    ///   - outcome: what the last attempt got.
     ///   - attempt: attempts made so far, this one included (1 for the first).
     ///   - firstAttemptAt: when the first attempt was made.
+    ///   - now: the current time.
     ///   - retryable: false for requests that are never retried (status queries).
     ///   - random: a number in 0..<1 for the jitter.
     public func decide(

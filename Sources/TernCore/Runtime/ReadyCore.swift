@@ -13,7 +13,9 @@ public struct ReadyCore: Sendable {
     /// `collectionDisabled` or `configIsNotSet` for the entry's function) when it was not accepted;
     /// a failed write raises `databaseError` and answers `completion` with nil.
     ///
-    /// - Parameter completion: called with the server's answer (nil when there was none) on the main queue.
+    /// - Parameters:
+    ///   - entry: the request.
+    ///   - completion: called with the server's answer (nil when there was none) on the main queue.
     @discardableResult
     public func enqueue(
         _ entry: OutboxEntry,
@@ -32,7 +34,7 @@ public struct ReadyCore: Sendable {
         await runtime.enqueue(entries, journal: journal, waitUntilWritten: waitUntilWritten, completion: nil)
     }
 
-    /// A setting saved by ``enqueue(_:journal:)`` or ``setSetting(_:_:)``.
+    /// A setting saved by ``enqueue(_:journal:waitUntilWritten:)`` or ``setSetting(_:_:)``.
     public func setting(_ key: String) async -> JSONValue? {
         await store.setting(key, as: JSONValue.self)
     }

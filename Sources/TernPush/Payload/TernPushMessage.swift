@@ -21,7 +21,7 @@ public struct TernPushMessage: Sendable, Equatable {
     public var alert: PushAlert
     /// The media to attach: https (or plain http on loopback when allowed, for tests).
     public var mediaURL: URL?
-    /// The buttons that passed their rules, in payload order (at most ``PushButton/maxCount``).
+    /// The buttons that passed their rules, in payload order (at most `PushButton.maxCount`).
     public var buttons: [PushButton]
     /// Opened when the notification itself is tapped.
     public var clickURL: URL?

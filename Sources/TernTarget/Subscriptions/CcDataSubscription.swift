@@ -21,6 +21,8 @@ public struct CcDataSubscription: Subscription, Equatable {
     public var customFields: [String: JSONValue]?
     public var cats: [String]?
 
+    /// A subscription of resource `resourceId`; `status` (`subscribed`, `suspended`, `unsubscribed`),
+    /// `priority`, `customFields` and `cats` (category names) are sent only when given.
     public init(
         resourceId: Int, channel: String, ccData: [String: JSONValue], status: String? = nil, priority: Int? = nil,
         customFields: [String: JSONValue]? = nil, cats: [String]? = nil

@@ -18,6 +18,8 @@ public struct SmsSubscription: Subscription, Equatable {
     public var cats: [String]?
     public var channel: String { Self.channelName }
 
+    /// A subscription of resource `resourceId`; `status` (`subscribed`, `suspended`, `unsubscribed`),
+    /// `priority`, `customFields` and `cats` (category names) are sent only when given.
     public init(
         resourceId: Int, phone: String, status: String? = nil, priority: Int? = nil,
         customFields: [String: JSONValue]? = nil, cats: [String]? = nil

@@ -78,8 +78,11 @@ struct CommonSubscriptionFields {
 /// if let email = decoded.base as? EmailSubscription { print(email.email) }
 /// ```
 public struct AnySubscription: Codable, Sendable {
+    /// The subscription itself: an ``EmailSubscription``, ``SmsSubscription``, ``PushSubscription``
+    /// or ``CcDataSubscription``.
     public let base: any Subscription
 
+    /// Wraps `base`, to encode it with its `channel`.
     public init(_ base: any Subscription) {
         self.base = base
     }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The SDK's public API against its committed baseline, api-baseline/<Module>.txt.
+#
+#   scripts/api-baseline.sh check    (make test) fails when a product's public API differs from its
+#                                    baseline, and prints what was added, removed or changed
+#   scripts/api-baseline.sh update   (make api-baseline) rewrites the baselines, and the list of
+#                                    known undocumented symbols, from the current build; commit
+#                                    them with the change that made them differ
+#
+# The toolchain's swift-api-digester dumps each product's module (-dump-sdk, public declarations
+# only) from the debug build `make test` made; scripts/lib/api_text.py turns the dump into one
+# sorted line per declaration, so a change is a readable diff. Both read the same modules as
+# `make docs`: nothing is compiled again. The baselines are the Linux build's public API: on
+# other systems (where the Apple-only API is compiled in) the check says it was skipped.
+#
+# Env (the checks' own tests use them): TERN_MODULES_DIR, TERN_API_MODULES (products to check),
+# TERN_API_BASELINE (a baseline directory instead of api-baseline/).
+set -euo pipefail
+export LC_ALL=C
+# shellcheck source=lib/sdk-modules.sh
+source "$(dirname "$0")/lib/sdk-modules.sh"
+
+mode=${1:-check}
+case $mode in check | update) ;; *) echo "usage: scripts/api-baseline.sh check|update" >&2; exit 2 ;; esac
+read -r -a modules <<<"${TERN_API_MODULES:-${SDK_MODULES[*]}}"
+baseline=${TERN_API_BASELINE:-$root/api-baseline}
+
+if [ "$(uname)" != Linux ]; then
+    echo "api-baseline: skipped (the baselines are the Linux build's public API; run it on Linux)"
+    exit 0
+fi
+mkdir -p "$work"
+current=$(mktemp -d)
+trap 'rm -rf "$current"' EXIT
+if [ -z "${TERN_MODULES_DIR:-}" ]; then
+    [ "$mode" = update ] && build_sdk
+fi
+modules_path=$(modules_dir)
+mapfile -t flags < <(tool_flags "$modules_path")
+
+for module in "${modules[@]}"; do
+    swift-api-digester -dump-sdk -module "$module" "${flags[@]}" -swift-version 6 -abort-on-module-fail \
+        -avoid-location -avoid-tool-args -o "$current/$module.json" >"$current/$module.log" 2>&1 || {
+        cat "$current/$module.log" >&2
+        echo "api-baseline: swift-api-digester could not read $module from $modules_path (is it built?)" >&2
+        exit 1
+    }
+    python3 "$root/scripts/lib/api_text.py" "$current/$module.json" >"$current/$module.txt"
+done
+
+if [ "$mode" = update ]; then
+    mkdir -p "$baseline"
+    for module in "${modules[@]}"; do cp "$current/$module.txt" "$baseline/$module.txt"; done
+    echo "api-baseline: wrote ${modules[*]/%/.txt} in $baseline"
+    if [ -z "${TERN_MODULES_DIR:-}" ]; then
+        # The known undocumented symbols follow the API: `make docs` fails on any other one.
+        TERN_DOCS_MODULES="${modules[*]}" "$root/scripts/docs.sh" --graphs-only >/dev/null
+        python3 "$root/scripts/lib/undocumented.py" "$work/symbol-graphs" "$root" --modules "${modules[@]}" \
+            --known "$baseline/undocumented.txt" --write
+    fi
+    exit 0
+fi
+
+status=0
+for module in "${modules[@]}"; do
+    if [ ! -f "$baseline/$module.txt" ]; then
+        echo "api-baseline: $module has no baseline ($baseline/$module.txt): run 'make api-baseline'"
+        status=1
+        continue
+    fi
+    if cmp -s "$baseline/$module.txt" "$current/$module.txt"; then
+        echo "api-baseline: $module unchanged"
+        continue
+    fi
+    status=1
+    echo "api-baseline: the public API of $module changed without its baseline:"
+    # Lines only in the baseline are declarations removed or changed: a breaking change for apps.
+    comm -23 "$baseline/$module.txt" "$current/$module.txt" | sed 's/^/  - removed or changed (breaks apps): /'
+    comm -13 "$baseline/$module.txt" "$current/$module.txt" | sed 's/^/  + added or changed: /'
+done
+if [ $status -ne 0 ]; then
+    echo "api-baseline: if the change is intended, run 'make api-baseline' and commit api-baseline/ with it"
+fi
+exit $status

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The documentation and API checks' own tests: each must pass on the real sources and fail on a
+# planted mistake, naming it. Run by `make test`.
+#
+# A temporary copy of TernProtocol (an SDK product with no dependencies, so it compiles alone in
+# seconds) is compiled with the toolchain into a module of its own, then the real checks read it
+# (TERN_MODULES_DIR) against the real, committed baseline and catalog:
+#   1. the copy as it is: `make docs`' steps and the API check pass (the test can pass);
+#   2. an undocumented public function planted: the documentation check fails and names it;
+#   3. a broken symbol link planted in a doc comment: docc fails and names it;
+#   4. a property's and an initializer's type changed: the API check fails and prints both, the
+#      baseline's line as removed and the new one as added.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+failures=0
+
+compile() { # compile SOURCES_DIR MODULES_DIR
+    mkdir -p "$2"
+    swiftc -emit-module -module-name TernProtocol -parse-as-library -swift-version 6 \
+        -emit-module-path "$2/TernProtocol.swiftmodule" -module-cache-path "$root/.build/docs/module-cache" \
+        "$1"/*.swift
+}
+
+fresh_copy() { # fresh_copy NAME: a copy of TernProtocol's sources in $tmp/NAME/src
+    rm -rf "${tmp:?}/$1"
+    mkdir -p "$tmp/$1"
+    cp -R "$root/Sources/TernProtocol" "$tmp/$1/src"
+    rm -rf "$tmp/$1/src/TernProtocol.docc"
+}
+
+docs_check() { # docs_check NAME
+    TERN_MODULES_DIR="$tmp/$1/Modules" TERN_DOCS_MODULES=TernProtocol TERN_DOCS_OUT="$tmp/$1/out" \
+        "$root/scripts/docs.sh" --no-build >"$tmp/$1/docs.log" 2>&1
+}
+
+api_check() { # api_check NAME
+    TERN_MODULES_DIR="$tmp/$1/Modules" TERN_API_MODULES=TernProtocol \
+        "$root/scripts/api-baseline.sh" check >"$tmp/$1/api.log" 2>&1
+}
+
+expect() { # expect DESCRIPTION LOG outcome(pass|fail) [TEXT the log must contain]...
+    local description=$1 log=$2 outcome=$3 status=$4
+    shift 4
+    local ok=yes text
+    if [ "$outcome" = pass ] && [ "$status" -ne 0 ]; then ok=no; fi
+    if [ "$outcome" = fail ] && [ "$status" -eq 0 ]; then ok=no; fi
+    for text in "$@"; do grep -qF -- "$text" "$log" || ok=no; done
+    if [ $ok = yes ]; then
+        echo "  ok: $description"
+    else
+        echo "  FAILED: $description (expected to $outcome$([ $# -gt 0 ] && printf ' mentioning: %s' "$*")); its output:"
+        sed 's/^/    | /' "$log"
+        failures=$((failures + 1))
+    fi
+}
+
+echo "== the documentation and API checks' own tests"
+
+fresh_copy clean
+compile "$tmp/clean/src" "$tmp/clean/Modules"
+status=0; docs_check clean || status=$?
+expect "the real sources pass the documentation checks" "$tmp/clean/docs.log" pass $status
+linux=no
+[ "$(uname)" = Linux ] && linux=yes
+if [ $linux = yes ]; then
+    status=0; api_check clean || status=$?
+    expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged"
+else
+    echo "  skipped: the API baseline is Linux's (scripts/api-baseline.sh)"
+fi
+
+fresh_copy undocumented
+printf '\npublic func plantedUndocumentedFunction() -> Int { 1 }\n' >>"$tmp/undocumented/src/Tags.swift"
+compile "$tmp/undocumented/src" "$tmp/undocumented/Modules"
+status=0; docs_check undocumented || status=$?
+expect "a planted undocumented public function fails make docs" "$tmp/undocumented/docs.log" fail $status \
+    "public symbol without a documentation comment: TernProtocol: function plantedUndocumentedFunction()" \
+    "Tags.swift"
+
+fresh_copy broken-link
+python3 - "$tmp/broken-link/src/Tags.swift" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path, encoding="utf-8").read()
+declaration = "public struct TagsSetRequest"
+assert declaration in text, "TagsSetRequest moved: update the planted link"
+text = text.replace(declaration, "/// See ``TagsSetRequest/plantedMissingMember``.\n" + declaration, 1)
+open(path, "w", encoding="utf-8").write(text)
+PY
+compile "$tmp/broken-link/src" "$tmp/broken-link/Modules"
+status=0; docs_check broken-link || status=$?
+expect "a planted broken symbol link fails make docs" "$tmp/broken-link/docs.log" fail $status \
+    "plantedMissingMember" "DocC found problems in TernProtocol"
+
+if [ $linux = yes ]; then
+    fresh_copy signature
+    python3 - "$tmp/signature/src/Tags.swift" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path, encoding="utf-8").read()
+for old, new in (("public var keys: [String]", "public var keys: Set<String>"),
+                 ("subscriptionId: String, keys: [String])", "subscriptionId: String, keys: Set<String>)")):
+    assert old in text, f"{old!r} moved: update the planted signature change"
+    text = text.replace(old, new, 1)
+open(path, "w", encoding="utf-8").write(text)
+PY
+    compile "$tmp/signature/src" "$tmp/signature/Modules"
+    status=0; api_check signature || status=$?
+    expect "a planted signature change fails the API check and says what changed" "$tmp/signature/api.log" fail $status \
+        "the public API of TernProtocol changed" \
+        "- removed or changed (breaks apps): var TernProtocol.TagsRemoveRequest.keys : [Swift.String]" \
+        "+ added or changed: var TernProtocol.TagsRemoveRequest.keys : Swift.Set<Swift.String>" \
+        "init TernProtocol.TagsRemoveRequest.init(provider:subscriptionId:keys:) (Swift.String, Swift.String, Swift.Set<Swift.String>)"
+fi
+
+if [ $failures -gt 0 ]; then
+    echo "docs-checks: $failures failed"
+    exit 1
+fi
+echo "docs-checks: all passed"
