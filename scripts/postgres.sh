@@ -3,12 +3,12 @@
 # (initdb as a non-root user; as root, as the `postgres` user), listening on 127.0.0.1 on a free port
 # with password authentication, with a role `tern` (password `tern`) owning a database `tern_test`,
 # and prints the URL the tests read (TERN_TEST_POSTGRES_URL). `scripts/postgres.sh stop DIR` stops
-# it and removes DIR; `restart DIR [SECONDS]` stops it for SECONDS and starts it again. Exits 3 when PostgreSQL's server programs are not installed.
+# it and removes DIR; `halt DIR` stops the server and `resume DIR` starts it again. Exits 3 when PostgreSQL's server programs are not installed.
 set -euo pipefail
 
 command="${1:-}"
 dir="${2:-}"
-[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|restart|stop DIR" >&2; exit 2; }
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|halt|resume|stop DIR" >&2; exit 2; }
 
 bindir=""
 for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r) /opt/homebrew/opt/postgresql*/bin /usr/local/opt/postgresql*/bin; do
@@ -55,12 +55,12 @@ start)
         >/dev/null
     echo "postgresql://tern:tern@127.0.0.1:$port/tern_test"
     ;;
-restart)
-    # Stops the cluster, keeps it down for SECONDS (default 2), and starts it again on the same port:
-    # the tests' "database restarted under load".
-    port="$(cat "$dir/port")"
+halt)
+    # Stops the server and keeps the cluster, for `resume` (the tests' "database away under load").
     as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
-    sleep "${3:-2}"
+    ;;
+resume)
+    port="$(cat "$dir/port")"
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
@@ -72,7 +72,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: scripts/postgres.sh start|restart|stop DIR" >&2
+    echo "usage: scripts/postgres.sh start|halt|resume|stop DIR" >&2
     exit 2
     ;;
 esac
