@@ -58,7 +58,7 @@ let package = Package(
             name: "TernServer",
             dependencies: ["TernProtocol", "TernSQLite", "TernHTTP", "TernCrypto", "COpenSSL", "CPostgres"]),
         // Test support for the tests: runs the built `tern` binary; test certificates and peer processes.
-        .target(name: "TernTestSupport"),
+        .target(name: "TernTestSupport", dependencies: ["TernHTTP"]),
         .executableTarget(
             name: "tern",
             dependencies: ["TernServer", "TernCore", "TernPush"]),
@@ -99,7 +99,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "tern", "TernCore", "TernPush", "TernProtocol", "TernTestSupport", "TernNotificationService",
-                "TernHTTP", "TernCrypto", "TernSQLite",
+                "TernHTTP", "TernCrypto", "TernSQLite", "TernSDKTestKit",
             ]),
         // The simulated device in its own processes (`tern device`): SIGKILLs, two writers on one outbox.
         .testTarget(name: "TernDeviceTests", dependencies: ["tern", "TernCore", "TernSQLite", "TernTestSupport"]),

@@ -96,6 +96,7 @@ public final class SQLiteDatabase {
     /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout, so that
     /// several connections and several processes can share it.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false) throws {
+        _ = Self.configured
         self.path = path
         let flags =
             readOnly
@@ -117,6 +118,13 @@ public final class SQLiteDatabase {
         }
         try execute("PRAGMA foreign_keys=ON")
     }
+
+    /// Process-wide settings, once, before the first connection.
+    private static let configured: Void = {
+        #if !canImport(SQLite3)
+            _ = tern_sqlite_disable_memory_statistics()
+        #endif
+    }()
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }

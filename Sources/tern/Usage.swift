@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 /// The command line's top-level help and error exits.
 enum Usage {
@@ -30,8 +31,20 @@ enum Usage {
         TERN_URL and TERN_ADMIN_KEY, or --data DIR to read DIR/bootstrap.json.
         """
 
-    static func fail(_ message: String) -> Never {
+    /// Prints `tern: <message>` on standard error and exits with `code`.
+    static func fail(_ message: String, _ code: ExitCode = .usage) -> Never {
         FileHandle.standardError.write(Data("tern: \(message)\n".utf8))
-        exit(2)
+        exit(code.rawValue)
+    }
+
+    /// Runs a command: a ``CommandError`` exits with its reason and its code, any other error with 1.
+    static func run(_ body: () async throws -> Void) async {
+        do {
+            try await body()
+        } catch let error as CommandError {
+            fail(error.reason, error.exitCode)
+        } catch {
+            fail("\(error)", .refused)
+        }
     }
 }

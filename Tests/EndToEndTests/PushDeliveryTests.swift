@@ -83,16 +83,9 @@ import Testing
     }
 
     static func ternSend(_ arguments: [String], server: ServerProcess) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["send"] + arguments + ["--interval", "0.05", "--data", server.dataDirectory.path("data")]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let run = try TernCommand.run(
+            ["send"] + arguments + ["--interval", "0.05", "--data", server.dataDirectory.path("data")])
+        return (run.status, run.output + run.error)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TernCore
 import TernProtocol
 
@@ -26,32 +27,53 @@ struct SeenEvent: Sendable {
     }
 }
 
-/// The SDK's events as an async sequence, for tests that wait for one of them.
+/// The SDK's events in order, for tests that wait for the next one of a name. Events are kept, so
+/// a wait that timed out leaves the later ones to the next wait (an `AsyncStream` iterated from a
+/// cancelled task ends, and every later wait saw nothing).
 final class SDKEventStream: Sendable {
-    let events: AsyncStream<SeenEvent>
-    private let continuation: AsyncStream<SeenEvent>.Continuation
-
-    init(_ tern: Tern) {
-        (events, continuation) = AsyncStream.makeStream(of: SeenEvent.self)
-        let continuation = continuation
-        tern.eventSDKFunctions.subscribe { event in continuation.yield(SeenEvent(event)) }
+    private struct State {
+        var events: [SeenEvent] = []
+        /// Where the next wait starts: after the last event a wait returned.
+        var cursor = 0
+        var waiters: [UUID: (name: String, continuation: CheckedContinuation<SeenEvent?, Never>)] = [:]
     }
 
-    /// The next event named `name`, or nil when none comes within `timeout` seconds.
+    private let state = Mutex(State())
+
+    init(_ tern: Tern) {
+        tern.eventSDKFunctions.subscribe { [weak self] event in self?.record(SeenEvent(event)) }
+    }
+
+    private func record(_ seen: SeenEvent) {
+        let woken = state.withLock { state -> CheckedContinuation<SeenEvent?, Never>? in
+            state.events.append(seen)
+            guard let (id, waiter) = state.waiters.first(where: { $0.value.name == seen.name }) else { return nil }
+            state.waiters[id] = nil
+            state.cursor = state.events.count
+            return waiter.continuation
+        }
+        woken?.resume(returning: seen)
+    }
+
+    /// The next event named `name` after the last one returned, or nil when none comes within
+    /// `timeout` seconds.
     func next(_ name: String, timeout: TimeInterval = 30) async -> SeenEvent? {
-        let events = events
-        return await withTaskGroup(of: SeenEvent?.self) { group in
-            group.addTask {
-                for await event in events where event.name == name { return event }
+        let id = UUID()
+        let timer = Task { [self] in
+            try? await Task.sleep(for: .seconds(timeout))
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let found = state.withLock { state -> SeenEvent? in
+                if let index = state.events[state.cursor...].firstIndex(where: { $0.name == name }) {
+                    state.cursor = index + 1
+                    return state.events[index]
+                }
+                state.waiters[id] = (name, continuation)
                 return nil
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            if let found { continuation.resume(returning: found) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 import Testing
 
 @testable import TernCore
@@ -89,6 +90,7 @@ struct RetryPolicyTests {
         let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
         #expect(RetryAfter.seconds("120", now: now) == 120)
         #expect(RetryAfter.seconds(" 0 ", now: now) == 0)
+        // The one parser (TernProtocol) the server uses too: "-5" is not a delay, so it is ignored.
         #expect(RetryAfter.seconds("-5", now: now) == nil)
         #expect(RetryAfter.seconds("Wed, 21 Oct 2015 07:30:00 GMT", now: now) == 120)
         #expect(RetryAfter.seconds("Wed, 21 Oct 2015 07:00:00 GMT", now: now) == 0)

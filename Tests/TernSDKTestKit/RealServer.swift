@@ -51,14 +51,45 @@ public struct RealServer {
 
     /// A JWT whose `matching` claim is `matching` plus the bootstrap database, valid for an hour.
     public func jwt(matching: [String: Any]) throws -> String {
+        try jwt(db: Int64(databaseId), matching: matching)
+    }
+
+    /// A JWT valid for an hour whose `matching` claim is `matching` in profile database `db`.
+    public func jwt(db: Int64, matching: [String: Any]) throws -> String {
         var matching = matching
-        matching["db_id"] = databaseId
+        matching["db_id"] = db
         let claims: [String: Any] = [
             "aud": "tern:\(process.projectId)", "exp": Int(Date().timeIntervalSince1970) + 3600, "matching": matching,
         ]
         return try JWT.sign(
             claims: try JSONSerialization.data(withJSONObject: claims), key: signingKey, algorithm: .es256,
             header: ["kid": kid])
+    }
+
+    /// Creates a profile database in the bootstrap project and returns its id.
+    public func database(_ name: String) async throws -> Int64 {
+        let made = try await admin("POST", "/projects/\(process.projectId)/databases", json: ["name": name])
+        guard made.status == 201, let id = made.json?["id"] as? Int else {
+            throw HarnessError("creating profile database \(name): \(made.text)")
+        }
+        return Int64(id)
+    }
+
+    /// The push subscriptions with this APNs token on the bootstrap resource: profile id → status.
+    public func statuses(token: String) async throws -> [String: String] {
+        var components = URLComponents(
+            url: process.rootURL("/api/v1/admin/subscriptions"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "resource_id", value: String(process.resourceId)),
+            URLQueryItem(name: "subscription_id", value: token), URLQueryItem(name: "provider", value: "ios-apns"),
+        ]
+        let answer = try await client.get(components.url!, headers: ["Authorization": "Bearer \(process.adminKey)"])
+        guard answer.status == 200 else { throw HarnessError("subscriptions lookup: \(answer.text)") }
+        var out: [String: String] = [:]
+        for case let row as [String: Any] in answer.jsonArray ?? [] {
+            if let profile = row["profile_id"] as? String { out[profile] = row["status"] as? String }
+        }
+        return out
     }
 
     /// Creates a pixel and returns its sid.

@@ -1,43 +1,53 @@
 import Foundation
 import TernHTTP
 
-/// A real HTTP server on loopback whose answers a test scripts, recording every request.
+/// A real HTTP server on loopback standing in for the Tern API: it records every request and
+/// answers what the test scripts (in order, then a fallback; 200 with an empty envelope unless told),
+/// and can hold requests to show what the SDK does while one is in flight.
 public final class ScriptedServer: Sendable {
     private actor Log {
         var requests: [HTTPRequest] = []
-        var script: [HTTPResponse] = []
+        var script: [HTTPResponse]
         var fallback: HTTPResponse
+        var held = false
+        var heldRequests: [CheckedContinuation<Void, Never>] = []
 
-        init(fallback: HTTPResponse) { self.fallback = fallback }
+        init(script: [HTTPResponse], fallback: HTTPResponse) {
+            self.script = script
+            self.fallback = fallback
+        }
 
-        func answer(_ request: HTTPRequest) -> HTTPResponse {
+        func answer(_ request: HTTPRequest) async -> HTTPResponse {
             requests.append(request)
+            if held { await withCheckedContinuation { heldRequests.append($0) } }
             return script.isEmpty ? fallback : script.removeFirst()
         }
 
         func enqueue(_ responses: [HTTPResponse]) { script.append(contentsOf: responses) }
         func setFallback(_ response: HTTPResponse) { fallback = response }
+        func hold() { held = true }
+
+        func release() {
+            held = false
+            for request in heldRequests { request.resume() }
+            heldRequests = []
+        }
     }
+
+    /// 200 with an empty envelope.
+    public static let ok = ScriptedServer.ok()
 
     private let log: Log
     private let server: HTTPServer
 
-    /// Answers the `script` in order, then `fallback` (200 with an empty envelope unless told).
+    /// Answers the `script` in order, then `fallback`.
     public init(script: [HTTPResponse] = [], fallback: HTTPResponse = ScriptedServer.ok()) throws {
-        let log = Log(fallback: fallback)
+        let log = Log(script: script, fallback: fallback)
         self.log = log
         server = try HTTPServer(
             configuration: .init(host: "127.0.0.1", port: 0, threads: 4),
             handler: HTTPHandlerFunction { request in await log.answer(request) })
         try server.start()
-        if !script.isEmpty {
-            let semaphore = DispatchSemaphore(value: 0)
-            Task {
-                await log.enqueue(script)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
     }
 
     public var apiUrl: String { "http://127.0.0.1:\(server.port)/api/v1" }
@@ -45,6 +55,17 @@ public final class ScriptedServer: Sendable {
     public var requests: [HTTPRequest] {
         get async { await log.requests }
     }
+
+    /// Answers every later request with `response` once the script is used up.
+    public func answer(_ response: HTTPResponse) async { await log.setFallback(response) }
+
+    /// Adds `responses` to the script.
+    public func enqueue(_ responses: [HTTPResponse]) async { await log.enqueue(responses) }
+
+    /// Keeps later requests waiting for their answer until ``release()``.
+    public func hold() async { await log.hold() }
+
+    public func release() async { await log.release() }
 
     public func stop() { server.stop() }
 
@@ -55,9 +76,25 @@ public final class ScriptedServer: Sendable {
 
     /// An error answer in the envelope.
     public static func failure(_ status: Int, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
+        let quoted = (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
         var response = HTTPResponse.json(
-            status, Data("{\"error\":\(status),\"error_text\":\"\(text)\",\"profile\":null}".utf8))
+            status, Data("{\"error\":\(status),\"error_text\":\(quoted),\"profile\":null}".utf8))
         response.headers.append(contentsOf: headers)
         return response
     }
+}
+
+/// The scripted server under the name the SDK's request tests know it by.
+public typealias LoopbackAPI = ScriptedServer
+
+extension HTTPResponse {
+    /// An error answer in Tern's envelope, as the API sends it.
+    public static func envelopeError(_ status: Int, _ text: String) -> HTTPResponse {
+        ScriptedServer.failure(status, text)
+    }
+}
+
+/// A request body as a dictionary.
+public func jsonObject(_ data: Data) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
 }

@@ -9,7 +9,8 @@
 #
 # Prints subscribes/s, deliveries/s end to end (and the time to done), h2load's requests/s and the
 # ratio. Installs nginx-light, its echo module and nghttp2-client with apt-get when missing.
-# TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); SERVE_ARGS adds `tern serve` options.
+# TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); SERVE_ARGS adds `tern serve` options;
+# PERF_DATA=FILE records the server's profile during the send.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -135,14 +136,21 @@ for i in range(count):
     print('output = "/dev/null"')
 PY
 started=$(now)
-curl -fsZ --parallel-max 50 -K "$work/subscribe.curl"
+curl -fsSZ --parallel-max 50 -K "$work/subscribe.curl"
 subscribed=$(now)
 
 echo "== sending one message to the resource"
+# PERF_DATA=/tmp/send.data records the server's profile while it sends (perf record -g).
+if [ -n "${PERF_DATA:-}" ]; then
+    perf record -F 999 -g -p "$server" -o "$PERF_DATA" >/dev/null 2>&1 &
+    perf_pid=$!
+    sleep 0.5
+fi
 "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
     --json >"$work/send.out" 2>"$work/send.err" || { cat "$work/send.err" >&2; exit 1; }
 finished=$(now)
 stats=$(tail -1 "$work/send.out")
+if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
 
 echo "== h2load: $devices requests to the same stand-in (1 connection x 100 streams)"
 token=$(printf 'a%.0s' $(seq 64))

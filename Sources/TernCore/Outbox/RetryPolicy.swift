@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// Decides what happens after each attempt to send a request: done, try again after N seconds, or
 /// drop. A pure function of the answer, the attempt count, the clock and a random number.
@@ -98,20 +99,5 @@ public struct RetryPolicy: Sendable, Equatable {
     /// 408, 429 and 5xx: the platform did not apply the request and may later.
     public static func isRetryable(status: Int) -> Bool {
         status == 408 || status == 429 || (500..<600).contains(status)
-    }
-}
-
-/// Reads a `Retry-After` header: delay seconds or an HTTP date.
-public enum RetryAfter {
-    /// Seconds to wait from `now`, nil when the header is neither form; a past date gives 0.
-    public static func seconds(_ header: String, now: Date) -> TimeInterval? {
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed) { return seconds >= 0 ? TimeInterval(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        return max(0, date.timeIntervalSince(now))
     }
 }

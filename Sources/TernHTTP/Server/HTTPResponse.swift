@@ -36,16 +36,8 @@ public struct HTTPResponse: Sendable {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
 
-    /// The error answer the HTTP layer writes itself, in Tern's envelope:
-    /// `{"error":413,"error_text":"...","profile":null}`.
-    public static func envelopeError(_ status: Int, _ text: String) -> HTTPResponse {
-        .json(status, Data("{\"error\":\(status),\"error_text\":\(jsonString(text)),\"profile\":null}".utf8))
-    }
-
-    /// `text` as a JSON string literal, quoted and escaped.
-    static func jsonString(_ text: String) -> String {
-        var out = ""
-        JSONText.appendString(text, to: &out)
-        return out
+    /// The server's own error answers when the application words none: the reason as plain text.
+    public static func plainError(_ status: Int, _ reason: String) -> HTTPResponse {
+        .text(status, reason)
     }
 }

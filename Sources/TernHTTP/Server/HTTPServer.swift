@@ -17,6 +17,11 @@ import Synchronization
 /// server.stop()
 /// ```
 public final class HTTPServer: Sendable {
+    /// Words the errors the server answers itself (413, 431, a path that is not UTF-8, 503 while
+    /// stopping, 500 for a handler's invalid status): a status and a reason in, the answer out.
+    /// Plain text unless the application gives its own (Tern's server answers its JSON envelope).
+    public typealias ErrorResponse = @Sendable (_ status: Int, _ reason: String) -> HTTPResponse
+
     /// The server's knobs; the defaults run.
     public struct Configuration: Sendable {
         /// The IPv4 address to bind (`"0.0.0.0"` for every interface).
@@ -25,12 +30,12 @@ public final class HTTPServer: Sendable {
         public var port: Int = 8080
         /// libmicrohttpd's thread pool size.
         public var threads: Int = 8
-        /// Larger request bodies are answered 413 with Tern's JSON envelope.
+        /// Larger request bodies are answered 413 (worded by the server's `errorResponse`).
         public var maxBodyBytes: Int = 1 << 20
         /// Idle connections are closed after this many seconds.
         public var connectionTimeoutSeconds: Int = 30
-        /// Larger request headers are answered 431 with Tern's JSON envelope (much larger ones by
-        /// libmicrohttpd itself).
+        /// Larger request headers are answered 431 (worded by the server's `errorResponse`; much
+        /// larger ones by libmicrohttpd itself).
         public var maxHeaderBytes: Int = 16 << 10
         /// At most this many connections at once; more are refused by libmicrohttpd.
         public var maxConnections: Int = 4096
@@ -64,14 +69,19 @@ public final class HTTPServer: Sendable {
     private let lifecycle: Mutex<Lifecycle>
 
     /// Validates the configuration and binds the listening socket (so a port in use fails here).
+    /// `errorResponse` words the errors the server answers without asking `handler`.
     /// - Throws: `HTTPServerError` with the reason, e.g. "port 8080 on 127.0.0.1 is in use by another process".
-    public init(configuration: Configuration, handler: any HTTPHandler) throws {
+    public init(
+        configuration: Configuration, handler: any HTTPHandler,
+        errorResponse: @escaping ErrorResponse = HTTPResponse.plainError
+    ) throws {
         try Self.validate(configuration)
         let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
         self.configuration = configuration
         self.port = socket.port
         self.core = ServerCore(
-            handler: handler, maxBodyBytes: configuration.maxBodyBytes, maxHeaderBytes: configuration.maxHeaderBytes)
+            handler: handler, errorResponse: errorResponse, maxBodyBytes: configuration.maxBodyBytes,
+            maxHeaderBytes: configuration.maxHeaderBytes)
         self.lifecycle = Mutex(.bound(socket))
     }
 

@@ -6,10 +6,13 @@ enum MHDResponse {
     /// Headers MHD writes itself; a handler's value would contradict the body MHD frames.
     private static let managedHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
-    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool) -> MHD_Result {
+    static func queue(
+        _ response: HTTPResponse, on connection: OpaquePointer, closing: Bool,
+        errorResponse: HTTPServer.ErrorResponse
+    ) -> MHD_Result {
         var response = response
         if !(100...599).contains(response.status) {
-            response = .envelopeError(500, "the handler answered an invalid HTTP status \(response.status)")
+            response = errorResponse(500, "the handler answered an invalid HTTP status \(response.status)")
         }
         let made = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(

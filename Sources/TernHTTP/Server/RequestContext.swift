@@ -22,7 +22,7 @@ final class RequestContext: Sendable {
     enum Upload {
         case appended
         /// Past the limit: answer 413 now.
-        case overLimit(HTTPResponse)
+        case overLimit
         /// Already rejected: the bytes are dropped.
         case dropped
         /// Already rejected and the client keeps streaming: close the connection.
@@ -64,7 +64,7 @@ final class RequestContext: Sendable {
                 guard state.body.count + bytes.count <= limit else {
                     state.body = Data()
                     state.dropped = bytes.count
-                    return .overLimit(.envelopeError(413, "request body is larger than \(limit) bytes"))
+                    return .overLimit
                 }
                 state.body.append(contentsOf: bytes)
                 return .appended

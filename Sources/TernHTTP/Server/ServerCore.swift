@@ -18,12 +18,17 @@ final class ServerCore: Sendable {
     }
 
     let handler: any HTTPHandler
+    let errorResponse: HTTPServer.ErrorResponse
     let maxBodyBytes: Int
     let maxHeaderBytes: Int
     let tracker = Mutex(Tracker())
 
-    init(handler: any HTTPHandler, maxBodyBytes: Int, maxHeaderBytes: Int) {
+    init(
+        handler: any HTTPHandler, errorResponse: @escaping HTTPServer.ErrorResponse, maxBodyBytes: Int,
+        maxHeaderBytes: Int
+    ) {
         self.handler = handler
+        self.errorResponse = errorResponse
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
     }
@@ -52,7 +57,8 @@ final class ServerCore: Sendable {
             switch context.append(bytes, limit: maxBodyBytes, dropLimit: max(maxBodyBytes, 1 << 20) * 4) {
             case .appended, .dropped:
                 return .YES
-            case .overLimit(let response):
+            case .overLimit:
+                let response = errorResponse(413, "request body is larger than \(maxBodyBytes) bytes")
                 // MHD 0.9.75 accepts an answer only before or after the body; if it refuses one
                 // mid-upload, the rest is dropped and the 413 goes out when the body ends.
                 if queue(response, on: connection) == .YES {
@@ -95,7 +101,7 @@ final class ServerCore: Sendable {
             tracker.forcing = true
             return Array(tracker.handling.values)
         }
-        for context in running where context.complete(with: .envelopeError(503, "server is shutting down")) {
+        for context in running where context.complete(with: errorResponse(503, "server is shutting down")) {
             MHD_resume_connection(context.connection.pointer)
         }
     }
@@ -103,7 +109,7 @@ final class ServerCore: Sendable {
     private func beginHandling(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         guard let path = context.path else {
             context.markResponded()
-            return queue(.envelopeError(400, "request path is not valid UTF-8"), on: connection)
+            return queue(errorResponse(400, "request path is not valid UTF-8"), on: connection)
         }
         let admitted = tracker.withLock { tracker in
             guard !tracker.forcing else { return false }
@@ -112,7 +118,7 @@ final class ServerCore: Sendable {
         }
         guard admitted else {
             context.markResponded()
-            return queue(.envelopeError(503, "server is shutting down"), on: connection)
+            return queue(errorResponse(503, "server is shutting down"), on: connection)
         }
         // Suspend before the task exists (and before the phase says so), so that every resume
         // follows its suspend.
@@ -133,10 +139,10 @@ final class ServerCore: Sendable {
             $0 + $1.key.utf8.count + $1.value.utf8.count + 4
         }
         if headerBytes > maxHeaderBytes {
-            return .envelopeError(431, "request headers are larger than \(maxHeaderBytes) bytes")
+            return errorResponse(431, "request headers are larger than \(maxHeaderBytes) bytes")
         }
         if let length = context.headers["content-length"], let declared = Int(length), declared > maxBodyBytes {
-            return .envelopeError(413, "request body is larger than \(maxBodyBytes) bytes")
+            return errorResponse(413, "request body is larger than \(maxBodyBytes) bytes")
         }
         return nil
     }
@@ -158,6 +164,6 @@ final class ServerCore: Sendable {
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let closing = tracker.withLock { $0.stopping }
-        return MHDResponse.queue(response, on: connection, closing: closing)
+        return MHDResponse.queue(response, on: connection, closing: closing, errorResponse: errorResponse)
     }
 }

@@ -15,106 +15,106 @@ public struct AdminRoutes: Sendable {
     public var all: [Route] {
         let service = service
         let p = Self.prefix
-        return [
-            admin("GET", "\(p)/projects") { _ in try await service.projects() },
-            admin("POST", "\(p)/projects", status: 201) { request in
-                try await service.createProject(
-                    try JSONBody.decode(AdminRequests.CreateProject.self, from: request.http))
-            },
-            admin("GET", "\(p)/projects/{project_id}/databases") { request in
-                try await service.databases(projectId: try request.integer("project_id"))
-            },
-            admin("POST", "\(p)/projects/{project_id}/databases", status: 201) { request in
-                try await service.createDatabase(
-                    projectId: try request.integer("project_id"),
-                    try JSONBody.decode(AdminRequests.CreateDatabase.self, from: request.http))
-            },
-            admin("GET", "\(p)/resources") { request in
-                let projectId = request.http.query["project_id"] == nil ? nil : try request.integer("project_id")
-                return try await service.resources(projectId: projectId)
-            },
-            admin("POST", "\(p)/resources", status: 201) { request in
-                try await service.createResource(
-                    try JSONBody.decode(AdminRequests.CreateResource.self, from: request.http))
-            },
-            admin("GET", "\(p)/resources/{resource_id}") { request in
-                try await service.resource(id: try request.integer("resource_id"))
-            },
-            admin("GET", "\(p)/resources/{resource_id}/categories") { request in
-                try await service.categories(resourceId: try request.integer("resource_id"))
-            },
-            admin("PUT", "\(p)/resources/{resource_id}/categories/{name}") { request in
-                try await service.putCategory(
-                    resourceId: try request.integer("resource_id"), name: request.parameters["name"] ?? "",
-                    try JSONBody.decode(AdminRequests.PutCategory.self, from: request.http))
-            },
-            admin("DELETE", "\(p)/resources/{resource_id}/categories/{name}", status: 204) { request in
-                try await service.deleteCategory(
-                    resourceId: try request.integer("resource_id"), name: request.parameters["name"] ?? "")
-                return Empty()
-            },
-            admin("GET", "\(p)/projects/{project_id}/pixels") { request in
-                try await service.pixels(projectId: try request.integer("project_id"))
-            },
-            admin("POST", "\(p)/projects/{project_id}/pixels", status: 201) { request in
-                try await service.createPixel(
-                    projectId: try request.integer("project_id"),
-                    try JSONBody.decode(AdminRequests.CreatePixel.self, from: request.http))
-            },
-            admin("DELETE", "\(p)/projects/{project_id}/pixels/{sid}", status: 204) { request in
-                try await service.deletePixel(
-                    projectId: try request.integer("project_id"), sid: request.parameters["sid"] ?? "")
-                return Empty()
-            },
-            admin("GET", "\(p)/projects/{project_id}/pixels/{sid}/goals") { request in
-                let limit = request.http.query["limit"] == nil ? 100 : Int(try request.integer("limit"))
-                guard (1...1000).contains(limit) else { throw APIError.badRequest("limit must be 1 to 1000") }
-                return try await service.goals(
-                    projectId: try request.integer("project_id"), sid: request.parameters["sid"] ?? "", limit: limit)
-            },
-            admin("GET", "\(p)/projects/{project_id}/jwt-keys") { request in
-                try await service.jwtKeys(projectId: try request.integer("project_id"))
-            },
-            admin("POST", "\(p)/projects/{project_id}/jwt-keys", status: 201) { request in
-                try await service.addJWTKey(
-                    projectId: try request.integer("project_id"),
-                    try JSONBody.decode(AdminRequests.AddJWTKey.self, from: request.http))
-            },
-            admin("DELETE", "\(p)/projects/{project_id}/jwt-keys/{kid}", status: 204) { request in
-                try await service.deleteJWTKey(
-                    projectId: try request.integer("project_id"), kid: request.parameters["kid"] ?? "")
-                return Empty()
-            },
-            admin("GET", "\(p)/profiles") { request in
-                let (field, value) = try Self.profileQuery(request.http.query)
-                return try await service.findProfiles(dbId: try request.integer("db_id"), field: field, value: value)
-            },
-            admin("GET", "\(p)/profiles/{profile_id}") { request in
-                try await service.profile(publicId: request.parameters["profile_id"] ?? "")
-            },
-            admin("GET", "\(p)/subscriptions") { request in
-                let query = request.http.query
-                guard let token = query["subscription_id"], !token.isEmpty else {
-                    throw APIError.badRequest("subscription_id is required (the push token, or the address)")
-                }
-                let channel = query["channel"] ?? "push"
-                let provider = query["provider"] ?? ""
-                if channel == "push", provider.isEmpty {
-                    throw APIError.badRequest("provider is required for push subscriptions (e.g. ios-apns)")
-                }
-                return try await service.findSubscriptions(
-                    resourceId: try request.integer("resource_id"), channel: channel, provider: provider, token: token)
-            },
-            admin("GET", "\(p)/push-events") { request in
-                guard let messageId = request.http.query["message_id"], !messageId.isEmpty else {
-                    throw APIError.badRequest("message_id is required")
-                }
-                return try await service.pushEvents(messageId: messageId)
-            },
-        ]
+        return RouteGroup(
+            [AdminKeyCheck(service: service)],
+            routes: [
+                .json("GET", "\(p)/projects") { _ in try await service.projects() },
+                .json("POST", "\(p)/projects", status: 201) { request in
+                    try await service.createProject(
+                        try JSONBody.decode(AdminRequests.CreateProject.self, from: request.http))
+                },
+                .json("GET", "\(p)/projects/{project_id}/databases") { request in
+                    try await service.databases(projectId: try request.integer("project_id"))
+                },
+                .json("POST", "\(p)/projects/{project_id}/databases", status: 201) { request in
+                    try await service.createDatabase(
+                        projectId: try request.integer("project_id"),
+                        try JSONBody.decode(AdminRequests.CreateDatabase.self, from: request.http))
+                },
+                .json("GET", "\(p)/resources") { request in
+                    let projectId = request.http.query["project_id"] == nil ? nil : try request.integer("project_id")
+                    return try await service.resources(projectId: projectId)
+                },
+                .json("POST", "\(p)/resources", status: 201) { request in
+                    try await service.createResource(
+                        try JSONBody.decode(AdminRequests.CreateResource.self, from: request.http))
+                },
+                .json("GET", "\(p)/resources/{resource_id}") { request in
+                    try await service.resource(id: try request.integer("resource_id"))
+                },
+                .json("GET", "\(p)/resources/{resource_id}/categories") { request in
+                    try await service.categories(resourceId: try request.integer("resource_id"))
+                },
+                .json("PUT", "\(p)/resources/{resource_id}/categories/{name}") { request in
+                    try await service.putCategory(
+                        resourceId: try request.integer("resource_id"), name: request.parameter("name"),
+                        try JSONBody.decode(AdminRequests.PutCategory.self, from: request.http))
+                },
+                .noContent("DELETE", "\(p)/resources/{resource_id}/categories/{name}") { request in
+                    try await service.deleteCategory(
+                        resourceId: try request.integer("resource_id"), name: request.parameter("name"))
+                },
+                .json("GET", "\(p)/projects/{project_id}/pixels") { request in
+                    try await service.pixels(projectId: try request.integer("project_id"))
+                },
+                .json("POST", "\(p)/projects/{project_id}/pixels", status: 201) { request in
+                    try await service.createPixel(
+                        projectId: try request.integer("project_id"),
+                        try JSONBody.decode(AdminRequests.CreatePixel.self, from: request.http))
+                },
+                .noContent("DELETE", "\(p)/projects/{project_id}/pixels/{sid}") { request in
+                    try await service.deletePixel(
+                        projectId: try request.integer("project_id"), sid: request.parameter("sid"))
+                },
+                .json("GET", "\(p)/projects/{project_id}/pixels/{sid}/goals") { request in
+                    let limit = request.http.query["limit"] == nil ? 100 : Int(try request.integer("limit"))
+                    guard (1...1000).contains(limit) else { throw APIError.badRequest("limit must be 1 to 1000") }
+                    return try await service.goals(
+                        projectId: try request.integer("project_id"), sid: request.parameter("sid"), limit: limit)
+                },
+                .json("GET", "\(p)/projects/{project_id}/jwt-keys") { request in
+                    try await service.jwtKeys(projectId: try request.integer("project_id"))
+                },
+                .json("POST", "\(p)/projects/{project_id}/jwt-keys", status: 201) { request in
+                    try await service.addJWTKey(
+                        projectId: try request.integer("project_id"),
+                        try JSONBody.decode(AdminRequests.AddJWTKey.self, from: request.http))
+                },
+                .noContent("DELETE", "\(p)/projects/{project_id}/jwt-keys/{kid}") { request in
+                    try await service.deleteJWTKey(
+                        projectId: try request.integer("project_id"), kid: request.parameter("kid"))
+                },
+                .json("GET", "\(p)/profiles") { request in
+                    let (field, value) = try Self.profileQuery(request.http.query)
+                    return try await service.findProfiles(
+                        dbId: try request.integer("db_id"), field: field, value: value)
+                },
+                .json("GET", "\(p)/profiles/{profile_id}") { request in
+                    try await service.profile(publicId: request.parameter("profile_id"))
+                },
+                .json("GET", "\(p)/subscriptions") { request in
+                    let query = request.http.query
+                    guard let token = query["subscription_id"], !token.isEmpty else {
+                        throw APIError.badRequest("subscription_id is required (the push token, or the address)")
+                    }
+                    let channel = query["channel"] ?? "push"
+                    let provider = query["provider"] ?? ""
+                    if channel == "push", provider.isEmpty {
+                        throw APIError.badRequest("provider is required for push subscriptions (e.g. ios-apns)")
+                    }
+                    return try await service.findSubscriptions(
+                        resourceId: try request.integer("resource_id"), channel: channel, provider: provider,
+                        token: token)
+                },
+                .json("GET", "\(p)/push-events") { request in
+                    guard let messageId = request.http.query["message_id"], !messageId.isEmpty else {
+                        throw APIError.badRequest("message_id is required")
+                    }
+                    return try await service.pushEvents(messageId: messageId)
+                },
+            ]
+        ).all
     }
-
-    struct Empty: Encodable {}
 
     /// `email=`, `phone=`, or `field=` with `value=` (a JSON value, or else a string).
     static func profileQuery(_ query: [String: String]) throws(APIError) -> (String, JSONValue) {
@@ -125,18 +125,5 @@ public struct AdminRoutes: Sendable {
             return (field, value)
         }
         throw .badRequest("look profiles up by email=, phone=, or field= with value= (and db_id=)")
-    }
-
-    private func admin<Output: Encodable & Sendable>(
-        _ method: String, _ pattern: String, status: Int = 200,
-        _ body: @escaping @Sendable (RouteRequest) async throws -> Output
-    ) -> Route {
-        let service = service
-        return Route(method, pattern) { request in
-            try await service.requireAdminKey(request)
-            let output = try await body(request)
-            if status == 204 { return HTTPResponse(status: 204) }
-            return .json(status, try JSONCoders.encoder.encode(output))
-        }
     }
 }

@@ -90,7 +90,7 @@ public enum Bootstrapper {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(info)
         data.append(0x0A)
-        if let problem = PrivateFile.write(data, to: path) { throw APIError(status: 500, reason: problem) }
+        if let problem = PrivateFile.write(data, to: path) { throw ConfigurationError(problem) }
     }
 }
 

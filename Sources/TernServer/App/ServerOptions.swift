@@ -7,35 +7,35 @@ public enum ServerOptions {
         let environment: String
         let argument: String?
         let help: String
-        let apply: @Sendable (inout ServerConfiguration, String) throws(APIError) -> Void
+        let apply: @Sendable (inout ServerConfiguration, String) throws(ConfigurationError) -> Void
     }
 
     static let options: [Option] = [
         Option(
             flag: "--host", environment: "TERN_HOST", argument: "HOST", help: "IPv4 address to listen on (127.0.0.1)"
-        ) { config, value throws(APIError) in config.host = value },
+        ) { config, value throws(ConfigurationError) in config.host = value },
         Option(flag: "--port", environment: "TERN_PORT", argument: "PORT", help: "TCP port, 0 picks a free one (8080)")
         {
-            config, value throws(APIError) in config.port = try integer(value, "--port", 0...65535)
+            config, value throws(ConfigurationError) in config.port = try integer(value, "--port", 0...65535)
         },
         Option(
             flag: "--data", environment: "TERN_DATA", argument: "DIR",
             help: "data directory: SQLite file and bootstrap.json (./.tern)"
         ) {
-            config, value throws(APIError) in config.dataDirectory = value
+            config, value throws(ConfigurationError) in config.dataDirectory = value
         },
         Option(
             flag: "--database", environment: "TERN_DATABASE_URL", argument: "URL",
             help: "postgresql://user:password@host:port/db?sslmode=verify-full: the store is that PostgreSQL, "
                 + "which several nodes may share (default: SQLite under --data)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             if value.isEmpty {
                 config.databaseURL = nil
                 return
             }
             guard value.hasPrefix("postgresql://") || value.hasPrefix("postgres://") else {
-                throw .badRequest(
+                throw ConfigurationError(
                     "--database must be a postgresql:// URL, not \(PostgresStore.redacted(value)); "
                         + "leave it out to use SQLite under --data")
             }
@@ -45,39 +45,40 @@ public enum ServerOptions {
             flag: "--database-pool", environment: "TERN_DATABASE_POOL", argument: "N",
             help: "connections this node keeps to PostgreSQL (8)"
         ) {
-            config, value throws(APIError) in config.databasePoolSize = try integer(value, "--database-pool", 1...256)
+            config, value throws(ConfigurationError) in
+            config.databasePoolSize = try integer(value, "--database-pool", 1...256)
         },
         Option(flag: "--threads", environment: "TERN_THREADS", argument: "N", help: "HTTP polling threads (4)") {
-            config, value throws(APIError) in config.threads = try integer(value, "--threads", 1...256)
+            config, value throws(ConfigurationError) in config.threads = try integer(value, "--threads", 1...256)
         },
         Option(
             flag: "--max-body-bytes", environment: "TERN_MAX_BODY_BYTES", argument: "BYTES",
             help: "larger request bodies get 413 (1048576)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.maxBodyBytes = try integer(value, "--max-body-bytes", 1...(64 << 20))
         },
         Option(
             flag: "--max-header-bytes", environment: "TERN_MAX_HEADER_BYTES", argument: "BYTES",
             help: "larger request headers get 431 (16384)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.maxHeaderBytes = try integer(value, "--max-header-bytes", 1024...(1 << 20))
         },
         Option(
             flag: "--connection-timeout", environment: "TERN_CONNECTION_TIMEOUT", argument: "SECONDS",
             help: "idle connections close after this (30)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.connectionTimeoutSeconds = try integer(value, "--connection-timeout", 0...3600)
         },
         Option(
             flag: "--log-level", environment: "TERN_LOG_LEVEL", argument: "LEVEL",
             help: "debug, info, warn or error (info)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             guard let level = Logger.Level(name: value) else {
-                throw .badRequest("--log-level must be debug, info, warn or error, not \(value)")
+                throw ConfigurationError("--log-level must be debug, info, warn or error, not \(value)")
             }
             config.logLevel = level
         },
@@ -85,7 +86,7 @@ public enum ServerOptions {
             flag: "--bench-routes", environment: "TERN_BENCH_ROUTES", argument: nil,
             help: "add /bench/constant, a route that never touches the store (off)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.benchRoutes = !["0", "false", "no", ""].contains(value.lowercased())
         },
         providerURL("--apns-production-url", "TERN_APNS_PRODUCTION_URL", "APNs production origin") {
@@ -104,27 +105,27 @@ public enum ServerOptions {
             flag: "--provider-ca-file", environment: "TERN_PROVIDER_CA_FILE", argument: "FILE",
             help: "PEM CA file to trust for the providers instead of the system's"
         ) {
-            config, value throws(APIError) in config.providers.caFile = value.isEmpty ? nil : value
+            config, value throws(ConfigurationError) in config.providers.caFile = value.isEmpty ? nil : value
         },
         Option(
             flag: "--provider-timeout", environment: "TERN_PROVIDER_TIMEOUT", argument: "SECONDS",
             help: "seconds for one request to APNs, FCM or HMS (10)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.providers.requestTimeout = TimeInterval(try integer(value, "--provider-timeout", 1...300))
         },
         Option(
             flag: "--delivery-batch", environment: "TERN_DELIVERY_BATCH", argument: "N",
             help: "deliveries a sending worker claims at once (500)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.delivery.batchSize = try integer(value, "--delivery-batch", 1...10_000)
         },
         Option(
             flag: "--delivery-concurrency", environment: "TERN_DELIVERY_CONCURRENCY", argument: "N",
             help: "batches being sent at the same time (4)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.delivery.concurrency = try integer(value, "--delivery-concurrency", 1...256)
         },
         Option(
@@ -132,68 +133,58 @@ public enum ServerOptions {
             help: "how long a claimed delivery waits for its worker before another may send it; keep it above "
                 + "--provider-timeout (120)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.delivery.lease = TimeInterval(try integer(value, "--delivery-lease", 1...86_400))
         },
         Option(
             flag: "--write-batch", environment: "TERN_WRITE_BATCH", argument: "N",
             help: "at most this many writes share one transaction (256)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.groupCommit.maxWrites = try integer(value, "--write-batch", 1...10_000)
         },
         Option(
             flag: "--write-batch-wait-ms", environment: "TERN_WRITE_BATCH_WAIT_MS", argument: "MS",
             help: "how long a write may wait for others to share its transaction (0: only those already waiting)"
         ) {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             config.groupCommit.maxWait = .milliseconds(try integer(value, "--write-batch-wait-ms", 0...1_000))
         },
     ]
 
-    /// `tern serve --help`.
-    public static var help: String {
-        var text =
-            "usage: tern serve [options]\n\nRuns the Tern server. Every option can also be set in the environment.\n\n"
-        for option in options {
-            let left = option.flag + (option.argument.map { " " + $0 } ?? "")
-            text +=
-                "  " + left.padding(toLength: 30, withPad: " ", startingAt: 0) + option.help
-                + "  [\(option.environment)]\n"
+    /// The options as the command line declares them: the help and the parser both read this.
+    public static var spec: CommandSpec {
+        let declared = options.map { option in
+            let name = String(option.flag.dropFirst(2))
+            let help = option.help + "  [\(option.environment)]"
+            return option.argument.map { OptionSpec(name, $0, help) } ?? OptionSpec(name, help)
         }
-        text += "  --help                        this text\n"
-        text +=
-            "\nBehind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.\n"
-        return text
+        return CommandSpec(
+            name: "tern serve", usage: "tern serve [options]",
+            summary: "Runs the Tern server. Every option can also be set in the environment.",
+            sections: [("", declared + [OptionSpec("help", "this text")])], maxPositionals: 0,
+            footer: "Behind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.")
     }
 
-    /// Reads the environment, then the flags. Throws a 400-style error whose reason names the option.
-    public static func parse(_ arguments: [String], environment: [String: String]) throws(APIError)
+    /// `tern serve --help`.
+    public static var help: String { spec.help }
+
+    /// Reads the environment, then the flags. Throws an error whose reason names the option.
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(ConfigurationError)
         -> ServerConfiguration
     {
         var config = ServerConfiguration()
         for option in options {
             if let value = environment[option.environment] { try option.apply(&config, value) }
         }
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let (flag, inline) = split(argument)
-            guard let option = options.first(where: { $0.flag == flag }) else {
-                throw .badRequest("unknown option \(argument); see tern serve --help")
-            }
-            if option.argument == nil {
-                try option.apply(&config, inline ?? "1")
-            } else if let inline {
-                try option.apply(&config, inline)
-            } else {
-                index += 1
-                guard index < arguments.count else {
-                    throw .badRequest("\(flag) needs a value (\(option.argument ?? ""))")
-                }
-                try option.apply(&config, arguments[index])
-            }
-            index += 1
+        let parsed: Arguments
+        do {
+            parsed = try spec.parse(arguments)
+        } catch {
+            throw ConfigurationError(error.reason)
+        }
+        for option in options {
+            if let value = parsed.value(String(option.flag.dropFirst(2))) { try option.apply(&config, value) }
         }
         return config
     }
@@ -204,22 +195,20 @@ public enum ServerOptions {
         _ apply: @escaping @Sendable (inout ServerConfiguration, URL) -> Void
     ) -> Option {
         Option(flag: flag, environment: environment, argument: "URL", help: "\(what) (the real service)") {
-            config, value throws(APIError) in
+            config, value throws(ConfigurationError) in
             guard let url = URL(string: value), url.scheme == "https", url.host != nil else {
-                throw .badRequest("\(flag) must be an https URL, not \(value)")
+                throw ConfigurationError("\(flag) must be an https URL, not \(value)")
             }
             apply(&config, url)
         }
     }
 
-    private static func split(_ argument: String) -> (String, String?) {
-        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
-    private static func integer(_ value: String, _ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int {
+    private static func integer(_ value: String, _ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError)
+        -> Int
+    {
         guard let number = Int(value), range.contains(number) else {
-            throw .badRequest("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \(value)")
+            throw ConfigurationError(
+                "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \(value)")
         }
         return number
     }

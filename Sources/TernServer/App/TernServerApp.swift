@@ -70,7 +70,7 @@ public final class TernServerApp: Sendable {
                     maxBodyBytes: configuration.maxBodyBytes,
                     connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
                     maxHeaderBytes: configuration.maxHeaderBytes),
-                handler: router)
+                handler: router, errorResponse: HTTPResponse.envelope)
         } catch {
             await store.close()
             throw error
@@ -131,7 +131,7 @@ public final class TernServerApp: Sendable {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw APIError(status: 500, reason: "--data \(path) is a file, not a directory")
+                throw ConfigurationError("--data \(path) is a file, not a directory")
             }
             let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
             if mode & 0o077 != 0 {

@@ -23,9 +23,8 @@ struct GoalSubscriptionWriter {
         try Validation.categories(wire.cats ?? [], in: try tx.categories(resourceId: resource.id))
         let (provider, address) = try GoalSubscription.address(of: wire, field: field)
         let status = wire.status.flatMap(SubscriptionStatus.init(rawValue:)) ?? .subscribed
-        let existing = try tx.subscriptions(
-            resourceId: resource.id, channel: wire.channel, provider: provider, token: address
-        ).first { $0.profileId == profile.id }
+        let existing = try tx.subscription(
+            of: profile.id, resourceId: resource.id, channel: wire.channel, provider: provider, token: address)
         if let existing, time < existing.clientTime { return }
         var subscription =
             try existing

@@ -13,25 +13,29 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// Writes the next chunk's deliveries and advances the message. Returns how many were written.
+    /// `request` is the message's request when the caller has it (creation); later chunks read it
+    /// back from the stored message.
     @discardableResult
-    public func step(_ tx: any StoreTransaction, message: StoredMessage, now: Int64) throws -> Int {
+    public func step(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest? = nil, now: Int64
+    ) throws -> Int {
         guard !message.fanOutDone else { return 0 }
-        let request = try Self.request(message)
+        let request = try request ?? Self.request(message)
         let filter = AudienceFilter(request.audience, category: request.category)
         let audience = request.audience
         var candidates: [AudienceCandidate]
         var cursor = message.fanOutCursor
         var done = true
         switch audience.type {
-        case "resource":
+        case .resource:
             candidates = try tx.pushCandidates(
                 resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize)
             cursor = candidates.last?.subscription.id ?? cursor
             done = candidates.count < chunkSize
-        case "token":
+        case .token:
             candidates = try tx.pushCandidates(
                 projectId: message.projectId, provider: audience.provider ?? "", token: audience.token ?? "")
-        default:
+        case .profile, .profiles:
             candidates = []
             for publicId in Self.profileIds(audience) {
                 guard let profile = try tx.profile(publicId: publicId) else { continue }
@@ -51,7 +55,7 @@ public struct FanOut: Sendable, Equatable {
     }
 
     static func profileIds(_ audience: MessageAudience) -> [String] {
-        audience.type == "profile" ? [audience.profileId ?? ""] : audience.profileIds ?? []
+        audience.type == .profile ? [audience.profileId ?? ""] : audience.profileIds ?? []
     }
 
     /// The request the message was made from, as stored.

@@ -18,7 +18,7 @@ public struct MessagePlan: Sendable, Equatable {
     public var environment: APNsEnvironment
 
     /// Priorities APNs takes.
-    public static let priorities: Set<Int> = [1, 5, 10]
+    public static var priorities: Set<Int> { APNsHeaderFields.priorities }
     /// 28 days: the longest time to live FCM keeps a message.
     public static let maxTimeToLive = 28 * 24 * 3600
 
@@ -53,8 +53,8 @@ public struct MessagePlan: Sendable, Equatable {
                 "time_to_live must be 0 to \(Self.maxTimeToLive) seconds (28 days), not \(ttl); 0 means now or never")
         }
         if let collapseId = request.collapseId {
-            guard !collapseId.isEmpty, collapseId.utf8.count <= 64 else {
-                throw .badRequest("collapse_id must be 1 to 64 bytes (APNs' limit)")
+            guard !collapseId.isEmpty, collapseId.utf8.count <= APNsHeaderFields.maxCollapseIdBytes else {
+                throw .badRequest("collapse_id must be 1 to \(APNsHeaderFields.maxCollapseIdBytes) bytes (APNs' limit)")
             }
         }
         let environment = try Self.environment(request.environment)
@@ -82,9 +82,9 @@ public struct MessagePlan: Sendable, Equatable {
             throw .badRequest("the payload cannot be encoded as JSON: \(error)")
         }
         let size = template.maxSize(publicIdLength: publicId.utf8.count)
-        guard size <= TernPushPayload.apnsMaxBytes else {
+        guard size <= APNsHeaderFields.maxPayloadBytes else {
             throw .badRequest(
-                "the payload would be \(size) bytes, over APNs' limit of \(TernPushPayload.apnsMaxBytes): shorten "
+                "the payload would be \(size) bytes, over APNs' limit of \(APNsHeaderFields.maxPayloadBytes): shorten "
                     + "the body, title or custom data")
         }
         self.template = template

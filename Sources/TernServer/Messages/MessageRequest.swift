@@ -87,7 +87,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 /// Whatever the kind: only subscribed subscriptions, never a token marked invalid, never one that
 /// turned the message's category off.
 public struct MessageAudience: Codable, Sendable, Equatable {
-    public var type: String
+    public var type: AudienceType
     public var profileId: String?
     public var profileIds: [String]?
     public var provider: String?
@@ -101,7 +101,7 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     public var tags: [String: String?]?
 
     public init(
-        type: String, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
+        type: AudienceType, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
         token: String? = nil, resourceId: Int64? = nil, status: String? = nil, categories: [String]? = nil,
         fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil
     ) {
@@ -124,5 +124,20 @@ public struct MessageAudience: Codable, Sendable, Equatable {
         case profileId = "profile_id"
         case profileIds = "profile_ids"
         case resourceId = "resource_id"
+    }
+}
+
+/// Who a message is for: one profile, several, one device, or a resource's subscriptions.
+public enum AudienceType: String, Codable, Sendable, CaseIterable {
+    case profile, profiles, token, resource
+
+    /// Refuses another type with the reason a person can act on.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let type = AudienceType(rawValue: text) else {
+            let known = Self.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError.badRequest("audience.type must be one of \(known), not \(text.prefix(32))")
+        }
+        self = type
     }
 }

@@ -21,7 +21,7 @@ struct MessageScope {
             resource = found
             projects.append((found.projectId, "audience.resource_id"))
         }
-        if audience.type == "profile" || audience.type == "profiles" {
+        if audience.type == .profile || audience.type == .profiles {
             projects += try profileProjects(tx, FanOut.profileIds(audience))
         }
         let distinct = Set(projects.map(\.0))

@@ -77,9 +77,9 @@ public struct MessageService: Sendable {
                 expiration: plan.expiration(createdAt: now), collapseId: plan.collapseId, topic: plan.topic,
                 environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false, total: 0,
                 createdAt: now))
-        try fanOut.step(tx, message: message, now: now)
+        try fanOut.step(tx, message: message, request: request, now: now)
         let stored = try tx.message(id: message.id) ?? message
-        return (try Self.view(tx, stored), stored)
+        return (try Self.view(tx, stored, request: request), stored)
     }
 
     /// The message with its counts.
@@ -119,12 +119,15 @@ public struct MessageService: Sendable {
         message.fanOutDone && counts.queued == 0 && counts.sending == 0
     }
 
-    static func view(_ tx: any StoreTransaction, _ message: StoredMessage) throws -> MessageView {
+    /// The message's view; `request` when the caller has it, else read back from the stored message.
+    static func view(
+        _ tx: any StoreTransaction, _ message: StoredMessage, request: MessageRequest? = nil
+    ) throws -> MessageView {
         let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
         return MessageView(
             id: message.publicId, projectId: message.projectId, resourceId: message.resourceId,
             createdAt: message.createdAt, pushType: message.pushType, environment: message.environment,
-            request: try FanOut.request(message), fanOutDone: message.fanOutDone,
+            request: try request ?? FanOut.request(message), fanOutDone: message.fanOutDone,
             done: isDone(message, counts), counts: counts)
     }
 }

@@ -11,7 +11,7 @@ enum OpsRoutes {
                 let backend = store is PostgresStore ? "postgresql" : "sqlite"
                 return await store.isHealthy()
                     ? .json(200, Data(#"{"status":"ok","store":"\#(backend)","database":"reachable"}"#.utf8))
-                    : Router.error(503, "the \(backend) database does not answer; see the server log")
+                    : .envelope(503, "the \(backend) database does not answer; see the server log")
             },
             Route("GET", "/metrics") { _ in
                 var text = metrics.render()

@@ -29,10 +29,8 @@ public struct ProfileService: Sendable {
             guard let profile else { return try .ok(nil) }
             let subscription = try request.provider.flatMap { provider in
                 try request.subscriptionId.flatMap { token in
-                    try tx.subscriptions(
-                        resourceId: caller.resource.id, channel: SubscriptionService.push, provider: provider,
-                        token: token
-                    ).first { $0.profileId == profile.id }
+                    try tx.subscription(
+                        of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
                 }
             }
             return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))

@@ -60,9 +60,8 @@ public struct TagService: Sendable {
                         + "(push/subscribe) before setting tags")
         }
         guard
-            let subscription = try tx.subscriptions(
-                resourceId: caller.resource.id, channel: SubscriptionService.push, provider: provider, token: token
-            ).first(where: { $0.profileId == profile.id })
+            let subscription = try tx.subscription(
+                of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
         else {
             throw APIError.notFound(
                 "profile \(profile.publicId) has no push subscription with this token on resource "

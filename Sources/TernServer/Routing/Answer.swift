@@ -1,4 +1,5 @@
 import Foundation
+import TernHTTP
 import TernProtocol
 
 /// A service's answer, ready for the wire: a status and the encoded envelope.
@@ -17,7 +18,18 @@ public struct Answer: Sendable, Equatable {
     /// A 200 with the envelope around `profile`.
     public static func ok(_ profile: ProfileData?) throws -> Answer {
         guard let profile else { return Answer(status: 200, body: EnvelopeCoding.okWithoutProfile) }
+        if let fast = ProfileEncoding.envelope(profile) { return Answer(status: 200, body: fast) }
         return Answer(status: 200, body: try EnvelopeCoding.encode(.ok(profile)))
+    }
+
+    /// The header that marks a replayed answer.
+    static let replayedHeader = "Idempotent-Replayed"
+
+    /// The answer as an HTTP response; a replay says so in ``replayedHeader``.
+    public var response: HTTPResponse {
+        var response = HTTPResponse.json(status, body)
+        if replayed { response.headers.append((Self.replayedHeader, "true")) }
+        return response
     }
 
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TernCrypto
+import TernHTTP
 import TernProtocol
 
 /// What makes a write idempotent: the client's key, if it sent one, and a digest of what it asked.
@@ -25,6 +26,23 @@ public struct IdempotencyToken: Sendable, Equatable {
         material.append(0)
         material.append(body)
         fingerprint = Digest.sha256Hex(material)
+    }
+}
+
+/// Reads the `Idempotency-Key` header into the request's ``IdempotencyToken`` (scoped to the
+/// caller's project, or to project 0 on the admin API; fingerprinting the route's name and the
+/// body), and counts the answers that were replayed.
+struct IdempotencyKeys: RouteMiddleware {
+    let metrics: Metrics?
+
+    func respond(to request: RouteRequest, next: Route.Handler) async throws -> HTTPResponse {
+        var request = request
+        request.idempotency = try IdempotencyToken(
+            projectId: request.caller?.project.id ?? 0, key: request.http.header(Wire.idempotencyKeyHeader),
+            endpoint: request.routeName, body: request.http.body)
+        let response = try await next(request)
+        if response.header(Answer.replayedHeader) != nil { metrics?.recordReplay() }
+        return response
     }
 }
 

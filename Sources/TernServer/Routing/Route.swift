@@ -1,61 +1,95 @@
 import Foundation
 import TernHTTP
 
-/// A request matched to a route: the HTTP request, the path's parameters, and its id for the logs.
+/// A request matched to a route: the HTTP request, the path's parameters, its id for the logs, and
+/// what the group's middleware established (the caller, the idempotency token).
 public struct RouteRequest: Sendable {
     public let http: HTTPRequest
     public let parameters: [String: String]
     public let requestId: String
+    /// The route's name: the SDK endpoint, or `admin/messages`; idempotency fingerprints cover it.
+    public let routeName: String
+    /// The SDK caller, set by ``CallerAuthentication``.
+    public internal(set) var caller: Caller?
+    /// The idempotency token, set by ``IdempotencyKeys``.
+    public internal(set) var idempotency: IdempotencyToken?
 
-    /// The path parameter `name` as an integer, or a 400 that says which.
+    public init(http: HTTPRequest, parameters: [String: String], requestId: String, routeName: String = "") {
+        self.http = http
+        self.parameters = parameters
+        self.requestId = requestId
+        self.routeName = routeName
+    }
+
+    /// The path parameter (or query item) `name` as an integer, or a 400 that says which.
     public func integer(_ name: String) throws(APIError) -> Int64 {
         guard let text = parameters[name] ?? http.query[name], let value = Int64(text) else {
             throw .badRequest("\(name) must be an integer")
         }
         return value
     }
+
+    /// The path parameter `name` (empty when the pattern has none).
+    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+
+    /// The caller that ``CallerAuthentication`` established; a route outside such a group has none.
+    func authenticated() throws -> Caller {
+        guard let caller else { throw APIError(status: 500, reason: "route \(routeName) runs without authentication") }
+        return caller
+    }
+
+    /// The token that ``IdempotencyKeys`` made; a route outside such a group has none.
+    func idempotencyToken() throws -> IdempotencyToken {
+        guard let idempotency else {
+            throw APIError(status: 500, reason: "route \(routeName) runs without idempotency")
+        }
+        return idempotency
+    }
 }
 
 /// One method and path template (`/api/v1/admin/resources/{resource_id}`) with its handler.
 public struct Route: Sendable {
+    public typealias Handler = @Sendable (RouteRequest) async throws -> HTTPResponse
+
     public let method: String
     public let pattern: String
-    let segments: [Segment]
-    let handler: @Sendable (RouteRequest) async throws -> HTTPResponse
+    /// The name idempotency fingerprints and logs use; the pattern unless given.
+    public let name: String
+    let handler: Handler
 
-    enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(String)
-    }
-
-    public init(
-        _ method: String, _ pattern: String, _ handler: @escaping @Sendable (RouteRequest) async throws -> HTTPResponse
-    ) {
+    public init(_ method: String, _ pattern: String, name: String? = nil, _ handler: @escaping Handler) {
         self.method = method
         self.pattern = pattern
+        self.name = name ?? pattern
         self.handler = handler
-        segments = Route.split(pattern).map { part in
-            part.hasPrefix("{") && part.hasSuffix("}")
-                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+    }
+
+    /// A route that answers `status` with its output as plain JSON (or nothing, for 204).
+    public static func json<Output: Encodable & Sendable>(
+        _ method: String, _ pattern: String, status: Int = 200,
+        _ body: @escaping @Sendable (RouteRequest) async throws -> Output
+    ) -> Route {
+        Route(method, pattern) { request in
+            let output = try await body(request)
+            return status == 204 ? HTTPResponse(status: 204) : .json(status, try JSONCoders.encoder.encode(output))
         }
     }
 
-    /// The parameters when `path` fits the template.
-    func match(_ parts: [Substring]) -> [String: String]? {
-        guard parts.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal): guard part == literal else { return nil }
-            case .parameter(let name):
-                guard !part.isEmpty else { return nil }
-                parameters[name] = String(part)
-            }
+    /// A route that answers 204 once `body` is done.
+    public static func noContent(
+        _ method: String, _ pattern: String, _ body: @escaping @Sendable (RouteRequest) async throws -> Void
+    ) -> Route {
+        Route(method, pattern) { request in
+            try await body(request)
+            return HTTPResponse(status: 204)
         }
-        return parameters
     }
 
-    static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    /// This route with `middleware` around its handler, the first outermost.
+    func behind(_ middleware: [any RouteMiddleware]) -> Route {
+        let handler = middleware.reversed().reduce(self.handler) { next, layer in
+            { request in try await layer.respond(to: request, next: next) }
+        }
+        return Route(method, pattern, name: name, handler)
     }
 }

@@ -3,15 +3,17 @@ import TernCrypto
 import TernHTTP
 import TernProtocol
 
-/// The server's ``HTTPHandler``: matches a route, runs it, turns errors into envelopes, and records
-/// every answer in the metrics and the log.
+/// The server's ``HTTPHandler``: looks the route up in its table, runs it, sends what a thrown
+/// error renders, and records every answer in the metrics and the log.
 public struct Router: HTTPHandler {
     public let routes: [Route]
+    let table: RouteTable
     let metrics: Metrics
     let logger: Logger
 
     public init(routes: [Route], metrics: Metrics, logger: Logger) {
         self.routes = routes
+        self.table = RouteTable(routes)
         self.metrics = metrics
         self.logger = logger
     }
@@ -19,26 +21,25 @@ public struct Router: HTTPHandler {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let started = ContinuousClock.now
         let requestId = Self.requestId(request)
-        let parts = Route.split(request.path)
-        let matches = routes.compactMap { route in route.match(parts).map { (route, $0) } }
         var routeName = "unmatched"
         var response: HTTPResponse
         var failure: String?
-        if let (route, parameters) = matches.first(where: { $0.0.method == request.method }) {
+        switch table.match(method: request.method, path: request.path) {
+        case .found(let route, let parameters):
             routeName = route.pattern
             do {
                 response = try await route.handler(
-                    RouteRequest(http: request, parameters: parameters, requestId: requestId))
+                    RouteRequest(http: request, parameters: parameters, requestId: requestId, routeName: route.name))
             } catch {
                 (response, failure) = answer(for: error)
             }
-        } else if !matches.isEmpty {
-            let allowed = Set(matches.map(\.0.method)).sorted().joined(separator: ", ")
-            routeName = matches[0].0.pattern
-            response = Self.error(405, "\(request.method) is not allowed on \(routeName): use \(allowed)")
+        case .methodNotAllowed(let methods, let pattern):
+            let allowed = methods.joined(separator: ", ")
+            routeName = pattern
+            response = .envelope(405, "\(request.method) is not allowed on \(pattern): use \(allowed)")
             response.headers.append(("Allow", allowed))
-        } else {
-            response = Self.error(
+        case .notFound:
+            response = .envelope(
                 404, "no route \(request.method) \(request.path.prefix(200)): see docs/api/openapi.yaml")
         }
         response.headers.append(("X-Request-Id", requestId))
@@ -54,35 +55,13 @@ public struct Router: HTTPHandler {
         return response
     }
 
-    /// Maps what a handler threw to an answer, and the reason to log for server-side failures.
+    /// What a handler threw, as an answer, and the reason to log for server-side failures.
     func answer(for error: any Error) -> (HTTPResponse, String?) {
-        switch error {
-        case let error as APIError:
-            return (Self.error(error.status, error.reason), nil)
-        case let error as DecodingError:
-            return (Self.error(400, JSONBody.describe(error)), nil)
-        case let error as StoreError:
-            metrics.recordStoreError(kind: error.kind)
-            switch error {
-            case .busy, .closed:
-                var response = Self.error(503, "the store is busy or shutting down: retry shortly")
-                response.headers.append(("Retry-After", "1"))
-                return (response, error.description)
-            case .conflict:
-                return (
-                    Self.error(409, "conflict: the request collided with another change; retry it"), error.description
-                )
-            case .backend:
-                return (Self.error(500, "internal store error; the server log has the details"), error.description)
-            }
-        default:
-            return (Self.error(500, "internal error; the server log has the details"), "\(error)")
+        guard let error = error as? any HTTPResponseError else {
+            return (.envelope(500, "internal error; the server log has the details"), "\(error)")
         }
-    }
-
-    /// The envelope for an error.
-    public static func error(_ status: Int, _ reason: String) -> HTTPResponse {
-        .envelopeError(status, reason)
+        error.record(in: metrics)
+        return (error.response, error.logReason)
     }
 
     static func requestId(_ request: HTTPRequest) -> String {

@@ -18,10 +18,7 @@ extension SubscriptionService {
                     + "\(caller.resource.id) for this profile: subscribe first, then update the token")
             guard let profile = try resolver.find(tx, provider: oldProvider, token: oldToken) else { throw notFound }
             func mine(_ provider: String, _ token: String) throws -> Subscription? {
-                try tx.subscriptions(
-                    resourceId: caller.resource.id, channel: Self.push, provider: provider, token: token
-                )
-                .first { $0.profileId == profile.id }
+                try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             }
             guard var old = try mine(oldProvider, oldToken) else { throw notFound }
             let samePlace = oldProvider == request.provider && oldToken == request.subscriptionId

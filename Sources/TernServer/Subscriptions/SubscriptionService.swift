@@ -31,10 +31,9 @@ public struct SubscriptionService: Sendable {
             let categories = try tx.categories(resourceId: caller.resource.id)
             try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
             var profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
-            let existing = try tx.subscriptions(
-                resourceId: caller.resource.id, channel: Self.push, provider: request.provider,
-                token: request.subscriptionId
-            ).first { $0.profileId == profile.id }
+            let existing = try tx.subscription(
+                of: profile.id, resourceId: caller.resource.id, provider: request.provider,
+                token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
                 return try Self.answer(tx, request.sync, profile, existing, categories: categories)

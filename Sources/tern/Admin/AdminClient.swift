@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,12 +16,16 @@ struct AdminClient {
         headers: [String: String] = [:]
     ) async throws -> (Int, Data) {
         guard var components = URLComponents(string: apiURL + "/admin" + path) else {
-            throw CommandError("--url \(apiURL) is not a URL; it should look like http://127.0.0.1:8080/api/v1")
+            throw CommandError(
+                "--url \(apiURL) is not a URL; it should look like http://127.0.0.1:8080/api/v1", exitCode: .unavailable
+            )
         }
         if !query.isEmpty {
             components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         }
-        guard let url = components.url else { throw CommandError("cannot build a URL from \(apiURL) and \(path)") }
+        guard let url = components.url else {
+            throw CommandError("cannot build a URL from \(apiURL) and \(path)", exitCode: .unavailable)
+        }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
@@ -33,19 +38,20 @@ struct AdminClient {
             let (data, response) = try await URLSession.shared.data(for: request)
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
         } catch {
-            throw CommandError("cannot reach \(apiURL): \(error.localizedDescription); is tern serve running?")
+            throw CommandError(
+                "cannot reach \(apiURL): \(error.localizedDescription); is tern serve running?", exitCode: .unavailable)
         }
     }
 
     /// Where to connect: flags, then TERN_URL / TERN_ADMIN_KEY, then `DIR/bootstrap.json`.
-    static func resolve(_ flags: inout Flags) throws -> AdminClient {
+    static func resolve(_ arguments: Arguments) throws(CommandError) -> AdminClient {
         let environment = ProcessInfo.processInfo.environment
-        let directory = flags.take("--data") ?? environment["TERN_DATA"] ?? "./.tern"
+        let directory = arguments.value("data") ?? environment["TERN_DATA"] ?? "./.tern"
         let bootstrap = FileManager.default.contents(atPath: directory + "/bootstrap.json").flatMap {
             try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
         }
-        let url = flags.take("--url") ?? environment["TERN_URL"] ?? bootstrap?["api_url"] as? String
-        let key = flags.take("--admin-key") ?? environment["TERN_ADMIN_KEY"] ?? bootstrap?["admin_key"] as? String
+        let url = arguments.value("url") ?? environment["TERN_URL"] ?? bootstrap?["api_url"] as? String
+        let key = arguments.value("admin-key") ?? environment["TERN_ADMIN_KEY"] ?? bootstrap?["admin_key"] as? String
         guard let url, let key else {
             throw CommandError(
                 "no server to talk to: pass --url and --admin-key, set TERN_URL and TERN_ADMIN_KEY, or run where "
@@ -55,44 +61,11 @@ struct AdminClient {
     }
 }
 
-/// A command-line failure with the reason to print.
-struct CommandError: Error {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
-/// Flags (`--name value`, `--name=value`, `--switch`) and positional arguments.
-struct Flags {
-    private(set) var positional: [String] = []
-    private var named: [String: String] = [:]
-
-    init(_ arguments: [String], switches: Set<String> = []) {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument.hasPrefix("--") {
-                if let equals = argument.firstIndex(of: "=") {
-                    named[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
-                } else if switches.contains(argument) || index + 1 >= arguments.count {
-                    named[argument] = "true"
-                } else {
-                    named[argument] = arguments[index + 1]
-                    index += 1
-                }
-            } else {
-                positional.append(argument)
-            }
-            index += 1
-        }
-    }
-
-    mutating func take(_ name: String) -> String? { named.removeValue(forKey: name) }
-
-    func position(_ index: Int, _ name: String) throws -> String {
-        guard index < positional.count else { throw CommandError("missing \(name); see tern help") }
-        return positional[index]
-    }
-
-    /// Flags nobody asked for: a typo the user should hear about.
-    var unused: [String] { named.keys.sorted() }
+/// The options every management command takes to find the server.
+extension OptionSpec {
+    static let connection = [
+        OptionSpec("url", "URL", "the server's api_url (or TERN_URL)"),
+        OptionSpec("admin-key", "KEY", "the admin key (or TERN_ADMIN_KEY)"),
+        OptionSpec("data", "DIR", "read both from DIR/bootstrap.json (default ./.tern, or TERN_DATA)"),
+    ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernServer
 
 /// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
 enum AdminCommand {
@@ -7,20 +8,46 @@ enum AdminCommand {
         "push-events",
     ]
 
+    /// Every management option; each subcommand reads the ones `tern help` names for it.
+    static let spec = CommandSpec(
+        name: "tern",
+        usage: "tern <topic> <subcommand> [arguments] [options]",
+        summary: "Calls the server's management API and prints its JSON (the topics are in tern help).",
+        sections: [
+            (
+                "Options",
+                [
+                    OptionSpec("audience", "AUD", "projects create: the JWT audience"),
+                    OptionSpec("project", "ID", "resources list: only this project's"),
+                    OptionSpec("db", "ID", "resources create: the profile database"),
+                    OptionSpec("channels", "push,email", "resources create: its channels"),
+                    OptionSpec("title", "T", "categories set: the title"),
+                    OptionSpec("steady", "categories set: a steady category"),
+                    OptionSpec("sid", "SID", "pixels create: the pixel's sid"),
+                    OptionSpec("name", "NAME", "pixels create: its name"),
+                    OptionSpec("limit", "N", "pixels goals: at most N"),
+                    OptionSpec("pem", "FILE", "keys add: the public key (ES256, RS256, PS256)"),
+                    OptionSpec("secret", "S", "keys add: the shared secret (HS256)"),
+                    OptionSpec("email", "E", "profiles find: by email"),
+                    OptionSpec("phone", "P", "profiles find: by phone"),
+                    OptionSpec("field", "NAME", "profiles find: by this field (with --value)"),
+                    OptionSpec("value", "V", "profiles find: the field's value"),
+                    OptionSpec("channel", "push", "subscriptions find: the channel"),
+                    OptionSpec("provider", "ios-apns", "subscriptions find: the push provider"),
+                ]
+            ),
+            ("Connection", OptionSpec.connection),
+        ],
+        maxPositionals: 4,
+        footer: "")
+
     static func run(_ topic: String, _ arguments: [String]) async {
-        do {
-            var flags = Flags(arguments, switches: ["--steady"])
-            let client = try AdminClient.resolve(&flags)
-            let call = try plan(topic, &flags)
-            guard flags.unused.isEmpty else {
-                throw CommandError("unknown option \(flags.unused.joined(separator: ", ")); see tern help")
-            }
+        await Usage.run {
+            let arguments = try spec.parse(arguments)
+            let client = try AdminClient.resolve(arguments)
+            let call = try plan(topic, arguments)
             let (status, body) = try await client.send(call.method, call.path, query: call.query, body: call.body)
             output(status, body)
-        } catch let error as CommandError {
-            Usage.fail(error.reason)
-        } catch {
-            Usage.fail("\(error)")
         }
     }
 
@@ -31,15 +58,15 @@ enum AdminCommand {
         var body: Data?
     }
 
-    static func plan(_ topic: String, _ flags: inout Flags) throws -> Call {
-        let verb = try flags.position(0, "a subcommand")
-        func arg(_ index: Int, _ name: String) throws -> String { try flags.position(index, name) }
+    static func plan(_ topic: String, _ arguments: Arguments) throws -> Call {
+        let verb = try arguments.position(0, "a subcommand")
+        func arg(_ index: Int, _ name: String) throws -> String { try arguments.position(index, name) }
         switch (topic, verb) {
         case ("projects", "list"): return Call(method: "GET", path: "/projects")
         case ("projects", "create"):
             return Call(
                 method: "POST", path: "/projects",
-                body: try json(["name": try arg(1, "NAME"), "audience": flags.take("--audience")]))
+                body: try json(["name": try arg(1, "NAME"), "audience": arguments.value("audience")]))
         case ("databases", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/databases")
         case ("databases", "create"):
             return Call(
@@ -47,43 +74,45 @@ enum AdminCommand {
                 body: try json(["name": try arg(2, "NAME")]))
         case ("resources", "list"):
             return Call(
-                method: "GET", path: "/resources", query: flags.take("--project").map { ["project_id": $0] } ?? [:])
+                method: "GET", path: "/resources", query: arguments.value("project").map { ["project_id": $0] } ?? [:])
         case ("resources", "show"): return Call(method: "GET", path: "/resources/\(try arg(1, "ID"))")
         case ("resources", "create"):
-            let channels = flags.take("--channels")?.split(separator: ",").map(String.init)
+            let channels = arguments.value("channels")?.split(separator: ",").map(String.init)
             return Call(
                 method: "POST", path: "/resources",
                 body: try json([
                     "project_id": Int(try arg(1, "PROJECT")), "name": try arg(2, "NAME"),
-                    "db_id": flags.take("--db").flatMap { Int($0) }, "channels": channels,
+                    "db_id": arguments.value("db").flatMap { Int($0) }, "channels": channels,
                 ]))
         case ("categories", "list"): return Call(method: "GET", path: "/resources/\(try arg(1, "RESOURCE"))/categories")
         case ("categories", "set"):
             return Call(
                 method: "PUT", path: "/resources/\(try arg(1, "RESOURCE"))/categories/\(try arg(2, "NAME"))",
-                body: try json(["title": flags.take("--title"), "steady": flags.take("--steady").map { $0 == "true" }]))
+                body: try json([
+                    "title": arguments.value("title"), "steady": arguments.value("steady").map { $0 == "true" },
+                ]))
         case ("categories", "delete"):
             return Call(method: "DELETE", path: "/resources/\(try arg(1, "RESOURCE"))/categories/\(try arg(2, "NAME"))")
         case ("pixels", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/pixels")
         case ("pixels", "create"):
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/pixels",
-                body: try json(["sid": flags.take("--sid"), "name": flags.take("--name")]))
+                body: try json(["sid": arguments.value("sid"), "name": arguments.value("name")]))
         case ("pixels", "delete"):
             return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/pixels/\(try arg(2, "SID"))")
         case ("pixels", "goals"):
             return Call(
                 method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/pixels/\(try arg(2, "SID"))/goals",
-                query: flags.take("--limit").map { ["limit": $0] } ?? [:])
+                query: arguments.value("limit").map { ["limit": $0] } ?? [:])
         case ("keys", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys")
         case ("keys", "add"):
             let key: String
-            if let file = flags.take("--pem") {
+            if let file = arguments.value("pem") {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                     throw CommandError("cannot read the PEM file \(file)")
                 }
                 key = text
-            } else if let secret = flags.take("--secret") {
+            } else if let secret = arguments.value("secret") {
                 key = secret
             } else {
                 throw CommandError("keys add needs --pem FILE (ES256, RS256, PS256) or --secret S (HS256)")
@@ -96,12 +125,12 @@ enum AdminCommand {
         case ("profiles", "show"): return Call(method: "GET", path: "/profiles/\(try arg(1, "ID"))")
         case ("profiles", "find"):
             var query = ["db_id": try arg(1, "DB")]
-            for name in ["email", "phone", "field", "value"] { query[name] = flags.take("--\(name)") }
+            for name in ["email", "phone", "field", "value"] { query[name] = arguments.value(name) }
             return Call(method: "GET", path: "/profiles", query: query)
         case ("subscriptions", "find"):
             var query = ["resource_id": try arg(1, "RESOURCE"), "subscription_id": try arg(2, "TOKEN")]
-            query["channel"] = flags.take("--channel") ?? "push"
-            query["provider"] = flags.take("--provider") ?? (query["channel"] == "push" ? "ios-apns" : "")
+            query["channel"] = arguments.value("channel") ?? "push"
+            query["provider"] = arguments.value("provider") ?? (query["channel"] == "push" ? "ios-apns" : "")
             return Call(method: "GET", path: "/subscriptions", query: query)
         case ("push-events", _): return Call(method: "GET", path: "/push-events", query: ["message_id": verb])
         default:
@@ -129,6 +158,6 @@ enum AdminCommand {
         }
         let reason = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error_text"] as? String
         FileHandle.standardError.write(Data("tern: HTTP \(status): \(reason ?? text)\n".utf8))
-        exit(1)
+        exit(ExitCode.refused.rawValue)
     }
 }

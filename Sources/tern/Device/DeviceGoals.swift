@@ -1,5 +1,6 @@
 import Foundation
 import TernCore
+import TernServer
 
 /// `tern device goals`: queues N goals, each durably before the next, recording how many are
 /// queued in the same transaction as each one, so a rerun after a crash (or SIGKILL) continues
@@ -12,13 +13,13 @@ struct DeviceGoals {
     /// Seconds to wait between goals, so a run lasts long enough to be interrupted.
     let pace: TimeInterval
 
-    init(tern: Tern, arguments: DeviceArguments) throws {
+    init(tern: Tern, arguments: Arguments) throws {
         self.tern = tern
         sids = try arguments.required("sids").split(separator: ",").map(String.init)
         count = try arguments.int("count", default: 1)
         prefix = arguments.value("prefix") ?? "goal"
         pace = try arguments.double("pace", default: 0)
-        guard !sids.isEmpty, count >= 0 else { throw DeviceUsageError("goals needs --sids and a --count of 0 or more") }
+        guard !sids.isEmpty, count >= 0 else { throw CommandError("goals needs --sids and a --count of 0 or more") }
     }
 
     var journalKey: String { "device.goals.\(prefix)" }
@@ -41,7 +42,7 @@ struct DeviceGoals {
                         returning: await ready.enqueue([entry], journal: journal, waitUntilWritten: true))
                 }
             }
-            guard written else { throw DeviceUsageError("goal \(next) could not be queued (see the events)") }
+            guard written else { throw CommandError("goal \(next) could not be queued (see the events)") }
             next += 1
             if pace > 0 { try await Task.sleep(nanoseconds: UInt64(pace * 1_000_000_000)) }
         }

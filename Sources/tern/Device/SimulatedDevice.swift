@@ -1,6 +1,7 @@
 import Foundation
 import TernCore
 import TernPush
+import TernServer
 
 /// One simulated device: an SDK instance on a directory, configured against a server.
 final class SimulatedDevice: Sendable {
@@ -52,14 +53,14 @@ final class SimulatedDevice: Sendable {
             let words = line.split(separator: " ").map(String.init)
             guard let command = words.first, !command.hasPrefix("#") else { continue }
             do {
-                try await perform(command, try DeviceArguments(words))
+                try await perform(command, try DeviceCommand.spec.parse(words))
             } catch {
                 FileHandle.standardError.write(Data("tern device: \(error)\n".utf8))
             }
         }
     }
 
-    func perform(_ command: String, _ arguments: DeviceArguments) async throws {
+    func perform(_ command: String, _ arguments: Arguments) async throws {
         let push = tern.push
         switch command {
         case "set-token":
@@ -82,7 +83,7 @@ final class SimulatedDevice: Sendable {
         case "logout": tern.authFunctions.logOut()
         case "consent":
             guard let value = arguments.positionals.dropFirst().first, ["on", "off"].contains(value) else {
-                throw DeviceUsageError("consent takes on or off")
+                throw CommandError("consent takes on or off")
             }
             tern.setCollectionEnabled(value == "on")
         case "foreground": await lifecycle.set(.foreground)
@@ -101,14 +102,14 @@ final class SimulatedDevice: Sendable {
         case "clear":
             await withCheckedContinuation { continuation in tern.clear { continuation.resume() } }
         default:
-            throw DeviceUsageError("unknown device command \(command) (see tern device --help)")
+            throw CommandError("unknown device command \(command) (see tern device --help)")
         }
     }
 
-    private func changeSubscription(_ command: String, _ arguments: DeviceArguments) throws {
+    private func changeSubscription(_ command: String, _ arguments: Arguments) throws {
         let cats = try arguments.all("cat").map { text -> CategoryData in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let name = parts.first, !name.isEmpty else { throw DeviceUsageError("--cat takes NAME[=true|false]") }
+            guard let name = parts.first, !name.isEmpty else { throw CommandError("--cat takes NAME[=true|false]") }
             return CategoryData(name: name, active: parts.count == 2 ? parts[1] == "true" : true)
         }
         let sync = try arguments.bool("sync", default: true)
@@ -134,7 +135,7 @@ final class SimulatedDevice: Sendable {
         }
     }
 
-    private func status(_ arguments: DeviceArguments) async throws {
+    private func status(_ arguments: Arguments) async throws {
         let subscription = tern.push.subscription
         let mode = arguments.positionals.dropFirst().first ?? "current"
         let response = await withCheckedContinuation { continuation in

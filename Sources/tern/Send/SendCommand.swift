@@ -6,16 +6,18 @@ import TernServer
 enum SendCommand {
     static func run(_ arguments: [String]) async {
         if arguments.contains("--help") || arguments.contains("-h") {
-            print(SendOptions.help)
+            print(SendOptions.spec.help)
             return
         }
-        do {
+        await Usage.run {
             let options = try SendOptions(arguments)
-            var flags = Flags(options.connection)
-            let client = try AdminClient.resolve(&flags)
-            let body = try JSONSerialization.data(withJSONObject: options.message, options: [.sortedKeys])
-            let created = try object(try await create(client, body: body))
-            guard let id = created["id"] as? String else { throw CommandError("the server answered no message id") }
+            let client = try AdminClient.resolve(options.arguments)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let created = try object(try await create(client, body: try encoder.encode(options.message)))
+            guard let id = created["id"] as? String else {
+                throw CommandError("the server answered no message id", exitCode: .refused)
+            }
             say("message \(id)")
             guard options.wait else { return }
             let progress = ProgressLine(interactive: isatty(STDOUT_FILENO) == 1)
@@ -35,10 +37,6 @@ enum SendCommand {
             } else {
                 say(Funnel.table(try JSONDecoder().decode(MessageStats.self, from: statsBody.1)))
             }
-        } catch let error as CommandError {
-            Usage.fail(error.reason)
-        } catch {
-            Usage.fail("\(error)")
         }
     }
 
@@ -52,29 +50,28 @@ enum SendCommand {
             do {
                 let answer = try await client.send("POST", "/messages", body: body, headers: headers)
                 if answer.0 != 503 || attempt >= 5 { return answer }
-            } catch let error as CommandError where attempt < 5 {
+            } catch let error as CommandError {
+                guard attempt < 5 else { throw error }
                 FileHandle.standardError.write(Data("tern: \(error.reason); trying again\n".utf8))
             }
             try await Task.sleep(for: .seconds(attempt))
         }
     }
 
-    /// One management call; a failure exits 1 with the server's reason.
+    /// One management call; a failure is a ``CommandError`` with the server's reason.
     static func call(_ client: AdminClient, _ method: String, _ path: String, body: Data? = nil) async throws
         -> [String: Any]
     {
         try object(try await client.send(method, path, body: body))
     }
 
-    static func object(_ answer: (Int, Data)) throws -> [String: Any] {
+    /// The answer's JSON object; an error answer is a ``CommandError`` with the server's reason.
+    static func object(_ answer: (Int, Data)) throws(CommandError) -> [String: Any] {
         let (status, data) = answer
         let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         guard (200..<300).contains(status) else {
-            FileHandle.standardError.write(
-                Data(
-                    "tern: HTTP \(status): \(json["error_text"] as? String ?? String(decoding: data, as: UTF8.self))\n"
-                        .utf8))
-            exit(1)
+            let reason = json["error_text"] as? String ?? String(decoding: data, as: UTF8.self)
+            throw CommandError("HTTP \(status): \(reason)", exitCode: .refused)
         }
         return json
     }

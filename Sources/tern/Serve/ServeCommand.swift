@@ -13,7 +13,7 @@ enum ServeCommand {
         do {
             configuration = try ServerOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
-            Usage.fail(error.reason)
+            Usage.fail(error.reason, .usage)
         }
         let logger = Logger(minimum: configuration.logLevel)
         let signals = Signals.ignore([SIGINT, SIGTERM])
@@ -22,7 +22,7 @@ enum ServeCommand {
             app = try await TernServerApp.start(configuration, logger: logger)
         } catch {
             logger.error("cannot start", ["error": "\(error)"])
-            Usage.fail("cannot start: \(error)")
+            Usage.fail("cannot start: \(error)", .unavailable)
         }
         announce(app)
         let signal = await Signals.next(of: signals)

@@ -31,7 +31,7 @@ func startServer(
 ) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration(port: 0, threads: 2)
     configure(&configuration)
-    let server = try HTTPServer(configuration: configuration, handler: handler)
+    let server = try HTTPServer(configuration: configuration, handler: handler, errorResponse: envelopeError)
     try server.start()
     return server
 }
@@ -82,4 +82,10 @@ actor Gate {
         openWaiters.forEach { $0.resume() }
         openWaiters.removeAll()
     }
+}
+
+/// The server's own errors in Tern's envelope, as `tern serve` words them (the tests read them so).
+let envelopeError: HTTPServer.ErrorResponse = { status, reason in
+    let quoted = String(decoding: (try? JSONEncoder().encode(reason)) ?? Data(), as: UTF8.self)
+    return .json(status, Data("{\"error\":\(status),\"error_text\":\(quoted),\"profile\":null}".utf8))
 }

@@ -7,18 +7,7 @@ import Testing
 /// fails with the reason the sender gives; the real sending paths are the provider clients' tests.
 @Suite(.serialized) struct SendCommandTests {
     static func tern(_ arguments: [String], server: ServerProcess) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["send"] + arguments + ["--data", server.dataDirectory.path("data")]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, error)
+        try TernCommand.run(["send"] + arguments + ["--data", server.dataDirectory.path("data")])
     }
 
     static func subscribe(_ server: ServerProcess, _ token: String, provider: String = "ios-apns") async throws {

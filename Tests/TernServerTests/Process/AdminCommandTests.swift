@@ -6,18 +6,7 @@ import Testing
 @Suite(.serialized) struct AdminCommandTests {
     /// Runs `tern <arguments>` with the server's bootstrap directory; returns exit status, stdout, stderr.
     static func tern(_ arguments: [String], server: ServerProcess) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = arguments + ["--data", server.dataDirectory.path("data")]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, error)
+        try TernCommand.run(arguments + ["--data", server.dataDirectory.path("data")])
     }
 
     @Test func subcommandsManageCategoriesPixelsAndLookUpSubscriptions() async throws {

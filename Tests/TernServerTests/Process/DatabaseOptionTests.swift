@@ -31,7 +31,7 @@ import Testing
         let environment = try ServerOptions.parse([], environment: ["TERN_DATABASE_URL": url])
         #expect(environment.databaseURL == url && environment.databasePoolSize == 8)
         #expect(try ServerOptions.parse([], environment: [:]).databaseURL == nil)
-        #expect(throws: APIError.self) {
+        #expect(throws: ConfigurationError.self) {
             try ServerOptions.parse(["--database", "mysql://x:secret@h/db"], environment: [:])
         }
         do {
@@ -40,7 +40,9 @@ import Testing
             #expect(error.reason.contains("must be a postgresql:// URL"))
             #expect(!error.reason.contains("secret"))
         }
-        #expect(throws: APIError.self) { try ServerOptions.parse(["--database-pool", "0"], environment: [:]) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerOptions.parse(["--database-pool", "0"], environment: [:])
+        }
         for option in ["--database", "TERN_DATABASE_URL", "--database-pool", "TERN_DATABASE_POOL", "sslmode"] {
             #expect(ServerOptions.help.contains(option), "\(option) missing from --help")
         }

@@ -87,15 +87,8 @@ import Testing
     }
 
     @Test func helpListsEveryOption() throws {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["serve", "--help"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, output, _) = try TernCommand.run(["serve", "--help"])
+        #expect(status == 0)
         for option in [
             "--host", "--port", "--data", "--threads", "--max-body-bytes", "--max-header-bytes",
             "--connection-timeout", "--log-level", "--bench-routes", "TERN_HOST", "https_proxy",
@@ -105,15 +98,8 @@ import Testing
     }
 
     @Test func badOptionExitsWithAReason() throws {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["serve", "--port", "seventy"]
-        let pipe = Pipe()
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let (status, _, output) = try TernCommand.run(["serve", "--port", "seventy"])
+        #expect(status == 2)
         #expect(output.contains("--port must be an integer"))
     }
 

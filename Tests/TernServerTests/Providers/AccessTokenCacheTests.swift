@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TernProtocol
 import Testing
 
 @testable import TernServer
@@ -59,7 +60,9 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_780_000_000)
         #expect(RetryAfter.seconds("120", now: now) == 120)
         #expect(RetryAfter.seconds(" 7 ", now: now) == 7)
-        #expect(RetryAfter.seconds("-5", now: now) == 0)
+        // The one parser (TernProtocol) the SDK uses too: "-5" and "1.5" are not delays, so they are ignored.
+        #expect(RetryAfter.seconds("-5", now: now) == nil)
+        #expect(RetryAfter.seconds("1.5", now: now) == nil)
         let date = now.addingTimeInterval(90)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -27,10 +27,12 @@ import Testing
     }
 
     @Test func badValuesNameTheOption() {
-        #expect(throws: APIError.self) { try ServerOptions.parse(["--port", "70000"], environment: [:]) }
-        #expect(throws: APIError.self) { try ServerOptions.parse(["--nope"], environment: [:]) }
-        #expect(throws: APIError.self) { try ServerOptions.parse(["--port"], environment: [:]) }
-        #expect(throws: APIError.self) { try ServerOptions.parse([], environment: ["TERN_LOG_LEVEL": "loud"]) }
+        #expect(throws: ConfigurationError.self) { try ServerOptions.parse(["--port", "70000"], environment: [:]) }
+        #expect(throws: ConfigurationError.self) { try ServerOptions.parse(["--nope"], environment: [:]) }
+        #expect(throws: ConfigurationError.self) { try ServerOptions.parse(["--port"], environment: [:]) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerOptions.parse([], environment: ["TERN_LOG_LEVEL": "loud"])
+        }
     }
 
     @Test func bootstrapIsReusedRewrittenForANewAddressAndReissuedWhenLost() async throws {

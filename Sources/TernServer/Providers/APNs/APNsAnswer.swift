@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernProtocol
 
 /// What an APNs answer means for the delivery.
 enum APNsAnswer: Equatable {

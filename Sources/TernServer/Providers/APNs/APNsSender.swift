@@ -8,53 +8,32 @@ import Foundation
 /// ```
 public final class APNsSender: PushSender {
     public let provider = ProviderKind.apns.provider
-    let credentials: CredentialStore
-    let endpoints: ProviderEndpoints
-    let logger: Logger
-    let pool = ProviderClientPool<APNsClient>()
+    let projects: ProjectClientSender<APNsClient>
 
     public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
-        self.credentials = credentials
-        self.endpoints = endpoints
-        self.logger = logger
+        projects = ProjectClientSender(
+            kind: .apns, credentials: credentials, logger: logger, splitsByEnvironment: true
+        ) { credential, environment in
+            guard case .apns(let credential) = credential else { return nil }
+            return (
+                credential.fingerprint,
+                {
+                    let options = APNsClient.Options(caFile: endpoints.caFile, requestTimeout: endpoints.requestTimeout)
+                    return try APNsClient(
+                        credential: credential, origin: endpoints.apns(environment ?? .production), options: options)
+                }
+            )
+        }
     }
 
     /// Closes every APNs connection; a later batch opens new ones.
     public func close() async {
-        for client in await pool.removeAll() { client.close() }
+        for client in await projects.removeAll() { client.close() }
     }
 
     public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
-        let groups = Dictionary(grouping: pushes) {
-            ProviderClientPool<APNsClient>.Key(projectId: $0.projectId, environment: $0.environment)
-        }
-        var outcomes: [Int64: DeliveryOutcome] = [:]
-        await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
-            for (key, pushes) in groups {
-                group.addTask { await self.send(pushes, key: key) }
-            }
-            for await answered in group { outcomes.merge(answered) { $1 } }
-        }
-        return outcomes
-    }
-
-    private func send(
-        _ pushes: [OutgoingPush], key: ProviderClientPool<APNsClient>.Key
-    ) async -> [Int64: DeliveryOutcome] {
-        let client: APNsClient
-        do {
-            guard case .apns(let credential)? = try await credentials.credential(.apns, projectId: key.projectId)
-            else { return SenderCredentials.all(pushes, SenderCredentials.missing(.apns, projectId: key.projectId)) }
-            let environment = key.environment ?? .production
-            let endpoints = endpoints
-            client = try await pool.client(key, fingerprint: credential.fingerprint) {
-                let options = APNsClient.Options(caFile: endpoints.caFile, requestTimeout: endpoints.requestTimeout)
-                return try APNsClient(credential: credential, origin: endpoints.apns(environment), options: options)
-            }
-        } catch {
-            logger.warn("APNs client unavailable", ["project_id": key.projectId, "error": "\(error)"])
-            return SenderCredentials.all(pushes, .failed(reason: "APNs credentials: \(error)"))
-        }
-        return await client.send(pushes)
+        await projects.send(pushes)
     }
 }
+
+extension APNsClient: ProjectPushClient {}

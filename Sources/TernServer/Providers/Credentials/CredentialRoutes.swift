@@ -24,35 +24,41 @@ public struct CredentialRoutes: Sendable {
 
     public var all: [Route] {
         let base = "\(AdminRoutes.prefix)/projects/{project_id}/credentials"
-        return [
-            route("GET", base) { credentials, request in
+        let logger = logger
+        return RouteGroup([AdminKeyCheck(service: admin), CredentialsKept(credentials: credentials)]) {
+            Route.json("GET", base) { request in
                 let projectId = try await project(request)
-                return .json(200, try JSONCoders.encoder.encode(await credentials.summaries(projectId: projectId)))
-            },
-            route("PUT", base + "/{provider}") { credentials, request in
+                return try await kept().summaries(projectId: projectId)
+            }
+            Route.json("PUT", base + "/{provider}") { request in
                 let projectId = try await project(request)
                 let kind = try Self.kind(request)
                 let summary: CredentialSummary
                 do {
-                    summary = try await credentials.put(kind, projectId: projectId, json: request.http.body)
+                    summary = try await kept().put(kind, projectId: projectId, json: request.http.body)
                 } catch let error as CredentialError {
                     throw APIError.badRequest(error.reason)
                 }
                 logger?.info(
                     "provider credentials stored",
                     ["project_id": projectId, "provider": kind.rawValue, "fingerprint": summary.fingerprint])
-                return .json(200, try JSONCoders.encoder.encode(summary))
-            },
-            route("DELETE", base + "/{provider}") { credentials, request in
+                return summary
+            }
+            Route.noContent("DELETE", base + "/{provider}") { request in
                 let projectId = try await project(request)
                 let kind = try Self.kind(request)
-                guard await credentials.delete(kind, projectId: projectId) else {
+                guard try await kept().delete(kind, projectId: projectId) else {
                     throw APIError.notFound("project \(projectId) has no \(kind.title) credentials")
                 }
                 logger?.info("provider credentials removed", ["project_id": projectId, "provider": kind.rawValue])
-                return HTTPResponse(status: 204)
-            },
-        ]
+            }
+        }.all
+    }
+
+    /// The store; ``CredentialsKept`` has answered 503 before a route runs without one.
+    private func kept() throws -> CredentialStore {
+        guard let credentials else { throw CredentialsKept.none }
+        return credentials
     }
 
     private func project(_ request: RouteRequest) async throws -> Int64 {
@@ -62,26 +68,22 @@ public struct CredentialRoutes: Sendable {
     }
 
     static func kind(_ request: RouteRequest) throws(APIError) -> ProviderKind {
-        let name = request.parameters["provider"] ?? ""
+        let name = request.parameter("provider")
         guard let kind = ProviderKind(rawValue: name) else {
             throw .notFound("provider \"\(name)\" is not apns, fcm or hms")
         }
         return kind
     }
+}
 
-    private func route(
-        _ method: String, _ pattern: String,
-        _ body: @escaping @Sendable (CredentialStore, RouteRequest) async throws -> HTTPResponse
-    ) -> Route {
-        let admin = admin
-        let credentials = credentials
-        return Route(method, pattern) { request in
-            try await admin.requireAdminKey(request)
-            guard let credentials else {
-                throw APIError(
-                    status: 503, reason: "this server keeps no provider credentials (it has no data directory)")
-            }
-            return try await body(credentials, request)
-        }
+/// Answers 503 on a server that keeps no provider credentials (it has no data directory).
+struct CredentialsKept: RouteMiddleware {
+    static let none = APIError(
+        status: 503, reason: "this server keeps no provider credentials (it has no data directory)")
+    let credentials: CredentialStore?
+
+    func respond(to request: RouteRequest, next: Route.Handler) async throws -> HTTPResponse {
+        guard credentials != nil else { throw Self.none }
+        return try await next(request)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TernCrypto
 import TernHTTP
+import TernProtocol
 
 /// Gets FCM's OAuth2 access token: a JWT signed with the service account's RSA key (RS256,
 /// `kid` = `private_key_id`; `iss`, `scope`, `aud`, `iat`, `exp`) exchanged at the token endpoint

@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernProtocol
 
 /// What an FCM HTTP v1 answer means for the delivery.
 enum FCMAnswer: Equatable {

@@ -7,7 +7,7 @@ public final class FCMSender: PushSender {
     let projects: ProjectClientSender<FCMClient>
 
     public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
-        projects = ProjectClientSender(kind: .fcm, credentials: credentials, logger: logger) { credential in
+        projects = ProjectClientSender(kind: .fcm, credentials: credentials, logger: logger) { credential, _ in
             guard case .fcm(let account) = credential else { return nil }
             return (
                 account.fingerprint,

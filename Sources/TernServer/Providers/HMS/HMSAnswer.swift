@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernProtocol
 
 /// What an HMS Push Kit answer means for the tokens of one request.
 enum HMSAnswer: Equatable {

@@ -7,7 +7,7 @@ public final class HMSSender: PushSender {
     let projects: ProjectClientSender<HMSClient>
 
     public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
-        projects = ProjectClientSender(kind: .hms, credentials: credentials, logger: logger) { credential in
+        projects = ProjectClientSender(kind: .hms, credentials: credentials, logger: logger) { credential, _ in
             guard case .hms(let credential) = credential else { return nil }
             return (
                 credential.fingerprint,

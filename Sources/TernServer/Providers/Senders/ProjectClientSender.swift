@@ -3,29 +3,39 @@ protocol ProjectPushClient: Sendable {
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome]
 }
 
-/// The sender shape FCM and HMS share: a batch is split by project, and each project's pushes go
-/// through that project's client, made from its stored credential on first use and made again
-/// when the credential's fingerprint changes. A missing or unusable credential is an outcome.
+/// The sender shape APNs, FCM and HMS share: a batch is split by project (and for APNs by
+/// environment), and each part goes through that project's client, made from its stored credential
+/// on first use and made again when the credential's fingerprint changes. A missing or unusable
+/// credential is an outcome.
 ///
 /// ```swift
-/// let projects = ProjectClientSender<HMSClient>(kind: .hms, credentials: store, logger: logger) {
-///     guard case .hms(let credential) = $0 else { return nil }
+/// let projects = ProjectClientSender<HMSClient>(kind: .hms, credentials: store, logger: logger) { credential, _ in
+///     guard case .hms(let credential) = credential else { return nil }
 ///     return (credential.fingerprint, { try HMSClient(credential: credential, options: options) })
 /// }
 /// ```
 final class ProjectClientSender<Client: ProjectPushClient>: Sendable {
-    /// For a stored credential of the right kind: its fingerprint and how to make a client from it;
-    /// nil for a credential of another kind.
-    typealias Factory = @Sendable (ProviderCredential) -> (fingerprint: String, make: @Sendable () throws -> Client)?
+    /// For a stored credential of the right kind (and the APNs environment, when the sender splits by
+    /// it): its fingerprint and how to make a client from it; nil for a credential of another kind.
+    typealias Factory =
+        @Sendable (ProviderCredential, APNsEnvironment?) -> (
+            fingerprint: String, make: @Sendable () throws -> Client
+        )?
 
     let kind: ProviderKind
     let credentials: CredentialStore
     let logger: Logger
     let factory: Factory
+    /// APNs: one client per project and environment (production and sandbox are two gateways).
+    let splitsByEnvironment: Bool
     let pool = ProviderClientPool<Client>()
 
-    init(kind: ProviderKind, credentials: CredentialStore, logger: Logger, factory: @escaping Factory) {
+    init(
+        kind: ProviderKind, credentials: CredentialStore, logger: Logger, splitsByEnvironment: Bool = false,
+        factory: @escaping Factory
+    ) {
         self.kind = kind
+        self.splitsByEnvironment = splitsByEnvironment
         self.credentials = credentials
         self.logger = logger
         self.factory = factory
@@ -34,26 +44,34 @@ final class ProjectClientSender<Client: ProjectPushClient>: Sendable {
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         var outcomes: [Int64: DeliveryOutcome] = [:]
         await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
-            for (projectId, pushes) in Dictionary(grouping: pushes, by: \.projectId) {
-                group.addTask { await self.send(pushes, projectId: projectId) }
+            let groups = Dictionary(grouping: pushes) {
+                ProviderClientPool<Client>.Key(
+                    projectId: $0.projectId, environment: splitsByEnvironment ? $0.environment : nil)
+            }
+            for (key, pushes) in groups {
+                group.addTask { await self.send(pushes, key: key) }
             }
             for await answered in group { outcomes.merge(answered) { $1 } }
         }
         return outcomes
     }
 
-    private func send(_ pushes: [OutgoingPush], projectId: Int64) async -> [Int64: DeliveryOutcome] {
+    /// Hands back every client made so far and forgets them (a later batch makes new ones).
+    func removeAll() async -> [Client] {
+        await pool.removeAll()
+    }
+
+    private func send(_ pushes: [OutgoingPush], key: ProviderClientPool<Client>.Key) async -> [Int64: DeliveryOutcome] {
         let client: Client
         do {
-            guard let credential = try await credentials.credential(kind, projectId: projectId),
-                let made = factory(credential)
+            guard let credential = try await credentials.credential(kind, projectId: key.projectId),
+                let made = factory(credential, key.environment)
             else {
-                return SenderCredentials.all(pushes, SenderCredentials.missing(kind, projectId: projectId))
+                return SenderCredentials.all(pushes, SenderCredentials.missing(kind, projectId: key.projectId))
             }
-            client = try await pool.client(
-                .init(projectId: projectId, environment: nil), fingerprint: made.fingerprint, make: made.make)
+            client = try await pool.client(key, fingerprint: made.fingerprint, make: made.make)
         } catch {
-            logger.warn("\(kind.title) client unavailable", ["project_id": projectId, "error": "\(error)"])
+            logger.warn("\(kind.title) client unavailable", ["project_id": key.projectId, "error": "\(error)"])
             return SenderCredentials.all(pushes, .failed(reason: "\(kind.title) credentials: \(error)"))
         }
         return await client.send(pushes)

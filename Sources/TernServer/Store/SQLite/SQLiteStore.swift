@@ -85,13 +85,14 @@ public actor SQLiteStore: Store {
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try run { database in
-            try database.execute("BEGIN")
+            // Prepared once and kept (run, not execute): every request's authentication may read.
+            try database.run("BEGIN")
             do {
                 let result = try body(SQLiteTransaction(database: database))
-                try database.execute("COMMIT")
+                try database.run("COMMIT")
                 return result
             } catch {
-                try? database.execute("ROLLBACK")
+                if !database.isAutocommit { try? database.execute("ROLLBACK") }
                 throw error
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TernCrypto
+import TernTestSupport
 
 @testable import TernServer
 

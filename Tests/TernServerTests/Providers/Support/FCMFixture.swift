@@ -1,5 +1,6 @@
 import Foundation
 import TernCrypto
+import TernTestSupport
 
 @testable import TernServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import TernTestSupport
 
 @testable import TernServer
 

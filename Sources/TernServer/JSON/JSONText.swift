@@ -1,13 +1,13 @@
 /// JSON string literals written by hand where a whole encoder is too much: error envelopes, log
 /// lines, stored JSON.
-public enum JSONText {
+enum JSONText {
     /// Appends `text` to `out` as a JSON string literal, quoted and escaped (`/` is left as is).
     ///
     /// ```swift
     /// var line = "{\"msg\":"
     /// JSONText.appendString("a \"quote\"", to: &line)   // {"msg":"a \"quote\""
     /// ```
-    public static func appendString(_ text: String, to out: inout String) {
+    static func appendString(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

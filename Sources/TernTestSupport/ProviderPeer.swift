@@ -1,24 +1,23 @@
 import Foundation
 import TernHTTP
-import TernTestSupport
 
 /// `Tests/Peers/provider_peer.py` as a child process: an APNs, FCM or HMS stand-in over HTTP/2
 /// with TLS on a free loopback port, checking credentials like the real service, with scripted
-/// answers per device token and a log of what it received.
-final class ProviderPeer: Sendable {
-    let port: Int
-    let certificates: TestCertificates
+/// answers per device token and a log of what it received. The provider clients' tests and the
+/// end-to-end tests both use it.
+public final class ProviderPeer: Sendable {
+    public let port: Int
+    public let certificates: TestCertificates
     private let process: Process
     private let control: HTTP2Client
 
     static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers/provider_peer.py")
-            .path
+            .deletingLastPathComponent().appendingPathComponent("Tests/Peers/provider_peer.py").path
     }
 
     /// Starts the peer with `config` (`{"provider": "apns", "apns": {...}}`, see the script).
-    init(config: [String: Any], maxStreams: Int = 100) throws {
+    public init(config: [String: Any], maxStreams: Int = 100) throws {
         let certificates = try TestCertificates.make(authority: "Tern Provider Test CA")
         let configFile = certificates.directory.appendingPathComponent("peer.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
@@ -32,31 +31,36 @@ final class ProviderPeer: Sendable {
         control = try HTTP2Client(configuration: .init(caFile: certificates.caFile, requestTimeout: 10))
     }
 
-    var origin: URL { URL(string: "https://127.0.0.1:\(port)")! }
-    var caFile: String { certificates.caFile }
+    public var origin: URL { URL(string: "https://127.0.0.1:\(port)")! }
+    public var caFile: String { certificates.caFile }
 
     /// Answers for `token`, used in order before the peer's default (success).
-    func script(_ token: String, _ answers: [[String: Any]]) async throws {
+    public func script(_ token: String, _ answers: [[String: Any]]) async throws {
         _ = try await post("/_peer/script", [token: answers])
     }
 
     /// The peer treats `token` (a provider JWT or an access token) as expired from now on.
-    func expire(_ token: String) async throws {
+    public func expire(_ token: String) async throws {
         _ = try await post("/_peer/expire", ["token": token])
     }
 
     /// Every connection ends with GOAWAY after `answers` answers (0: never).
-    func goAway(after answers: Int) async throws {
+    public func goAway(after answers: Int) async throws {
         _ = try await post("/_peer/goaway", ["after": answers])
     }
 
+    /// The pushes the peer accepted (answered 200), oldest first: token, headers and payload of each.
+    public func accepted() async throws -> [[String: Any]] {
+        try await log().filter { $0["status"] as? Int == 200 }
+    }
+
     /// Every push request the peer received, oldest first.
-    func log() async throws -> [[String: Any]] {
+    public func log() async throws -> [[String: Any]] {
         try JSONSerialization.jsonObject(with: try await post("/_peer/log", [:])) as? [[String: Any]] ?? []
     }
 
     /// Counters: connections, max_open_streams, requests, goaways, access_tokens_issued, provider_tokens.
-    func stats() async throws -> [String: Int] {
+    public func stats() async throws -> [String: Int] {
         try JSONSerialization.jsonObject(with: try await post("/_peer/stats", [:])) as? [String: Int] ?? [:]
     }
 
@@ -71,17 +75,17 @@ final class ProviderPeer: Sendable {
 
     /// Kills the peer (SIGKILL: a child spawned from a libdispatch thread inherits blocked signals),
     /// reaps it and removes its certificates.
-    func stop() {
+    public func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         certificates.remove()
     }
 }
 
-struct PeerError: Error, CustomStringConvertible {
-    let description: String
+public struct PeerError: Error, CustomStringConvertible {
+    public let description: String
 
-    init(_ description: String) {
+    public init(_ description: String) {
         self.description = description
     }
 }

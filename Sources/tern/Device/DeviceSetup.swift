@@ -1,0 +1,45 @@
+import Foundation
+import TernServer
+
+/// Where the device's SDK talks to and keeps its data.
+struct DeviceSetup {
+    var dataDirectory: URL
+    var apiUrl: String
+    var rToken: String?
+    var jwt: String?
+    var quiet: Bool
+    var wait: TimeInterval
+    var osVersion: String
+    var model: String
+    var name: String
+
+    static let defaultBootstrap = ".tern/bootstrap.json"
+
+    init(_ arguments: Arguments) throws {
+        dataDirectory = URL(fileURLWithPath: arguments.value("data") ?? ".tern-device", isDirectory: true)
+        var apiUrl = arguments.value("api-url")
+        var rToken = arguments.value("rtoken")
+        let bootstrapPath = arguments.value("bootstrap") ?? Self.defaultBootstrap
+        if apiUrl == nil || rToken == nil, FileManager.default.fileExists(atPath: bootstrapPath) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: bootstrapPath))
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            apiUrl = apiUrl ?? object?["api_url"] as? String
+            rToken = rToken ?? object?["rtoken"] as? String
+        } else if arguments.value("bootstrap") != nil {
+            throw CommandError("no bootstrap file at \(bootstrapPath)")
+        }
+        guard let apiUrl else {
+            throw CommandError(
+                "say where the server is: --api-url http://127.0.0.1:8080/api/v1 --rtoken rt_…, or --bootstrap .tern/bootstrap.json"
+            )
+        }
+        self.apiUrl = apiUrl
+        self.rToken = rToken
+        jwt = arguments.value("jwt")
+        quiet = arguments.has("quiet")
+        wait = try arguments.double("wait", default: 30)
+        osVersion = arguments.value("os-version") ?? "18.6.2"
+        model = arguments.value("model") ?? "iPhone14,7"
+        name = arguments.value("name") ?? "iPhone"
+    }
+}
