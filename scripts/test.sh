@@ -48,6 +48,21 @@ echo "== the example app compiled for iOS (../shared/apple/ios-build.sh)"
 # The SDK's own iOS build is green (the step above), so the example is checked strictly.
 scripts/examples.sh
 
+echo "== PostgreSQL (a throwaway cluster for the PostgreSQL store tests)"
+postgres_dir="$(mktemp -d "${TMPDIR:-/tmp}/tern-postgres.XXXXXX")"
+trap 'scripts/postgres.sh stop "$postgres_dir"' EXIT
+if [ -n "${TERN_TEST_POSTGRES_URL:-}" ]; then
+    echo "PostgreSQL: using TERN_TEST_POSTGRES_URL from the environment"
+elif url="$(scripts/postgres.sh start "$postgres_dir")"; then
+    export TERN_TEST_POSTGRES_URL="$url"
+    echo "PostgreSQL listening for the tests at ${url/tern:tern@/tern:***@}"
+elif [ "${CI:-}" = "true" ]; then
+    echo "PostgreSQL did not start: CI runs the PostgreSQL store tests, so this is a failure" >&2
+    exit 1
+else
+    echo "PostgreSQL store tests skipped: PostgreSQL is not installed here (scripts/setup.sh installs it on Debian)"
+fi
+
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
 
