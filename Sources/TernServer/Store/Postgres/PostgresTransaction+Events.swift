@@ -61,6 +61,18 @@ extension PostgresTransaction {
         }
     }
 
+    func pushRecipient(pushId: String) throws -> PushRecipient? {
+        guard let (publicId, deliveryId) = PushRecipient.parse(pushId) else { return nil }
+        return try database.queryFirst(
+            """
+            SELECT s.resource_id, s.profile_id FROM deliveries d
+            JOIN messages m ON m.id = d.message_id
+            JOIN subscriptions s ON s.id = d.subscription_id
+            WHERE d.id = ? AND m.public_id = ?
+            """, [deliveryId, publicId]
+        ).map { PushRecipient(resourceId: $0.requiredInt(0), profileId: $0.requiredInt(1)) }
+    }
+
     func storedAnswer(scope: String, key: String) throws -> StoredAnswer? {
         try database.queryFirst(
             "SELECT fingerprint, status, body FROM idempotent_answers WHERE scope = ? AND key = ?", [scope, key]
