@@ -8,7 +8,9 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
 
 let package = Package(
     name: "Tern",
-    platforms: [.iOS(.v15), .macOS(.v15)],
+    // iOS 16: the SDK's time limits are `Duration`s and its locks `OSAllocatedUnfairLock`s (both iOS 16);
+    // README.md, "Integrating the SDK", says so.
+    platforms: [.iOS(.v16), .macOS(.v15)],
     products: [
         // SDK: each module is its own dependency.
         .library(name: "TernProtocol", targets: ["TernProtocol"]),
@@ -45,8 +47,13 @@ let package = Package(
         // SDK.
         .target(name: "TernProtocol"),
         .target(name: "TernSQLite", dependencies: [.target(name: "CSQLite", condition: linuxOnly)]),
-        .target(name: "TernCore", dependencies: ["TernProtocol", "TernSQLite"]),
-        .target(name: "TernPush", dependencies: ["TernCore", "TernProtocol"]),
+        // Each SDK product that collects data or reads file metadata carries its privacy manifest.
+        .target(
+            name: "TernCore", dependencies: ["TernProtocol", "TernSQLite"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "TernPush", dependencies: ["TernCore", "TernProtocol"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "TernNotificationService", dependencies: ["TernPush", "TernCore"]),
         .target(name: "TernTarget", dependencies: ["TernCore", "TernProtocol"]),
         .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),

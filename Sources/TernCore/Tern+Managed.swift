@@ -13,6 +13,7 @@ extension Tern {
     /// // Until the user consents:
     /// Tern.shared.initialize(apiUrl: apiUrl, rToken: rToken, collectionEnabled: false)
     /// ```
+    @available(iOSApplicationExtension, unavailable)
     public func initialize(
         apiUrl: String, rToken: String? = nil, appGroup: String? = nil, collectionEnabled: Bool = true,
         backgroundFlush: Bool = true, completion: (@Sendable ([ModuleInitStatus]) -> Void)? = nil

@@ -28,10 +28,8 @@ public final class Tern: Sendable {
     public let environment: TernEnvironment
 
     let runtime: CoreRuntime
-    /// Set-up calls (app group, JWT provider, configuration, consent): in order, never waiting.
-    let setupQueue = SerialQueue()
-    /// Every other call: in order, after initialization.
-    let commandQueue = SerialQueue()
+    /// Every call, in order (set-up calls never wait for initialization; commands do).
+    var mailbox: Mailbox { runtime.mailbox }
 
     /// An SDK on `environment`: for tests and the simulated device (`Tern(environment: .directory(url))`);
     /// apps use ``shared``.
@@ -41,7 +39,7 @@ public final class Tern: Sendable {
         let runtime = CoreRuntime(environment: environment, bus: bus)
         self.runtime = runtime
         eventSDKFunctions = SDKEvents(bus: bus)
-        core = CoreServices(runtime: runtime, setupQueue: setupQueue, commandQueue: commandQueue)
+        core = CoreServices(runtime: runtime)
         authFunctions = AuthAPI(core: core)
         backgroundTasks = BackgroundTasksAPI(core: core)
     }
@@ -51,30 +49,36 @@ public final class Tern: Sendable {
     public func initialization(
         configuration: TernConfiguration, completion: (@Sendable ([ModuleInitStatus]) -> Void)? = nil
     ) {
-        setupQueue.submit { [runtime] in await runtime.initialize(configuration, completion: completion) }
+        // Every linked module, whether or not the app touched it yet, in one fixed order.
+        let linked = ModuleDiscovery.linked(core)
+        mailbox.post(
+            .setup { [runtime] in
+                for module in linked { await runtime.register(module) }
+                await runtime.initialize(configuration, completion: completion)
+            })
     }
 
     /// The app group whose container holds the SDK's database, shared with the Notification Service
     /// Extension. Call it before ``initialization(configuration:completion:)``.
     public func setAppGroup(groupName: String?) {
-        setupQueue.submit { [runtime] in await runtime.setAppGroup(groupName) }
+        mailbox.post(.setup { [runtime] in await runtime.setAppGroup(groupName) })
     }
 
     /// The JWT provider, asked each time a request is sent (nil removes it).
     public func setJWTProvider(provider: (any JWTInterface)?) {
-        setupQueue.submit { [runtime] in await runtime.auth.setProvider(provider) }
+        mailbox.post(.setup { [runtime] in await runtime.auth.setProvider(provider) })
     }
 
     /// Turns collection on (after the user's consent) or off. Saved: an opt-out holds across
     /// restarts and upgrades whatever the configuration says. While off, nothing is collected or sent.
     public func setCollectionEnabled(_ enabled: Bool) {
-        setupQueue.submit { [runtime] in await runtime.setCollectionEnabled(enabled) }
+        mailbox.post(.setup { [runtime] in await runtime.setCollectionEnabled(enabled) })
     }
 
     /// True while collection is on.
     public var isCollectionEnabled: Bool {
         get async {
-            await setupQueue.drain()
+            await mailbox.settled()
             return await runtime.collectionEnabled
         }
     }
@@ -83,7 +87,7 @@ public final class Tern: Sendable {
     /// (after the set-up calls made before this one).
     public var isConfigured: Bool {
         get async {
-            await setupQueue.drain()
+            await mailbox.settled()
             return await runtime.configuration != nil
         }
     }
@@ -91,13 +95,12 @@ public final class Tern: Sendable {
     /// Deletes the SDK's data (outbox, settings, token, sessions; a saved opt-out is kept), cancels
     /// pending retries, reports `sdkCleared`, then calls `completion` on the main queue.
     public func clear(completion: (@Sendable () -> Void)? = nil) {
-        setupQueue.submit { [runtime, commandQueue] in
-            commandQueue.submit {
+        mailbox.post(
+            .ordered { [runtime] in
                 await runtime.clear()
                 runtime.bus.emit(.info("clear", CoreEvents.sdkCleared))
                 if let completion { runtime.bus.onMain(completion) }
-            }
-        }
+            })
     }
 
     /// Each request's progress: persisted in the outbox, then synced (acknowledged by the server)
@@ -126,8 +129,7 @@ public final class Tern: Sendable {
 
     /// Returns when every call made before it has run.
     public func flushQueues() async {
-        await setupQueue.drain()
-        await commandQueue.drain()
+        await mailbox.drained()
         await runtime.awaitWrites()
     }
 
@@ -136,8 +138,6 @@ public final class Tern: Sendable {
     public func shutdown() async {
         await runtime.shutdown()
         await runtime.bus.flush()
-        setupQueue.finish()
-        commandQueue.finish()
         runtime.bus.shutdown()
     }
 }

@@ -43,7 +43,7 @@ public struct NSEDependencies: Sendable {
     }
 }
 
-#if !canImport(UserNotifications)
+#if !os(iOS)
     extension NSEDependencies {
         static var platformCategoryStore: (any NotificationCategoryStore)? { nil }
     }

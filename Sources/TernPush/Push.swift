@@ -38,7 +38,7 @@ struct PushModule: TernModule {
     /// `initialization`), and checks the saved token against the configuration's providers.
     func initialize(_ ready: ReadyCore) async throws {
         await SharedConfiguration.save(ready)
-        let coordinator = await TokenCoordinators.shared.coordinator(for: core)
+        let coordinator = await core.tokenCoordinator()
         if await coordinator.hasSources {
             Task { await coordinator.refresh(ready, function: "initialization") }
         }
@@ -64,5 +64,13 @@ struct PushModule: TernModule {
     /// Hands the device's token to the user who signed in, or back to the install.
     func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async {
         await IdentityHandOver.run(core, signedIn: signedIn)
+    }
+}
+
+/// Found by name when the SDK initializes (`TernModuleEntry`), so the module comes up whether or
+/// not the app touched it first.
+public enum TernModuleEntryPoint: TernModuleEntry {
+    public static func module(_ core: CoreServices) -> any TernModule {
+        PushModule(core: core)
     }
 }

@@ -97,3 +97,11 @@ struct TargetModule: TernModule {
     func initialize(_ core: ReadyCore) async throws {}
     func clear(_ core: ReadyCore) async {}
 }
+
+/// Found by name when the SDK initializes (`TernModuleEntry`), so the module comes up whether or
+/// not the app touched it first.
+public enum TernModuleEntryPoint: TernModuleEntry {
+    public static func module(_ core: CoreServices) -> any TernModule {
+        TargetModule()
+    }
+}

@@ -103,6 +103,50 @@ import Testing
         directory.remove()
     }
 
+    /// The app's consent as the extension sees it: off in the configuration only, or saved off.
+    enum Consent: CaseIterable { case configurationOff, savedOptOut }
+
+    @Test(arguments: Consent.allCases)
+    func withoutConsentTheExtensionReportsNothing(_ consent: Consent) async throws {
+        let server = try await ServerProcess.start()
+        let directory = try TemporaryDirectory(prefix: "tern-e2e-nse-consent")
+
+        let app = FirstSubscriptionTests.makeSDK(directory)
+        let appEvents = SDKEventStream(app)
+        app.setAppGroup(groupName: Self.group)
+        if consent == .savedOptOut { app.setCollectionEnabled(false) }
+        app.initialization(
+            configuration: TernConfiguration.Builder(
+                apiUrl: server.apiURL.absoluteString, rToken: server.rToken,
+                collectionEnabled: consent == .savedOptOut
+            ).build())
+        #expect(await appEvents.next("configSet") != nil)
+        await app.flushQueues()
+        await app.shutdown()
+
+        let extensionSDK = FirstSubscriptionTests.makeSDK(directory)
+        let extensionEvents = SDKEventStream(extensionSDK)
+        let nse = TernNSE(tern: extensionSDK)
+        nse.setAppGroup(groupName: Self.group)
+        let handled = HandledOnce()
+        nse.handleNotification(content: NotificationContent(title: "Hello", userInfo: try Self.payload("m-consent"))) {
+            result in Task { await handled.record(result.ending) }
+        }
+        await nse.drain()
+        // The push is still shown, and said so; its delivery is not collected.
+        #expect(await handled.endings.count == 1)
+        #expect(await extensionEvents.next("pushReceive", timeout: 5) != nil)
+        #expect(await extensionEvents.next("collectionDisabled", timeout: 5) != nil)
+        #expect(await extensionSDK.isCollectionEnabled == false)
+        _ = await extensionSDK.flush(timeout: 1)
+        #expect(await extensionSDK.outboxStatistics()?.enqueuedTotal == 0)
+        #expect(try await Self.pushEvents(server, messageId: "m-consent").isEmpty)
+
+        await extensionSDK.shutdown()
+        await server.stop()
+        directory.remove()
+    }
+
     @Test func beforeTheAppInitializesTheExtensionSaysSoAndInitializesOnALaterPush() async throws {
         let server = try await ServerProcess.start()
         let directory = try TemporaryDirectory(prefix: "tern-e2e-nse-waits")

@@ -76,4 +76,9 @@ final class SDKEventStream: Sendable {
             if let found { continuation.resume(returning: found) }
         }
     }
+
+    /// Every event's name so far, in order (for failure messages).
+    var names: [String] {
+        state.withLock { $0.events.map(\.name) }
+    }
 }

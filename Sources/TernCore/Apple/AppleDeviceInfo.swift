@@ -1,12 +1,8 @@
-#if canImport(UIKit)
+#if os(iOS)
     import Foundation
     import UIKit
-    #if canImport(AdSupport)
-        import AdSupport
-    #endif
-    #if canImport(AppTrackingTransparency)
-        import AppTrackingTransparency
-    #endif
+    import AdSupport
+    import AppTrackingTransparency
 
     /// ``DeviceInfoProvider`` for iOS: `UIDevice` for the OS version and the device's kind, the
     /// hardware model from `uname` (e.g. `iPhone14,7`), and the advertising identifier only when the
@@ -25,25 +21,12 @@
         }
 
         static func trackingAllowed() -> Bool {
-            #if canImport(AppTrackingTransparency)
-                if #available(iOS 14, *) {
-                    return ATTrackingManager.trackingAuthorizationStatus == .authorized
-                }
-            #endif
-            #if canImport(AdSupport)
-                return ASIdentifierManager.shared().isAdvertisingTrackingEnabled
-            #else
-                return false
-            #endif
+            ATTrackingManager.trackingAuthorizationStatus == .authorized
         }
 
         static func advertisingIdentifier() -> String? {
-            #if canImport(AdSupport)
-                let id = ASIdentifierManager.shared().advertisingIdentifier.uuidString
-                return id == "00000000-0000-0000-0000-000000000000" ? nil : id
-            #else
-                return nil
-            #endif
+            let id = ASIdentifierManager.shared().advertisingIdentifier.uuidString
+            return id == "00000000-0000-0000-0000-000000000000" ? nil : id
         }
     }
 #endif

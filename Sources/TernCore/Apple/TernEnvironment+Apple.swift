@@ -1,18 +1,15 @@
-#if canImport(UIKit)
+#if os(iOS)
     import Foundation
 
     extension TernEnvironment {
-        /// The iOS ports: URLSession, UIDevice, the app-group container, UIApplication's lifecycle,
-        /// BGTaskScheduler.
+        /// The iOS ports an app and its extensions share: URLSession, UIDevice, the app-group
+        /// container. Nothing app-only: the lifecycle is a relay the app attaches its own to
+        /// (``AppleAppLifecycle``), and the app passes `BGTaskScheduler` (``AppleBackgroundTasks``)
+        /// when it registers the background flush; an extension does neither.
         public static var apple: TernEnvironment {
-            #if canImport(BackgroundTasks)
-                let background: any BackgroundTaskScheduler = AppleBackgroundTasks()
-            #else
-                let background: any BackgroundTaskScheduler = ManualBackgroundScheduler()
-            #endif
-            return TernEnvironment(
-                deviceInfo: AppleDeviceInfo(), container: AppleAppGroupContainer(), lifecycle: AppleAppLifecycle(),
-                backgroundTasks: background)
+            TernEnvironment(
+                deviceInfo: AppleDeviceInfo(), container: AppleAppGroupContainer(), lifecycle: AppLifecycleRelay(),
+                backgroundTasks: ManualBackgroundScheduler())
         }
     }
 #endif

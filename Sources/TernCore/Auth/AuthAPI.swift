@@ -24,9 +24,13 @@ public struct AuthAPI: Sendable {
                     function: function, success: CoreEvents.authenticateSuccessful,
                     failure: CoreEvents.authenticateFailed))
             let runtime = ready.runtime
+            // Signed in from this call on, in call order: a `logOut()` made before the answer comes
+            // finds the user signed in. A refusal signs out again, through the mailbox, unless the
+            // app called `authenticate()` or `logOut()` since.
+            let attempt = await runtime.beginAuthentication()
             await ready.enqueue(entry) { response in
-                guard let code = response?.httpCode, (200..<300).contains(code) else { return }
-                Task { await runtime.setAuthenticated(true) }
+                if let code = response?.httpCode, (200..<300).contains(code) { return }
+                ready.post(function) { _ in await runtime.authenticationRefused(attempt) }
             }
             for module in await runtime.modules { await module.authenticationChanged(ready, signedIn: true) }
         }
@@ -41,7 +45,7 @@ public struct AuthAPI: Sendable {
                 ready.emit(.error(function, CoreEvents.notAuthenticatedError))
                 return
             }
-            await ready.runtime.setAuthenticated(false)
+            await ready.runtime.endAuthentication()
             ready.emit(.info(function, CoreEvents.userLogOut))
             for module in await ready.runtime.modules { await module.authenticationChanged(ready, signedIn: false) }
         }

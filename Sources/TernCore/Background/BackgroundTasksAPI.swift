@@ -2,8 +2,9 @@ import Foundation
 
 /// The SDK's background flush: when the system runs it, the outbox sends what is due.
 ///
-/// On iOS, add the identifier ``BackgroundTasksAPI/identifier`` to `BGTaskSchedulerPermittedIdentifiers`
-/// in Info.plist and call ``registerBackgroundTask()`` in `application(_:didFinishLaunchingWithOptions:)`.
+/// On iOS: add ``BackgroundTasksAPI/identifier`` to `BGTaskSchedulerPermittedIdentifiers` in
+/// Info.plist, turn on the `fetch` background mode (`UIBackgroundModes`), and call
+/// `registerBackgroundTask()` in `application(_:didFinishLaunchingWithOptions:)`.
 public struct BackgroundTasksAPI: Sendable {
     let core: CoreServices
 
@@ -17,11 +18,20 @@ public struct BackgroundTasksAPI: Sendable {
     /// How soon after one run the next is asked for.
     public static let interval: TimeInterval = 15 * 60
 
-    /// Registers the flush with the system (`backgroundTaskRegister`); each run sends what is due and
-    /// reports `backgroundTaskCompleted`.
-    public func registerBackgroundTask() {
+    #if !os(iOS)
+        /// Registers the flush with the environment's scheduler (`backgroundTaskRegister`); each run
+        /// sends what is due and reports `backgroundTaskCompleted`. On iOS the app's own
+        /// `registerBackgroundTask()` passes `BGTaskScheduler` in.
+        public func registerBackgroundTask() {
+            registerBackgroundTask(scheduler: core.environment.backgroundTasks)
+        }
+    #endif
+
+    /// Registers the flush with `scheduler` (`backgroundTaskRegister`, or that event as an error with
+    /// the reason when the system refused); each run sends what is due until it is done, the run
+    /// limit passes or the system cancels it, then reports `backgroundTaskCompleted`.
+    public func registerBackgroundTask(scheduler: any BackgroundTaskScheduler) {
         let runtime = core.runtime
-        let scheduler = core.environment.backgroundTasks
         let clock = core.environment.clock
         let identifier = Self.identifier
         let function = "registerBackgroundTask"
@@ -39,9 +49,11 @@ public struct BackgroundTasksAPI: Sendable {
                     message: "background task \(identifier) was refused: \(reason)", value: ["reason": reason]))
             return
         }
-        core.setupQueue.submit {
-            await scheduler.schedule(identifier: identifier, earliest: clock.now().addingTimeInterval(Self.interval))
-            runtime.bus.emit(.info(function, CoreEvents.backgroundTaskRegister))
-        }
+        core.runtime.mailbox.post(
+            .setup {
+                await scheduler.schedule(
+                    identifier: identifier, earliest: clock.now().addingTimeInterval(Self.interval))
+                runtime.bus.emit(.info(function, CoreEvents.backgroundTaskRegister))
+            })
     }
 }

@@ -11,13 +11,13 @@ import Foundation
 /// ```
 public final class CoreServices: Sendable {
     let runtime: CoreRuntime
-    let setupQueue: SerialQueue
-    let commandQueue: SerialQueue
+    /// The modules' own state for this instance.
+    public let slots = ModuleSlots()
+    /// The modules' own main-actor state for this instance.
+    public let mainActorSlots = MainActorModuleSlots()
 
-    init(runtime: CoreRuntime, setupQueue: SerialQueue, commandQueue: SerialQueue) {
+    init(runtime: CoreRuntime) {
         self.runtime = runtime
-        self.setupQueue = setupQueue
-        self.commandQueue = commandQueue
     }
 
     /// The event bus.
@@ -29,26 +29,24 @@ public final class CoreServices: Sendable {
     }
 
     /// Runs `body` after every call made before this one (set-up calls included), once the SDK is
-    /// initialized; reports
-    /// `configIsNotSet` for `function` instead when the configuration was unusable.
+    /// initialized; reports `configIsNotSet` for `function` instead when the configuration was
+    /// unusable. Follow-ups the SDK makes on its own go through here too, so they take their place
+    /// after the calls the app made before they were posted.
     public func perform(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) {
-        // Through the set-up queue first, so a set-up call made earlier (a configuration, an
-        // opt-out) is in force when the command runs.
-        setupQueue.submit { [runtime, commandQueue] in
-            commandQueue.submit {
-                guard let ready = await runtime.awaitReady(function: function) else {
-                    runtime.bus.emit(.error(function, CoreEvents.configIsNotSet))
-                    return
-                }
-                await body(ready)
-            }
-        }
+        runtime.mailbox.post(.command(function, body))
     }
 
     /// Adds a module: it is initialized with the others (or at once, after initialization) and
     /// cleared by `clear()`. Registering the same name again does nothing.
     public func register(_ module: any TernModule) {
-        setupQueue.submit { [runtime] in await runtime.register(module) }
+        runtime.mailbox.post(.setup { [runtime] in await runtime.register(module) })
+    }
+
+    /// Hands the app's lifecycle to the SDK when the environment's lifecycle is an
+    /// ``AppLifecycleRelay`` (the iOS default); the first lifecycle attached stays.
+    public func attachAppLifecycle(_ lifecycle: any AppLifecycle) {
+        guard let relay = runtime.environment.lifecycle as? AppLifecycleRelay else { return }
+        runtime.mailbox.post(.setup { await relay.attach(lifecycle) })
     }
 
     /// The environment's ports.

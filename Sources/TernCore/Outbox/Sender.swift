@@ -86,7 +86,12 @@ actor Sender {
             }
             switch work {
             case .send(let rows):
-                if await !send(rows, lane: lane) { await signal.wait(timeout: idle) }
+                // A send ends in a database write: it gets background time should the app leave the
+                // foreground meanwhile, so the app is never suspended inside it (0xdead10cc).
+                let background = await environment.lifecycle.beginBackgroundWork("tern.outbox.send")
+                let sent = await send(rows, lane: lane)
+                await background.end()
+                if !sent { await signal.wait(timeout: idle) }
             case .waitUntil(let date):
                 await signal.wait(timeout: min(idle, max(0, date.timeIntervalSince(now))))
             case .empty:

@@ -53,7 +53,8 @@ actor SyncStateHub {
         let id = UUID()
         continuations[id] = continuation
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.remove(id) }
+            guard let self else { return }
+            Task { await self.remove(id) }
         }
         return stream
     }

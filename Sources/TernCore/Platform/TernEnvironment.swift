@@ -59,7 +59,7 @@ public struct TernEnvironment: Sendable {
     /// The platform's defaults: the Apple ports on iOS, a directory under the user's home elsewhere
     /// (`$TERN_SDK_HOME`, else `~/.tern-sdk`).
     public static var platformDefault: TernEnvironment {
-        #if canImport(UIKit)
+        #if os(iOS)
             return .apple
         #else
             let home = ProcessInfo.processInfo.environment["TERN_SDK_HOME"].map { URL(fileURLWithPath: $0) }

@@ -7,6 +7,7 @@ extension CoreRuntime {
         await awaitWrites()
         await sender?.stop()
         await completions.cancelAll()
+        cachedToken = nil
         guard let store = store ?? (try? openStore()) else { return }
         let consent = await store.setting(Self.consentKey, as: Bool.self)
         do {
@@ -22,14 +23,16 @@ extension CoreRuntime {
         if configuration != nil { await sender?.start() }
     }
 
-    /// Sends what is due until the outbox is empty or `deadline` passes; true when it emptied.
+    /// Sends what is due until the outbox is empty, `deadline` passes or the task is cancelled; true
+    /// when it emptied.
     func flush(until deadline: Date) async -> Bool {
         guard let store, configuration != nil else { return false }
         sender?.wake()
-        while environment.clock.now() < deadline {
+        // A cancelled run (the system's background time is up) stops at its next step.
+        while environment.clock.now() < deadline, !Task.isCancelled {
             guard let statistics = try? await store.statistics() else { return false }
             if statistics.pending.values.reduce(0, +) == 0 { return true }
-            try? await environment.clock.sleep(seconds: 0.05)
+            do { try await environment.clock.sleep(seconds: 0.05) } catch { return false }
             sender?.wake()
         }
         return false
@@ -41,10 +44,30 @@ extension CoreRuntime {
         initTask?.cancel()
         await sender?.stop()
         await sessions?.stop()
-        resumeWaiters(nil)
+        parked = []
+        let waiting = unparkWaiters
+        unparkWaiters = []
+        for waiter in waiting { waiter.resume() }
+        mailbox.close()
     }
 
-    func setAuthenticated(_ value: Bool) async {
-        try? await store?.setSetting(Self.authenticatedKey, value)
+    /// `authenticate()` ran: signed in, and the attempt's number for ``authenticationRefused(_:)``.
+    func beginAuthentication() async -> Int {
+        authAttempt += 1
+        try? await store?.setSetting(Self.authenticatedKey, true)
+        return authAttempt
+    }
+
+    /// The server refused attempt `attempt`: signed out, unless a later `authenticate()` or
+    /// `logOut()` ran since.
+    func authenticationRefused(_ attempt: Int) async {
+        guard attempt == authAttempt else { return }
+        try? await store?.setSetting(Self.authenticatedKey, false)
+    }
+
+    /// `logOut()` ran.
+    func endAuthentication() async {
+        authAttempt += 1
+        try? await store?.setSetting(Self.authenticatedKey, false)
     }
 }

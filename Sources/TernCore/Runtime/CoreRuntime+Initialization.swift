@@ -16,7 +16,7 @@ extension CoreRuntime {
         let outcome = ConfigurationValidator.validate(configuration)
         for event in outcome.events { bus.emit(event) }
         guard let config = outcome.configuration else {
-            fail("the configuration is not usable: see the events before configIsNotSet", completion)
+            await fail("the configuration is not usable: see the events before configIsNotSet", completion)
             return
         }
         let store: CoreStore
@@ -24,7 +24,7 @@ extension CoreRuntime {
             store = try openStore()
         } catch {
             bus.emit(.error(ConfigurationValidator.function, CoreEvents.databaseError, value: ["reason": "\(error)"]))
-            fail("\(error)", completion)
+            await fail("\(error)", completion)
             return
         }
         if appGroup == nil {
@@ -43,7 +43,10 @@ extension CoreRuntime {
         phase = .initializing(ready)
         await startServices(store)
         bus.emit(.info(ConfigurationValidator.function, CoreEvents.configSet))
-        let modules = self.modules
+        // The linked SDK modules in their fixed order, then any other in the order it was registered.
+        let modules = self.modules.enumerated()
+            .sorted { (ModuleDiscovery.rank($0.element), $0.offset) < (ModuleDiscovery.rank($1.element), $1.offset) }
+            .map(\.element)
         let timeout = environment.moduleInitTimeout
         let clock = environment.clock
         initTask = Task {
@@ -51,15 +54,16 @@ extension CoreRuntime {
             for module in modules {
                 statuses.append(await Self.initialize(module, ready, timeout: timeout, clock: clock))
             }
-            self.finishInitialization(current, ready, statuses, completion)
+            await self.finishInitialization(current, ready, statuses, completion)
         }
     }
 
-    private func fail(_ reason: String, _ completion: InitCompletion?) {
+    private func fail(_ reason: String, _ completion: InitCompletion?) async {
         phase = .failed
-        resumeWaiters(nil)
         let statuses = [ModuleInitStatus(moduleName: "core", initStatus: .error, reason: reason)]
         if let completion { bus.onMain { completion(statuses) } }
+        // The commands waiting for initialization fail now, in order (they only raise an event).
+        await unpark(nil)
     }
 
     private func startServices(_ store: CoreStore) async {
@@ -86,13 +90,13 @@ extension CoreRuntime {
 
     private func finishInitialization(
         _ generation: Int, _ ready: ReadyCore, _ statuses: [ModuleInitStatus], _ completion: InitCompletion?
-    ) {
-        if generation == self.generation {
-            phase = .ready(ready)
-            initTask = nil
-            resumeWaiters(ready)
-        }
+    ) async {
         if let completion { bus.onMain { completion(statuses) } }
+        guard generation == self.generation else { return }
+        phase = .ready(ready)
+        initTask = nil
+        // The commands that waited run now, in the order they were made, before any later letter.
+        await unpark(ready)
     }
 
     private static func initialize(

@@ -22,6 +22,9 @@ extension CoreRuntime {
 
     /// Writes what gathered, transaction after transaction, until nothing is left.
     func writeAll() async {
+        // Background time while the group commit runs, should the app leave the foreground
+        // meanwhile: it is never suspended holding the shared database's lock (0xdead10cc).
+        let background = await environment.lifecycle.beginBackgroundWork("tern.outbox.write")
         while !writes.isEmpty, let store {
             var batch: [PendingWrite] = []
             var rows = 0
@@ -52,6 +55,12 @@ extension CoreRuntime {
             }
             await sender?.notify(Set(entries.map(\.lane)))
             for write in batch { write.waiter?.resume(returning: true) }
+        }
+        await background.end()
+        // Requests that came while the background time was given back: write them too.
+        if !writes.isEmpty, store != nil {
+            await writeAll()
+            return
         }
         writing = false
         let idle = writesIdle

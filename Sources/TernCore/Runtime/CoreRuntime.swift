@@ -23,6 +23,8 @@ actor CoreRuntime {
     nonisolated let auth = AuthSource()
     let completions: CompletionRegistry
     let syncStates = SyncStateHub()
+    /// Every call and follow-up, in order.
+    nonisolated let mailbox = Mailbox()
 
     var phase = Phase.waiting
     var appGroup: String?
@@ -30,8 +32,15 @@ actor CoreRuntime {
     var sender: Sender?
     var sessions: SessionTracker?
     var modules: [any TernModule] = []
-    var waiters: [CheckedContinuation<ReadyCore?, Never>] = []
+    /// Letters waiting for initialization, in the order they were posted.
+    var parked: [Parked] = []
+    var unparking = false
+    var unparkWaiters: [CheckedContinuation<Void, Never>] = []
     var initAwaitReported = false
+    /// The device's token as last read or written (`.none`: not read yet).
+    var cachedToken: TokenData??
+    /// Counts `authenticate()` and `logOut()` calls: a refusal only undoes the latest.
+    var authAttempt = 0
     var initTask: Task<Void, Never>?
     var generation = 0
     var configCollection = true
@@ -47,6 +56,7 @@ actor CoreRuntime {
         self.environment = environment
         self.bus = bus
         completions = CompletionRegistry(bus: bus)
+        mailbox.open(for: self)
     }
 
     var configuration: TernConfiguration? {
@@ -60,28 +70,6 @@ actor CoreRuntime {
         collectionOverride ?? (configCollection && savedCollection != false)
     }
 
-    /// The ready core, after waiting for initialization if it has not happened (reporting
-    /// `initAwait` once per wait); nil when the configuration was unusable.
-    func awaitReady(function: String) async -> ReadyCore? {
-        switch phase {
-        case .ready(let ready): return ready
-        case .failed: return nil
-        case .waiting, .initializing:
-            if !initAwaitReported {
-                initAwaitReported = true
-                bus.emit(.info(function, CoreEvents.initAwait))
-            }
-            return await withCheckedContinuation { waiters.append($0) }
-        }
-    }
-
-    func resumeWaiters(_ ready: ReadyCore?) {
-        let waiting = waiters
-        waiters = []
-        initAwaitReported = false
-        for waiter in waiting { waiter.resume(returning: ready) }
-    }
-
     func setAppGroup(_ name: String?) {
         appGroup = name.flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -93,6 +81,7 @@ actor CoreRuntime {
         if let store, store.path == path { return store }
         let opened = try CoreStore(directory: directory)
         store = opened
+        cachedToken = nil
         return opened
     }
 
@@ -156,6 +145,24 @@ actor CoreRuntime {
 
     func wakeSender() {
         sender?.wake()
+    }
+
+    func token() async -> TokenData? {
+        if let cachedToken { return cachedToken }
+        let read = await store?.setting(Self.tokenKey, as: TokenData.self)
+        cachedToken = .some(read)
+        return read
+    }
+
+    func setToken(_ token: TokenData?) async throws {
+        guard let store else { throw TernError("the SDK is not initialized: the token was not saved") }
+        try await store.setSetting(Self.tokenKey, token)
+        cachedToken = .some(token)
+        sender?.wake()
+    }
+
+    func tokenAndAutomaticFields() async -> (token: TokenData?, fields: [String: JSONValue]) {
+        (await token(), await automaticFields())
     }
 
     func automaticFields() async -> [String: JSONValue] {

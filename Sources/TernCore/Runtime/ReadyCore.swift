@@ -34,9 +34,29 @@ public struct ReadyCore: Sendable {
         await runtime.enqueue(entries, journal: journal, waitUntilWritten: waitUntilWritten, completion: nil)
     }
 
-    /// A setting saved by ``enqueue(_:journal:waitUntilWritten:)`` or ``setSetting(_:_:)``.
+    /// A setting saved by ``enqueue(_:journal:waitUntilWritten:)`` or ``setSetting(_:_:)`` (after the
+    /// requests accepted before the call are written, so a journal is read back as it was queued).
     public func setting(_ key: String) async -> JSONValue? {
-        await store.setting(key, as: JSONValue.self)
+        await runtime.awaitWrites()
+        return await store.setting(key, as: JSONValue.self)
+    }
+
+    /// Posts a follow-up the SDK makes on its own (after a server's answer, a provider's token) to
+    /// the mailbox: it runs after every call the app made before it was posted, in order with those
+    /// made after. Never from inside a command: a command waiting for a letter posted after it waits forever.
+    public func post(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) {
+        runtime.mailbox.post(.command(function, body))
+    }
+
+    /// ``post(_:_:)``, returning once `body` has run.
+    public func followUp(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            runtime.mailbox.post(
+                .command(function) { ready in
+                    await body(ready)
+                    done.resume()
+                })
+        }
     }
 
     /// Saves a module's setting (nil removes it).
@@ -49,15 +69,19 @@ public struct ReadyCore: Sendable {
         await runtime.automaticFields()
     }
 
-    /// The device's push token, nil when none is set.
+    /// The device's push token, nil when none is set (kept in memory after the first read).
     public func token() async -> TokenData? {
-        await store.setting(CoreRuntime.tokenKey, as: TokenData.self)
+        await runtime.token()
+    }
+
+    /// The device's token and the subscription's automatic fields, in one step into the core.
+    public func tokenAndAutomaticFields() async -> (token: TokenData?, fields: [String: JSONValue]) {
+        await runtime.tokenAndAutomaticFields()
     }
 
     /// Saves the device's push token (nil removes it) and wakes requests waiting for one.
     public func setToken(_ token: TokenData?) async throws {
-        try await store.setSetting(CoreRuntime.tokenKey, token)
-        await runtime.wakeSender()
+        try await runtime.setToken(token)
     }
 
     /// True while the user allows collection.

@@ -1,4 +1,4 @@
-#if canImport(UserNotifications)
+#if os(iOS)
     // UserNotifications has no Sendable annotations yet; its values are only read here.
     @preconcurrency import UserNotifications
     import TernPush

@@ -17,18 +17,24 @@ public struct SharedConfiguration: Codable, Sendable, Equatable {
     public var rToken: String?
     public var providerPriorityList: [String]
     public var appInfo: AppInfo?
+    /// The configuration's consent (`collectionEnabled`); nil in copies saved before it was kept,
+    /// read as on. A saved opt-out (`setCollectionEnabled(false)`) lives in the same database and
+    /// applies in the extension whatever this says.
+    public var collectionEnabled: Bool?
 
     public init(_ configuration: TernConfiguration) {
         apiUrl = configuration.apiUrl
         rToken = configuration.rToken
         providerPriorityList = configuration.providerPriorityList
         appInfo = configuration.appInfo
+        collectionEnabled = configuration.collectionEnabled
     }
 
-    /// A configuration for the extension: the app's server, credentials and provider priority.
+    /// A configuration for the extension: the app's server, credentials, provider priority and consent.
     public var configuration: TernConfiguration {
         TernConfiguration.Builder(
-            apiUrl: apiUrl, rToken: rToken, appInfo: appInfo, providerPriorityList: providerPriorityList
+            apiUrl: apiUrl, rToken: rToken, appInfo: appInfo, providerPriorityList: providerPriorityList,
+            collectionEnabled: collectionEnabled ?? true
         )
         .build()
     }
@@ -38,6 +44,7 @@ public struct SharedConfiguration: Codable, Sendable, Equatable {
         case rToken = "r_token"
         case providerPriorityList = "provider_priority_list"
         case appInfo = "app_info"
+        case collectionEnabled = "collection_enabled"
     }
 
     /// Saves the configuration in force (called by the push module's initialization).

@@ -1,11 +1,14 @@
-#if canImport(UIKit) && canImport(UserNotifications)
+#if os(iOS)
     @preconcurrency import UserNotifications
     import UIKit
 
     extension NotificationManager {
         /// Makes the SDK the notification center's delegate, asks the person for permission, and
-        /// registers for remote notifications. Call it in `application(_:didFinishLaunchingWithOptions:)`,
-        /// so a tap that launched the app is not missed.
+        /// registers for remote notifications. Call it in `application(_:didFinishLaunchingWithOptions:)`
+        /// (the delegate must be set before launch ends, or a tap that launched the app is missed), after
+        /// setting the app's own delegate if it has one: notifications that are not Tern's go on to it.
+        /// The token arrives in `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`.
+        /// It also hands the app's lifecycle to the SDK.
         ///
         /// ```swift
         /// Tern.shared.push.notificationManager.registerForPushNotifications(for: application)
@@ -15,7 +18,13 @@
             for application: UIApplication, options: UNAuthorizationOptions = [.alert, .sound, .badge]
         ) {
             let center = UNUserNotificationCenter.current()
-            let delegate = NotificationCenterDelegate(manager: self)
+            attachLifecycle?(AppleAppLifecycle())
+            // Set once: a second call must not chain the SDK's delegate to itself.
+            if let installed = platformDelegate as? NotificationCenterDelegate, center.delegate === installed {
+                application.registerForRemoteNotifications()
+                return
+            }
+            let delegate = NotificationCenterDelegate(manager: self, previous: center.delegate)
             platformDelegate = delegate
             center.delegate = delegate
             urlOpener = ApplicationURLOpener(application: application)
@@ -38,11 +47,13 @@
         /// ```
         public func registerHostCategories(
             _ categories: [UNNotificationCategory], preserving others: Set<UNNotificationCategory> = []
-        ) async throws(HostCategoryError) {
+        ) async throws {
             let actions = try HostNotificationActions(categories: categories.map(NotificationCategory.init))
             _ = try actions.categoriesForRegistration(preserving: others.map(NotificationCategory.init))
             let center = UNUserNotificationCenter.current()
-            let tern = await center.notificationCategories().filter { MessageCategory.isTernCategory($0.identifier) }
+            let tern = await UserNotificationCategoryStore.registered().filter {
+                MessageCategory.isTernCategory($0.identifier)
+            }
             center.setNotificationCategories(tern.union(others).union(categories))
             setHostActions(actions)
         }
@@ -54,7 +65,10 @@
         let application: UIApplication
 
         @MainActor func open(_ url: URL) async -> Bool {
-            await application.open(url)
+            // The completion-handler form: this compiler crashes lowering the imported `async` one here.
+            await withCheckedContinuation { continuation in
+                application.open(url, options: [:]) { opened in continuation.resume(returning: opened) }
+            }
         }
     }
 #endif

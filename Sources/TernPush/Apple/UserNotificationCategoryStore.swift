@@ -1,4 +1,4 @@
-#if canImport(UserNotifications)
+#if os(iOS)
     @preconcurrency import UserNotifications
 
     /// The notification center's categories. Only Tern's own (`tern.` identifiers) are ever replaced;
@@ -11,23 +11,34 @@
         public init() {}
 
         public func ternCategories() async -> [NotificationCategory] {
-            await UNUserNotificationCenter.current().notificationCategories()
+            await Self.registered()
                 .filter { MessageCategory.isTernCategory($0.identifier) }
                 .map(NotificationCategory.init)
         }
 
         public func replaceTernCategories(with categories: [NotificationCategory]) async {
             let center = UNUserNotificationCenter.current()
-            let others = await center.notificationCategories().filter { !MessageCategory.isTernCategory($0.identifier) }
+            let others = await Self.registered().filter { !MessageCategory.isTernCategory($0.identifier) }
             center.setNotificationCategories(others.union(categories.map(\.userNotificationCategory)))
             // The center applies the set asynchronously; reading it back returns once it has: a category
             // must be registered before the notification that uses it is shown.
-            _ = await center.notificationCategories()
+            _ = await Self.registered()
         }
 
         public func deliveredCategoryIdentifiers() async -> Set<String> {
-            let delivered = await UNUserNotificationCenter.current().deliveredNotifications()
-            return Set(delivered.map(\.request.content.categoryIdentifier))
+            await withCheckedContinuation { continuation in
+                UNUserNotificationCenter.current().getDeliveredNotifications { delivered in
+                    continuation.resume(returning: Set(delivered.map(\.request.content.categoryIdentifier)))
+                }
+            }
+        }
+
+        /// The center's categories. Through the completion handler: this compiler crashes lowering the
+        /// imported `async` form (`notificationCategories()`) in a main-actor method with typed throws.
+        static func registered() async -> Set<UNNotificationCategory> {
+            await withCheckedContinuation { continuation in
+                UNUserNotificationCenter.current().getNotificationCategories { continuation.resume(returning: $0) }
+            }
         }
     }
 #endif

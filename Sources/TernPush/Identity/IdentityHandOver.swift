@@ -16,13 +16,23 @@ enum IdentityHandOver {
         guard let entry = await SubscriptionAPI.unsuspendEntry(ready, function: function, retryable: true) else {
             return
         }
-        let resubscribe = await StatusChange.lastIntent(ready) == .pushSubscribe
+        // The app's last status call as it stands now: the re-subscribe below is only made when no
+        // status call came in between, so the app's own later call always has the last word.
+        let intent = await StatusChange.lastIntentMarker(ready)
+        guard intent?.endpoint == .pushSubscribe else {
+            await ready.enqueue(entry)
+            return
+        }
         await ready.enqueue(entry) { result in
-            guard resubscribe, result?.httpCode == 200, result?.response?.profile?.subscription == nil else { return }
-            let change = StatusChange(
-                endpoint: .pushSubscribe, function: function, sync: true, requestId: UUID().uuidString,
-                time: Int64((ready.now.timeIntervalSince1970 * 1000).rounded()))
-            Task { await change.enqueue(ready) }
+            guard result?.httpCode == 200, result?.response?.profile?.subscription == nil else { return }
+            // Through the mailbox: after every call the app made before the answer came.
+            ready.post(function) { ready in
+                guard await StatusChange.lastIntentMarker(ready) == intent else { return }
+                let change = StatusChange(
+                    endpoint: .pushSubscribe, function: function, sync: true, requestId: UUID().uuidString,
+                    time: Int64((ready.now.timeIntervalSince1970 * 1000).rounded()))
+                await change.enqueue(ready)
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ import TernProtocol
 /// ```
 public actor NotificationServiceProcessor {
     public typealias ContentHandler = @Sendable (NotificationServiceResult) -> Void
+    /// The function the extension's events name.
+    static let function = "handleNotificationRequest"
 
     public let configuration: NotificationServiceConfiguration
     private let parser: PushPayloadParser
@@ -84,6 +86,10 @@ public actor NotificationServiceProcessor {
     private func finish(_ request: Int, with result: NotificationServiceResult) {
         guard let entry = waiting.removeValue(forKey: request) else { return }
         entry.handler(result)
+        // The reference's `pushIsPosted`: a Tern push was handed to the system to show.
+        guard result.ending != .notTern, let issues else { return }
+        let messageId = parser.parse(json: entry.content.userInfo).message?.messageId
+        Task { await issues.progress(.pushIsPosted, messageId: messageId, function: Self.function) }
     }
 
     private func ended(_ request: Int) {
@@ -97,12 +103,15 @@ public actor NotificationServiceProcessor {
         case .notTern:
             return NotificationServiceResult(ending: .notTern, content: content)
         case .malformed(let found):
+            await issues?.progress(.pushReceive, messageId: nil, function: Self.function)
             await report(found)
             return NotificationServiceResult(ending: .asItCame, content: content, issues: found)
         case .push(let parsed, let found):
             message = parsed
             problems = found
         }
+        // The reference's `pushReceive`: a Tern push reached the extension.
+        await issues?.progress(.pushReceive, messageId: message.messageId, function: Self.function)
         await report(problems)
 
         async let delivered: Void = reportDelivery(of: message)
@@ -154,7 +163,7 @@ public actor NotificationServiceProcessor {
     private nonisolated func report(_ found: [PushIssue]) async {
         guard let issues else { return }
         for issue in found {
-            await issues.report(issue, function: "handleNotificationRequest")
+            await issues.report(issue, function: Self.function)
         }
     }
 }

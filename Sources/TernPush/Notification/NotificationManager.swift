@@ -40,6 +40,8 @@ public final class NotificationManager {
     var urlOpener: (any URLOpening)?
     /// Keeps the platform's notification-center delegate alive (the center holds it weakly).
     var platformDelegate: AnyObject?
+    /// Hands the app's lifecycle to the SDK instance (iOS: `registerForPushNotifications(for:)`).
+    var attachLifecycle: (@Sendable (any AppLifecycle) -> Void)?
     /// Raises `permissionDenied` when the person refuses notifications.
     var permissionDenied: (@Sendable () -> Void)?
     private let issues: (any PushIssueReporting)?
@@ -94,6 +96,10 @@ public final class NotificationManager {
     public func willPresent(_ notification: PlatformNotification, completion: @escaping (PresentationOptions) -> Void) {
         NotificationCenter.default.post(
             name: .ternPushWillPresent, object: self, userInfo: ["notification": notification])
+        if let issues, let message = parser.parse(json: notification.pushNotification.content.userInfo).message {
+            // The reference's `pushReceive`: a Tern push reached the app in the foreground.
+            Task { await issues.progress(.pushReceive, messageId: message.messageId, function: "willPresent") }
+        }
         let standard = PresentationOptions.standard(applicationControlsBadging: applicationControlsBadging)
         if customPushProcessing {
             guard let onForegroundNotification else { return completion(standard) }

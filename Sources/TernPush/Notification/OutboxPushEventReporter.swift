@@ -29,7 +29,10 @@ public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
     private func enqueue(_ type: PushEventRequest.Kind, messageId: String, function: String) async {
         let item = PushEventRequest.Item(
             messageId: messageId, type: type, time: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-        guard let body = try? JSONEncoder().encode(item) else { return }
+        guard let body = try? JSONEncoder().encode(item) else {
+            core.emit(.error(function, PushModuleEvents.pushEventRequestDataIsNil, value: ["message_id": messageId]))
+            return
+        }
         let entry = OutboxEntry(
             endpoint: .eventPush, lane: .events, body: body,
             meta: OutboxMeta(

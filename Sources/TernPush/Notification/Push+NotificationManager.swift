@@ -13,19 +13,17 @@ extension Push {
     }
 }
 
-/// One notification manager per SDK instance, made on first use.
+/// The notification manager of one SDK instance, made on first use and kept with the instance.
 @MainActor
 enum NotificationManagers {
-    /// The core is kept with its manager, so its identifier is never reused for another one.
-    private static var managers: [ObjectIdentifier: (core: CoreServices, manager: NotificationManager)] = [:]
-
     static func manager(for core: CoreServices) -> NotificationManager {
-        if let existing = managers[ObjectIdentifier(core)] { return existing.manager }
-        let bus = core.bus
-        let manager = NotificationManager(issues: EventBusIssueReporter(bus: bus))
-        manager.permissionDenied = { bus.emit(.error("registerForPushNotifications", CoreEvents.permissionDenied)) }
-        manager.setOpenReporter(OutboxPushEventReporter(core: core))
-        managers[ObjectIdentifier(core)] = (core, manager)
-        return manager
+        core.mainActorSlots.value("push.notificationManager") {
+            let bus = core.bus
+            let manager = NotificationManager(issues: EventBusIssueReporter(bus: bus))
+            manager.permissionDenied = { bus.emit(.error("registerForPushNotifications", CoreEvents.permissionDenied)) }
+            manager.setOpenReporter(OutboxPushEventReporter(core: core))
+            manager.attachLifecycle = { core.attachAppLifecycle($0) }
+            return manager
+        }
     }
 }

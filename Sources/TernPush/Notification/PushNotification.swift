@@ -49,11 +49,11 @@ extension PushNotificationResponse: PushNotificationResponseRepresentable {
     public var pushResponse: PushNotificationResponse { self }
 }
 
-#if !canImport(UserNotifications)
-    /// The notification type the manager's callbacks receive: `UNNotification` on Apple platforms,
-    /// ``PushNotification`` elsewhere.
+#if !os(iOS)
+    /// The notification type the manager's callbacks receive: `UNNotification` on iOS,
+    /// ``PushNotification`` elsewhere (macOS and Linux: the manager's logic, tested on values).
     public typealias PlatformNotification = PushNotification
-    /// The response type the manager's callbacks receive: `UNNotificationResponse` on Apple platforms,
+    /// The response type the manager's callbacks receive: `UNNotificationResponse` on iOS,
     /// ``PushNotificationResponse`` elsewhere.
     public typealias PlatformNotificationResponse = PushNotificationResponse
 #endif

@@ -58,4 +58,8 @@ public struct EventBusIssueReporter: PushIssueReporting {
     public func report(_ issue: PushIssue, function: String) async {
         bus.emit(issue.record(function: function))
     }
+
+    public func progress(_ event: PushModuleEvents, messageId: String?, function: String) async {
+        bus.emit(.info(function, event, value: messageId.map { ["message_id": $0] }))
+    }
 }

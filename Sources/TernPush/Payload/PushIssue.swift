@@ -50,4 +50,11 @@ public struct PushIssue: Error, Sendable, Equatable, CustomStringConvertible {
 public protocol PushIssueReporting: Sendable {
     /// Reports one issue; `function` names the SDK function that met it (the event's `function`).
     func report(_ issue: PushIssue, function: String) async
+    /// Reports a push's progress (`pushReceive`, `pushIsPosted`) for `messageId` (nil when the push has none).
+    func progress(_ event: PushModuleEvents, messageId: String?, function: String) async
+}
+
+extension PushIssueReporting {
+    /// Reporters that only want problems ignore progress.
+    public func progress(_ event: PushModuleEvents, messageId: String?, function: String) async {}
 }

@@ -21,8 +21,8 @@ struct StatusChange: Sendable {
     /// Writes the request with the device's token (or waiting for one) and the automatic fields,
     /// and remembers the status asked for.
     func enqueue(_ ready: ReadyCore) async {
-        let token = await ready.token()
-        var fields = await ready.automaticFields()
+        let (token, automatic) = await ready.tokenAndAutomaticFields()
+        var fields = automatic
         fields.merge(customFields ?? [:]) { _, app in app }
         let request = PushSubscriptionRequest(
             time: time, provider: token?.provider ?? "", subscriptionId: token?.token ?? "", sync: sync,
@@ -39,7 +39,24 @@ struct StatusChange: Sendable {
                 function: function, success: events.success, failure: events.failure, includeProfile: sync),
             needsToken: token == nil, idempotencyKey: requestId)
         // The intent is saved in the request's own transaction.
-        await ready.enqueue([entry], journal: [Self.intentKey: .string(endpoint.rawValue)])
+        await ready.enqueue(
+            [entry],
+            journal: [Self.intentKey: .string(endpoint.rawValue), Self.intentRequestKey: .string(requestId)])
+    }
+
+    /// The request id of the last status call (``intentKey``'s request).
+    static let intentRequestKey = "push.intentRequest"
+
+    /// The last status call: its endpoint and its request id, nil when the app never made one.
+    struct IntentMarker: Equatable {
+        var endpoint: Endpoint
+        var requestId: String?
+    }
+
+    /// The status the app asked for last, with the request that asked.
+    static func lastIntentMarker(_ ready: ReadyCore) async -> IntentMarker? {
+        guard let endpoint = await lastIntent(ready) else { return nil }
+        return IntentMarker(endpoint: endpoint, requestId: await ready.setting(intentRequestKey)?.stringValue)
     }
 
     /// The status the app asked for last (`push/subscribe`, …), nil when it never asked.

@@ -44,6 +44,7 @@ extension SubscriptionAPI {
             let request = PushStatusRequest(
                 mode: mode, provider: provider ?? token?.provider ?? "", subscriptionId: token?.token ?? "")
             guard let body = try? JSONEncoder().encode(request) else {
+                ready.emit(.error(function, PushModuleEvents.pushStatusRequestDataIsNil))
                 ready.onMain { completion(nil) }
                 return
             }

@@ -25,14 +25,14 @@ extension TokenAPI {
     public func setFetchPolicy(_ policy: ProviderFetchPolicy) {
         let core = core
         core.perform("setFetchPolicy") { _ in
-            await TokenCoordinators.shared.coordinator(for: core).setPolicy(policy)
+            await core.tokenCoordinator().setPolicy(policy)
         }
     }
 
     private func setSource(_ source: TokenSource?, for provider: PushProvider, function: String) {
         let core = core
         core.perform(function) { ready in
-            let coordinator = await TokenCoordinators.shared.coordinator(for: core)
+            let coordinator = await core.tokenCoordinator()
             await coordinator.set(source, for: provider)
             await coordinator.watchLifecycle(ready)
             Task { await coordinator.refresh(ready, function: function) }
@@ -56,7 +56,7 @@ extension TokenAPI {
         }
         let core = core
         core.perform(function) { ready in
-            let coordinator = await TokenCoordinators.shared.coordinator(for: core)
+            let coordinator = await core.tokenCoordinator()
             await coordinator.setPriority(list)
             Task { await coordinator.refresh(ready, function: function) }
         }
@@ -89,7 +89,7 @@ extension TokenAPI {
         }
         let core = core
         core.perform(function) { ready in
-            let coordinator = await TokenCoordinators.shared.coordinator(for: core)
+            let coordinator = await core.tokenCoordinator()
             Task {
                 await Self.delete(known, ready, coordinator, function: function)
                 if let completion { ready.onMain(completion) }
@@ -107,7 +107,7 @@ extension TokenAPI {
         let function = "forcedTokenUpdate"
         let core = core
         core.perform(function) { ready in
-            let coordinator = await TokenCoordinators.shared.coordinator(for: core)
+            let coordinator = await core.tokenCoordinator()
             Task {
                 if let current = await ready.token(), let provider = PushProvider(rawValue: current.provider) {
                     await Self.delete(provider, ready, coordinator, function: function)

@@ -56,7 +56,10 @@ actor TokenCoordinator {
             guard let provider = PushProvider(rawValue: name), let source = sources[provider] else { continue }
             asked.append(name)
             if let token = await fetch(source) {
-                await TokenChange.apply(TokenData(provider: name, token: token), ready, function: function)
+                // Asking the providers may take seconds, off the mailbox; the new token is applied
+                // through it, after the calls the app made before the provider answered.
+                let data = TokenData(provider: name, token: token)
+                await ready.followUp(function) { ready in await TokenChange.apply(data, ready, function: function) }
                 return
             }
         }
@@ -141,16 +144,12 @@ actor TokenCoordinator {
     }
 }
 
-/// One coordinator per SDK instance, made on first use.
-actor TokenCoordinators {
-    static let shared = TokenCoordinators()
-    /// The core is kept with its coordinator, so its identifier is never reused for another one.
-    private var coordinators: [ObjectIdentifier: (core: CoreServices, coordinator: TokenCoordinator)] = [:]
-
-    func coordinator(for core: CoreServices) -> TokenCoordinator {
-        if let existing = coordinators[ObjectIdentifier(core)] { return existing.coordinator }
-        let made = TokenCoordinator(clock: core.environment.clock, lifecycle: core.environment.lifecycle)
-        coordinators[ObjectIdentifier(core)] = (core, made)
-        return made
+extension CoreServices {
+    /// This SDK instance's token coordinator, made on first use and kept with the instance.
+    func tokenCoordinator() async -> TokenCoordinator {
+        let environment = environment
+        return await slots.value("push.tokenCoordinator") {
+            TokenCoordinator(clock: environment.clock, lifecycle: environment.lifecycle)
+        }
     }
 }

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var providers = ProviderEndpoints()
     /// The sending engine: batch size, batches in flight, lease (`--delivery-*`).
     public var delivery = DeliveryEngine.Options()
+    /// A `postgresql://` URL: the store is that PostgreSQL, shared by every node pointed at it. Nil: the
+    /// SQLite file under the data directory.
+    public var databaseURL: String?
+    /// Connections each node keeps to PostgreSQL.
+    public var databasePoolSize = 8
     /// How concurrent writes share a transaction (`--write-batch`, `--write-batch-wait-ms`).
     public var groupCommit = GroupCommitConfiguration()
 

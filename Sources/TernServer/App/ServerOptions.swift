@@ -24,6 +24,30 @@ public enum ServerOptions {
         ) {
             config, value throws(ConfigurationError) in config.dataDirectory = value
         },
+        Option(
+            flag: "--database", environment: "TERN_DATABASE_URL", argument: "URL",
+            help: "postgresql://user:password@host:port/db?sslmode=verify-full: the store is that PostgreSQL, "
+                + "which several nodes may share (default: SQLite under --data)"
+        ) {
+            config, value throws(ConfigurationError) in
+            if value.isEmpty {
+                config.databaseURL = nil
+                return
+            }
+            guard value.hasPrefix("postgresql://") || value.hasPrefix("postgres://") else {
+                throw ConfigurationError(
+                    "--database must be a postgresql:// URL, not \(PostgresStore.redacted(value)); "
+                        + "leave it out to use SQLite under --data")
+            }
+            config.databaseURL = value
+        },
+        Option(
+            flag: "--database-pool", environment: "TERN_DATABASE_POOL", argument: "N",
+            help: "connections this node keeps to PostgreSQL (8)"
+        ) {
+            config, value throws(ConfigurationError) in
+            config.databasePoolSize = try integer(value, "--database-pool", 1...256)
+        },
         Option(flag: "--threads", environment: "TERN_THREADS", argument: "N", help: "HTTP polling threads (4)") {
             config, value throws(ConfigurationError) in config.threads = try integer(value, "--threads", 1...256)
         },

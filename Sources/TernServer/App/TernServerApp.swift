@@ -45,15 +45,11 @@ public final class TernServerApp: Sendable {
     /// Opens the store under the data directory, binds, bootstraps, and starts serving.
     public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> TernServerApp {
         try prepareDirectory(configuration.dataDirectory, logger: logger)
-        if !FileManager.default.fileExists(atPath: configuration.databasePath) {
-            // SQLite gives its -wal and -shm files the main file's mode: create it private.
-            _ = FileManager.default.createFile(
-                atPath: configuration.databasePath, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        let store = try SQLiteStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
+        let store = try openStore(configuration, logger: logger)
         let metrics = Metrics()
         let senders = SenderRegistry()
-        let credentials = CredentialStore(directory: configuration.credentialsDirectory)
+        let credentials = CredentialStore(
+            directory: configuration.credentialsDirectory, database: store as? PostgresStore)
         for sender in ProviderSenders.all(credentials: credentials, endpoints: configuration.providers, logger: logger)
         {
             await senders.register(sender)

@@ -8,12 +8,15 @@ enum OpsRoutes {
     static func all(store: any Store, metrics: Metrics, benchRoutes: Bool) -> [Route] {
         var routes = [
             Route("GET", "/healthz") { _ in
-                await store.isHealthy()
-                    ? .json(200, Data(#"{"status":"ok"}"#.utf8))
-                    : .envelope(503, "the store does not answer")
+                let backend = store is PostgresStore ? "postgresql" : "sqlite"
+                return await store.isHealthy()
+                    ? .json(200, Data(#"{"status":"ok","store":"\#(backend)","database":"reachable"}"#.utf8))
+                    : .envelope(503, "the \(backend) database does not answer; see the server log")
             },
             Route("GET", "/metrics") { _ in
-                .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+                var text = metrics.render()
+                if let postgres = store as? PostgresStore { text += await postgres.metricsText() }
+                return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
             },
         ]
         if benchRoutes {

@@ -12,8 +12,13 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
     static let sqlite = StoreFactory(name: "SQLite") { try SQLiteStore(path: $0.path("tern.sqlite")) }
 
-    /// Every backend; PostgreSQL joins here when it exists.
-    static let all: [StoreFactory] = [.sqlite]
+    /// A schema of its own in the test PostgreSQL (``PostgresTestDatabase``).
+    static let postgres = StoreFactory(name: "PostgreSQL") {
+        _ in try PostgresStore(url: PostgresTestDatabase.freshSchemaURL(), poolSize: 4)
+    }
+
+    /// Every backend: PostgreSQL when the tests have one (CI always does; see `PostgresStoreTests`).
+    static let all: [StoreFactory] = PostgresTestDatabase.url == nil ? [.sqlite] : [.sqlite, .postgres]
 }
 
 /// A store with a project, a database and a push resource, in a directory removed afterwards.

@@ -3,7 +3,8 @@
 ///
 /// Up to 32 categories of 1–3 actions each. An identifier used twice, one that collides with a
 /// category being preserved, or one in Tern's reserved `tern.` space is an error, thrown before
-/// anything is registered.
+/// anything is registered. Errors are ``HostCategoryError``s (untyped `throws`: typed throws do not
+/// build against the iOS 17 SDK's Swift 5.9 standard library).
 ///
 /// ```swift
 /// let order = NotificationCategory(identifier: "ORDER_V1", actions: [
@@ -19,15 +20,15 @@ public struct HostNotificationActions: Sendable, Equatable {
 
     public let categories: [NotificationCategory]
 
-    public init(categories: [NotificationCategory]) throws(HostCategoryError) {
+    public init(categories: [NotificationCategory]) throws {
         guard categories.count <= Self.maxCategories else {
-            throw .tooManyCategories(count: categories.count, max: Self.maxCategories)
+            throw HostCategoryError.tooManyCategories(count: categories.count, max: Self.maxCategories)
         }
         var seen: Set<String> = []
         for category in categories {
             try Self.check(category)
             guard seen.insert(category.identifier).inserted else {
-                throw .duplicateCategory(category.identifier)
+                throw HostCategoryError.duplicateCategory(category.identifier)
             }
         }
         self.categories = categories
@@ -39,10 +40,10 @@ public struct HostNotificationActions: Sendable, Equatable {
     /// with these categories throws ``HostCategoryError/collision(_:)``.
     public func categoriesForRegistration(
         preserving others: [NotificationCategory]
-    ) throws(HostCategoryError) -> [NotificationCategory] {
+    ) throws -> [NotificationCategory] {
         let mine = Set(categories.map(\.identifier))
         for other in others where mine.contains(other.identifier) {
-            throw .collision(other.identifier)
+            throw HostCategoryError.collision(other.identifier)
         }
         return others + categories
     }
@@ -59,22 +60,24 @@ public struct HostNotificationActions: Sendable, Equatable {
             notificationIdentifier: response.notification.identifier)
     }
 
-    private static func check(_ category: NotificationCategory) throws(HostCategoryError) {
+    private static func check(_ category: NotificationCategory) throws {
         let identifier = category.identifier
-        guard !identifier.isEmpty else { throw .emptyIdentifier(category: identifier) }
-        guard !MessageCategory.isTernCategory(identifier) else { throw .reservedIdentifier(identifier) }
+        guard !identifier.isEmpty else { throw HostCategoryError.emptyIdentifier(category: identifier) }
+        guard !MessageCategory.isTernCategory(identifier) else {
+            throw HostCategoryError.reservedIdentifier(identifier)
+        }
         guard actionsPerCategory.contains(category.actions.count) else {
-            throw .actionCount(category: identifier, count: category.actions.count)
+            throw HostCategoryError.actionCount(category: identifier, count: category.actions.count)
         }
         var actions: Set<String> = []
         for action in category.actions {
-            guard !action.identifier.isEmpty else { throw .emptyIdentifier(category: identifier) }
+            guard !action.identifier.isEmpty else { throw HostCategoryError.emptyIdentifier(category: identifier) }
             guard action.identifier != PushNotificationResponse.defaultActionIdentifier,
                 action.identifier != PushNotificationResponse.dismissActionIdentifier,
                 MessageCategory.buttonId(fromAction: action.identifier) == nil
-            else { throw .reservedIdentifier(action.identifier) }
+            else { throw HostCategoryError.reservedIdentifier(action.identifier) }
             guard actions.insert(action.identifier).inserted else {
-                throw .duplicateAction(category: identifier, action: action.identifier)
+                throw HostCategoryError.duplicateAction(category: identifier, action: action.identifier)
             }
         }
     }

@@ -9,17 +9,24 @@ import Foundation
 /// let credentials = CredentialStore(directory: dataDirectory + "/credentials")
 /// try await credentials.put(.apns, projectId: 1, json: body)
 /// ```
+///
+/// With a shared PostgreSQL (several nodes), credentials are kept in the database instead, so every
+/// node sends with what any node was given; a file an operator wrote is still read when the database
+/// has none for that project and provider.
 public actor CredentialStore {
     public nonisolated let directory: String
+    private let database: PostgresStore?
     private var cache: [String: (stamp: FileStamp, credential: ProviderCredential)] = [:]
+    private var databaseCache: [String: (updatedAt: Int64, credential: ProviderCredential)] = [:]
 
     struct FileStamp: Equatable {
         let modified: Date
         let size: Int
     }
 
-    public init(directory: String) {
+    public init(directory: String, database: PostgresStore? = nil) {
         self.directory = directory
+        self.database = database
     }
 
     /// `DIR/credentials` for a server whose data directory is `dataDirectory`.
@@ -30,8 +37,21 @@ public actor CredentialStore {
     /// Checks `json` and stores it with mode 0600, replacing the project's earlier credential.
     /// - Throws: `CredentialError` when the credential is unusable or cannot be written.
     @discardableResult
-    public func put(_ kind: ProviderKind, projectId: Int64, json: Data) throws(CredentialError) -> CredentialSummary {
+    public func put(_ kind: ProviderKind, projectId: Int64, json: Data) async throws(CredentialError)
+        -> CredentialSummary
+    {
         let credential = try ProviderCredential.decode(kind, from: json)
+        if let database {
+            let now = ServerClock.milliseconds()
+            do {
+                try await database.putProviderCredential(
+                    projectId: projectId, kind: kind.rawValue, json: try credential.encoded(), now: now)
+            } catch {
+                throw CredentialError("cannot store the \(kind.title) credentials in the database: \(error)")
+            }
+            databaseCache[path(kind, projectId: projectId)] = nil
+            return CredentialSummary.of(credential, projectId: projectId, updatedAt: now)
+        }
         let file = path(kind, projectId: projectId)
         let folder = (file as NSString).deletingLastPathComponent
         do {
@@ -51,7 +71,43 @@ public actor CredentialStore {
 
     /// The project's credential for `kind`; nil when none is configured.
     /// - Throws: `CredentialError` when the file exists but cannot be used (it names the file).
-    public func credential(_ kind: ProviderKind, projectId: Int64) throws(CredentialError) -> ProviderCredential? {
+    public func credential(_ kind: ProviderKind, projectId: Int64) async throws(CredentialError)
+        -> ProviderCredential?
+    {
+        if let (credential, _) = try await stored(kind, projectId: projectId) { return credential }
+        return try fileCredential(kind, projectId: projectId)
+    }
+
+    /// The credential in the database and when it was written; nil without a database or a row.
+    private func stored(_ kind: ProviderKind, projectId: Int64) async throws(CredentialError)
+        -> (ProviderCredential, Int64)?
+    {
+        guard let database else { return nil }
+        let key = path(kind, projectId: projectId)
+        let row: (json: Data, updatedAt: Int64)?
+        do {
+            row = try await database.providerCredential(projectId: projectId, kind: kind.rawValue)
+        } catch {
+            throw CredentialError("cannot read the \(kind.title) credentials from the database: \(error)")
+        }
+        guard let row else {
+            databaseCache[key] = nil
+            return nil
+        }
+        if let cached = databaseCache[key], cached.updatedAt == row.updatedAt {
+            return (cached.credential, row.updatedAt)
+        }
+        do {
+            let credential = try ProviderCredential.decode(kind, from: row.json)
+            databaseCache[key] = (row.updatedAt, credential)
+            return (credential, row.updatedAt)
+        } catch {
+            throw CredentialError(
+                "the \(kind.title) credentials of project \(projectId) in the database: \(error.reason)")
+        }
+    }
+
+    private func fileCredential(_ kind: ProviderKind, projectId: Int64) throws(CredentialError) -> ProviderCredential? {
         let file = path(kind, projectId: projectId)
         guard let stamp = Self.stamp(file) else {
             cache[file] = nil
@@ -71,20 +127,29 @@ public actor CredentialStore {
     }
 
     /// What is configured for the project, without secrets.
-    public func summaries(projectId: Int64) -> [CredentialSummary] {
-        ProviderKind.allCases.compactMap { kind in
-            guard let credential = try? credential(kind, projectId: projectId) else { return nil }
-            let updated = Self.stamp(path(kind, projectId: projectId))?.millis ?? 0
-            return CredentialSummary.of(credential, projectId: projectId, updatedAt: updated)
+    public func summaries(projectId: Int64) async -> [CredentialSummary] {
+        var summaries: [CredentialSummary] = []
+        for kind in ProviderKind.allCases {
+            if let (credential, updated) = try? await stored(kind, projectId: projectId) {
+                summaries.append(CredentialSummary.of(credential, projectId: projectId, updatedAt: updated))
+            } else if let credential = try? fileCredential(kind, projectId: projectId) {
+                let updated = Self.stamp(path(kind, projectId: projectId))?.millis ?? 0
+                summaries.append(CredentialSummary.of(credential, projectId: projectId, updatedAt: updated))
+            }
         }
+        return summaries
     }
 
     /// Removes the project's credential for `kind`; false when there was none.
     @discardableResult
-    public func delete(_ kind: ProviderKind, projectId: Int64) -> Bool {
+    public func delete(_ kind: ProviderKind, projectId: Int64) async -> Bool {
         let file = path(kind, projectId: projectId)
         cache[file] = nil
-        return (try? FileManager.default.removeItem(atPath: file)) != nil
+        databaseCache[file] = nil
+        let inDatabase =
+            (try? await database?.deleteProviderCredential(projectId: projectId, kind: kind.rawValue)) ?? false
+        let onDisk = (try? FileManager.default.removeItem(atPath: file)) != nil
+        return inDatabase || onDisk
     }
 
     private static func stamp(_ file: String) -> (stamp: FileStamp, millis: Int64)? {

@@ -1,0 +1,65 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+/// The dashboard's read queries on PostgreSQL: the SQLite ones, in PostgreSQL's words (a boolean
+/// `is_test`, `SUM` cast back to a `bigint`).
+extension PostgresTransaction: DashboardQueries {
+    func subscriptionCounts() throws -> [SubscriptionCount] {
+        try database.query(
+            """
+            SELECT resource_id, channel, provider, status, COUNT(*) FROM subscriptions
+            GROUP BY resource_id, channel, provider, status ORDER BY resource_id, channel, provider, status
+            """
+        ).map { row in
+            SubscriptionCount(
+                resourceId: row.requiredInt(0), channel: row.requiredString(1), provider: row.requiredString(2),
+                status: row.requiredString(3), count: row.requiredInt(4))
+        }
+    }
+
+    func messageDays(since: Int64) throws -> [MessageDay] {
+        try database.query(
+            """
+            SELECT created_at / 86400000 AS day, COUNT(*), SUM(total)::bigint FROM messages WHERE created_at >= ?
+            GROUP BY day ORDER BY day
+            """, [since]
+        ).map { row in
+            MessageDay(
+                day: MessageDay.label(dayNumber: row.requiredInt(0)), messages: row.requiredInt(1),
+                targeted: row.requiredInt(2))
+        }
+    }
+
+    func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage] {
+        let ids = try database.query(
+            "SELECT id FROM messages WHERE ?::bigint = 0 OR id < ? ORDER BY id DESC LIMIT ?", [beforeId, beforeId, limit]
+        ).map { $0.requiredInt(0) }
+        return try ids.compactMap { try message(id: $0) }
+    }
+
+    func testProfileIds(limit: Int) throws -> [String] {
+        try database.query("SELECT public_id FROM profiles WHERE is_test ORDER BY id LIMIT ?", [limit]).map {
+            $0.requiredString(0)
+        }
+    }
+
+    func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord] {
+        try database.query(
+            """
+            SELECT id, resource_id, profile_id, message_id, type, time, received_at FROM push_events
+            WHERE profile_id = ? OR message_id IN (
+                SELECT m.public_id || '.' || d.id FROM deliveries d
+                JOIN messages m ON m.id = d.message_id
+                JOIN subscriptions s ON s.id = d.subscription_id
+                WHERE s.profile_id = ?)
+            ORDER BY id DESC LIMIT ?
+            """, [profileId, profileId, limit]
+        ).map { row in
+            PushEventRecord(
+                id: row.requiredInt(0), resourceId: row.requiredInt(1), profileId: row.int(2),
+                messageId: row.requiredString(3), type: PushEventRequest.Kind(rawValue: row.requiredString(4)) ?? .open,
+                time: row.requiredInt(5), receivedAt: row.requiredInt(6))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Group commit on one pooled PostgreSQL connection, the same seam as SQLite's (``BatchingBackend``):
+/// `BEGIN` once per batch, a savepoint around each write, one `COMMIT`. A batch that finds its
+/// connection gone (the server restarted since it was last used) reconnects before `BEGIN`, so
+/// nothing is lost to a stale connection.
+final class PostgresBatching: BatchingBackend {
+    private let slot: PostgresConnectionSlot
+    private let stats: PostgresStats
+    private var connection: PostgresConnection
+
+    init(slot: PostgresConnectionSlot, stats: PostgresStats) throws(PostgresError) {
+        self.slot = slot
+        self.stats = stats
+        connection = try slot.connected()
+    }
+
+    var transaction: any StoreTransaction {
+        PostgresTransaction(database: connection, writable: true, stats: stats)
+    }
+
+    func beginBatch() throws {
+        do {
+            try connection.execute("BEGIN")
+        } catch let error where error.isUnavailable {
+            // Nothing ran yet: a fresh connection may begin it.
+            slot.drop()
+            connection = try slot.connected()
+            try connection.execute("BEGIN")
+        }
+    }
+
+    func savepoint() throws { try connection.execute("SAVEPOINT tern_write") }
+
+    func releaseSavepoint() throws { try connection.execute("RELEASE tern_write") }
+
+    func rollbackToSavepoint() throws {
+        try connection.execute("ROLLBACK TO tern_write")
+        try connection.execute("RELEASE tern_write")
+    }
+
+    func commitBatch() throws {
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            if !connection.isOpen { slot.drop() }
+            throw error
+        }
+    }
+
+    func rollbackBatch() {
+        guard connection.isOpen else { return slot.drop() }
+        do {
+            try connection.execute("ROLLBACK")
+        } catch {
+            slot.drop()
+        }
+    }
+
+    func storeError(_ error: any Error) -> any Error {
+        (error as? PostgresError)?.storeError ?? error
+    }
+}
+
+/// A session's connection, opened when first needed and again after the server went away. Owned
+/// by one ``PostgresSession`` and used only on its thread.
+final class PostgresConnectionSlot {
+    private let url: String
+    private var connection: PostgresConnection?
+
+    init(url: String) { self.url = url }
+
+    /// The open connection, connecting when there is none or it was lost.
+    func connected() throws(PostgresError) -> PostgresConnection {
+        if let connection, connection.isOpen { return connection }
+        let fresh = try PostgresConnection(url: url)
+        connection = fresh
+        return fresh
+    }
+
+    func drop() { connection = nil }
+}

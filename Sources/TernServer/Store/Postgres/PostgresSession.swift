@@ -1,0 +1,112 @@
+import Foundation
+
+/// One pooled connection, owned by an actor on its own thread so libpq's blocking calls never hold
+/// Swift's cooperative threads. It reconnects by itself when the server went away.
+///
+/// Writes sent to a session that is busy wait in `pending` and go together into its next
+/// transaction, each under its own savepoint (``GroupCommit``, as on SQLite): under load each
+/// connection commits a batch instead of one write.
+actor PostgresSession {
+    private let executor: QueueExecutor
+    private let slot: PostgresConnectionSlot
+    private let stats: PostgresStats
+    private let groupCommit: GroupCommitConfiguration
+    private var pending: [any BatchedWrite] = []
+    private var draining = false
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(url: String, index: Int, stats: PostgresStats, groupCommit: GroupCommitConfiguration) {
+        slot = PostgresConnectionSlot(url: url)
+        self.stats = stats
+        self.groupCommit = groupCommit
+        executor = QueueExecutor(label: "tern.store.postgres.\(index)")
+    }
+
+    /// Queues `body` for this connection's next batch; answers after that batch committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            pending.append(PendingWrite(body, continuation))
+            if !draining {
+                draining = true
+                Task { await drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !pending.isEmpty {
+            let waitsForMore = pending.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
+            if waitsForMore {
+                try? await Task.sleep(for: groupCommit.maxWait)
+            }
+            let count = min(pending.count, groupCommit.maxWrites)
+            let batch = Array(pending.prefix(count))
+            pending.removeFirst(count)
+            apply(batch)
+        }
+        draining = false
+    }
+
+    private func apply(_ batch: [any BatchedWrite]) {
+        do {
+            GroupCommit.apply(batch, on: try PostgresBatching(slot: slot, stats: stats))
+        } catch {
+            for write in batch { write.fail(Self.unavailable(error)) }
+        }
+    }
+
+    /// Runs `body` in one read-only transaction (a consistent snapshot). One that failed because the
+    /// connection was lost (a database restart) runs once more on a fresh connection.
+    func read<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let connection = try slot.connected()
+                do {
+                    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    let result = try body(connection)
+                    try connection.execute("COMMIT")
+                    return result
+                } catch {
+                    if connection.isOpen { try? connection.execute("ROLLBACK") } else { slot.drop() }
+                    throw error
+                }
+            } catch let error as PostgresError {
+                if error.isUnavailable || error.isRetryable, attempt < 3 { continue }
+                throw Self.unavailable(error)
+            }
+        }
+    }
+
+    /// Runs `body` outside a transaction (health checks).
+    func run<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            let connection = try slot.connected()
+            do {
+                return try body(connection)
+            } catch {
+                if !connection.isOpen { slot.drop() }
+                throw error
+            }
+        } catch let error as PostgresError {
+            throw Self.unavailable(error)
+        }
+    }
+
+    /// Finishes the writes already accepted, then closes the connection.
+    func close() {
+        if !pending.isEmpty {
+            let batch = pending
+            pending = []
+            apply(batch)
+        }
+        slot.drop()
+    }
+
+    private static func unavailable(_ error: any Error) -> any Error {
+        guard let error = error as? PostgresError else { return error }
+        return error.storeError
+    }
+}

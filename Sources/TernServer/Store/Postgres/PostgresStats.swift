@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// What `/metrics` shows about a PostgreSQL store: the pool's use and how long outbox claims take.
+final class PostgresStats: Sendable {
+    private struct State {
+        var claimBuckets = [UInt64](repeating: 0, count: Metrics.buckets.count)
+        var claimCount: UInt64 = 0
+        var claimSeconds: Double = 0
+        var claimed: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// One claim transaction's statements, `seconds` long, that took `rows` deliveries.
+    func recordClaim(seconds: Double, rows: Int) {
+        state.withLock { state in
+            if let index = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { state.claimBuckets[index] += 1 }
+            state.claimCount += 1
+            state.claimSeconds += seconds
+            state.claimed += UInt64(rows)
+        }
+    }
+
+    /// Prometheus text: the pool gauges given, then the claim histogram.
+    func render(inUse: Int, size: Int, waiting: Int, waits: UInt64) -> String {
+        let snapshot = state.withLock { $0 }
+        var out = ""
+        out += "# HELP tern_db_pool_connections PostgreSQL connections of this node, by state.\n"
+        out += "# TYPE tern_db_pool_connections gauge\n"
+        out += "tern_db_pool_connections{state=\"in_use\"} \(inUse)\n"
+        out += "tern_db_pool_connections{state=\"idle\"} \(size - inUse)\n"
+        out += "# HELP tern_db_pool_waiting Transactions waiting for a free connection now.\n"
+        out += "# TYPE tern_db_pool_waiting gauge\n"
+        out += "tern_db_pool_waiting \(waiting)\n"
+        out += "# HELP tern_db_pool_waits_total Transactions that had to wait for a connection.\n"
+        out += "# TYPE tern_db_pool_waits_total counter\n"
+        out += "tern_db_pool_waits_total \(waits)\n"
+        out += "# HELP tern_outbox_claim_seconds Time one outbox claim spends in the database.\n"
+        out += "# TYPE tern_outbox_claim_seconds histogram\n"
+        var cumulative: UInt64 = 0
+        for (index, bound) in Metrics.buckets.enumerated() {
+            cumulative += snapshot.claimBuckets[index]
+            out += "tern_outbox_claim_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        out += "tern_outbox_claim_seconds_bucket{le=\"+Inf\"} \(snapshot.claimCount)\n"
+        out += "tern_outbox_claim_seconds_sum \(snapshot.claimSeconds)\n"
+        out += "tern_outbox_claim_seconds_count \(snapshot.claimCount)\n"
+        out += "# HELP tern_outbox_claimed_total Deliveries this node claimed from the outbox.\n"
+        out += "# TYPE tern_outbox_claimed_total counter\n"
+        out += "tern_outbox_claimed_total \(snapshot.claimed)\n"
+        return out
+    }
+}
+
+extension PostgresStore {
+    /// The pool and claim metrics in Prometheus text, for `/metrics`.
+    public func metricsText() -> String {
+        let use = poolUse()
+        return stats.render(inUse: use.inUse, size: use.size, waiting: use.waiting, waits: use.waits)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+extension PostgresTransaction {
+    func insertGoal(_ goal: GoalRecord) throws -> Int64 {
+        let id = try insert(
+            """
+            INSERT INTO goals (pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload,
+                matching, matching_type, utm, time, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                goal.pixelId, goal.profileId, goal.resourceId, goal.clientId, goal.eventName, goal.sendMessageId,
+                Self.jsonOptional(goal.payload), Self.jsonOptional(goal.matching), goal.matchingType,
+                try Self.jsonOptional(goal.utm), goal.time, goal.receivedAt,
+            ])
+        return id
+    }
+
+    func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord] {
+        try database.query(
+            """
+            SELECT id, pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload, matching,
+                matching_type, utm, time, received_at
+            FROM goals WHERE pixel_id = ? ORDER BY id DESC LIMIT ?
+            """, [pixelId, limit]
+        ).map { row in
+            GoalRecord(
+                id: row.requiredInt(0), pixelId: row.requiredInt(1), profileId: row.int(2), resourceId: row.int(3),
+                clientId: row.requiredString(4), eventName: row.requiredString(5), sendMessageId: row.string(6),
+                payload: try Self.object(row.string(7)),
+                matching: try Self.object(row.string(8)), matchingType: row.string(9),
+                utm: try Self.decode(UTM.self, row.string(10)), time: row.requiredInt(11),
+                receivedAt: row.requiredInt(12))
+        }
+    }
+
+    func insertPushEvent(_ event: PushEventRecord) throws -> Bool {
+        try database.run(
+            """
+            INSERT INTO push_events (resource_id, profile_id, message_id, type, time, received_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (resource_id, message_id, type) DO NOTHING
+            """,
+            [event.resourceId, event.profileId, event.messageId, event.type.rawValue, event.time, event.receivedAt]
+        ) > 0
+    }
+
+    func pushEvents(messageId: String) throws -> [PushEventRecord] {
+        try database.query(
+            """
+            SELECT id, resource_id, profile_id, message_id, type, time, received_at
+            FROM push_events WHERE message_id = ? ORDER BY id
+            """, [messageId]
+        ).map { row in
+            PushEventRecord(
+                id: row.requiredInt(0), resourceId: row.requiredInt(1), profileId: row.int(2),
+                messageId: row.requiredString(3), type: PushEventRequest.Kind(rawValue: row.requiredString(4)) ?? .open,
+                time: row.requiredInt(5), receivedAt: row.requiredInt(6))
+        }
+    }
+
+    func pushRecipient(pushId: String) throws -> PushRecipient? {
+        guard let (publicId, deliveryId) = PushRecipient.parse(pushId) else { return nil }
+        return try database.queryFirst(
+            """
+            SELECT s.resource_id, s.profile_id FROM deliveries d
+            JOIN messages m ON m.id = d.message_id
+            JOIN subscriptions s ON s.id = d.subscription_id
+            WHERE d.id = ? AND m.public_id = ?
+            """, [deliveryId, publicId]
+        ).map { PushRecipient(resourceId: $0.requiredInt(0), profileId: $0.requiredInt(1)) }
+    }
+
+    func storedAnswer(scope: String, key: String) throws -> StoredAnswer? {
+        try database.queryFirst(
+            "SELECT fingerprint, status, body FROM idempotent_answers WHERE scope = ? AND key = ?", [scope, key]
+        ).map {
+            StoredAnswer(fingerprint: $0.requiredString(0), status: Int($0.requiredInt(1)), body: $0.data(2) ?? Data())
+        }
+    }
+
+    func storeAnswer(scope: String, key: String, answer: StoredAnswer, now: Int64) throws {
+        try database.run(
+            """
+            INSERT INTO idempotent_answers (scope, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            """, [scope, key, answer.fingerprint, answer.status, answer.body, now])
+    }
+
+    func deleteAnswers(before cutoff: Int64) throws -> Int {
+        try database.run("DELETE FROM idempotent_answers WHERE created_at < ?", [cutoff])
+    }
+}

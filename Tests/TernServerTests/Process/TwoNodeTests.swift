@@ -1,0 +1,103 @@
+import Foundation
+import TernTestSupport
+import Testing
+
+/// Two real `tern serve` nodes on one PostgreSQL, sending through the APNs stand-in. One is SIGKILLed
+/// mid-send and restarted: every device is recorded sent once, the peer sees each token at most
+/// twice (only what the dead node had in flight goes out again), and nothing is lost.
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.url != nil)) struct TwoNodeTests {
+    static let devices = 10_000
+
+    static func token(_ number: Int) -> String { String(format: "%064x", number) }
+
+    static func admin(_ server: ServerProcess) -> [String: String] {
+        ["Authorization": "Bearer \(server.adminKey)", "Content-Type": "application/json"]
+    }
+
+    static func stats(_ server: ServerProcess, _ id: String) async throws -> [String: Any] {
+        let answer = try await JSONHTTPClient().get(server.url("admin/messages/\(id)/stats"), headers: admin(server))
+        return try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] ?? [:]
+    }
+
+    @Test func oneNodeKilledMidSendLosesNothingAndSendsNothingTwiceToTheStats() async throws {
+        let fixture = try APNsFixture.start()
+        defer { fixture.peer.stop() }
+        let database = try PostgresTestDatabase.freshSchemaURL()
+        let arguments = [
+            "--database", database, "--database-pool", "4", "--apns-production-url",
+            fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile, "--delivery-batch", "100",
+            "--delivery-concurrency", "2", "--delivery-lease", "4",
+        ]
+        let first = try await ServerProcess.start(arguments: arguments)
+        defer { Task { await first.stop() } }
+        let second = try await ServerProcess.start(arguments: arguments)
+        defer { Task { await second.stop() } }
+        #expect(second.projectId == first.projectId && second.rToken == first.rToken, "bootstrap happened once")
+
+        // The credential is given to one node; the other reads it from the database.
+        let credential: [String: Any] = [
+            "team_id": APNsFixture.teamId, "key_id": APNsFixture.keyId, "private_key": fixture.credential.privateKey,
+            "topic": APNsFixture.topic,
+        ]
+        let client = JSONHTTPClient()
+        let put = try await client.send(
+            "PUT", first.url("admin/projects/\(first.projectId)/credentials/apns"),
+            body: try JSONSerialization.data(withJSONObject: credential), headers: Self.admin(first))
+        try #require(put.status == 200, "\(put.text)")
+        let listed = try await client.get(
+            second.url("admin/projects/\(second.projectId)/credentials"), headers: Self.admin(second))
+        #expect(listed.text.contains("apns"), "the other node lists it: \(listed.text)")
+        // The subscriptions arrive through both nodes.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for lane in 0..<8 {
+                group.addTask {
+                    for number in stride(from: lane + 1, through: Self.devices, by: 8) {
+                        let node = number % 2 == 0 ? first : second
+                        let answer = try await client.post(
+                            node.url("push/subscribe"),
+                            json: ["time": 1, "provider": "ios-apns", "subscription_id": Self.token(number)],
+                            headers: ["X-Tern-RToken": node.rToken])
+                        try #require(answer.status == 200, "\(answer.text)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        let created = try await client.post(
+            first.url("admin/messages"),
+            json: ["title": "Hi", "body": "once", "audience": ["type": "resource", "resource_id": first.resourceId]],
+            headers: Self.admin(first))
+        try #require(created.status == 201, "\(created.text)")
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: created.body) as? [String: Any])?["id"] as? String)
+
+        var before: [String: Any] = [:]
+        for _ in 0..<6000 {
+            before = try await Self.stats(second, id)
+            if (before["sent"] as? Int ?? 0) >= Self.devices / 4 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require((before["sent"] as? Int ?? 0) >= Self.devices / 4, "\(before)")
+        await second.kill(signal: SIGKILL)
+        try await second.restart()
+
+        var after: [String: Any] = [:]
+        for _ in 0..<1200 {
+            after = try await Self.stats(first, id)
+            if after["done"] as? Bool == true { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(after["done"] as? Bool == true, "\(after)")
+        #expect(after["sent"] as? Int == Self.devices, "\(after)")
+        #expect(after["failed"] as? Int == 0, "\(after)")
+        #expect(try await Self.stats(second, id)["sent"] as? Int == Self.devices, "both nodes read the same stats")
+
+        var accepted: [String: Int] = [:]
+        for entry in try await fixture.peer.log() where entry["status"] as? Int == 200 {
+            accepted[entry["token"] as? String ?? "", default: 0] += 1
+        }
+        #expect(accepted.count == Self.devices, "every device got the push")
+        #expect(accepted.values.allSatisfy { $0 <= 2 }, "only what the killed node had in flight went out again")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import TernTestSupport
+import Testing
+
+@testable import TernServer
+
+/// What only the PostgreSQL backend has: its schema version shared by nodes, claims by several nodes
+/// at once, and how it fails.
+@Suite struct PostgresStoreTests {
+    @Test func postgresIsAvailableOrTheSkipIsSaid() {
+        if PostgresTestDatabase.url == nil {
+            if PostgresTestDatabase.required {
+                Issue.record("CI must run the PostgreSQL store tests: TERN_TEST_POSTGRES_URL is not set")
+            } else {
+                print("PostgreSQL store tests skipped: TERN_TEST_POSTGRES_URL is not set (install postgresql)")
+            }
+        }
+    }
+
+    @Test func postgresHasEverySQLiteMigration() {
+        #expect(PostgresMigrations.all.count >= SQLiteMigrations.all.count)
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func nodesStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<4 { group.addTask { try PostgresStore(url: url, poolSize: 1) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for store in stores {
+            #expect(try await store.schemaVersion() == PostgresMigrations.all.count)
+        }
+        let newer = PostgresMigrations.all.count + 1
+        let connection = try PostgresConnection(url: url)
+        try connection.execute("UPDATE tern_schema SET version = \(newer)")
+        let error = #expect(throws: StoreError.self) { try PostgresStore(url: url, poolSize: 1) }
+        #expect(error?.description.contains("schema is at version \(newer), newer than this tern knows") == true)
+        for store in stores { await store.close() }
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func wrongPasswordAndUnreachableServerSayWhy() throws {
+        let url = try #require(PostgresTestDatabase.url)
+        var wrong = try #require(URLComponents(string: url))
+        wrong.password = "not-the-password"
+        let badPassword = #expect(throws: StoreError.self) { try PostgresStore(url: wrong.string ?? "", poolSize: 1) }
+        #expect(badPassword?.description.contains("password authentication failed") == true)
+        #expect(badPassword?.description.contains("not-the-password") == false)
+        wrong.password = nil
+        wrong.port = 1
+        let refused = #expect(throws: StoreError.self) { try PostgresStore(url: wrong.string ?? "", poolSize: 1) }
+        #expect(refused?.description.contains("cannot connect to PostgreSQL") == true)
+    }
+
+    /// Two nodes claim from one outbox at the same time: every delivery goes to exactly one of them.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func claimsFromTwoNodesAtOnceNeverOverlap() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let (first, second) = (try PostgresStore(url: url, poolSize: 4), try PostgresStore(url: url, poolSize: 4))
+        let messageIds = try await first.write { tx in
+            let project = try tx.createProject(name: "p", audience: nil, now: 1)
+            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            let resource = try tx.createResource(
+                projectId: project.id, dbId: database.id, name: "push", channels: ["push"], rToken: "rt", now: 1)
+            return try (0..<3).map { index in
+                let message = try tx.insertMessage(
+                    StoreSuiteDeliveryTests.message(
+                        projectId: project.id, resourceId: resource.id, publicId: "m\(index)"))
+                let targets = (0..<400).map {
+                    DeliveryTarget(subscriptionId: Int64($0), provider: "apns", token: "tok-\(index)-\($0)")
+                }
+                _ = try tx.insertDeliveries(messageId: message.id, targets: targets, now: 1)
+                return message.id
+            }
+        }
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for store in [first, second, first, second] {
+                group.addTask {
+                    var mine: [Int64] = []
+                    while true {
+                        let batch = try await store.write {
+                            try $0.claimDeliveries(limit: 50, now: 2, leaseUntil: 10_000)
+                        }
+                        if batch.isEmpty { break }
+                        mine += batch.map(\.id)
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(claimed.count == 1200)
+        #expect(Set(claimed).count == 1200)
+        for id in messageIds {
+            #expect(try await second.read { try $0.deliveryCounts(messageId: id) } == [.sending: 400])
+        }
+        await first.close()
+        await second.close()
+    }
+    /// Writes queued behind a busy connection share its next transaction, each under a savepoint:
+    /// one that breaks a rule fails alone, its batch-mates commit.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func writesOnABusyConnectionAreGroupCommittedAndABadOneFailsAlone() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let store = try PostgresStore(
+            url: url, poolSize: 1, groupCommit: GroupCommitConfiguration(maxWrites: 64, maxWait: .milliseconds(5)))
+        let projectId = try await store.write { try $0.createProject(name: "p", audience: nil, now: 1).id }
+        _ = try await store.write { try $0.createPixel(projectId: projectId, sid: "taken", name: "first", now: 1) }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    let sid = index == 17 ? "taken" : "s\(index)"
+                    let written = try? await store.write {
+                        try $0.createPixel(projectId: projectId, sid: sid, name: "n", now: 2)
+                    }
+                    return written != nil
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 39)
+        let pixels = try await store.read { try $0.pixels(projectId: projectId) }
+        #expect(pixels.count == 40)
+        #expect(Set(pixels.map(\.sid)).count == 40)
+        await store.close()
+    }
+}

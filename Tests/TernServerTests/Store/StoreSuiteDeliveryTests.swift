@@ -1,0 +1,206 @@
+import Foundation
+import TernProtocol
+import TernServer
+import TernTestSupport
+import Testing
+
+/// The outbox, messages, audiences, tags and token marks, the same on every `Store` backend.
+@Suite struct StoreSuiteDeliveryTests {
+    static func message(projectId: Int64, resourceId: Int64, publicId: String) -> StoredMessage {
+        StoredMessage(
+            id: 0, publicId: publicId, projectId: projectId, resourceId: resourceId, content: "{}", audience: "all",
+            payloadPrefix: Data([0x7B, 0x00, 0xFF]), payloadSuffix: Data("}".utf8), pushType: "alert", priority: 10,
+            expiration: nil, collapseId: "c", topic: nil, environment: "production", fanOutCursor: 0,
+            fanOutDone: false, total: 0, createdAt: 5)
+    }
+
+    /// A fixture with `count` push subscriptions (tokens t0, t1, …) on its resource.
+    static func subscriptions(_ fixture: StoreFixture, count: Int) async throws -> [Subscription] {
+        let (dbId, resourceId) = (fixture.database.id, fixture.resource.id)
+        return try await fixture.store.write { tx in
+            let profile = try tx.createProfile(dbId: dbId, publicId: "p-\(count)", now: 1)
+            return try (0..<count).map { index in
+                try tx.insertSubscription(
+                    NewSubscription(
+                        profileId: profile.id, resourceId: resourceId, channel: "push", provider: "apns",
+                        token: "t\(index)", status: .subscribed, hashId: "h\(index)", clientTime: 1, now: 2))
+            }
+        }
+    }
+
+    static func targets(_ subscriptions: [Subscription]) -> [DeliveryTarget] {
+        subscriptions.map { DeliveryTarget(subscriptionId: $0.id, provider: $0.provider, token: $0.token) }
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func messageRoundTripsAndFanOutAdvances(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let new = Self.message(projectId: fixture.project.id, resourceId: fixture.resource.id, publicId: "m-a")
+        let stored = try await fixture.store.write { try $0.insertMessage(new) }
+        var expected = new
+        expected.id = stored.id
+        #expect(stored == expected)
+        #expect(try await fixture.store.read { try $0.message(publicId: "m-a") } == expected)
+        #expect(try await fixture.store.read { try $0.messagesFanningOut(limit: 10) } == [expected])
+        try await fixture.store.write { try $0.advanceFanOut(messageId: stored.id, cursor: 42, done: true, added: 3) }
+        let advanced = try await fixture.store.read { try $0.message(id: stored.id) }
+        #expect(advanced?.fanOutCursor == 42 && advanced?.fanOutDone == true && advanced?.total == 3)
+        #expect(try await fixture.store.read { try $0.messagesFanningOut(limit: 10) }.isEmpty)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func deliveriesAreDedupedClaimedOnceAndReclaimedAfterTheLease(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 5)
+        let new = Self.message(projectId: fixture.project.id, resourceId: fixture.resource.id, publicId: "m-b")
+        let message = try await fixture.store.write { try $0.insertMessage(new) }
+        let targets = Self.targets(subscriptions)
+        #expect(
+            try await fixture.store.write { try $0.insertDeliveries(messageId: message.id, targets: targets, now: 10) }
+                == 5)
+        #expect(
+            try await fixture.store.write { try $0.insertDeliveries(messageId: message.id, targets: targets, now: 11) }
+                == 0)
+        #expect(try await fixture.store.read { try $0.nextDeliveryDue() } == 10)
+
+        let first = try await fixture.store.write { try $0.claimDeliveries(limit: 3, now: 20, leaseUntil: 100) }
+        #expect(first.count == 3 && first.allSatisfy { $0.attempt == 1 })
+        let second = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 21, leaseUntil: 100) }
+        #expect(Set(second.map(\.id)).isDisjoint(with: first.map(\.id)) && second.count == 2)
+        #expect(try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 22, leaseUntil: 100) }.isEmpty)
+
+        let sent = DeliveryUpdate(id: first[0].id, attempt: 1, status: .sent, providerMessageId: "apns-1")
+        #expect(try await fixture.store.write { try $0.updateDelivery(sent, now: 30) })
+        let retry = DeliveryUpdate(id: first[1].id, attempt: 1, status: .queued, reason: "busy", dueAt: 40)
+        #expect(try await fixture.store.write { try $0.updateDelivery(retry, now: 30) })
+        let failed = DeliveryUpdate(id: second[0].id, attempt: 1, status: .failed, reason: "BadDeviceToken: x")
+        #expect(try await fixture.store.write { try $0.updateDelivery(failed, now: 30) })
+
+        // The lease ran out for what was not answered: it is claimed again, with the next attempt.
+        let again = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 101, leaseUntil: 200) }
+        #expect(Set(again.map(\.id)) == Set([first[1].id, first[2].id, second[1].id]))
+        #expect(again.first { $0.id == first[2].id }?.attempt == 2)
+        // The stale attempt's answer changes nothing.
+        let stale = DeliveryUpdate(id: first[2].id, attempt: 1, status: .sent)
+        #expect(try await fixture.store.write { try $0.updateDelivery(stale, now: 102) } == false)
+        for claimed in again {
+            let update = DeliveryUpdate(id: claimed.id, attempt: claimed.attempt, status: .sent)
+            #expect(try await fixture.store.write { try $0.updateDelivery(update, now: 103) })
+        }
+        let counts = try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) }
+        #expect(counts == [.sent: 4, .failed: 1])
+        #expect(
+            try await fixture.store.read { try $0.failureReasons(messageId: message.id) } == ["BadDeviceToken: x": 1])
+        let rows = try await fixture.store.read { try $0.deliveries(messageId: message.id, afterId: 0, limit: 2) }
+        #expect(rows.count == 2 && rows[0].id < rows[1].id && rows[0].providerMessageId == "apns-1")
+        let rest = try await fixture.store.read {
+            try $0.deliveries(messageId: message.id, afterId: rows[1].id, limit: 10)
+        }
+        #expect(rest.count == 3)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func messagesTakeTurnsInAClaim(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 20)
+        let (projectId, resourceId) = (fixture.project.id, fixture.resource.id)
+        let big = try await fixture.store.write { tx in
+            let message = try tx.insertMessage(
+                Self.message(projectId: projectId, resourceId: resourceId, publicId: "big"))
+            _ = try tx.insertDeliveries(messageId: message.id, targets: Self.targets(subscriptions), now: 1)
+            return message
+        }
+        _ = try await fixture.store.write { try $0.claimDeliveries(limit: 4, now: 2, leaseUntil: 1000) }
+        let small = try await fixture.store.write { tx in
+            let message = try tx.insertMessage(
+                Self.message(projectId: projectId, resourceId: resourceId, publicId: "small"))
+            _ = try tx.insertDeliveries(
+                messageId: message.id, targets: Self.targets(Array(subscriptions.prefix(2))), now: 3)
+            return message
+        }
+        let claimed = try await fixture.store.write { try $0.claimDeliveries(limit: 6, now: 4, leaseUntil: 1000) }
+        #expect(claimed.filter { $0.messageId == small.id }.count == 2)
+        #expect(claimed.filter { $0.messageId == big.id }.count == 4)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func candidatesTokenMarksAndPushStateAgree(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 3)
+        let (resourceId, projectId) = (fixture.resource.id, fixture.project.id)
+        let page = try await fixture.store.read { try $0.pushCandidates(resourceId: resourceId, after: 0, limit: 2) }
+        #expect(page.map(\.subscription) == Array(subscriptions.prefix(2)))
+        let next = try await fixture.store.read {
+            try $0.pushCandidates(resourceId: resourceId, after: page[1].subscription.id, limit: 2)
+        }
+        #expect(next.map(\.subscription.id) == [subscriptions[2].id])
+        #expect(
+            try await fixture.store.read { try $0.pushCandidates(profileId: subscriptions[0].profileId) }.count == 3)
+
+        // Written after `since`: the device registered the token again, so it is not marked.
+        #expect(
+            try await fixture.store.write {
+                try $0.markTokenInvalid(provider: "apns", token: "t1", reason: "Unregistered", since: 1, now: 50)
+            } == false)
+        #expect(
+            try await fixture.store.write {
+                try $0.markTokenInvalid(provider: "apns", token: "t1", reason: "Unregistered", since: 2, now: 50)
+            })
+        #expect(
+            try await fixture.store.read { try $0.invalidTokenMark(provider: "apns", token: "t1") }?.reason
+                == "Unregistered")
+        let marked = try await fixture.store.read {
+            try $0.pushCandidates(projectId: projectId, provider: "apns", token: "t1")
+        }
+        #expect(marked.map(\.invalidMarkedAt) == [50])
+        let state = try await fixture.store.read { try $0.pushState(subscriptionId: subscriptions[1].id) }
+        #expect(state?.invalidMarkedAt == 50 && state?.invalidReason == "Unregistered" && state?.token == "t1")
+        #expect(try await fixture.store.read { try $0.pushState(subscriptionId: 999_999) } == nil)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func tagsAreSetRemovedClearedAndFiltered(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 2)
+        let (a, b, resourceId) = (subscriptions[0].id, subscriptions[1].id, fixture.resource.id)
+        try await fixture.store.write { tx in
+            try tx.setTags(subscriptionId: a, ["plan": "pro", "city": "Oslo"], now: 1)
+            try tx.setTags(subscriptionId: b, ["plan": "free"], now: 1)
+            try tx.setTags(subscriptionId: a, ["plan": "team"], now: 2)
+        }
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) } == ["plan": "team", "city": "Oslo"])
+        #expect(
+            try await fixture.store.read { try $0.subscriptionIds(resourceId: resourceId, tag: "plan", value: nil) }
+                == [a, b])
+        #expect(
+            try await fixture.store.read { try $0.subscriptionIds(resourceId: resourceId, tag: "plan", value: "free") }
+                == [b])
+        try await fixture.store.write { try $0.removeTags(subscriptionId: a, keys: ["city", "unknown"]) }
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) } == ["plan": "team"])
+        try await fixture.store.write { try $0.clearTags(subscriptionId: a) }
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) }.isEmpty)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func pushEventCountsReadAMessagesPrefixOnly(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let resourceId = fixture.resource.id
+        try await fixture.store.write { tx in
+            for (id, type) in [("m1.1", "delivery"), ("m1.2", "delivery"), ("m1.2", "open"), ("m10.1", "open")] {
+                let kind = try #require(PushEventRequest.Kind(rawValue: type))
+                _ = try tx.insertPushEvent(
+                    PushEventRecord(
+                        id: 0, resourceId: resourceId, profileId: nil, messageId: id, type: kind, time: 1,
+                        receivedAt: 1))
+            }
+        }
+        let counts = try await fixture.store.read { try $0.pushEventCounts(messageIdPrefix: "m1.") }
+        #expect(counts == [.delivery: 2, .open: 1])
+    }
+}
