@@ -18,6 +18,9 @@ CHECKS=${CHECKS:-all}
 ONLY=${ONLY:-}
 SCRATCH=${SCRATCH:-.build}
 REPORT_DIR=${REPORT_DIR:-$SCRATCH/schemathesis}
+# A fixed seed keeps `make test` repeatable; SEED=$RANDOM explores new inputs (a run found a
+# project audience of combining characters over its maxLength accepted: an open follow-up).
+SEED=${SEED:-1}
 case $REPORT_DIR in /*) ;; *) REPORT_DIR="$repo/$REPORT_DIR" ;; esac
 
 command -v st >/dev/null || python3 -m pip install --quiet schemathesis
@@ -75,7 +78,7 @@ run() {
     echo "== schemathesis: $name"
     # From the temporary directory: schemathesis leaves a .schemathesis folder where it runs.
     (cd "$data" && SCHEMATHESIS_HOOKS=schemathesis_hooks TERN_ST_RESOURCE_ID=$resource_id PYTHONPATH="$repo/scripts" st --config-file "$repo/scripts/schemathesis.toml" run "$repo/docs/api/openapi.yaml" --url "$root" "${checks[@]}" \
-        --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --report junit \
+        --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --seed "$SEED" --report junit \
         --report-dir "$REPORT_DIR/$name" "$@") || status=1
 }
 run sdk --include-path-regex '^/api/v1/(push|profile|event)/' -H "X-Tern-RToken: $rtoken" \
