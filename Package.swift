@@ -67,7 +67,9 @@ let package = Package(
             // The web console's HTML, CSS and JavaScript, served as they are (Bundle.module).
             resources: [.copy("Dashboard/Web")]),
         // Test support for the tests: runs the built `tern` binary; test certificates and peer processes.
-        .target(name: "TernTestSupport", dependencies: ["TernHTTP"]),
+        .target(name: "TernTestSupport", dependencies: ["TernHTTP", "CSpawn"]),
+        // posix_spawn for the tests' child processes (TernTestSupport's ChildProcess says why).
+        .target(name: "CSpawn"),
         .executableTarget(
             name: "tern",
             dependencies: ["TernServer", "TernCore", "TernPush"]),
@@ -94,7 +96,7 @@ let package = Package(
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
         .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),
         .testTarget(name: "TernHTTPTests", dependencies: ["TernHTTP", "TernTestSupport"]),
-        .testTarget(name: "TernCryptoTests", dependencies: ["TernCrypto"]),
+        .testTarget(name: "TernCryptoTests", dependencies: ["TernCrypto", "TernTestSupport"]),
         .testTarget(
             name: "TernServerTests",
             dependencies: [

@@ -11,17 +11,14 @@ public enum PeerProcess {
     /// Starts `arguments` through `/usr/bin/env` and returns the process with the port it printed.
     /// When the first line is not `PORT <n>`, kills and reaps the process and throws `failure`
     /// followed by what it printed.
-    public static func launch(_ arguments: [String], failure: String) throws -> (process: Process, port: Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
+    public static func launch(_ arguments: [String], failure: String) throws -> (process: ChildProcess, port: Int) {
         let output = Pipe()
-        process.standardOutput = output
         // Never the test runner's own stderr: a peer that outlived its test would hold the runner's
         // pipe open and `swift test` would wait for it forever.
-        process.standardError = try logFile(for: arguments)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let log = try logFile(for: arguments)
+        defer { try? log.close() }
+        let process = try ChildProcess.run(
+            "/usr/bin/env", arguments, input: .null, output: .pipe(output), error: .file(log))
         // Reading the first line blocks only the calling test's thread, briefly.
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -31,7 +28,7 @@ public enum PeerProcess {
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             process.waitUntilExit()
             throw TestPeerError("\(failure): \(text)")
         }

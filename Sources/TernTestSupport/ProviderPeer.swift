@@ -8,7 +8,7 @@ import TernHTTP
 public final class ProviderPeer: Sendable {
     public let port: Int
     public let certificates: TestCertificates
-    private let process: Process
+    private let process: ChildProcess
     private let control: HTTP2Client
 
     static var script: String {
@@ -76,7 +76,7 @@ public final class ProviderPeer: Sendable {
     /// Kills the peer (SIGKILL: a child spawned from a libdispatch thread inherits blocked signals),
     /// reaps it and removes its certificates.
     public func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
         certificates.remove()
     }

@@ -25,7 +25,7 @@ public actor ServerProcess {
     public nonisolated let dataDirectory: TemporaryDirectory
     /// Extra arguments for `tern serve`.
     public nonisolated let arguments: [String]
-    private var process: Process
+    private var process: ChildProcess
 
     /// Starts `tern serve --port 0 --data <temp dir>` and waits until `/healthz` answers 200.
     public static func start(
@@ -39,7 +39,7 @@ public actor ServerProcess {
         return server
     }
 
-    private init(process: Process, info: Bootstrap, directory: TemporaryDirectory, arguments: [String]) {
+    private init(process: ChildProcess, info: Bootstrap, directory: TemporaryDirectory, arguments: [String]) {
         self.process = process
         apiURL = info.apiURL
         rToken = info.rtoken
@@ -67,13 +67,8 @@ public actor ServerProcess {
     /// Sends `signal` (SIGTERM, SIGKILL, ...) and waits for the process to end; returns its exit status.
     @discardableResult
     public func kill(signal: Int32) async -> Int32 {
-        if process.isRunning {
-            Foundation.kill(process.processIdentifier, signal)
-        }
-        while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationStatus
+        process.signal(signal)
+        return await process.wait()
     }
 
     /// Starts the server again on the same port and data directory; waits until healthy.
@@ -150,14 +145,10 @@ public actor ServerProcess {
 
     private static func launch(
         port: Int, directory: TemporaryDirectory, arguments: [String], environment: [String: String]
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = try binaryURL()
-        process.arguments = ["serve", "--port", "\(port)", "--data", directory.path("data")] + arguments
+    ) throws -> ChildProcess {
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("TERN_") { env[key] = nil }
         env.merge(environment) { _, new in new }
-        process.environment = env
         for name in ["server.log", "server.out"] where !FileManager.default.fileExists(atPath: directory.path(name)) {
             _ = FileManager.default.createFile(atPath: directory.path(name), contents: nil)
         }
@@ -165,13 +156,16 @@ public actor ServerProcess {
         log.seekToEndOfFile()
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path("server.out")))
         out.seekToEndOfFile()
-        process.standardError = log
-        process.standardOutput = out
-        try process.run()
-        return process
+        defer {
+            try? log.close()
+            try? out.close()
+        }
+        return try ChildProcess.run(
+            try binaryURL().path, ["serve", "--port", "\(port)", "--data", directory.path("data")] + arguments,
+            environment: env, output: .file(out), error: .file(log))
     }
 
-    private static func waitForBootstrap(_ directory: TemporaryDirectory, process: Process, timeout: TimeInterval)
+    private static func waitForBootstrap(_ directory: TemporaryDirectory, process: ChildProcess, timeout: TimeInterval)
         async throws -> Bootstrap
     {
         let path = directory.path("data/bootstrap.json")
@@ -185,7 +179,7 @@ public actor ServerProcess {
             if !process.isRunning {
                 let log = (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8)) ?? ""
                 throw ServerProcessError(
-                    "tern serve exited with \(process.terminationStatus) before bootstrapping:\n\(log)")
+                    "tern serve exited with \(process.terminationStatus ?? -1) before bootstrapping:\n\(log)")
             }
             try await Task.sleep(for: .milliseconds(25))
         }

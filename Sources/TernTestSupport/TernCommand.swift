@@ -9,17 +9,13 @@ import Foundation
 public enum TernCommand {
     /// `tern <arguments>`: its exit status, standard output and standard error.
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let child = try ChildProcess.run(
+            try ServerProcess.binaryURL().path, arguments, output: .pipe(out), error: .pipe(err))
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, error)
+        let status = child.waitUntilExit()
+        return (status, output, error)
     }
 }

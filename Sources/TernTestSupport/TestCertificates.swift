@@ -43,17 +43,11 @@ public struct TestCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let child = try ChildProcess.run(
+            "/usr/bin/env", ["openssl"] + arguments, directory: directory.path, output: .null, error: .pipe(errors))
         let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard child.waitUntilExit() == 0 else {
             throw TestPeerError("openssl \(arguments.first ?? ""): \(String(decoding: message, as: UTF8.self))")
         }
     }

@@ -3,23 +3,21 @@ import TernTestSupport
 
 /// `tern device …` in its own process.
 struct DeviceProcess {
-    let process: Process
+    let process: ChildProcess
     let output: Pipe
 
     /// Starts `tern device <arguments>`; standard output is kept, standard error goes to a file in the
     /// temporary directory (never the test runner's own pipe, which a leftover process would hold open).
     static func start(_ arguments: [String]) throws -> DeviceProcess {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["device"] + arguments
         let output = Pipe()
-        process.standardOutput = output
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tern-device-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let log = try FileHandle(forWritingTo: errors)
+        defer { try? log.close() }
+        let process = try ChildProcess.run(
+            try ServerProcess.binaryURL().path, ["device"] + arguments, input: .null, output: .pipe(output),
+            error: .file(log))
         return DeviceProcess(process: process, output: output)
     }
 
@@ -40,18 +38,11 @@ struct DeviceProcess {
 
     /// Waits for the process to end and returns its status (the signal's number when killed).
     func wait() async -> Int32 {
-        let process = self.process
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        return process.terminationStatus
+        await process.wait()
     }
 
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
     }
 }
 

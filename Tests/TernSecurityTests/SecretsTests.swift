@@ -5,20 +5,15 @@ import Testing
 /// Secrets need not be on the command line, where `ps` shows them to every user of the machine.
 @Suite struct SecretsTests {
     func tern(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
         merged["TERN_ADMIN_KEY"] = environment["TERN_ADMIN_KEY"]
-        process.environment = merged
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let process = try ChildProcess.run(
+            try ServerProcess.binaryURL().path, arguments, environment: merged, output: .pipe(pipe), error: .pipe(pipe))
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let status = process.waitUntilExit()
+        return (status, String(decoding: output, as: UTF8.self))
     }
 
     @Test func theAdminKeyAndAnHS256SecretComeFromFiles() async throws {

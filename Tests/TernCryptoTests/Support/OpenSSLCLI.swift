@@ -1,4 +1,5 @@
 import Foundation
+import TernTestSupport
 
 struct OpenSSLCLIError: Error, CustomStringConvertible {
     let description: String
@@ -38,24 +39,20 @@ final class OpenSSLCLI {
     /// Runs `openssl arguments...` in the directory; its standard output, or an error with stderr.
     @discardableResult
     func run(_ arguments: [String], allowFailure: Bool = false) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let process = try ChildProcess.run(
+            "/usr/bin/env", ["openssl"] + arguments, directory: directory.path, output: .pipe(output),
+            error: .pipe(errors))
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 && !allowFailure {
+        let status = process.waitUntilExit()
+        if status != 0 && !allowFailure {
             throw OpenSSLCLIError(
                 description:
                     "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: err, as: UTF8.self))")
         }
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self))
+        return (status, String(decoding: out, as: UTF8.self))
     }
 
     /// Makes `name` (private, PKCS#8 unless `traditional`) and `name.pub` (SubjectPublicKeyInfo).

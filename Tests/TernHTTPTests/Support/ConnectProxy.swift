@@ -11,7 +11,7 @@ final class ConnectProxy: Sendable {
     }
 
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     init(user: String? = nil, password: String = "") throws {
         let script = URL(fileURLWithPath: H2Peer.script).deletingLastPathComponent()
@@ -28,7 +28,7 @@ final class ConnectProxy: Sendable {
     }
 
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 }

@@ -5,7 +5,7 @@ import TernTestSupport
 /// loopback port; terminated by `stop()`.
 final class H2Peer: Sendable {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -34,7 +34,7 @@ final class H2Peer: Sendable {
     /// Kills the peer (SIGKILL: a child spawned from a libdispatch thread inherits blocked signals)
     /// and reaps it.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 }

@@ -7,21 +7,18 @@ import Testing
 @Suite struct DatabaseOptionTests {
     /// Runs `tern serve` with these arguments; its exit status and what it wrote on stderr and stdout.
     static func tern(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["serve"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let directory = try TemporaryDirectory(prefix: "tern-dbopt")
         defer { directory.remove() }
         let output = directory.path("output")
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
+        let process = try ChildProcess.run(
+            try ServerProcess.binaryURL().path, ["serve"] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, output: .file(handle),
+            error: .file(handle))
+        let status = process.waitUntilExit()
         try handle.close()
-        return (process.terminationStatus, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
     @Test func optionEnvironmentAndPoolAreParsedAndCheckedWithReasons() throws {

@@ -48,15 +48,10 @@ struct OwnPostgresCluster {
     /// Runs the script with its output discarded: the server it starts keeps inherited descriptors
     /// open, so a pipe would never reach its end.
     static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PostgresClusterFailed(
-                description: "scripts/postgres.sh \(arguments[0]) exited \(process.terminationStatus)")
+        let process = try ChildProcess.run("/bin/bash", [script] + arguments, output: .null)
+        let status = process.waitUntilExit()
+        guard status == 0 else {
+            throw PostgresClusterFailed(description: "scripts/postgres.sh \(arguments[0]) exited \(status)")
         }
     }
 }
