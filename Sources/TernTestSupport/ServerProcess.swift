@@ -28,12 +28,23 @@ public actor ServerProcess {
     private var process: ChildProcess
 
     /// Starts `tern serve --port 0 --data <temp dir>` and waits until `/healthz` answers 200.
+    /// The deadline is generous: the whole suite starts dozens of servers at once on a shared machine.
+    /// When the server does not come up, it is killed (no server outlives its test) and the error
+    /// carries its log.
     public static func start(
-        arguments: [String] = [], environment: [String: String] = [:], timeout: TimeInterval = 30
+        arguments: [String] = [], environment: [String: String] = [:], timeout: TimeInterval = 60
     ) async throws -> ServerProcess {
         let directory = try TemporaryDirectory(prefix: "tern-server")
         let process = try launch(port: 0, directory: directory, arguments: arguments, environment: environment)
-        let info = try await waitForBootstrap(directory, process: process, timeout: timeout)
+        let info: Bootstrap
+        do {
+            info = try await waitForBootstrap(directory, process: process, timeout: timeout)
+        } catch {
+            process.signal(SIGKILL)
+            await process.wait()
+            directory.remove()
+            throw error
+        }
         let server = ServerProcess(process: process, info: info, directory: directory, arguments: arguments)
         try await server.waitUntilHealthy(timeout: timeout)
         return server
@@ -183,7 +194,9 @@ public actor ServerProcess {
             }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw ServerProcessError("tern serve wrote no bootstrap.json within \(timeout)s")
+        let log = (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8)) ?? ""
+        throw ServerProcessError(
+            "tern serve wrote no bootstrap.json within \(timeout)s; its log:\n\(log.suffix(2_000))")
     }
 }
 
