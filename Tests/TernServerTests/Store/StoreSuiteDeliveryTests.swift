@@ -22,7 +22,7 @@ import Testing
             return try (0..<count).map { index in
                 try tx.insertSubscription(
                     NewSubscription(
-                        profileId: profile.id, resourceId: resourceId, channel: "push", provider: "apns",
+                        profileId: profile.id, resourceId: resourceId, channel: .push, provider: "apns",
                         token: "t\(index)", status: .subscribed, hashId: "h\(index)", clientTime: 1, now: 2))
             }
         }

@@ -23,7 +23,7 @@ import Testing
         defer { Task { await fixture.finish() } }
         let found = try await fixture.store.read { try $0.resource(rToken: "rt_fixture") }
         #expect(found == fixture.resource)
-        #expect(found?.channels == ["push"])
+        #expect(found?.channels == [.push])
         let missing = try await fixture.store.read { try $0.resource(rToken: "rt_other") }
         #expect(missing == nil)
     }
@@ -36,7 +36,7 @@ import Testing
         let error = await #expect(throws: StoreError.self) {
             try await fixture.store.write { tx in
                 try tx.createResource(
-                    projectId: project.id, dbId: database.id, name: "again", channels: ["push"], rToken: "rt_fixture",
+                    projectId: project.id, dbId: database.id, name: "again", channels: [.push], rToken: "rt_fixture",
                     now: 2)
             }
         }
@@ -98,7 +98,7 @@ import Testing
         let (database, resource) = (fixture.database, fixture.resource)
         let profile = try await fixture.store.write { try $0.createProfile(dbId: database.id, publicId: "p", now: 1) }
         let new = NewSubscription(
-            profileId: profile.id, resourceId: resource.id, channel: "push", provider: "ios-apns", token: "tok",
+            profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: "tok",
             status: .subscribed, hashId: "abcd1234", clientTime: 10, now: 11)
         _ = try await fixture.store.write { try $0.insertSubscription(new) }
         let error = await #expect(throws: StoreError.self) {
@@ -119,11 +119,11 @@ import Testing
             let profile = try tx.createProfile(dbId: database.id, publicId: "p", now: 1)
             let older = try tx.insertSubscription(
                 NewSubscription(
-                    profileId: profile.id, resourceId: resource.id, channel: "push", provider: "ios-apns",
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
                     token: "a", status: .subscribed, hashId: "h1", clientTime: 1, now: 100))
             let newer = try tx.insertSubscription(
                 NewSubscription(
-                    profileId: profile.id, resourceId: resource.id, channel: "telegram_bot", provider: "",
+                    profileId: profile.id, resourceId: resource.id, channel: .telegramBot, provider: "",
                     token: "{\"chat\":1}", status: .subscribed, hashId: "h2", ccData: ["chat": 1], clientTime: 1,
                     now: 200))
             return (older, newer)
@@ -142,7 +142,7 @@ import Testing
         #expect(list.map(\.id) == [newer.id, older.id])
         #expect(list.first?.ccData == ["chat": 1])
         let byToken = try await fixture.store.read {
-            try $0.subscriptions(resourceId: resource.id, channel: "push", provider: "ios-apns", token: "b")
+            try $0.subscriptions(resourceId: resource.id, channel: .push, provider: "ios-apns", token: "b")
         }
         #expect(byToken.map(\.id) == [older.id])
         let inDatabase = try await fixture.store.read {

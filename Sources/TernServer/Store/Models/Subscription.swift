@@ -3,12 +3,14 @@ import TernProtocol
 
 /// A subscription of a profile to a resource on one channel. For push, `provider` and `token`
 /// (the push token, shown as `subscription_id`) identify the device; for email, SMS and cc-data
-/// channels the address goes in `token` and `provider` is empty.
-public struct Subscription: Codable, Sendable, Equatable {
+/// channels the address goes in `token` and `provider` is empty. The API shows it as a
+/// `SubscriptionView`.
+public struct Subscription: Sendable, Equatable {
     public var id: Int64
     public var profileId: Int64
     public var resourceId: Int64
-    public var channel: String
+    public var channel: SubscriptionChannel
+    /// A ``PushProvider``'s wire name for push, empty for the other channels.
     public var provider: String
     public var token: String
     public var status: SubscriptionStatus
@@ -26,7 +28,7 @@ public struct Subscription: Codable, Sendable, Equatable {
     public var updatedAt: Int64
 
     public init(
-        id: Int64, profileId: Int64, resourceId: Int64, channel: String, provider: String, token: String,
+        id: Int64, profileId: Int64, resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String,
         status: SubscriptionStatus, hashId: String, fields: [String: JSONValue] = [:], cats: [String: Bool] = [:],
         priority: Int64? = nil, ccData: [String: JSONValue]? = nil, clientTime: Int64, createdAt: Int64,
         updatedAt: Int64
@@ -47,24 +49,13 @@ public struct Subscription: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, channel, provider, token, status, fields, cats, priority
-        case profileId = "profile_id"
-        case resourceId = "resource_id"
-        case hashId = "hash_id"
-        case ccData = "cc_data"
-        case clientTime = "client_time"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
 }
 
 /// What a new subscription row needs; the store assigns the id.
 public struct NewSubscription: Sendable, Equatable {
     public var profileId: Int64
     public var resourceId: Int64
-    public var channel: String
+    public var channel: SubscriptionChannel
     public var provider: String
     public var token: String
     public var status: SubscriptionStatus
@@ -77,7 +68,7 @@ public struct NewSubscription: Sendable, Equatable {
     public var now: Int64
 
     public init(
-        profileId: Int64, resourceId: Int64, channel: String, provider: String, token: String,
+        profileId: Int64, resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String,
         status: SubscriptionStatus, hashId: String, fields: [String: JSONValue] = [:], cats: [String: Bool] = [:],
         priority: Int64? = nil, ccData: [String: JSONValue]? = nil, clientTime: Int64, now: Int64
     ) {
@@ -94,5 +85,16 @@ public struct NewSubscription: Sendable, Equatable {
         self.ccData = ccData
         self.clientTime = clientTime
         self.now = now
+    }
+}
+
+extension SubscriptionChannel {
+    /// The channel a stored row names; only known channels are ever written, so another is a
+    /// damaged row, reported as such rather than read as some channel.
+    static func stored(_ name: String) throws -> SubscriptionChannel {
+        guard let channel = SubscriptionChannel(rawValue: name) else {
+            throw StoreError.backend("a stored subscription has the unknown channel \"\(name.prefix(32))\"")
+        }
+        return channel
     }
 }

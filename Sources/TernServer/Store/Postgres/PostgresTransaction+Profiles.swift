@@ -87,13 +87,15 @@ extension PostgresTransaction {
         ).map(Self.subscription)
     }
 
-    func subscriptions(resourceId: Int64, channel: String, provider: String, token: String) throws -> [Subscription] {
+    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String) throws
+        -> [Subscription]
+    {
         try database.query(
             """
             SELECT \(Self.subscriptionColumns) FROM subscriptions s
             WHERE s.resource_id = ? AND s.channel = ? AND s.provider = ? AND s.token = ?
             ORDER BY s.updated_at DESC, s.id DESC
-            """, [resourceId, channel, provider, token]
+            """, [resourceId, channel.rawValue, provider, token]
         ).map(Self.subscription)
     }
 
@@ -115,7 +117,7 @@ extension PostgresTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                new.profileId, new.resourceId, new.channel, new.provider, new.token, new.status.rawValue,
+                new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
                 new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
                 Self.jsonOptional(new.ccData), new.clientTime, new.now, new.now,
             ])
@@ -134,7 +136,7 @@ extension PostgresTransaction {
             WHERE id = ?
             """,
             [
-                s.channel, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
+                s.channel.rawValue, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
                 s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.id,
             ])
     }
@@ -142,7 +144,8 @@ extension PostgresTransaction {
     static func subscription(_ row: PostgresRow) throws -> Subscription {
         Subscription(
             id: row.requiredInt(0), profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
-            channel: row.requiredString(3), provider: row.requiredString(4), token: row.requiredString(5),
+            channel: try SubscriptionChannel.stored(row.requiredString(3)), provider: row.requiredString(4),
+            token: row.requiredString(5),
             status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
             hashId: row.requiredString(7),
             fields: try object(row.string(8)) ?? [:],
