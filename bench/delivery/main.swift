@@ -58,9 +58,9 @@ for chunk in stride(from: 0, to: devices, by: 10_000) {
             let profile = try tx.createProfile(dbId: 1, publicId: "p\(index)", now: 1)
             let token = String(format: "%064x", index)
             _ = try tx.insertSubscription(
-                NewSubscription(
+                SubscriptionValues(
                     profileId: profile.id, resourceId: resourceId, channel: .push, provider: "ios-apns", token: token,
-                    status: .subscribed, hashId: String(index), fields: ["_os": "IOS"], clientTime: 1, now: 1))
+                    status: .subscribed, hashId: String(index), fields: ["_os": "IOS"], clientTime: 1), now: 1)
         }
     }
 }

@@ -29,11 +29,11 @@ struct GoalSubscriptionWriter {
         var subscription =
             try existing
             ?? tx.insertSubscription(
-                NewSubscription(
+                SubscriptionValues(
                     profileId: profile.id, resourceId: resource.id, channel: channel, provider: provider,
                     token: address, status: status,
                     hashId: SubscriptionService.hashId(profile, resource.id, provider, address),
-                    clientTime: time, now: now))
+                    clientTime: time), now: now)
         if wire.status != nil || existing == nil { subscription.status = status }
         subscription.fields = CustomFields.merge(subscription.fields, wire.customFields)
         for name in wire.cats ?? [] { subscription.cats[name] = true }

@@ -67,7 +67,7 @@ public protocol SubscriptionQueries {
         -> [Subscription]
     /// Push subscriptions of a database's profiles with this provider and token.
     func subscriptions(dbId: Int64, provider: String, token: String) throws -> [Subscription]
-    func insertSubscription(_ subscription: NewSubscription) throws -> Subscription
+    func insertSubscription(_ values: SubscriptionValues, now: Int64) throws -> Subscription
     /// Saves everything but the id, profile, resource, hash and creation time.
     func updateSubscription(_ subscription: Subscription) throws
 }

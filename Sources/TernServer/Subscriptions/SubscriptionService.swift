@@ -55,11 +55,11 @@ public struct SubscriptionService: Sendable {
                 subscription = existing
             } else {
                 subscription = try tx.insertSubscription(
-                    NewSubscription(
+                    SubscriptionValues(
                         profileId: profile.id, resourceId: caller.resource.id, channel: .push,
                         provider: request.provider, token: request.subscriptionId, status: status,
                         hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
-                        fields: fields, cats: cats, clientTime: request.time, now: now))
+                        fields: fields, cats: cats, clientTime: request.time), now: now)
             }
             if request.replace == true {
                 try Self.unsubscribeOthers(

@@ -97,17 +97,17 @@ import Testing
         defer { Task { await fixture.finish() } }
         let (database, resource) = (fixture.database, fixture.resource)
         let profile = try await fixture.store.write { try $0.createProfile(dbId: database.id, publicId: "p", now: 1) }
-        let new = NewSubscription(
+        let new = SubscriptionValues(
             profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: "tok",
-            status: .subscribed, hashId: "abcd1234", clientTime: 10, now: 11)
-        _ = try await fixture.store.write { try $0.insertSubscription(new) }
+            status: .subscribed, hashId: "abcd1234", clientTime: 10)
+        _ = try await fixture.store.write { try $0.insertSubscription(new, now: 11) }
         let error = await #expect(throws: StoreError.self) {
-            try await fixture.store.write { try $0.insertSubscription(new) }
+            try await fixture.store.write { try $0.insertSubscription(new, now: 11) }
         }
         #expect(error?.isConflict == true, "\(String(describing: error))")
         var otherToken = new
         otherToken.token = "tok2"
-        _ = try await fixture.store.write { [otherToken] in try $0.insertSubscription(otherToken) }
+        _ = try await fixture.store.write { [otherToken] in try $0.insertSubscription(otherToken, now: 11) }
     }
 
     @Test(arguments: StoreFactory.all)
@@ -118,14 +118,14 @@ import Testing
         let (older, newer) = try await fixture.store.write { tx in
             let profile = try tx.createProfile(dbId: database.id, publicId: "p", now: 1)
             let older = try tx.insertSubscription(
-                NewSubscription(
+                SubscriptionValues(
                     profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
-                    token: "a", status: .subscribed, hashId: "h1", clientTime: 1, now: 100))
+                    token: "a", status: .subscribed, hashId: "h1", clientTime: 1), now: 100)
             let newer = try tx.insertSubscription(
-                NewSubscription(
+                SubscriptionValues(
                     profileId: profile.id, resourceId: resource.id, channel: .telegramBot, provider: "",
-                    token: "{\"chat\":1}", status: .subscribed, hashId: "h2", ccData: ["chat": 1], clientTime: 1,
-                    now: 200))
+                    token: "{\"chat\":1}", status: .subscribed, hashId: "h2", ccData: ["chat": 1], clientTime: 1),
+                now: 200)
             return (older, newer)
         }
         var changed = older

@@ -109,7 +109,7 @@ extension PostgresTransaction {
         ).map(Self.subscription)
     }
 
-    func insertSubscription(_ new: NewSubscription) throws -> Subscription {
+    func insertSubscription(_ new: SubscriptionValues, now: Int64) throws -> Subscription {
         let id = try insert(
             """
             INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
@@ -119,13 +119,9 @@ extension PostgresTransaction {
             [
                 new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
                 new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
-                Self.jsonOptional(new.ccData), new.clientTime, new.now, new.now,
+                Self.jsonOptional(new.ccData), new.clientTime, now, now,
             ])
-        return Subscription(
-            id: id, profileId: new.profileId, resourceId: new.resourceId,
-            channel: new.channel, provider: new.provider, token: new.token, status: new.status, hashId: new.hashId,
-            fields: new.fields, cats: new.cats, priority: new.priority, ccData: new.ccData,
-            clientTime: new.clientTime, createdAt: new.now, updatedAt: new.now)
+        return Subscription(id: id, values: new, createdAt: now, updatedAt: now)
     }
 
     func updateSubscription(_ s: Subscription) throws {
@@ -143,14 +139,16 @@ extension PostgresTransaction {
 
     static func subscription(_ row: PostgresRow) throws -> Subscription {
         Subscription(
-            id: row.requiredInt(0), profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
-            channel: try SubscriptionChannel.stored(row.requiredString(3)), provider: row.requiredString(4),
-            token: row.requiredString(5),
-            status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
-            hashId: row.requiredString(7),
-            fields: try object(row.string(8)) ?? [:],
-            cats: try flags(row.string(9)) ?? [:], priority: row.int(10),
-            ccData: try object(row.string(11)), clientTime: row.requiredInt(12),
+            id: row.requiredInt(0),
+            values: SubscriptionValues(
+                profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
+                channel: try SubscriptionChannel.stored(row.requiredString(3)), provider: row.requiredString(4),
+                token: row.requiredString(5),
+                status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
+                hashId: row.requiredString(7),
+                fields: try object(row.string(8)) ?? [:],
+                cats: try flags(row.string(9)) ?? [:], priority: row.int(10),
+                ccData: try object(row.string(11)), clientTime: row.requiredInt(12)),
             createdAt: row.requiredInt(13), updatedAt: row.requiredInt(14))
     }
 }
