@@ -33,6 +33,9 @@ protocol SQLTransaction: StoreTransaction {
     var database: Connection { get }
     /// Inserts one row and returns the id the backend gave it.
     func insert(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int64
+    /// Makes message `messageId` due again at `at` at the latest (an upsert whose "the smaller of"
+    /// each dialect writes its own way).
+    func dueAgain(messageId: Int64, at: Int64) throws
 }
 
 extension SQLTransaction {
