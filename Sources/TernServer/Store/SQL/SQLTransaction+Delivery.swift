@@ -3,6 +3,68 @@ import TernProtocol
 import TernSQLite
 
 extension SQLTransaction {
+    /// Messages due take turns: the least recently served first, each up to an equal share of
+    /// `limit`, then the share of those that ran dry goes to the others; within a message, oldest
+    /// due first. The messages served go to the back of the round.
+    func claimInTurns(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        let due = try database.query(
+            """
+            SELECT message_id FROM delivery_turns WHERE next_due <= ? ORDER BY turn, message_id LIMIT 64
+            \(claimLocks.turns)
+            """, [now]
+        ).map { $0.requiredInt(0) }
+        guard !due.isEmpty, limit > 0 else { return [] }
+        var claimed: [ClaimedDelivery] = []
+        var hungry = due
+        while claimed.count < limit, !hungry.isEmpty {
+            let share = max(1, (limit - claimed.count) / hungry.count)
+            var stillHungry: [Int64] = []
+            for messageId in hungry where claimed.count < limit {
+                let want = min(share, limit - claimed.count)
+                let rows = try claim(messageId: messageId, limit: want, now: now, leaseUntil: leaseUntil)
+                claimed += rows
+                if rows.count == want { stillHungry.append(messageId) }
+            }
+            hungry = stillHungry
+        }
+        let last = try database.queryFirst("SELECT MAX(turn) FROM delivery_turns", [])?.int(0) ?? 0
+        for (offset, messageId) in due.enumerated() {
+            try served(messageId: messageId, turn: last + 1 + Int64(offset))
+        }
+        return claimed.sorted { $0.id < $1.id }
+    }
+
+    private func claim(messageId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        try database.query(
+            """
+            UPDATE deliveries SET status = 'sending', attempts = attempts + 1, due_at = ?, updated_at = ?
+            WHERE id IN (
+                SELECT id FROM deliveries
+                WHERE message_id = ? AND status IN ('queued', 'sending') AND due_at <= ?
+                ORDER BY due_at, id LIMIT ? \(claimLocks.deliveries))
+            RETURNING id, message_id, subscription_id, provider, token, attempts
+            """, [leaseUntil, now, messageId, now, limit]
+        ).map { row in
+            ClaimedDelivery(
+                id: row.requiredInt(0), messageId: row.requiredInt(1), subscriptionId: row.requiredInt(2),
+                provider: row.requiredString(3), token: row.requiredString(4), attempt: Int(row.requiredInt(5)))
+        }
+    }
+
+    /// After a claim: the message moves to the back of the round, due again when its earliest
+    /// queued or leased delivery is; with none left it leaves the turns.
+    private func served(messageId: Int64, turn: Int64) throws {
+        let next = try database.queryFirst(
+            "SELECT MIN(due_at) FROM deliveries WHERE message_id = ? AND status IN ('queued', 'sending')",
+            [messageId])?.int(0)
+        if let next {
+            try database.run(
+                "UPDATE delivery_turns SET next_due = ?, turn = ? WHERE message_id = ?", [next, turn, messageId])
+        } else {
+            try database.run("DELETE FROM delivery_turns WHERE message_id = ?", [messageId])
+        }
+    }
+
     func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool {
         let dueAt = update.status == .queued ? update.dueAt ?? now : nil
         let changed =

@@ -36,6 +36,10 @@ protocol SQLTransaction: StoreTransaction {
     /// Makes message `messageId` due again at `at` at the latest (an upsert whose "the smaller of"
     /// each dialect writes its own way).
     func dueAgain(messageId: Int64, at: Int64) throws
+    /// The row locks a delivery claim takes, after its select of the turns and of the deliveries:
+    /// none on SQLite (one writer); on PostgreSQL, where several nodes claim, `FOR UPDATE` and
+    /// `FOR UPDATE SKIP LOCKED`.
+    var claimLocks: (turns: String, deliveries: String) { get }
 }
 
 extension SQLTransaction {
