@@ -44,7 +44,10 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
 
         /// The members of the `track` object.
         public enum Key: String, CodingKey, CaseIterable, Sendable {
-            case delivery, open
+            /// Whether the extension reports the push's delivery.
+            case delivery
+            /// Whether the app reports the push's opening.
+            case open
         }
 
         typealias CodingKeys = Key
@@ -74,11 +77,17 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
 
     /// The members of the `tern` object.
     public enum Key: String, CodingKey, CaseIterable, Sendable {
+        /// ``TernPushPayload/version``.
         case version = "v"
+        /// ``TernPushPayload/messageId``.
         case messageId = "message_id"
+        /// ``TernPushPayload/mediaURL``.
         case mediaURL = "media_url"
+        /// ``TernPushPayload/buttons``.
         case buttons
+        /// ``TernPushPayload/clickURL``.
         case clickURL = "click_url"
+        /// ``TernPushPayload/track``.
         case track
     }
 
@@ -145,7 +154,14 @@ public struct PushButton: Codable, Sendable, Equatable {
 
     /// The members of a button object.
     public enum Key: String, CodingKey, CaseIterable, Sendable {
-        case id, title, action, url
+        /// ``PushButton/id``.
+        case id
+        /// ``PushButton/title``.
+        case title
+        /// ``PushButton/action``.
+        case action
+        /// ``PushButton/url``.
+        case url
     }
 
     typealias CodingKeys = Key
