@@ -33,7 +33,8 @@ extension PostgresTransaction: DashboardQueries {
 
     func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage] {
         let ids = try database.query(
-            "SELECT id FROM messages WHERE ?::bigint = 0 OR id < ? ORDER BY id DESC LIMIT ?", [beforeId, beforeId, limit]
+            "SELECT id FROM messages WHERE ?::bigint = 0 OR id < ? ORDER BY id DESC LIMIT ?",
+            [beforeId, beforeId, limit]
         ).map { $0.requiredInt(0) }
         return try ids.compactMap { try message(id: $0) }
     }
