@@ -114,7 +114,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "tern", "TernCore", "TernPush", "TernProtocol", "TernTestSupport", "TernNotificationService",
-                "TernHTTP", "TernCrypto", "TernSQLite", "TernSDKTestKit",
+                "TernHTTP", "TernCrypto", "TernSQLite", "TernSDKTestKit", "TernServer",
             ]),
         // The simulated device in its own processes (`tern device`): SIGKILLs, two writers on one outbox.
         .testTarget(name: "TernDeviceTests", dependencies: ["tern", "TernCore", "TernSQLite", "TernTestSupport"]),

@@ -24,11 +24,9 @@ public struct UTM: Codable, Sendable, Equatable {
 
 /// A subscription carried by a goal, flattened on the wire; `channel` says which fields apply:
 /// `email` (email), `sms` (phone), `push` (provider, subscription_id), or `telegram_bot`,
-/// `whatsapp`, `viber`, `notify` (cc_data).
+/// `whatsapp`, `viber`, `notify` (cc_data). `channel` stays text on the wire so that an unknown one
+/// is refused with a reason; ``SubscriptionChannel`` is the list of known ones.
 public struct GoalSubscription: Codable, Sendable, Equatable {
-    /// The channels a goal's subscription may have.
-    public static let channels: Set<String> = ["email", "sms", "push", "telegram_bot", "whatsapp", "viber", "notify"]
-
     public var channel: String
     public var resourceId: Int
     public var status: String?

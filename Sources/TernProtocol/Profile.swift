@@ -77,10 +77,3 @@ public enum SubscriptionStatus: String, Codable, Sendable, CaseIterable {
     case suspended
     case unsubscribed
 }
-
-/// The push providers Tern knows, by their wire names.
-public enum PushProvider: String, Codable, Sendable, CaseIterable {
-    case apns = "ios-apns"
-    case firebase = "ios-firebase"
-    case huawei = "ios-huawei"
-}

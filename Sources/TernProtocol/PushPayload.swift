@@ -11,6 +11,9 @@ import Foundation
 ///           "buttons": [{"id": "open", "title": "Open", "action": "open"}],
 ///           "click_url": "https://example.com/sale", "track": {"delivery": true, "open": true}}}
 /// ```
+///
+/// Its keys are declared once, in ``Key`` (with ``Tracking/Key`` and ``PushButton/Key``): the server
+/// writes the object with ``json`` and the SDK's parser reads each member by the same keys.
 public struct TernPushPayload: Codable, Sendable, Equatable {
     /// The key of the object in the push's user info.
     public static let key = "tern"
@@ -38,6 +41,21 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
             self.delivery = delivery
             self.open = open
         }
+
+        /// The members of the `track` object.
+        public enum Key: String, CodingKey, CaseIterable, Sendable {
+            /// Whether the extension reports the push's delivery.
+            case delivery
+            /// Whether the app reports the push's opening.
+            case open
+        }
+
+        typealias CodingKeys = Key
+
+        /// The `track` object as JSON.
+        public var json: JSONValue {
+            .object([Key.delivery.rawValue: .bool(delivery), Key.open.rawValue: .bool(open)])
+        }
     }
 
     public init(
@@ -57,12 +75,35 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
         mediaURL != nil || !(buttons ?? []).isEmpty || (track?.delivery ?? false)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case buttons, track
+    /// The members of the `tern` object.
+    public enum Key: String, CodingKey, CaseIterable, Sendable {
+        /// ``TernPushPayload/version``.
         case version = "v"
+        /// ``TernPushPayload/messageId``.
         case messageId = "message_id"
+        /// ``TernPushPayload/mediaURL``.
         case mediaURL = "media_url"
+        /// ``TernPushPayload/buttons``.
+        case buttons
+        /// ``TernPushPayload/clickURL``.
         case clickURL = "click_url"
+        /// ``TernPushPayload/track``.
+        case track
+    }
+
+    typealias CodingKeys = Key
+
+    /// The `tern` object as JSON, as its `Codable` encoding writes it (absent members left out),
+    /// without going through an encoder: the server builds each message's payload from it.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            Key.version.rawValue: .int(Int64(version)), Key.messageId.rawValue: .string(messageId),
+        ]
+        object[Key.mediaURL.rawValue] = mediaURL.map(JSONValue.string)
+        object[Key.buttons.rawValue] = buttons.map { .array($0.map(\.json)) }
+        object[Key.clickURL.rawValue] = clickURL.map(JSONValue.string)
+        object[Key.track.rawValue] = track?.json
+        return .object(object)
     }
 }
 
@@ -110,4 +151,34 @@ public struct PushButton: Codable, Sendable, Equatable {
         self.action = action
         self.url = url
     }
+
+    /// The members of a button object.
+    public enum Key: String, CodingKey, CaseIterable, Sendable {
+        /// ``PushButton/id``.
+        case id
+        /// ``PushButton/title``.
+        case title
+        /// ``PushButton/action``.
+        case action
+        /// ``PushButton/url``.
+        case url
+    }
+
+    typealias CodingKeys = Key
+
+    /// The button as JSON, as its `Codable` encoding writes it.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            Key.id.rawValue: .string(id), Key.title.rawValue: .string(title),
+            Key.action.rawValue: .string(action.rawValue),
+        ]
+        object[Key.url.rawValue] = url.map(JSONValue.string)
+        return .object(object)
+    }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// The member named by a coding key, e.g. `tern[TernPushPayload.Key.messageId]`: how a reader that
+    /// checks each member itself looks members up by the keys their type declares.
+    public subscript(key: some CodingKey) -> JSONValue? { self[key.stringValue] }
 }

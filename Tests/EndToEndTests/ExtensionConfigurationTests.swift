@@ -3,6 +3,7 @@ import TernCore
 import TernNotificationService
 import TernProtocol
 import TernPush
+import TernSDKTestKit
 import TernTestSupport
 import Testing
 
@@ -67,7 +68,7 @@ import Testing
 
         // The app: initializes the SDK in the app group, then goes away.
         let app = FirstSubscriptionTests.makeSDK(directory)
-        let appEvents = SDKEventStream(app)
+        let appEvents = EventLog(app)
         app.setAppGroup(groupName: Self.group)
         app.initialization(
             configuration: TernConfiguration.Builder(apiUrl: server.apiURL.absoluteString).setRToken(server.rToken)
@@ -112,7 +113,7 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "tern-e2e-nse-consent")
 
         let app = FirstSubscriptionTests.makeSDK(directory)
-        let appEvents = SDKEventStream(app)
+        let appEvents = EventLog(app)
         app.setAppGroup(groupName: Self.group)
         if consent == .savedOptOut { app.setCollectionEnabled(false) }
         app.initialization(
@@ -125,7 +126,7 @@ import Testing
         await app.shutdown()
 
         let extensionSDK = FirstSubscriptionTests.makeSDK(directory)
-        let extensionEvents = SDKEventStream(extensionSDK)
+        let extensionEvents = EventLog(extensionSDK)
         let nse = TernNSE(tern: extensionSDK)
         nse.setAppGroup(groupName: Self.group)
         let handled = HandledOnce()
@@ -153,7 +154,7 @@ import Testing
 
         // The extension runs before the app ever initialized the SDK.
         let extensionSDK = FirstSubscriptionTests.makeSDK(directory)
-        let extensionEvents = SDKEventStream(extensionSDK)
+        let extensionEvents = EventLog(extensionSDK)
         var ports = NSEDependencies.platformDefault(for: extensionSDK)
         ports.configuration.deliveryReportTimeout = .milliseconds(200)
         let nse = TernNSE(tern: extensionSDK, dependencies: ports)

@@ -2,6 +2,7 @@ import Foundation
 import TernCore
 import TernProtocol
 import TernPush
+import TernSDKTestKit
 import TernSQLite
 import TernTestSupport
 import Testing
@@ -44,7 +45,7 @@ import Testing
         let server = try await ServerProcess.start()
         let directory = try TemporaryDirectory(prefix: "tern-e2e")
         let tern = Self.makeSDK(directory)
-        let stream = SDKEventStream(tern)
+        let stream = EventLog(tern)
 
         tern.setAppGroup(groupName: "group.tern.e2e")
         tern.initialization(
@@ -93,7 +94,7 @@ import Testing
 
         let directory = try TemporaryDirectory(prefix: "tern-e2e-retry")
         let tern = Self.makeSDK(directory)
-        let stream = SDKEventStream(tern)
+        let stream = EventLog(tern)
         tern.setAppGroup(groupName: "group.tern.e2e")
         tern.initialization(
             configuration: TernConfiguration.Builder(apiUrl: server.apiURL.absoluteString).setRToken(server.rToken)

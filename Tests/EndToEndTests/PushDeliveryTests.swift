@@ -3,6 +3,7 @@ import TernCore
 import TernNotificationService
 import TernProtocol
 import TernPush
+import TernSDKTestKit
 import TernTestSupport
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
         // The app: initialize, set the APNs token, subscribe.
         let directory = try TemporaryDirectory(prefix: "tern-e2e-push")
         let tern = FirstSubscriptionTests.makeSDK(directory)
-        let stream = SDKEventStream(tern)
+        let stream = EventLog(tern)
         tern.setAppGroup(groupName: "group.tern.e2e")
         tern.initialization(
             configuration: TernConfiguration.Builder(apiUrl: server.apiURL.absoluteString).setRToken(server.rToken)

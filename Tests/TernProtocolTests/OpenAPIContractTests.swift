@@ -59,6 +59,33 @@ import Testing
         #expect(Self.document.contains("name: \(Wire.idempotencyKeyHeader)"))
     }
 
+    /// The enum lists the document gives a property called `name` (`name: { …, enum: [a, b] }` and
+    /// `name: { type: array, items: { …, enum: [a, b] } }`), without `null`.
+    static func enums(of name: String, in yaml: String) -> [[String]] {
+        yaml.split(separator: "\n").compactMap { line -> [String]? in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("\(name): {"), let open = text.range(of: "enum: ["),
+                let close = text[open.upperBound...].firstIndex(of: "]")
+            else { return nil }
+            return text[open.upperBound..<close].split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "null" }
+        }
+    }
+
+    @Test func documentListsTheProvidersAndChannelsTernProtocolDeclares() {
+        let providers =
+            Self.enums(of: "provider", in: Self.document) + Self.enums(of: "old_provider", in: Self.document)
+        #expect(!providers.isEmpty)
+        // The credential routes name a provider by its credential (`apns`, `fcm`, `hms`: TernServer's
+        // `PushProvider.credentialName`); every other provider list is the wire names.
+        for list in providers where Set(list) != ["apns", "fcm", "hms"] {
+            #expect(Set(list) == Set(PushProvider.allCases.map(\.rawValue)))
+        }
+        let channels = Self.enums(of: "channel", in: Self.document) + Self.enums(of: "channels", in: Self.document)
+        #expect(channels.count >= 2)
+        for list in channels { #expect(Set(list) == Set(SubscriptionChannel.allCases.map(\.rawValue))) }
+    }
+
     @Test func parserReadsPathsAndMethods() {
         let yaml = "paths:\n  /a:\n    post:\n      x: 1\n  /b:\n    get: {}\ncomponents:\n  /c:\n    put: {}\n"
         #expect(Self.operations(in: yaml) == ["/a": ["POST"], "/b": ["GET"]])

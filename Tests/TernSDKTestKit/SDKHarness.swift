@@ -53,7 +53,10 @@ public struct SeenEvent: Sendable {
     public let function: String
     public let isError: Bool
     public let isRetry: Bool
+    /// The keys of the event's value, e.g. `["http_code", "error", "error_text", "profile"]`.
+    public let valueKeys: Set<String>
     public let httpCode: Int?
+    public let error: Int?
     public let errorText: String?
     public let reason: String?
     public let field: String?
@@ -67,7 +70,9 @@ public struct SeenEvent: Sendable {
         isError = event is ErrorEvent
         isRetry = event is RetryEvent
         let value = event.value ?? [:]
+        valueKeys = Set(value.keys)
         httpCode = value["http_code"] as? Int
+        error = value["error"] as? Int
         errorText = value["error_text"] as? String
         reason = value["reason"] as? String
         field = value["field"] as? String
@@ -76,7 +81,9 @@ public struct SeenEvent: Sendable {
     }
 }
 
-/// Every SDK event of one SDK, in the order the subscriber got them; tests wait for the one they need.
+/// Every SDK event of one SDK, in the order the subscriber got them; tests wait for the one they need:
+/// the first one of a kind (``first(_:timeout:)``), or the next one after the last returned
+/// (``next(_:timeout:)``). Events are kept, so a wait that timed out leaves later ones to the next wait.
 public final class EventLog: Sendable {
     private struct Waiter {
         let id: UUID
@@ -88,6 +95,8 @@ public final class EventLog: Sendable {
     private struct State {
         var seen: [SeenEvent] = []
         var waiters: [Waiter] = []
+        /// Where ``next(_:timeout:)`` looks from: after the last event it returned.
+        var cursor = 0
     }
 
     private let state = Mutex(State())
@@ -114,6 +123,18 @@ public final class EventLog: Sendable {
 
     /// How many events were seen so far: pass it as `after` to wait only for later ones.
     public var count: Int { state.withLock { $0.seen.count } }
+
+    /// Every event's name so far, in order (for failure messages).
+    public var names: [String] { state.withLock { $0.seen.map(\.name) } }
+
+    /// The next event named `name` after the last one this returned (already seen or still to come),
+    /// nil after `timeout` seconds.
+    public func next(_ name: String, timeout: TimeInterval = 30) async -> SeenEvent? {
+        let after = state.withLock { $0.cursor }
+        guard let found = await first(where: { $0.name == name }, after: after, timeout: timeout) else { return nil }
+        state.withLock { $0.cursor = max($0.cursor, found.index + 1) }
+        return found
+    }
 
     /// The first event named `name` (already seen or still to come), nil after `timeout` seconds.
     public func first(_ name: String, timeout: TimeInterval = 30) async -> SeenEvent? {

@@ -72,7 +72,7 @@ func run() async throws {
     let pushes = (0..<arguments.count).map { index in
         let hex = String(index, radix: 16)
         return OutgoingPush(
-            deliveryId: Int64(index), messageId: "bench", projectId: 1, provider: "ios-apns",
+            deliveryId: Int64(index), messageId: "bench", projectId: 1, provider: .apns,
             token: String(repeating: "a", count: 64 - hex.count) + hex, payload: payload, pushType: .alert)
     }
     // One push first: the connection and the provider token are set up outside the timing.

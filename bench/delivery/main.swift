@@ -11,7 +11,7 @@ import TernServer
 
 /// Accepts every push at once: what is left is the engine's and the store's work.
 struct AcceptingSender: PushSender {
-    let provider = "ios-apns"
+    let provider = PushProvider.apns
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         var outcomes: [Int64: DeliveryOutcome] = [:]
         outcomes.reserveCapacity(pushes.count)
@@ -48,7 +48,7 @@ let resourceId = try await store.write { tx in
     let project = try tx.createProject(name: "bench", audience: nil, now: 1)
     let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
     return try tx.createResource(
-        projectId: project.id, dbId: database.id, name: "push", channels: ["push"], rToken: "rt_bench", now: 1
+        projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt_bench", now: 1
     ).id
 }
 let seedStart = ContinuousClock.now
@@ -58,9 +58,9 @@ for chunk in stride(from: 0, to: devices, by: 10_000) {
             let profile = try tx.createProfile(dbId: 1, publicId: "p\(index)", now: 1)
             let token = String(format: "%064x", index)
             _ = try tx.insertSubscription(
-                NewSubscription(
-                    profileId: profile.id, resourceId: resourceId, channel: "push", provider: "ios-apns", token: token,
-                    status: .subscribed, hashId: String(index), fields: ["_os": "IOS"], clientTime: 1, now: 1))
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: "ios-apns", token: token,
+                    status: .subscribed, hashId: String(index), fields: ["_os": "IOS"], clientTime: 1), now: 1)
         }
     }
 }

@@ -51,7 +51,9 @@ public struct MediaURLPolicy: Sendable, Equatable {
     }
 
     private func issue(_ reason: String, url: String) -> PushIssue {
-        PushIssue(.errorMediaKeyMissing, reason: reason, details: ["key": "media_url", "url": .string(url)])
+        PushIssue(
+            .errorMediaKeyMissing, reason: reason,
+            details: ["key": .string(TernPushPayload.Key.mediaURL.stringValue), "url": .string(url)])
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -10,18 +10,23 @@ import TernProtocol
 ///
 /// Only the entry that broke a rule is dropped; the others stay.
 enum PushButtonRules {
+    private typealias Key = PushButton.Key
+
     static func buttons(from value: JSONValue?, issues: inout [PushIssue]) -> [PushButton] {
         guard let value, value != .null else { return [] }
         guard let entries = value.arrayValue else {
             let reason = "buttons must be an array, got \(value.kindName)"
-            issues.append(PushIssue(.errorButtonsKeyMissing, reason: reason, details: ["key": "buttons"]))
+            issues.append(
+                PushIssue(
+                    .errorButtonsKeyMissing, reason: reason,
+                    details: ["key": .string(TernPushPayload.Key.buttons.stringValue)]))
             return []
         }
         var buttons: [PushButton] = []
         var seen: Set<String> = []
         for (index, entry) in entries.enumerated() {
             guard index < PushButton.maxCount else {
-                let id = entry.objectValue?["id"]?.stringValue.map(JSONValue.string) ?? .null
+                let id = entry.objectValue?[Key.id]?.stringValue.map(JSONValue.string) ?? .null
                 let reason = "a push has at most \(PushButton.maxCount) buttons; button \(index) is past them"
                 issues.append(
                     PushIssue(
@@ -44,12 +49,14 @@ enum PushButtonRules {
     }
 
     private static func button(_ entry: JSONValue, index: Int, seen: Set<String>) -> Result<PushButton, PushIssue> {
-        let at: [String: JSONValue] = ["key": "buttons", "index": .int(Int64(index))]
+        let at: [String: JSONValue] = [
+            "key": .string(TernPushPayload.Key.buttons.stringValue), "index": .int(Int64(index)),
+        ]
         func missing(_ reason: String) -> Result<PushButton, PushIssue> {
             .failure(PushIssue(.errorButtonsKeyMissing, reason: "button \(index): \(reason)", details: at))
         }
         guard let object = entry.objectValue else { return missing("must be an object, got \(entry.kindName)") }
-        guard let rawId = object["id"], rawId != .null else { return missing("'id' is missing") }
+        guard let rawId = object[Key.id], rawId != .null else { return missing("'id' is missing") }
         guard let id = rawId.stringValue else {
             return invalidIdentifier(
                 "button \(index): 'id' must be a string, got \(rawId.kindName)", identifier: .null, at: at)
@@ -61,10 +68,10 @@ enum PushButtonRules {
             return invalidIdentifier(
                 "button \(index): id '\(id)' is used by an earlier button", identifier: .string(id), at: at)
         }
-        guard let title = object["title"]?.stringValue,
+        guard let title = object[Key.title]?.stringValue,
             !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         else { return missing("'title' must be a non-empty string") }
-        guard let actionName = object["action"]?.stringValue else {
+        guard let actionName = object[Key.action]?.stringValue else {
             return missing("'action' must be one of open, url, dismiss")
         }
         guard let action = PushButton.Action(rawValue: actionName) else {
@@ -72,7 +79,7 @@ enum PushButtonRules {
         }
         var url: String?
         if action == .url {
-            guard let text = object["url"]?.stringValue, let parsed = absoluteURL(text) else {
+            guard let text = object[Key.url]?.stringValue, let parsed = absoluteURL(text) else {
                 return missing("a 'url' button needs an absolute 'url'")
             }
             url = parsed.absoluteString

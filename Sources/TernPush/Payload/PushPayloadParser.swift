@@ -51,27 +51,32 @@ public struct PushPayloadParser: Sendable {
         guard let raw = json[TernPushPayload.key] else { return .notTern }
         guard let tern = raw.objectValue else {
             let reason = "'\(TernPushPayload.key)' must be an object, got \(raw.kindName)"
-            return .malformed([PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": "tern"])])
+            return .malformed([
+                PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": .string(TernPushPayload.key)])
+            ])
         }
         var issues: [PushIssue] = []
         var message = TernPushMessage(messageId: nil, alert: Self.alert(from: json["aps"]))
-        message.version = version(tern["v"], issues: &issues)
-        message.messageId = messageId(tern["message_id"], issues: &issues)
-        message.mediaURL = mediaURL(tern["media_url"], issues: &issues)
-        message.buttons = PushButtonRules.buttons(from: tern["buttons"], issues: &issues)
-        message.clickURL = clickURL(tern["click_url"], issues: &issues)
-        message.track = track(tern["track"], issues: &issues)
+        message.version = version(tern[Key.version], issues: &issues)
+        message.messageId = messageId(tern[Key.messageId], issues: &issues)
+        message.mediaURL = mediaURL(tern[Key.mediaURL], issues: &issues)
+        message.buttons = PushButtonRules.buttons(from: tern[Key.buttons], issues: &issues)
+        message.clickURL = clickURL(tern[Key.clickURL], issues: &issues)
+        message.track = track(tern[Key.track], issues: &issues)
         message.customData = json.filter { $0.key != "aps" && $0.key != TernPushPayload.key }
         return .push(message, issues: issues)
     }
+
+    private typealias Key = TernPushPayload.Key
 
     private func version(_ value: JSONValue?, issues: inout [PushIssue]) -> Int {
         guard let value, value != .null else { return TernPushPayload.currentVersion }
         if let number = value.intValue, number >= 1, number <= Int64(Int32.max) { return Int(number) }
         issues.append(
             PushIssue(
-                .errorHandleUserInfo, reason: "'v' must be a positive integer, got \(value.kindName)",
-                details: ["key": "v"]))
+                .errorHandleUserInfo,
+                reason: "'\(Key.version.stringValue)' must be a positive integer, got \(value.kindName)",
+                details: ["key": .string(Key.version.stringValue)]))
         return TernPushPayload.currentVersion
     }
 
@@ -89,7 +94,7 @@ public struct PushPayloadParser: Sendable {
         case .some(let other):
             reason = "message_id must be a string, got \(other.kindName)"
         }
-        issues.append(PushIssue(.uidIsNil, reason: reason, details: ["key": "message_id"]))
+        issues.append(PushIssue(.uidIsNil, reason: reason, details: ["key": .string(Key.messageId.stringValue)]))
         return nil
     }
 
@@ -106,7 +111,8 @@ public struct PushPayloadParser: Sendable {
             }
         case .some(let other):
             let reason = "media_url must be a string, got \(other.kindName)"
-            issues.append(PushIssue(.errorMediaKeyMissing, reason: reason, details: ["key": "media_url"]))
+            issues.append(
+                PushIssue(.errorMediaKeyMissing, reason: reason, details: ["key": .string(Key.mediaURL.stringValue)]))
             return nil
         }
     }
@@ -120,11 +126,12 @@ public struct PushPayloadParser: Sendable {
             issues.append(
                 PushIssue(
                     .errorHandleUserInfo, reason: "click_url is not an absolute URL",
-                    details: ["key": "click_url", "url": .string(text)]))
+                    details: ["key": .string(Key.clickURL.stringValue), "url": .string(text)]))
             return nil
         case .some(let other):
             let reason = "click_url must be a string, got \(other.kindName)"
-            issues.append(PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": "click_url"]))
+            issues.append(
+                PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": .string(Key.clickURL.stringValue)]))
             return nil
         }
     }
@@ -134,18 +141,23 @@ public struct PushPayloadParser: Sendable {
         guard let value, value != .null else { return none }
         guard let object = value.objectValue else {
             let reason = "track must be an object, got \(value.kindName)"
-            issues.append(PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": "track"]))
+            issues.append(
+                PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": .string(Key.track.stringValue)]))
             return none
         }
         var tracking = none
-        for key in ["delivery", "open"] {
+        for key in TernPushPayload.Tracking.Key.allCases {
             guard let flag = object[key], flag != .null else { continue }
             guard let bool = flag.boolValue else {
-                let reason = "track.\(key) must be a boolean, got \(flag.kindName)"
-                issues.append(PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": .string("track")]))
+                let reason = "track.\(key.stringValue) must be a boolean, got \(flag.kindName)"
+                issues.append(
+                    PushIssue(.errorHandleUserInfo, reason: reason, details: ["key": .string(Key.track.stringValue)]))
                 continue
             }
-            if key == "delivery" { tracking.delivery = bool } else { tracking.open = bool }
+            switch key {
+            case .delivery: tracking.delivery = bool
+            case .open: tracking.open = bool
+            }
         }
         return tracking
     }

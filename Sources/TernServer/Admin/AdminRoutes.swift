@@ -97,10 +97,14 @@ public struct AdminRoutes: Sendable {
                     guard let token = query["subscription_id"], !token.isEmpty else {
                         throw APIError.badRequest("subscription_id is required (the push token, or the address)")
                     }
-                    let channel = query["channel"] ?? "push"
                     let provider = query["provider"] ?? ""
-                    if channel == "push", provider.isEmpty {
-                        throw APIError.badRequest("provider is required for push subscriptions (e.g. ios-apns)")
+                    // An unknown channel has no subscriptions.
+                    guard let channel = SubscriptionChannel(rawValue: query["channel"] ?? "push") else {
+                        return [SubscriptionView]()
+                    }
+                    if channel == .push, provider.isEmpty {
+                        throw APIError.badRequest(
+                            "provider is required for push subscriptions (e.g. \(PushProvider.apns.rawValue))")
                     }
                     return try await service.findSubscriptions(
                         resourceId: try request.integer("resource_id"), channel: channel, provider: provider,

@@ -85,7 +85,8 @@ extension AdminService {
     }
 
     /// Subscriptions with a push token (or another channel's address) on a resource, in every profile.
-    public func findSubscriptions(resourceId: Int64, channel: String, provider: String, token: String) async throws
+    public func findSubscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String)
+        async throws
         -> [SubscriptionView]
     {
         try await store.read { tx in
@@ -103,8 +104,7 @@ extension AdminService {
 
     static func view(_ tx: any StoreTransaction, _ profile: Profile) throws -> ProfileView {
         ProfileView(
-            id: profile.publicId, dbId: profile.dbId, isTest: profile.isTest, skipTriggers: profile.skipTriggers,
-            createdAt: profile.createdAt, updatedAt: profile.updatedAt,
+            profile: profile,
             fields: try tx.profileFields(profileId: profile.id),
             subscriptions: try tx.subscriptions(profileId: profile.id).map {
                 SubscriptionView($0, profileId: profile.publicId, tags: try tx.tags(subscriptionId: $0.id))

@@ -58,10 +58,10 @@ public struct AdminService: Sendable {
     /// Creates a resource with a fresh rToken; without `db_id`, in the project's first database.
     public func createResource(_ request: AdminRequests.CreateResource) async throws -> Resource {
         try Self.name(request.name, "name")
-        let channels = request.channels ?? ["push"]
-        guard !channels.isEmpty, channels.allSatisfy(Resource.knownChannels.contains) else {
-            let known = Resource.knownChannels.sorted().joined(separator: ", ")
-            throw APIError.badRequest("channels must be a non-empty list of \(known)")
+        let names = request.channels ?? [SubscriptionChannel.push.rawValue]
+        let channels = names.compactMap(SubscriptionChannel.init(rawValue:))
+        guard !channels.isEmpty, channels.count == names.count else {
+            throw APIError.badRequest("channels must be a non-empty list of \(SubscriptionChannel.wireNames)")
         }
         let now = clock()
         return try await store.write { tx in
@@ -75,7 +75,7 @@ public struct AdminService: Sendable {
             }
             return try tx.createResource(
                 projectId: request.projectId, dbId: database.id, name: request.name,
-                channels: Array(Set(channels)).sorted(),
+                channels: Array(Set(channels)).sorted { $0.rawValue < $1.rawValue },
                 rToken: "rt_" + Digest.randomHex(bytes: 16), now: now)
         }
     }

@@ -67,21 +67,23 @@ public struct ResourceView: Codable, Sendable, Equatable {
     enum Keys: String, CodingKey { case categories }
 }
 
-/// A JWT verification key as the API shows it: never an HS256 secret.
-public struct JWTKeyView: Codable, Sendable, Equatable {
-    public var projectId: Int64
-    public var kid: String
-    public var algorithm: String
-    /// The PEM public key; absent for HS256.
-    public var publicKey: String?
-    public var createdAt: Int64
+/// A JWT verification key as the API shows it: never an HS256 secret. The stored
+/// ``JWTKeyRecord`` holds the fields; this says which of them the API shows and under which names.
+public struct JWTKeyView: Encodable, Sendable, Equatable {
+    public var record: JWTKeyRecord
 
-    init(_ record: JWTKeyRecord) {
-        projectId = record.projectId
-        kid = record.kid
-        algorithm = record.algorithm
-        publicKey = record.algorithm == "HS256" ? nil : record.key
-        createdAt = record.createdAt
+    init(_ record: JWTKeyRecord) { self.record = record }
+
+    /// The PEM public key; absent for HS256, whose key is the shared secret.
+    public var publicKey: String? { record.algorithm == "HS256" ? nil : record.key }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(record.projectId, forKey: .projectId)
+        try container.encode(record.kid, forKey: .kid)
+        try container.encode(record.algorithm, forKey: .algorithm)
+        try container.encodeIfPresent(publicKey, forKey: .publicKey)
+        try container.encode(record.createdAt, forKey: .createdAt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -92,43 +94,40 @@ public struct JWTKeyView: Codable, Sendable, Equatable {
     }
 }
 
-/// A subscription as the API shows it.
-public struct SubscriptionView: Codable, Sendable, Equatable {
-    public var id: Int64
+/// A subscription as the API shows it: the stored ``Subscription`` (whose token is shown as
+/// `subscription_id`), with its profile's public id instead of the row id, and its tags.
+public struct SubscriptionView: Encodable, Sendable, Equatable {
+    public var subscription: Subscription
+    /// The profile's public id (`profile.id` on the wire).
     public var profileId: String
-    public var resourceId: Int64
-    public var channel: String
-    public var provider: String
-    public var subscriptionId: String
-    public var status: String
-    public var hashId: String
-    public var fields: [String: JSONValue]
-    public var cats: [String: Bool]
-    public var priority: Int64?
-    public var ccData: [String: JSONValue]?
-    public var clientTime: Int64
-    public var createdAt: Int64
-    public var updatedAt: Int64
     /// The binding's tags (push subscriptions only; set by the SDK's `setTags`).
     public var tags: [String: String]
 
     init(_ subscription: Subscription, profileId: String, tags: [String: String] = [:]) {
-        id = subscription.id
+        self.subscription = subscription
         self.profileId = profileId
-        resourceId = subscription.resourceId
-        channel = subscription.channel
-        provider = subscription.provider
-        subscriptionId = subscription.token
-        status = subscription.status.rawValue
-        hashId = subscription.hashId
-        fields = subscription.fields
-        cats = subscription.cats
-        priority = subscription.priority
-        ccData = subscription.ccData
-        clientTime = subscription.clientTime
-        createdAt = subscription.createdAt
-        updatedAt = subscription.updatedAt
         self.tags = tags
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let s = subscription
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(s.id, forKey: .id)
+        try container.encode(profileId, forKey: .profileId)
+        try container.encode(s.resourceId, forKey: .resourceId)
+        try container.encode(s.channel, forKey: .channel)
+        try container.encode(s.provider, forKey: .provider)
+        try container.encode(s.token, forKey: .subscriptionId)
+        try container.encode(s.status, forKey: .status)
+        try container.encode(s.hashId, forKey: .hashId)
+        try container.encode(s.fields, forKey: .fields)
+        try container.encode(s.cats, forKey: .cats)
+        try container.encodeIfPresent(s.priority, forKey: .priority)
+        try container.encodeIfPresent(s.ccData, forKey: .ccData)
+        try container.encode(s.clientTime, forKey: .clientTime)
+        try container.encode(s.createdAt, forKey: .createdAt)
+        try container.encode(s.updatedAt, forKey: .updatedAt)
+        try container.encode(tags, forKey: .tags)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -144,16 +143,24 @@ public struct SubscriptionView: Codable, Sendable, Equatable {
     }
 }
 
-/// A profile with its fields and subscriptions.
-public struct ProfileView: Codable, Sendable, Equatable {
-    public var id: String
-    public var dbId: Int64
-    public var isTest: Bool
-    public var skipTriggers: Bool
-    public var createdAt: Int64
-    public var updatedAt: Int64
+/// A profile with its fields and subscriptions: the stored ``Profile`` shown by its public id
+/// (the row id stays inside the store).
+public struct ProfileView: Encodable, Sendable, Equatable {
+    public var profile: Profile
     public var fields: [String: JSONValue]
     public var subscriptions: [SubscriptionView]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile.publicId, forKey: .id)
+        try container.encode(profile.dbId, forKey: .dbId)
+        try container.encode(profile.isTest, forKey: .isTest)
+        try container.encode(profile.skipTriggers, forKey: .skipTriggers)
+        try container.encode(profile.createdAt, forKey: .createdAt)
+        try container.encode(profile.updatedAt, forKey: .updatedAt)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(subscriptions, forKey: .subscriptions)
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, fields, subscriptions

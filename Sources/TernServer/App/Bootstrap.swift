@@ -58,7 +58,7 @@ public enum Bootstrapper {
             let project = try tx.createProject(name: "default", audience: nil, now: now)
             let database = try tx.createDatabase(projectId: project.id, name: "main", now: now)
             let resource = try tx.createResource(
-                projectId: project.id, dbId: database.id, name: "push", channels: ["push"],
+                projectId: project.id, dbId: database.id, name: "push", channels: [.push],
                 rToken: "rt_" + Digest.randomHex(bytes: 16), now: now)
             try tx.addAdminKey(digest: digest, name: "bootstrap", now: now)
             return (project.id, resource.id, resource.rToken, Outcome.created)

@@ -38,41 +38,57 @@ public struct DashboardRoutes: Sendable {
                 return Self.sessionAnswer(200, session)
             },
             Route("POST", DashboardGate.sessionPath) { request in
-                try DashboardGate.checkOrigin(request.http)
-                let body = try JSONBody.decode(SignIn.self, from: request.http)
-                let key = body.key.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !key.isEmpty else { throw APIError.badRequest("key is empty: paste the admin key") }
-                guard try await admin.isAdminKey(key) else {
-                    throw APIError.unauthorized(
-                        "that key is not an admin key of this server (bootstrap.json has the first one)")
-                }
-                let (id, session) = await sessions.create(key: key)
-                var response = Self.sessionAnswer(201, session)
-                let seconds = max(1, sessions.lifetime / 1000)
-                response.headers.append(
-                    (
-                        "Set-Cookie",
-                        DashboardGate.cookieHeader(id, maxAge: seconds, secure: DashboardGate.isTLS(request.http))
-                    ))
-                return response
+                try await Self.signIn(request, sessions: sessions, admin: admin)
             },
             Route("DELETE", DashboardGate.sessionPath) { request in
-                guard let id = DashboardGate.cookie(request.http), let session = await sessions.use(id) else {
-                    throw APIError.unauthorized("not signed in")
-                }
-                try DashboardGate.checkCSRF(request.http, session)
-                await sessions.remove(id)
-                var response = HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
-                response.headers.append(
-                    ("Set-Cookie", DashboardGate.cookieHeader("", maxAge: 0, secure: DashboardGate.isTLS(request.http)))
-                )
-                return response
+                try await Self.signOut(request, sessions: sessions)
             },
         ]
     }
 
     struct SignIn: Decodable {
         var key: String
+    }
+
+    /// `DELETE /dashboard/session`. A function of its own rather than the route's closure: this
+    /// toolchain's optimizer crashed (signal 11, splitting the async closure) on it in release builds.
+    static func signOut(_ request: RouteRequest, sessions: DashboardSessions) async throws -> HTTPResponse {
+        guard let id = DashboardGate.cookie(request.http), let session = await sessions.use(id) else {
+            throw APIError.unauthorized("not signed in")
+        }
+        try checkCSRF(request, session)
+        await sessions.remove(id)
+        var response = HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
+        response.headers.append(
+            ("Set-Cookie", DashboardGate.cookieHeader("", maxAge: 0, secure: DashboardGate.isTLS(request.http))))
+        return response
+    }
+
+    /// The typed-throwing CSRF check, called through an untyped, never-inlined function: a
+    /// typed-throws call after an `await` is what the optimizer crashed on.
+    @inline(never)
+    static func checkCSRF(_ request: RouteRequest, _ session: DashboardSessions.Session) throws {
+        try DashboardGate.checkCSRF(request.http, session)
+    }
+
+    /// `POST /dashboard/session` (a function of its own, as `signOut`).
+    static func signIn(_ request: RouteRequest, sessions: DashboardSessions, admin: AdminService) async throws
+        -> HTTPResponse
+    {
+        try DashboardGate.checkOrigin(request.http)
+        let body = try JSONBody.decode(SignIn.self, from: request.http)
+        let key = body.key.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else { throw APIError.badRequest("key is empty: paste the admin key") }
+        guard try await admin.isAdminKey(key) else {
+            throw APIError.unauthorized(
+                "that key is not an admin key of this server (bootstrap.json has the first one)")
+        }
+        let (id, session) = await sessions.create(key: key)
+        var response = Self.sessionAnswer(201, session)
+        let seconds = max(1, sessions.lifetime / 1000)
+        response.headers.append(
+            ("Set-Cookie", DashboardGate.cookieHeader(id, maxAge: seconds, secure: DashboardGate.isTLS(request.http))))
+        return response
     }
 
     static func sessionAnswer(_ status: Int, _ session: DashboardSessions.Session) -> HTTPResponse {

@@ -80,9 +80,12 @@ struct DeliveryBatchRunner: Sendable {
                 return close(.failed, "expired: its time to live ran out before sending")
             }
         }
+        guard let provider = PushProvider(rawValue: subscription.provider) else {
+            return close(.failed, Self.noSender(subscription.provider))
+        }
         let push = OutgoingPush(
             deliveryId: delivery.id, messageId: message.publicId, projectId: message.projectId,
-            provider: subscription.provider, token: subscription.token,
+            provider: provider, token: subscription.token,
             payload: message.payload(deliveryId: delivery.id),
             pushType: PushType(rawValue: message.pushType) ?? .alert, priority: message.priority,
             expiration: message.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) },
@@ -106,14 +109,23 @@ struct DeliveryBatchRunner: Sendable {
         await record(results)
     }
 
-    func send(_ items: [Work], provider: String) async -> [(Work, DeliveryOutcome)] {
+    /// Why a delivery whose provider has no sender fails.
+    static func noSender(_ provider: String) -> String {
+        "no sender for provider \(provider): configure its credentials for the project"
+    }
+
+    func send(_ items: [Work], provider: PushProvider) async -> [(Work, DeliveryOutcome)] {
         guard let sender = await senders.sender(for: provider) else {
-            let reason = "no sender for provider \(provider): configure its credentials for the project"
+            let reason = Self.noSender(provider.rawValue)
             return items.map { ($0, .failed(reason: reason)) }
         }
         let outcomes = await sender.send(items.map(\.push))
         return items.map { item in
-            (item, outcomes[item.delivery.id] ?? .retry(after: nil, reason: "the \(provider) sender gave no outcome"))
+            (
+                item,
+                outcomes[item.delivery.id]
+                    ?? .retry(after: nil, reason: "the \(provider.rawValue) sender gave no outcome")
+            )
         }
     }
 
@@ -133,7 +145,7 @@ struct DeliveryBatchRunner: Sendable {
                     let held = try tx.updateDelivery(decision.update, now: now)
                     if held, let mark = decision.invalidMark {
                         _ = try tx.markTokenInvalid(
-                            provider: work.push.provider, token: work.push.token, reason: mark.reason,
+                            provider: work.push.provider.rawValue, token: work.push.token, reason: mark.reason,
                             since: mark.since, now: now)
                     }
                     return held
@@ -149,7 +161,7 @@ struct DeliveryBatchRunner: Sendable {
         for index in results.indices where recorded[index] {
             let (work, outcome) = results[index]
             let (kind, reason) = Self.label(outcome, recorded: decisions[index].1.update)
-            metrics.recordDelivery(provider: work.push.provider, outcome: kind, reason: reason)
+            metrics.recordDelivery(provider: work.push.provider.rawValue, outcome: kind, reason: reason)
         }
     }
 

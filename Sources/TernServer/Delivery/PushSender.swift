@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// How APNs shows a push: an alert the user sees, or a silent background update.
 public enum PushType: String, Codable, Sendable, CaseIterable {
@@ -21,8 +22,7 @@ public struct OutgoingPush: Sendable, Equatable {
     public var deliveryId: Int64
     public var messageId: String
     public var projectId: Int64
-    /// `"ios-apns"`, `"ios-firebase"` or `"ios-huawei"`.
-    public var provider: String
+    public var provider: PushProvider
     public var token: String
     /// The APNs JSON: `aps`, the `tern` object and the message's custom data as top-level keys.
     public var payload: Data
@@ -37,7 +37,7 @@ public struct OutgoingPush: Sendable, Equatable {
     public var environment: APNsEnvironment
 
     public init(
-        deliveryId: Int64, messageId: String, projectId: Int64, provider: String, token: String, payload: Data,
+        deliveryId: Int64, messageId: String, projectId: Int64, provider: PushProvider, token: String, payload: Data,
         pushType: PushType, priority: Int? = nil, expiration: Date? = nil, collapseId: String? = nil,
         topic: String? = nil, environment: APNsEnvironment = .production
     ) {
@@ -75,8 +75,8 @@ public enum DeliveryOutcome: Sendable, Equatable {
 /// let outcomes = await apns.send(batch)   // [deliveryId: DeliveryOutcome]
 /// ```
 public protocol PushSender: Sendable {
-    /// The provider this sender serves, e.g. `"ios-apns"`.
-    var provider: String { get }
+    /// The provider this sender serves.
+    var provider: PushProvider { get }
     /// Sends a batch; answers one outcome per deliveryId. Must not throw: every failure is an outcome.
     /// A deliveryId missing from the answer is treated as `.retry(after: nil, reason: "no outcome")`.
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome]

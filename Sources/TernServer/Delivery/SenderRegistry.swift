@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// The provider clients the engine sends through, by provider (`ios-apns`, `ios-firebase`,
 /// `ios-huawei`). A provider with no sender fails its deliveries with a reason that says so.
@@ -7,7 +8,7 @@ import Foundation
 /// await app.senders.register(apnsSender)
 /// ```
 public actor SenderRegistry {
-    private var senders: [String: any PushSender] = [:]
+    private var senders: [PushProvider: any PushSender] = [:]
 
     public init(_ senders: [any PushSender] = []) {
         for sender in senders { self.senders[sender.provider] = sender }
@@ -18,7 +19,7 @@ public actor SenderRegistry {
         senders[sender.provider] = sender
     }
 
-    public func sender(for provider: String) -> (any PushSender)? { senders[provider] }
+    public func sender(for provider: PushProvider) -> (any PushSender)? { senders[provider] }
 
     /// Closes every sender's connections (after the engine stopped).
     public func closeAll() async {

@@ -15,25 +15,25 @@ struct GoalSubscriptionWriter {
             throw APIError.badRequest(
                 "\(field).resource_id \(wire.resourceId) is not a resource of project \(caller.project.id)")
         }
-        guard resource.channels.contains(wire.channel) else {
+        guard let channel = SubscriptionChannel(rawValue: wire.channel), resource.channels.contains(channel) else {
             throw APIError.badRequest(
                 "\(field).channel \"\(wire.channel)\" is not a channel of resource \(resource.id) "
-                    + "(it has \(resource.channels.joined(separator: ", ")))")
+                    + "(it has \(resource.channels.map(\.rawValue).joined(separator: ", ")))")
         }
         try Validation.categories(wire.cats ?? [], in: try tx.categories(resourceId: resource.id))
-        let (provider, address) = try GoalSubscription.address(of: wire, field: field)
+        let (provider, address) = try GoalSubscription.address(of: wire, on: channel, field: field)
         let status = wire.status.flatMap(SubscriptionStatus.init(rawValue:)) ?? .subscribed
         let existing = try tx.subscription(
-            of: profile.id, resourceId: resource.id, channel: wire.channel, provider: provider, token: address)
+            of: profile.id, resourceId: resource.id, channel: channel, provider: provider, token: address)
         if let existing, time < existing.clientTime { return }
         var subscription =
             try existing
             ?? tx.insertSubscription(
-                NewSubscription(
-                    profileId: profile.id, resourceId: resource.id, channel: wire.channel, provider: provider,
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resource.id, channel: channel, provider: provider,
                     token: address, status: status,
                     hashId: SubscriptionService.hashId(profile, resource.id, provider, address),
-                    clientTime: time, now: now))
+                    clientTime: time), now: now)
         if wire.status != nil || existing == nil { subscription.status = status }
         subscription.fields = CustomFields.merge(subscription.fields, wire.customFields)
         for name in wire.cats ?? [] { subscription.cats[name] = true }
@@ -47,20 +47,22 @@ struct GoalSubscriptionWriter {
 
 extension GoalSubscription {
     /// The provider and address that identify this subscription on its channel.
-    static func address(of wire: GoalSubscription, field: String) throws(APIError) -> (String, String) {
-        switch wire.channel {
-        case "email":
+    static func address(of wire: GoalSubscription, on channel: SubscriptionChannel, field: String) throws(APIError)
+        -> (String, String)
+    {
+        switch channel {
+        case .email:
             guard let email = wire.email, !email.isEmpty else { throw .badRequest("\(field).email is required") }
             return ("", email)
-        case "sms":
+        case .sms:
             guard let phone = wire.phone, !phone.isEmpty else { throw .badRequest("\(field).phone is required") }
             return ("", phone)
-        case "push":
+        case .push:
             guard let provider = wire.provider, let token = wire.subscriptionId else {
                 throw .badRequest("\(field) of channel push needs provider and subscription_id")
             }
             return (provider, token)
-        default:
+        case .telegramBot, .whatsapp, .viber, .notify:
             guard let ccData = wire.ccData, !ccData.isEmpty,
                 let data = try? JSONCoders.encoder.encode(ccData)
             else {

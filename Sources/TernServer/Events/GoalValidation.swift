@@ -28,15 +28,15 @@ extension GoalEventRequest {
 
 extension GoalSubscription {
     func validate(field: String) throws(APIError) {
-        guard GoalSubscription.channels.contains(channel) else {
-            let known = GoalSubscription.channels.sorted().joined(separator: ", ")
-            throw .badRequest("\(field).channel \"\(channel.prefix(32))\" is not valid: use one of \(known)")
+        guard let known = SubscriptionChannel(rawValue: channel) else {
+            let names = SubscriptionChannel.wireNames
+            throw .badRequest("\(field).channel \"\(channel.prefix(32))\" is not valid: use one of \(names)")
         }
         if let status, SubscriptionStatus(rawValue: status) == nil {
             throw .badRequest(
                 "\(field).status \"\(status.prefix(32))\" is not valid: use subscribed, suspended or unsubscribed")
         }
-        if channel == "push" {
+        if known == .push {
             if let provider { try Validation.provider(provider, field: "\(field).provider") }
             if let subscriptionId { try Validation.token(subscriptionId, field: "\(field).subscription_id") }
         }

@@ -33,7 +33,7 @@ public struct AudienceFilter: Sendable, Equatable {
 
     public func admits(_ candidate: AudienceCandidate, tags subscriptionTags: [String: String]?) -> Bool {
         let s = candidate.subscription
-        guard s.channel == "push", s.status == .subscribed, PushProvider(rawValue: s.provider) != nil,
+        guard s.channel == .push, s.status == .subscribed, PushProvider(rawValue: s.provider) != nil,
             !s.token.isEmpty, !candidate.tokenIsInvalid
         else { return false }
         if let resourceId, s.resourceId != resourceId { return false }

@@ -23,6 +23,17 @@ public struct DeliveryCounts: Codable, Sendable, Equatable {
     /// Deliveries with an outcome.
     public var finished: Int64 { sent + failed + invalidToken }
 
+    /// The count of deliveries in `status`.
+    public subscript(status: DeliveryStatus) -> Int64 {
+        switch status {
+        case .queued: queued
+        case .sending: sending
+        case .sent: sent
+        case .failed: failed
+        case .invalidToken: invalidToken
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case total, queued, sending, sent, failed
         case invalidToken = "invalid_token"
@@ -55,18 +66,14 @@ public struct MessageView: Encodable, Sendable {
     }
 }
 
-/// `GET /api/v1/admin/messages/{message_id}/stats`: the funnel from devices targeted to opens.
+/// `GET /api/v1/admin/messages/{message_id}/stats`: the funnel from devices targeted to opens. The
+/// deliveries' counts are its ``DeliveryCounts`` (their total is `targeted`); the rest is what the
+/// devices reported.
 public struct MessageStats: Codable, Sendable, Equatable {
     public var messageId: String
-    /// Devices the audience reached (one delivery each).
-    public var targeted: Int64
-    public var queued: Int64
-    public var sending: Int64
-    public var sent: Int64
-    public var failed: Int64
+    public var counts: DeliveryCounts
     /// Failed deliveries per reason.
     public var failedByReason: [String: Int64]
-    public var invalidToken: Int64
     /// Devices whose extension reported the push (`event/push` delivery).
     public var delivered: Int64
     /// Devices that opened it (`event/push` open).
@@ -78,17 +85,49 @@ public struct MessageStats: Codable, Sendable, Equatable {
         opened: Int64, done: Bool
     ) {
         self.messageId = messageId
-        targeted = counts.total
-        queued = counts.queued
-        sending = counts.sending
-        sent = counts.sent
-        failed = counts.failed
+        self.counts = counts
         self.failedByReason = failedByReason
-        invalidToken = counts.invalidToken
         self.delivered = delivered
         self.opened = opened
         self.done = done
     }
+
+    /// Devices the audience reached (one delivery each).
+    public var targeted: Int64 { counts.total }
+    public var queued: Int64 { counts.queued }
+    public var sending: Int64 { counts.sending }
+    public var sent: Int64 { counts.sent }
+    public var failed: Int64 { counts.failed }
+    public var invalidToken: Int64 { counts.invalidToken }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messageId, forKey: .messageId)
+        try container.encode(targeted, forKey: .targeted)
+        for (status, key) in Self.statusKeys { try container.encode(counts[status], forKey: key) }
+        try container.encode(failedByReason, forKey: .failedByReason)
+        try container.encode(delivered, forKey: .delivered)
+        try container.encode(opened, forKey: .opened)
+        try container.encode(done, forKey: .done)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var byStatus: [DeliveryStatus: Int64] = [:]
+        for (status, key) in Self.statusKeys { byStatus[status] = try container.decode(Int64.self, forKey: key) }
+        self.init(
+            messageId: try container.decode(String.self, forKey: .messageId),
+            counts: DeliveryCounts(total: try container.decode(Int64.self, forKey: .targeted), byStatus: byStatus),
+            failedByReason: try container.decode([String: Int64].self, forKey: .failedByReason),
+            delivered: try container.decode(Int64.self, forKey: .delivered),
+            opened: try container.decode(Int64.self, forKey: .opened),
+            done: try container.decode(Bool.self, forKey: .done))
+    }
+
+    /// Where each status's count goes.
+    private static let statusKeys: [(DeliveryStatus, CodingKeys)] = [
+        (.queued, .queued), (.sending, .sending), (.sent, .sent), (.failed, .failed), (.invalidToken, .invalidToken),
+    ]
 
     enum CodingKeys: String, CodingKey {
         case targeted, queued, sending, sent, failed, delivered, opened, done

@@ -93,8 +93,7 @@ public enum PushPayloadBuilder {
         if let threadId = content.threadId { aps["thread-id"] = .string(threadId) }
         var payload = content.data
         payload["aps"] = .object(aps)
-        payload[TernPushPayload.key] = try JSONCoders.decoder.decode(
-            JSONValue.self, from: JSONCoders.encoder.encode(tern))
+        payload[TernPushPayload.key] = tern.json
         return payload
     }
 

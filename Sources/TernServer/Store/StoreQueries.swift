@@ -13,7 +13,7 @@ public protocol TenancyQueries {
     func database(id: Int64) throws -> ProfileDatabase?
 
     func createResource(
-        projectId: Int64, dbId: Int64, name: String, channels: [String], rToken: String, now: Int64
+        projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String, now: Int64
     ) throws -> Resource
     /// All resources, or a project's.
     func resources(projectId: Int64?) throws -> [Resource]
@@ -63,10 +63,11 @@ public protocol SubscriptionQueries {
     /// A profile's subscriptions, newest first.
     func subscriptions(profileId: Int64) throws -> [Subscription]
     /// Every profile's subscriptions with this address on this resource and channel.
-    func subscriptions(resourceId: Int64, channel: String, provider: String, token: String) throws -> [Subscription]
+    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String) throws
+        -> [Subscription]
     /// Push subscriptions of a database's profiles with this provider and token.
     func subscriptions(dbId: Int64, provider: String, token: String) throws -> [Subscription]
-    func insertSubscription(_ subscription: NewSubscription) throws -> Subscription
+    func insertSubscription(_ values: SubscriptionValues, now: Int64) throws -> Subscription
     /// Saves everything but the id, profile, resource, hash and creation time.
     func updateSubscription(_ subscription: Subscription) throws
 }

@@ -49,7 +49,7 @@ extension SubscriptionService {
             guard let profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId)
             else { return try .ok(nil) }
             let pushes = try tx.subscriptions(profileId: profile.id).filter {
-                $0.resourceId == caller.resource.id && $0.channel == Self.push
+                $0.resourceId == caller.resource.id && $0.channel == .push
             }
             let chosen: Subscription? =
                 switch request.mode {
@@ -81,7 +81,7 @@ extension SubscriptionService {
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: provider, token: token)
             let all = try tx.subscriptions(
-                resourceId: caller.resource.id, channel: Self.push, provider: provider, token: token)
+                resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
             var own: Subscription?
             for var subscription in all {
                 if subscription.profileId == profile?.id {

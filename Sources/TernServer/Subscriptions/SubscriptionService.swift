@@ -4,8 +4,6 @@ import TernProtocol
 
 /// Push subscriptions: subscribe, suspend, unsubscribe, token updates, status, log-in/log-out.
 public struct SubscriptionService: Sendable {
-    static let push = "push"
-
     let store: any Store
     let clock: @Sendable () -> Int64
 
@@ -57,11 +55,11 @@ public struct SubscriptionService: Sendable {
                 subscription = existing
             } else {
                 subscription = try tx.insertSubscription(
-                    NewSubscription(
-                        profileId: profile.id, resourceId: caller.resource.id, channel: Self.push,
+                    SubscriptionValues(
+                        profileId: profile.id, resourceId: caller.resource.id, channel: .push,
                         provider: request.provider, token: request.subscriptionId, status: status,
                         hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
-                        fields: fields, cats: cats, clientTime: request.time, now: now))
+                        fields: fields, cats: cats, clientTime: request.time), now: now)
             }
             if request.replace == true {
                 try Self.unsubscribeOthers(

@@ -9,7 +9,7 @@ import TernProtocol
 /// ```
 public struct CcDataSubscription: Subscription, Equatable {
     /// The channels this type covers.
-    public static let channels: Set<String> = ["telegram_bot", "whatsapp", "viber", "notify"]
+    public static let channels: Set<String> = Set(SubscriptionChannel.ccData.map(\.rawValue))
 
     public var resourceId: Int
     /// One of ``channels``; `sendTarget` refuses any other.

@@ -7,7 +7,7 @@ import TernProtocol
 /// EmailSubscription(resourceId: 2, email: "ada@example.com", customFields: ["source": "app"])
 /// ```
 public struct EmailSubscription: Subscription, Equatable {
-    static let channelName = "email"
+    static let channelName = SubscriptionChannel.email.rawValue
 
     public var resourceId: Int
     /// The recipient's address.

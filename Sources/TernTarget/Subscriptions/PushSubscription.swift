@@ -8,7 +8,7 @@ import TernProtocol
 /// PushSubscription(resourceId: 1, provider: "ios-apns", subscriptionId: apnsToken)
 /// ```
 public struct PushSubscription: Subscription, Equatable {
-    static let channelName = "push"
+    static let channelName = SubscriptionChannel.push.rawValue
 
     public var resourceId: Int
     /// The provider, e.g. `ios-apns`.

@@ -7,7 +7,7 @@ import TernProtocol
 /// SmsSubscription(resourceId: 3, phone: "+351912345678")
 /// ```
 public struct SmsSubscription: Subscription, Equatable {
-    static let channelName = "sms"
+    static let channelName = SubscriptionChannel.sms.rawValue
 
     public var resourceId: Int
     /// The phone number, in international format.

@@ -15,9 +15,9 @@ enum SubscriptionWire {
         } catch {
             return problem("the subscription cannot be encoded: \(error)", "channel")
         }
-        guard GoalSubscription.channels.contains(wire.channel) else {
-            let known = GoalSubscription.channels.sorted().joined(separator: ", ")
-            return problem("channel \"\(wire.channel)\" is not one of \(known)", "channel")
+        guard let channel = SubscriptionChannel(rawValue: wire.channel) else {
+            return problem(
+                "channel \"\(wire.channel)\" is not one of \(SubscriptionChannel.wireNames)", "channel")
         }
         if wire.resourceId <= 0 {
             return problem("resourceId \(wire.resourceId) is not a resource id (they start at 1)", "resourceId")
@@ -33,15 +33,15 @@ enum SubscriptionWire {
         if let cats = wire.cats, cats.contains(where: \.isEmpty) {
             return problem("a category name is empty", "cats")
         }
-        switch wire.channel {
-        case "email" where (wire.email ?? "").isEmpty: return problem("email is empty", "email")
-        case "sms" where (wire.phone ?? "").isEmpty: return problem("phone is empty", "phone")
-        case "push" where PushProvider(rawValue: wire.provider ?? "") == nil:
-            let known = PushProvider.allCases.map(\.rawValue).joined(separator: ", ")
+        switch channel {
+        case .email where (wire.email ?? "").isEmpty: return problem("email is empty", "email")
+        case .sms where (wire.phone ?? "").isEmpty: return problem("phone is empty", "phone")
+        case .push where PushProvider(rawValue: wire.provider ?? "") == nil:
+            let known = PushProvider.wireNames
             return problem("provider \"\(wire.provider ?? "")\" is not one of \(known)", "provider")
-        case "push" where (wire.subscriptionId ?? "").isEmpty:
+        case .push where (wire.subscriptionId ?? "").isEmpty:
             return problem("subscriptionId is empty: pass the device's push token", "subscriptionId")
-        case let channel where CcDataSubscription.channels.contains(channel) && (wire.ccData ?? [:]).isEmpty:
+        case let channel where SubscriptionChannel.ccData.contains(channel) && (wire.ccData ?? [:]).isEmpty:
             return problem("ccData is empty: pass the channel's data (e.g. the chat id)", "ccData")
         default: return .success(wire)
         }

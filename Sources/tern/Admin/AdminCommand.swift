@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 import TernServer
 
 /// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
@@ -35,8 +36,10 @@ enum AdminCommand {
                     OptionSpec("phone", "P", "profiles find: by phone"),
                     OptionSpec("field", "NAME", "profiles find: by this field (with --value)"),
                     OptionSpec("value", "V", "profiles find: the field's value"),
-                    OptionSpec("channel", "push", "subscriptions find: the channel"),
-                    OptionSpec("provider", "ios-apns", "subscriptions find: the push provider"),
+                    OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
+                    OptionSpec(
+                        "provider", "PROVIDER",
+                        "subscriptions find: the push provider (default \(PushProvider.apns.rawValue))"),
                 ]
             ),
             ("Connection", OptionSpec.connection),
@@ -138,8 +141,10 @@ enum AdminCommand {
             return Call(method: "GET", path: "/profiles", query: query)
         case ("subscriptions", "find"):
             var query = ["resource_id": try arg(1, "RESOURCE"), "subscription_id": try arg(2, "TOKEN")]
-            query["channel"] = arguments.value("channel") ?? "push"
-            query["provider"] = arguments.value("provider") ?? (query["channel"] == "push" ? "ios-apns" : "")
+            let push = SubscriptionChannel.push.rawValue
+            query["channel"] = arguments.value("channel") ?? push
+            query["provider"] =
+                arguments.value("provider") ?? (query["channel"] == push ? PushProvider.apns.rawValue : "")
             return Call(method: "GET", path: "/subscriptions", query: query)
         case ("push-events", _): return Call(method: "GET", path: "/push-events", query: ["message_id": verb])
         default:

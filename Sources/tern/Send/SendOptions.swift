@@ -48,7 +48,8 @@ struct SendOptions {
                     OptionSpec("profile", "ID", "one profile's push subscriptions"),
                     OptionSpec("profiles", "ID,ID,…", "several profiles'"),
                     OptionSpec("token", "TOKEN", "one device"),
-                    OptionSpec("provider", "ios-apns", "with --token: its provider"),
+                    OptionSpec(
+                        "provider", "PROVIDER", "with --token: its provider (default \(PushProvider.apns.rawValue))"),
                     OptionSpec("resource", "ID", "every push subscription of the resource"),
                 ]
             ),
@@ -146,7 +147,7 @@ struct SendOptions {
             audience.profileIds = (arguments.value("profiles") ?? "").split(separator: ",").map(String.init)
         case .token:
             audience.token = arguments.value("token")
-            audience.provider = arguments.value("provider") ?? "ios-apns"
+            audience.provider = arguments.value("provider") ?? PushProvider.apns.rawValue
         case .resource:
             audience.resourceId = try arguments.int("resource").map(Int64.init)
         }

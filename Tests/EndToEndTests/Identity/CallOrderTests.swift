@@ -2,6 +2,7 @@ import Foundation
 import TernCore
 import TernProtocol
 import TernPush
+import TernSDKTestKit
 import TernTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     enum Gap: CaseIterable {
         case none, yield, oneMillisecond, fiveMilliseconds, twentyMilliseconds, afterTheHandOver
 
-        func wait(_ stream: SDKEventStream) async {
+        func wait(_ stream: EventLog) async {
             switch self {
             case .none: break
             case .yield: await Task.yield()
@@ -30,7 +31,7 @@ import Testing
     struct Device {
         let tern: Tern
         let jwt: JWTManager
-        let stream: SDKEventStream
+        let stream: EventLog
         let token: String
         let directory: TemporaryDirectory
 
@@ -38,7 +39,7 @@ import Testing
             let directory = try TemporaryDirectory(prefix: "tern-e2e-order")
             let token = "order-\(name)-\(UUID().uuidString.prefix(8))"
             let tern = FirstSubscriptionTests.makeSDK(directory)
-            let stream = SDKEventStream(tern)
+            let stream = EventLog(tern)
             let jwt = JWTManager()
             jwt.set(
                 signedIn

@@ -2,6 +2,7 @@ import Foundation
 import TernCore
 import TernProtocol
 import TernPush
+import TernSDKTestKit
 import TernTestSupport
 import Testing
 
@@ -12,10 +13,10 @@ import Testing
 
     /// An app on the anonymous JWT, subscribed: its profile is in database #1.
     static func anonymousApp(_ server: JWTServer, _ directory: TemporaryDirectory) throws
-        -> (Tern, JWTManager, SDKEventStream)
+        -> (Tern, JWTManager, EventLog)
     {
         let tern = FirstSubscriptionTests.makeSDK(directory)
-        let stream = SDKEventStream(tern)
+        let stream = EventLog(tern)
         let jwt = JWTManager()
         jwt.set(
             try server.jwt(db: server.anonymousDatabase, matching: ["provider": "ios-apns", "subscription_id": token]))

@@ -20,7 +20,7 @@ import Testing
         #expect(pushes.count == 3)
         for push in pushes {
             #expect(push.messageId == id)
-            #expect(push.provider == "ios-apns")
+            #expect(push.provider == .apns)
             #expect(push.projectId == harness.server.bootstrap.projectId)
             #expect(push.pushType == .alert)
             #expect(push.priority == 10)

@@ -20,7 +20,7 @@ final class ManualClock: Sendable {
 /// A provider client that records what it was given and answers what the test scripted: the double
 /// of the network peer for engine tests (the real peers are the provider clients' tests).
 final class RecordingSender: PushSender {
-    let provider: String
+    let provider: PushProvider
     private let state = Mutex<State>(State())
 
     struct State {
@@ -33,7 +33,7 @@ final class RecordingSender: PushSender {
         var holdAfter: Int?
     }
 
-    init(provider: String = "ios-apns") { self.provider = provider }
+    init(provider: PushProvider = .apns) { self.provider = provider }
 
     /// Answers `outcomes` for `token`, one per attempt; the last one repeats.
     func script(_ token: String, _ outcomes: [DeliveryOutcome]) {

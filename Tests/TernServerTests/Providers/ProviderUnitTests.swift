@@ -63,13 +63,13 @@ import Testing
                 .apns, from: Data(#"{"team_id":"x","key_id":"KEY1234567","private_key":"k"}"#.utf8))
         }
         #expect(throws: CredentialError.self) {
-            try ProviderCredential.decode(.hms, from: Data(#"{"app_id":"","client_secret":"s"}"#.utf8))
+            try ProviderCredential.decode(.huawei, from: Data(#"{"app_id":"","client_secret":"s"}"#.utf8))
         }
         let missing = #expect(throws: CredentialError.self) {
-            try ProviderCredential.decode(.fcm, from: Data(#"{"project_id":"p"}"#.utf8))
+            try ProviderCredential.decode(.firebase, from: Data(#"{"project_id":"p"}"#.utf8))
         }
         #expect(missing?.reason.contains("is required") == true)
-        let hms = try ProviderCredential.decode(.hms, from: Data(#"{"app_id":"104","client_secret":"s"}"#.utf8))
+        let hms = try ProviderCredential.decode(.huawei, from: Data(#"{"app_id":"104","client_secret":"s"}"#.utf8))
         #expect(hms == .hms(HMSCredential(appId: "104", clientSecret: "s")))
     }
 }

@@ -43,7 +43,7 @@ import Testing
             let project = try tx.createProject(name: "app", audience: nil, now: 1)
             let db = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
             _ = try tx.createResource(
-                projectId: project.id, dbId: db.id, name: "push", channels: ["push"], rToken: "rt_taken", now: 1)
+                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 1)
         }
         GroupCommit.apply([setup], on: SQLiteBatching(database: database))
         #expect(setup.outcome == .succeeded)
@@ -56,7 +56,7 @@ import Testing
             let project = try tx.createProject(name: "conflicting", audience: nil, now: 2)
             let db = try tx.createDatabase(projectId: project.id, name: "main", now: 2)
             _ = try tx.createResource(
-                projectId: project.id, dbId: db.id, name: "push", channels: ["push"], rToken: "rt_taken", now: 2)
+                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 2)
         }
         // Writes a row, then finds its input wrong.
         let invalid = Probe { tx in

@@ -62,7 +62,7 @@ import Testing
             let project = try tx.createProject(name: "p", audience: nil, now: 1)
             let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
             let resource = try tx.createResource(
-                projectId: project.id, dbId: database.id, name: "push", channels: ["push"], rToken: "rt", now: 1)
+                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
             return try (0..<3).map { index in
                 let message = try tx.insertMessage(
                     StoreSuiteDeliveryTests.message(

@@ -36,7 +36,7 @@ struct StoreFixture {
             let project = try tx.createProject(name: "app", audience: nil, now: 1)
             let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
             let resource = try tx.createResource(
-                projectId: project.id, dbId: database.id, name: "push", channels: ["push"], rToken: "rt_fixture",
+                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt_fixture",
                 now: 1)
             return (project, database, resource)
         }

@@ -21,9 +21,9 @@ import Testing
             let profile = try tx.createProfile(dbId: dbId, publicId: "p-\(count)", now: 1)
             return try (0..<count).map { index in
                 try tx.insertSubscription(
-                    NewSubscription(
-                        profileId: profile.id, resourceId: resourceId, channel: "push", provider: "apns",
-                        token: "t\(index)", status: .subscribed, hashId: "h\(index)", clientTime: 1, now: 2))
+                    SubscriptionValues(
+                        profileId: profile.id, resourceId: resourceId, channel: .push, provider: "apns",
+                        token: "t\(index)", status: .subscribed, hashId: "h\(index)", clientTime: 1), now: 2)
             }
         }
     }

@@ -23,7 +23,7 @@ import Testing
         defer { Task { await fixture.finish() } }
         let found = try await fixture.store.read { try $0.resource(rToken: "rt_fixture") }
         #expect(found == fixture.resource)
-        #expect(found?.channels == ["push"])
+        #expect(found?.channels == [.push])
         let missing = try await fixture.store.read { try $0.resource(rToken: "rt_other") }
         #expect(missing == nil)
     }
@@ -36,7 +36,7 @@ import Testing
         let error = await #expect(throws: StoreError.self) {
             try await fixture.store.write { tx in
                 try tx.createResource(
-                    projectId: project.id, dbId: database.id, name: "again", channels: ["push"], rToken: "rt_fixture",
+                    projectId: project.id, dbId: database.id, name: "again", channels: [.push], rToken: "rt_fixture",
                     now: 2)
             }
         }
@@ -97,17 +97,17 @@ import Testing
         defer { Task { await fixture.finish() } }
         let (database, resource) = (fixture.database, fixture.resource)
         let profile = try await fixture.store.write { try $0.createProfile(dbId: database.id, publicId: "p", now: 1) }
-        let new = NewSubscription(
-            profileId: profile.id, resourceId: resource.id, channel: "push", provider: "ios-apns", token: "tok",
-            status: .subscribed, hashId: "abcd1234", clientTime: 10, now: 11)
-        _ = try await fixture.store.write { try $0.insertSubscription(new) }
+        let new = SubscriptionValues(
+            profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: "tok",
+            status: .subscribed, hashId: "abcd1234", clientTime: 10)
+        _ = try await fixture.store.write { try $0.insertSubscription(new, now: 11) }
         let error = await #expect(throws: StoreError.self) {
-            try await fixture.store.write { try $0.insertSubscription(new) }
+            try await fixture.store.write { try $0.insertSubscription(new, now: 11) }
         }
         #expect(error?.isConflict == true, "\(String(describing: error))")
         var otherToken = new
         otherToken.token = "tok2"
-        _ = try await fixture.store.write { [otherToken] in try $0.insertSubscription(otherToken) }
+        _ = try await fixture.store.write { [otherToken] in try $0.insertSubscription(otherToken, now: 11) }
     }
 
     @Test(arguments: StoreFactory.all)
@@ -118,14 +118,14 @@ import Testing
         let (older, newer) = try await fixture.store.write { tx in
             let profile = try tx.createProfile(dbId: database.id, publicId: "p", now: 1)
             let older = try tx.insertSubscription(
-                NewSubscription(
-                    profileId: profile.id, resourceId: resource.id, channel: "push", provider: "ios-apns",
-                    token: "a", status: .subscribed, hashId: "h1", clientTime: 1, now: 100))
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
+                    token: "a", status: .subscribed, hashId: "h1", clientTime: 1), now: 100)
             let newer = try tx.insertSubscription(
-                NewSubscription(
-                    profileId: profile.id, resourceId: resource.id, channel: "telegram_bot", provider: "",
-                    token: "{\"chat\":1}", status: .subscribed, hashId: "h2", ccData: ["chat": 1], clientTime: 1,
-                    now: 200))
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resource.id, channel: .telegramBot, provider: "",
+                    token: "{\"chat\":1}", status: .subscribed, hashId: "h2", ccData: ["chat": 1], clientTime: 1),
+                now: 200)
             return (older, newer)
         }
         var changed = older
@@ -142,7 +142,7 @@ import Testing
         #expect(list.map(\.id) == [newer.id, older.id])
         #expect(list.first?.ccData == ["chat": 1])
         let byToken = try await fixture.store.read {
-            try $0.subscriptions(resourceId: resource.id, channel: "push", provider: "ios-apns", token: "b")
+            try $0.subscriptions(resourceId: resource.id, channel: .push, provider: "ios-apns", token: "b")
         }
         #expect(byToken.map(\.id) == [older.id])
         let inDatabase = try await fixture.store.read {

@@ -26,7 +26,7 @@ function lookup(databases, resources) {
   const fieldNameField = field("Field name", fieldName, { api: "field" });
   const db = select("db_id", databases.map((d) => [String(d.id), `${d.name} (#${d.id})`]));
   const resource = select("resource_id", resources.map((r) => [String(r.id), `${r.name} (#${r.id})`]));
-  const provider = select("provider", ["ios-apns", "ios-firebase", "ios-huawei", "android-firebase", "android-huawei"].map((p) => [p, p]));
+  const provider = select("provider", ["ios-apns", "ios-firebase", "ios-huawei"].map((p) => [p, p]));
   const dbField = field("Profile database", db, { api: "db_id" });
   const tokenFields = h("div", { class: "row" }, field("Resource", resource, { api: "resource_id" }), field("Provider", provider, { api: "provider" }));
   const results = h("div", { "aria-live": "polite" });

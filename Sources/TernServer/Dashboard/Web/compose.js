@@ -150,7 +150,7 @@ function controls(resources) {
     fields: h("textarea", { name: "fields", class: "code", rows: 2 }),
     profile_id: text("profile_id"),
     profile_ids: h("textarea", { name: "profile_ids", rows: 3 }),
-    provider: select("provider", [["ios-apns", "ios-apns"], ["ios-firebase", "ios-firebase"], ["ios-huawei", "ios-huawei"], ["android-firebase", "android-firebase"], ["android-huawei", "android-huawei"]]),
+    provider: select("provider", ["ios-apns", "ios-firebase", "ios-huawei"].map((p) => [p, p])),
     token: text("token"),
   };
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// The engine's sender for `ios-apns`: each project's pushes go through that project's APNs
 /// credential, one ``APNsClient`` (one multiplexed connection) per credential and environment.
@@ -7,7 +8,7 @@ import Foundation
 /// await registry.register(APNsSender(credentials: credentials, endpoints: endpoints, logger: logger))
 /// ```
 public final class APNsSender: PushSender {
-    public let provider = ProviderKind.apns.provider
+    public let provider = PushProvider.apns
     let projects: ProjectClientSender<APNsClient>
 
     public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {

@@ -42,7 +42,7 @@ public struct CredentialRoutes: Sendable {
                 }
                 logger?.info(
                     "provider credentials stored",
-                    ["project_id": projectId, "provider": kind.rawValue, "fingerprint": summary.fingerprint])
+                    ["project_id": projectId, "provider": kind.credentialName, "fingerprint": summary.fingerprint])
                 return summary
             }
             Route.noContent("DELETE", base + "/{provider}") { request in
@@ -51,7 +51,8 @@ public struct CredentialRoutes: Sendable {
                 guard try await kept().delete(kind, projectId: projectId) else {
                     throw APIError.notFound("project \(projectId) has no \(kind.title) credentials")
                 }
-                logger?.info("provider credentials removed", ["project_id": projectId, "provider": kind.rawValue])
+                logger?.info(
+                    "provider credentials removed", ["project_id": projectId, "provider": kind.credentialName])
             }
         }.all
     }
@@ -68,9 +69,9 @@ public struct CredentialRoutes: Sendable {
         return projectId
     }
 
-    static func kind(_ request: RouteRequest) throws(APIError) -> ProviderKind {
+    static func kind(_ request: RouteRequest) throws(APIError) -> PushProvider {
         let name = request.parameter("provider")
-        guard let kind = ProviderKind(rawValue: name) else {
+        guard let kind = PushProvider(credentialName: name) else {
             throw .notFound("provider \"\(name)\" is not apns, fcm or hms")
         }
         return kind

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// Per-project provider credentials as files under the data directory:
 /// `credentials/<project_id>/apns.json`, `fcm.json`, `hms.json` (directories 0700, files 0600).
@@ -30,14 +31,14 @@ public actor CredentialStore {
     }
 
     /// `DIR/credentials` for a server whose data directory is `dataDirectory`.
-    nonisolated func path(_ kind: ProviderKind, projectId: Int64) -> String {
-        "\(directory)/\(projectId)/\(kind.rawValue).json"
+    nonisolated func path(_ kind: PushProvider, projectId: Int64) -> String {
+        "\(directory)/\(projectId)/\(kind.credentialName).json"
     }
 
     /// Checks `json` and stores it with mode 0600, replacing the project's earlier credential.
     /// - Throws: `CredentialError` when the credential is unusable or cannot be written.
     @discardableResult
-    public func put(_ kind: ProviderKind, projectId: Int64, json: Data) async throws(CredentialError)
+    public func put(_ kind: PushProvider, projectId: Int64, json: Data) async throws(CredentialError)
         -> CredentialSummary
     {
         let credential = try ProviderCredential.decode(kind, from: json)
@@ -45,7 +46,7 @@ public actor CredentialStore {
             let now = ServerClock.milliseconds()
             do {
                 try await database.putProviderCredential(
-                    projectId: projectId, kind: kind.rawValue, json: try credential.encoded(), now: now)
+                    projectId: projectId, kind: kind.credentialName, json: try credential.encoded(), now: now)
             } catch {
                 throw CredentialError("cannot store the \(kind.title) credentials in the database: \(error)")
             }
@@ -71,7 +72,7 @@ public actor CredentialStore {
 
     /// The project's credential for `kind`; nil when none is configured.
     /// - Throws: `CredentialError` when the file exists but cannot be used (it names the file).
-    public func credential(_ kind: ProviderKind, projectId: Int64) async throws(CredentialError)
+    public func credential(_ kind: PushProvider, projectId: Int64) async throws(CredentialError)
         -> ProviderCredential?
     {
         if let (credential, _) = try await stored(kind, projectId: projectId) { return credential }
@@ -79,14 +80,14 @@ public actor CredentialStore {
     }
 
     /// The credential in the database and when it was written; nil without a database or a row.
-    private func stored(_ kind: ProviderKind, projectId: Int64) async throws(CredentialError)
+    private func stored(_ kind: PushProvider, projectId: Int64) async throws(CredentialError)
         -> (ProviderCredential, Int64)?
     {
         guard let database else { return nil }
         let key = path(kind, projectId: projectId)
         let row: (json: Data, updatedAt: Int64)?
         do {
-            row = try await database.providerCredential(projectId: projectId, kind: kind.rawValue)
+            row = try await database.providerCredential(projectId: projectId, kind: kind.credentialName)
         } catch {
             throw CredentialError("cannot read the \(kind.title) credentials from the database: \(error)")
         }
@@ -107,7 +108,7 @@ public actor CredentialStore {
         }
     }
 
-    private func fileCredential(_ kind: ProviderKind, projectId: Int64) throws(CredentialError) -> ProviderCredential? {
+    private func fileCredential(_ kind: PushProvider, projectId: Int64) throws(CredentialError) -> ProviderCredential? {
         let file = path(kind, projectId: projectId)
         guard let stamp = Self.stamp(file) else {
             cache[file] = nil
@@ -129,7 +130,7 @@ public actor CredentialStore {
     /// What is configured for the project, without secrets.
     public func summaries(projectId: Int64) async -> [CredentialSummary] {
         var summaries: [CredentialSummary] = []
-        for kind in ProviderKind.allCases {
+        for kind in PushProvider.allCases {
             if let (credential, updated) = try? await stored(kind, projectId: projectId) {
                 summaries.append(CredentialSummary.of(credential, projectId: projectId, updatedAt: updated))
             } else if let credential = try? fileCredential(kind, projectId: projectId) {
@@ -142,12 +143,12 @@ public actor CredentialStore {
 
     /// Removes the project's credential for `kind`; false when there was none.
     @discardableResult
-    public func delete(_ kind: ProviderKind, projectId: Int64) async -> Bool {
+    public func delete(_ kind: PushProvider, projectId: Int64) async -> Bool {
         let file = path(kind, projectId: projectId)
         cache[file] = nil
         databaseCache[file] = nil
         let inDatabase =
-            (try? await database?.deleteProviderCredential(projectId: projectId, kind: kind.rawValue)) ?? false
+            (try? await database?.deleteProviderCredential(projectId: projectId, kind: kind.credentialName)) ?? false
         let onDisk = (try? FileManager.default.removeItem(atPath: file)) != nil
         return inDatabase || onDisk
     }

@@ -1,10 +1,11 @@
 import Foundation
+import TernProtocol
 
 /// What the API shows of a stored credential: which one it is and when it changed, never the
 /// secret (no private key, no client secret).
 public struct CredentialSummary: Codable, Sendable, Equatable {
     public var projectId: Int64
-    public var provider: ProviderKind
+    public var provider: PushProvider
     /// Changes whenever the credential does (`sha256:` and 16 hex digits).
     public var fingerprint: String
     /// Milliseconds since 1970 when the file was last written.
@@ -19,6 +20,40 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
+    public init(
+        projectId: Int64, provider: PushProvider, fingerprint: String, updatedAt: Int64, details: [String: String]
+    ) {
+        self.projectId = projectId
+        self.provider = provider
+        self.fingerprint = fingerprint
+        self.updatedAt = updatedAt
+        self.details = details
+    }
+
+    /// `provider` is the credential's name (`apns`, `fcm`, `hms`), as in its route.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(projectId, forKey: .projectId)
+        try container.encode(provider.credentialName, forKey: .provider)
+        try container.encode(fingerprint, forKey: .fingerprint)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(details, forKey: .details)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .provider)
+        guard let provider = PushProvider(credentialName: name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .provider, in: container, debugDescription: "\(name) is not apns, fcm or hms")
+        }
+        self.init(
+            projectId: try container.decode(Int64.self, forKey: .projectId), provider: provider,
+            fingerprint: try container.decode(String.self, forKey: .fingerprint),
+            updatedAt: try container.decode(Int64.self, forKey: .updatedAt),
+            details: try container.decode([String: String].self, forKey: .details))
+    }
+
     static func of(_ credential: ProviderCredential, projectId: Int64, updatedAt: Int64) -> CredentialSummary {
         switch credential {
         case .apns(let apns):
@@ -29,13 +64,13 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
                 details: details)
         case .fcm(let fcm):
             return CredentialSummary(
-                projectId: projectId, provider: .fcm, fingerprint: fcm.fingerprint, updatedAt: updatedAt,
+                projectId: projectId, provider: .firebase, fingerprint: fcm.fingerprint, updatedAt: updatedAt,
                 details: [
                     "project_id": fcm.projectId, "client_email": fcm.clientEmail, "private_key_id": fcm.privateKeyId,
                 ])
         case .hms(let hms):
             return CredentialSummary(
-                projectId: projectId, provider: .hms, fingerprint: hms.fingerprint, updatedAt: updatedAt,
+                projectId: projectId, provider: .huawei, fingerprint: hms.fingerprint, updatedAt: updatedAt,
                 details: ["app_id": hms.appId, "client_id": hms.oauthClientId])
         }
     }
@@ -49,7 +84,7 @@ public enum ProviderCredential: Sendable, Equatable {
 
     /// Reads and checks a credential's JSON.
     /// - Throws: `CredentialError` naming what to fix.
-    public static func decode(_ kind: ProviderKind, from data: Data) throws(CredentialError) -> ProviderCredential {
+    public static func decode(_ kind: PushProvider, from data: Data) throws(CredentialError) -> ProviderCredential {
         do {
             let decoder = JSONDecoder()
             switch kind {
@@ -57,11 +92,11 @@ public enum ProviderCredential: Sendable, Equatable {
                 let credential = try decoder.decode(APNsCredential.self, from: data)
                 _ = try credential.signingKey()
                 return .apns(credential)
-            case .fcm:
+            case .firebase:
                 let account = try decoder.decode(FCMServiceAccount.self, from: data)
                 _ = try account.signingKey()
                 return .fcm(account)
-            case .hms:
+            case .huawei:
                 let credential = try decoder.decode(HMSCredential.self, from: data)
                 try credential.validate()
                 return .hms(credential)

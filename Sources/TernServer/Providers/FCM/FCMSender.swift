@@ -1,13 +1,14 @@
 import Foundation
+import TernProtocol
 
 /// The engine's sender for `ios-firebase`: each project's pushes go through that project's
 /// service account, one ``FCMClient`` (one access token, multiplexed connections) per project.
 public final class FCMSender: PushSender {
-    public let provider = ProviderKind.fcm.provider
+    public let provider = PushProvider.firebase
     let projects: ProjectClientSender<FCMClient>
 
     public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
-        projects = ProjectClientSender(kind: .fcm, credentials: credentials, logger: logger) { credential, _ in
+        projects = ProjectClientSender(kind: .firebase, credentials: credentials, logger: logger) { credential, _ in
             guard case .fcm(let account) = credential else { return nil }
             return (
                 account.fingerprint,

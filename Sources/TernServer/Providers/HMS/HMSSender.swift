@@ -1,13 +1,14 @@
 import Foundation
+import TernProtocol
 
 /// The engine's sender for `ios-huawei`: each project's pushes go through that project's HMS app
 /// credential, one ``HMSClient`` (one access token) per project.
 public final class HMSSender: PushSender {
-    public let provider = ProviderKind.hms.provider
+    public let provider = PushProvider.huawei
     let projects: ProjectClientSender<HMSClient>
 
     public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
-        projects = ProjectClientSender(kind: .hms, credentials: credentials, logger: logger) { credential, _ in
+        projects = ProjectClientSender(kind: .huawei, credentials: credentials, logger: logger) { credential, _ in
             guard case .hms(let credential) = credential else { return nil }
             return (
                 credential.fingerprint,

@@ -1,3 +1,5 @@
+import TernProtocol
+
 /// A provider client that sends one project's pushes and answers one outcome per delivery.
 protocol ProjectPushClient: Sendable {
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome]
@@ -9,7 +11,7 @@ protocol ProjectPushClient: Sendable {
 /// credential is an outcome.
 ///
 /// ```swift
-/// let projects = ProjectClientSender<HMSClient>(kind: .hms, credentials: store, logger: logger) { credential, _ in
+/// let projects = ProjectClientSender<HMSClient>(kind: .huawei, credentials: store, logger: logger) { credential, _ in
 ///     guard case .hms(let credential) = credential else { return nil }
 ///     return (credential.fingerprint, { try HMSClient(credential: credential, options: options) })
 /// }
@@ -22,7 +24,7 @@ final class ProjectClientSender<Client: ProjectPushClient>: Sendable {
             fingerprint: String, make: @Sendable () throws -> Client
         )?
 
-    let kind: ProviderKind
+    let kind: PushProvider
     let credentials: CredentialStore
     let logger: Logger
     let factory: Factory
@@ -31,7 +33,7 @@ final class ProjectClientSender<Client: ProjectPushClient>: Sendable {
     let pool = ProviderClientPool<Client>()
 
     init(
-        kind: ProviderKind, credentials: CredentialStore, logger: Logger, splitsByEnvironment: Bool = false,
+        kind: PushProvider, credentials: CredentialStore, logger: Logger, splitsByEnvironment: Bool = false,
         factory: @escaping Factory
     ) {
         self.kind = kind

@@ -1,3 +1,5 @@
+import TernProtocol
+
 /// Provider clients by key (a project, and for APNs its environment), made on first use and
 /// made again when the credential's fingerprint changes, so a new key takes effect at the next
 /// batch while every worker shares one client (one connection, one token) per credential.
@@ -28,10 +30,10 @@ actor ProviderClientPool<Client: Sendable> {
 
 /// Looks up a project's credential for a sender, as an outcome when there is none.
 enum SenderCredentials {
-    static func missing(_ kind: ProviderKind, projectId: Int64) -> DeliveryOutcome {
+    static func missing(_ kind: PushProvider, projectId: Int64) -> DeliveryOutcome {
         .failed(
             reason:
-                "project \(projectId) has no \(kind.title) credentials: PUT /api/v1/admin/projects/\(projectId)/credentials/\(kind.rawValue)"
+                "project \(projectId) has no \(kind.title) credentials: PUT /api/v1/admin/projects/\(projectId)/credentials/\(kind.credentialName)"
         )
     }
 

@@ -46,20 +46,18 @@ public struct ProfileDatabase: Codable, Sendable, Equatable {
 /// A resource: where subscriptions point (e.g. an app's push channel). Its rToken names it in
 /// anonymous requests; its profile database is where rToken-only requests keep their profiles.
 public struct Resource: Codable, Sendable, Equatable {
-    /// The channels a resource may carry.
-    public static let knownChannels: Set<String> = GoalSubscription.channels
-
     public var id: Int64
     public var projectId: Int64
     public var dbId: Int64
     public var name: String
-    /// Channels its subscriptions may have, e.g. `["push"]`.
-    public var channels: [String]
+    /// Channels its subscriptions may have, e.g. `[.push]`.
+    public var channels: [SubscriptionChannel]
     public var rToken: String
     public var createdAt: Int64
 
     public init(
-        id: Int64, projectId: Int64, dbId: Int64, name: String, channels: [String], rToken: String, createdAt: Int64
+        id: Int64, projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String,
+        createdAt: Int64
     ) {
         self.id = id
         self.projectId = projectId
@@ -70,7 +68,7 @@ public struct Resource: Codable, Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    public var isPush: Bool { channels.contains("push") }
+    public var isPush: Bool { channels.contains(.push) }
 
     enum CodingKeys: String, CodingKey {
         case id, name, channels
@@ -124,8 +122,9 @@ public struct Pixel: Codable, Sendable, Equatable {
     }
 }
 
-/// A key the project's JWTs are verified with, picked by the token header's `kid`.
-public struct JWTKeyRecord: Codable, Sendable, Equatable {
+/// A key the project's JWTs are verified with, picked by the token header's `kid`. The API shows
+/// it as a `JWTKeyView` (never an HS256 secret).
+public struct JWTKeyRecord: Sendable, Equatable {
     public var id: Int64
     public var projectId: Int64
     public var kid: String
@@ -142,11 +141,5 @@ public struct JWTKeyRecord: Codable, Sendable, Equatable {
         self.algorithm = algorithm
         self.key = key
         self.createdAt = createdAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, kid, algorithm, key
-        case projectId = "project_id"
-        case createdAt = "created_at"
     }
 }

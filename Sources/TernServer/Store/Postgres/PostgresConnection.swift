@@ -208,8 +208,6 @@ struct PostgresRow {
     func int(_ index: Int) -> Int64? { values[index].flatMap { Int64($0) } }
     func string(_ index: Int) -> String? { values[index] }
     func bool(_ index: Int) -> Bool? { values[index].map { $0 == "t" || $0 == "true" || $0 == "1" } }
-    func requiredInt(_ index: Int) -> Int64 { int(index) ?? 0 }
-    func requiredString(_ index: Int) -> String { values[index] ?? "" }
 
     /// A `bytea` column, which text results give in hex (`\x0a1b…`).
     func data(_ index: Int) -> Data? {

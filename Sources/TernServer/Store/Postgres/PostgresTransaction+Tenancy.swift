@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 import TernSQLite
 
 extension PostgresTransaction {
@@ -38,12 +39,12 @@ extension PostgresTransaction {
     }
 
     func createResource(
-        projectId: Int64, dbId: Int64, name: String, channels: [String], rToken: String, now: Int64
+        projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String, now: Int64
     ) throws -> Resource {
         let id = try insert(
             """
             INSERT INTO resources (project_id, db_id, name, channels, rtoken, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, [projectId, dbId, name, channels.joined(separator: ","), rToken, now])
+            """, [projectId, dbId, name, channels.map(\.rawValue).joined(separator: ","), rToken, now])
         return Resource(
             id: id, projectId: projectId, dbId: dbId, name: name, channels: channels,
             rToken: rToken, createdAt: now)
@@ -174,7 +175,9 @@ extension PostgresTransaction {
         Resource(
             id: row.requiredInt(0), projectId: row.requiredInt(1), dbId: row.requiredInt(2),
             name: row.requiredString(3),
-            channels: row.requiredString(4).split(separator: ",").map(String.init), rToken: row.requiredString(5),
+            channels: row.requiredString(4).split(separator: ",").compactMap {
+                SubscriptionChannel(rawValue: String($0))
+            }, rToken: row.requiredString(5),
             createdAt: row.requiredInt(6))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 import TernSQLite
 
 extension SQLiteTransaction {
@@ -39,12 +40,12 @@ extension SQLiteTransaction {
     }
 
     func createResource(
-        projectId: Int64, dbId: Int64, name: String, channels: [String], rToken: String, now: Int64
+        projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String, now: Int64
     ) throws -> Resource {
         try database.run(
             """
             INSERT INTO resources (project_id, db_id, name, channels, rtoken, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, [projectId, dbId, name, channels.joined(separator: ","), rToken, now])
+            """, [projectId, dbId, name, channels.map(\.rawValue).joined(separator: ","), rToken, now])
         return Resource(
             id: database.lastInsertRowID, projectId: projectId, dbId: dbId, name: name, channels: channels,
             rToken: rToken, createdAt: now)
@@ -169,7 +170,9 @@ extension SQLiteTransaction {
         Resource(
             id: row.requiredInt(0), projectId: row.requiredInt(1), dbId: row.requiredInt(2),
             name: row.requiredString(3),
-            channels: row.requiredString(4).split(separator: ",").map(String.init), rToken: row.requiredString(5),
+            channels: row.requiredString(4).split(separator: ",").compactMap {
+                SubscriptionChannel(rawValue: String($0))
+            }, rToken: row.requiredString(5),
             createdAt: row.requiredInt(6))
     }
 

@@ -47,7 +47,7 @@ struct APNsFixture {
         collapseId: String? = nil, payload: Data? = nil, token: String? = nil
     ) -> OutgoingPush {
         OutgoingPush(
-            deliveryId: Int64(number), messageId: "m-1", projectId: 1, provider: "ios-apns",
+            deliveryId: Int64(number), messageId: "m-1", projectId: 1, provider: .apns,
             token: token ?? Self.token(number),
             payload: payload
                 ?? Data(

@@ -36,7 +36,7 @@ struct FCMFixture {
 
     static func push(_ number: Int, type: PushType = .alert, payload: Data? = nil) -> OutgoingPush {
         OutgoingPush(
-            deliveryId: Int64(number), messageId: "m-2", projectId: 1, provider: "ios-firebase",
+            deliveryId: Int64(number), messageId: "m-2", projectId: 1, provider: .firebase,
             token: "fcm-token-\(number):APA91b\(number)",
             payload: payload
                 ?? Data(

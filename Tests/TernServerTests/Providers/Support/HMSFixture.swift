@@ -28,7 +28,7 @@ struct HMSFixture {
         _ number: Int, message: String = "m-3", environment: APNsEnvironment = .production
     ) -> OutgoingPush {
         OutgoingPush(
-            deliveryId: Int64(number), messageId: message, projectId: 1, provider: "ios-huawei",
+            deliveryId: Int64(number), messageId: message, projectId: 1, provider: .huawei,
             token: "hms-token-\(number)",
             payload: Data(#"{"aps":{"alert":{"title":"Hi"}},"tern":{"v":1,"message_id":"\#(message)"}}"#.utf8),
             pushType: .alert, environment: environment)

@@ -2,9 +2,9 @@ import Foundation
 import TernProtocol
 import TernSQLite
 
-extension SQLiteTransaction {
+extension SQLTransaction {
     func insertGoal(_ goal: GoalRecord) throws -> Int64 {
-        try database.run(
+        let id = try insert(
             """
             INSERT INTO goals (pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload,
                 matching, matching_type, utm, time, received_at)
@@ -15,7 +15,7 @@ extension SQLiteTransaction {
                 Self.jsonOptional(goal.payload), Self.jsonOptional(goal.matching), goal.matchingType,
                 try Self.jsonOptional(goal.utm), goal.time, goal.receivedAt,
             ])
-        return database.lastInsertRowID
+        return id
     }
 
     func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord] {

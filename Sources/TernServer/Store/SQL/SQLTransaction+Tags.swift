@@ -1,7 +1,7 @@
 import Foundation
 import TernSQLite
 
-extension PostgresTransaction {
+extension SQLTransaction {
     func tags(subscriptionId: Int64) throws -> [String: String] {
         var tags: [String: String] = [:]
         for row in try database.query(
@@ -35,7 +35,7 @@ extension PostgresTransaction {
     }
 
     func subscriptionIds(resourceId: Int64, tag key: String, value: String?) throws -> [Int64] {
-        let rows: [PostgresRow]
+        let rows: [Connection.Row]
         if let value {
             rows = try database.query(
                 """

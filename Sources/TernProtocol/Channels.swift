@@ -1,0 +1,45 @@
+import Foundation
+
+/// The push providers Tern knows, by their wire names: the one list the SDK, the server and the
+/// command line read (a subscription's `provider`, a message's `audience.provider`, the sender a
+/// delivery goes through).
+public enum PushProvider: String, Codable, Sendable, CaseIterable {
+    /// Apple Push Notification service, with the device's APNs token.
+    case apns = "ios-apns"
+    /// Firebase Cloud Messaging (HTTP v1), with the FCM registration token.
+    case firebase = "ios-firebase"
+    /// Huawei Push Kit, with the HMS token.
+    case huawei = "ios-huawei"
+
+    /// Every wire name, in declaration order, for error messages ("use one of …").
+    public static var wireNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// The channels a subscription can be on, by their wire names: the one list the SDK, the server
+/// and the command line read (a goal's `subscription.channel`, a resource's `channels`, a stored
+/// subscription's channel).
+///
+/// `push` subscriptions are identified by provider and token, `email` by address, `sms` by phone
+/// number, and the cc-data channels (``ccData``) by their `cc_data` object.
+public enum SubscriptionChannel: String, Codable, Sendable, CaseIterable {
+    /// E-mail, by address.
+    case email
+    /// Text messages, by phone number.
+    case sms
+    /// Push notifications, by provider and token.
+    case push
+    /// A Telegram bot's chat (cc-data).
+    case telegramBot = "telegram_bot"
+    /// WhatsApp (cc-data).
+    case whatsapp
+    /// Viber (cc-data).
+    case viber
+    /// Another messenger's notification channel (cc-data).
+    case notify
+
+    /// The channels whose subscriptions carry `cc_data` (e.g. a chat id) instead of an address.
+    public static let ccData: [SubscriptionChannel] = [.telegramBot, .whatsapp, .viber, .notify]
+
+    /// Every wire name, sorted, for error messages ("use one of …").
+    public static var wireNames: String { allCases.map(\.rawValue).sorted().joined(separator: ", ") }
+}

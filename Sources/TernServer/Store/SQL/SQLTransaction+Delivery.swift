@@ -1,0 +1,205 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+extension SQLTransaction {
+    /// Messages due take turns: the least recently served first, each up to an equal share of
+    /// `limit`, then the share of those that ran dry goes to the others; within a message, oldest
+    /// due first. The messages served go to the back of the round.
+    func claimInTurns(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        let due = try database.query(
+            """
+            SELECT message_id FROM delivery_turns WHERE next_due <= ? ORDER BY turn, message_id LIMIT 64
+            \(claimLocks.turns)
+            """, [now]
+        ).map { $0.requiredInt(0) }
+        guard !due.isEmpty, limit > 0 else { return [] }
+        var claimed: [ClaimedDelivery] = []
+        var hungry = due
+        while claimed.count < limit, !hungry.isEmpty {
+            let share = max(1, (limit - claimed.count) / hungry.count)
+            var stillHungry: [Int64] = []
+            for messageId in hungry where claimed.count < limit {
+                let want = min(share, limit - claimed.count)
+                let rows = try claim(messageId: messageId, limit: want, now: now, leaseUntil: leaseUntil)
+                claimed += rows
+                if rows.count == want { stillHungry.append(messageId) }
+            }
+            hungry = stillHungry
+        }
+        let last = try database.queryFirst("SELECT MAX(turn) FROM delivery_turns", [])?.int(0) ?? 0
+        for (offset, messageId) in due.enumerated() {
+            try served(messageId: messageId, turn: last + 1 + Int64(offset))
+        }
+        return claimed.sorted { $0.id < $1.id }
+    }
+
+    private func claim(messageId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        try database.query(
+            """
+            UPDATE deliveries SET status = 'sending', attempts = attempts + 1, due_at = ?, updated_at = ?
+            WHERE id IN (
+                SELECT id FROM deliveries
+                WHERE message_id = ? AND status IN ('queued', 'sending') AND due_at <= ?
+                ORDER BY due_at, id LIMIT ? \(claimLocks.deliveries))
+            RETURNING id, message_id, subscription_id, provider, token, attempts
+            """, [leaseUntil, now, messageId, now, limit]
+        ).map { row in
+            ClaimedDelivery(
+                id: row.requiredInt(0), messageId: row.requiredInt(1), subscriptionId: row.requiredInt(2),
+                provider: row.requiredString(3), token: row.requiredString(4), attempt: Int(row.requiredInt(5)))
+        }
+    }
+
+    /// After a claim: the message moves to the back of the round, due again when its earliest
+    /// queued or leased delivery is; with none left it leaves the turns.
+    private func served(messageId: Int64, turn: Int64) throws {
+        let next = try database.queryFirst(
+            "SELECT MIN(due_at) FROM deliveries WHERE message_id = ? AND status IN ('queued', 'sending')",
+            [messageId])?.int(0)
+        if let next {
+            try database.run(
+                "UPDATE delivery_turns SET next_due = ?, turn = ? WHERE message_id = ?", [next, turn, messageId])
+        } else {
+            try database.run("DELETE FROM delivery_turns WHERE message_id = ?", [messageId])
+        }
+    }
+
+    func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool {
+        let dueAt = update.status == .queued ? update.dueAt ?? now : nil
+        let changed =
+            try database.run(
+                """
+                UPDATE deliveries SET status = ?, reason = ?, provider_message_id = ?, due_at = ?, updated_at = ?
+                WHERE id = ? AND attempts = ? AND status = 'sending'
+                """,
+                [
+                    update.status.rawValue, update.reason, update.providerMessageId, dueAt, now, update.id,
+                    update.attempt,
+                ]) > 0
+        // Queued again (a retry): the message is due again then, maybe before its lease ran out.
+        if changed, let dueAt,
+            let messageId = try database.queryFirst(
+                "SELECT message_id FROM deliveries WHERE id = ?", [update.id])?.int(0)
+        {
+            try dueAgain(messageId: messageId, at: dueAt)
+        }
+        return changed
+    }
+
+    func nextDeliveryDue() throws -> Int64? {
+        try database.queryFirst("SELECT MIN(next_due) FROM delivery_turns", [])?.int(0)
+    }
+
+    func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64] {
+        var counts: [DeliveryStatus: Int64] = [:]
+        for row in try database.query(
+            "SELECT status, COUNT(*) FROM deliveries WHERE message_id = ? GROUP BY status", [messageId])
+        {
+            if let status = DeliveryStatus(rawValue: row.requiredString(0)) { counts[status] = row.requiredInt(1) }
+        }
+        return counts
+    }
+
+    func failureReasons(messageId: Int64) throws -> [String: Int64] {
+        var reasons: [String: Int64] = [:]
+        for row in try database.query(
+            """
+            SELECT reason, COUNT(*) FROM deliveries WHERE message_id = ? AND status = 'failed' GROUP BY reason
+            """, [messageId])
+        {
+            reasons[row.string(0) ?? "unknown", default: 0] += row.requiredInt(1)
+        }
+        return reasons
+    }
+
+    func deliveries(messageId: Int64, afterId: Int64, limit: Int) throws -> [DeliveryRow] {
+        try database.query(
+            """
+            SELECT id, subscription_id, provider, status, attempts, reason, provider_message_id, updated_at
+            FROM deliveries WHERE message_id = ? AND id > ? ORDER BY id LIMIT ?
+            """, [messageId, afterId, limit]
+        ).map { row in
+            DeliveryRow(
+                id: row.requiredInt(0), subscriptionId: row.requiredInt(1), provider: row.requiredString(2),
+                status: DeliveryStatus(rawValue: row.requiredString(3)) ?? .failed,
+                attempts: Int(row.requiredInt(4)), reason: row.string(5), providerMessageId: row.string(6),
+                updatedAt: row.requiredInt(7))
+        }
+    }
+
+    func markTokenInvalid(provider: String, token: String, reason: String, since: Int64?, now: Int64) throws -> Bool {
+        if let since {
+            let newest = try database.queryFirst(
+                "SELECT MAX(updated_at) FROM subscriptions WHERE provider = ? AND token = ? AND channel = 'push'",
+                [provider, token])?.int(0)
+            if let newest, newest > since { return false }
+        }
+        try database.run(
+            """
+            INSERT INTO invalid_tokens (provider, token, reason, marked_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (provider, token) DO UPDATE SET reason = excluded.reason, marked_at = excluded.marked_at
+            """, [provider, token, reason, now])
+        return true
+    }
+
+    func pushState(subscriptionId: Int64) throws -> PushState? {
+        try database.queryFirst(
+            """
+            SELECT s.status, s.provider, s.token, s.updated_at, i.marked_at, i.reason
+            FROM subscriptions s LEFT JOIN invalid_tokens i ON i.provider = s.provider AND i.token = s.token
+            WHERE s.id = ?
+            """, [subscriptionId]
+        ).map { row in
+            PushState(
+                status: SubscriptionStatus(rawValue: row.requiredString(0)) ?? .unsubscribed,
+                provider: row.requiredString(1), token: row.requiredString(2), updatedAt: row.requiredInt(3),
+                invalidMarkedAt: row.int(4), invalidReason: row.string(5))
+        }
+    }
+
+    func invalidTokenMark(provider: String, token: String) throws -> (markedAt: Int64, reason: String)? {
+        try database.queryFirst(
+            "SELECT marked_at, reason FROM invalid_tokens WHERE provider = ? AND token = ?", [provider, token]
+        ).map { ($0.requiredInt(0), $0.requiredString(1)) }
+    }
+}
+
+extension SQLTransaction {
+    /// A subscription's columns, then its token's invalid mark (column 15).
+    private static var candidateColumns: String {
+        subscriptionColumns
+            + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
+    }
+
+    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate] {
+        try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s
+            WHERE s.resource_id = ? AND s.channel = 'push' AND s.id > ? ORDER BY s.id LIMIT ?
+            """, [resourceId, cursor, limit]
+        ).map(Self.candidate)
+    }
+
+    func pushCandidates(profileId: Int64) throws -> [AudienceCandidate] {
+        try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s
+            WHERE s.profile_id = ? AND s.channel = 'push' ORDER BY s.id
+            """, [profileId]
+        ).map(Self.candidate)
+    }
+
+    func pushCandidates(projectId: Int64, provider: String, token: String) throws -> [AudienceCandidate] {
+        try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
+            WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND r.project_id = ? ORDER BY s.id
+            """, [provider, token, projectId]
+        ).map(Self.candidate)
+    }
+
+    private static func candidate(_ row: Connection.Row) throws -> AudienceCandidate {
+        AudienceCandidate(subscription: try subscription(row), invalidMarkedAt: row.int(15))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+extension SQLTransaction {
+    static var messageColumns: String {
+        """
+        id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
+        priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at
+        """
+    }
+
+    func insertMessage(_ m: StoredMessage) throws -> StoredMessage {
+        let id = try insert(
+            """
+            INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
+                payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
+                fan_out_done, total, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
+                m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
+                m.fanOutDone, m.total, m.createdAt,
+            ])
+        var stored = m
+        stored.id = id
+        return stored
+    }
+
+    func message(id: Int64) throws -> StoredMessage? {
+        try database.queryFirst("SELECT \(Self.messageColumns) FROM messages WHERE id = ?", [id]).map(Self.message)
+    }
+
+    func message(publicId: String) throws -> StoredMessage? {
+        try database.queryFirst("SELECT \(Self.messageColumns) FROM messages WHERE public_id = ?", [publicId])
+            .map(Self.message)
+    }
+
+    func advanceFanOut(messageId: Int64, cursor: Int64, done: Bool, added: Int64) throws {
+        try database.run(
+            "UPDATE messages SET fan_out_cursor = ?, fan_out_done = ?, total = total + ? WHERE id = ?",
+            [cursor, done, added, messageId])
+    }
+
+    func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64] {
+        // A range on the message_id index: every id that starts with `prefix`.
+        let upper = String(prefix.dropLast()) + String(UnicodeScalar(UInt8(prefix.utf8.last ?? 0) &+ 1))
+        var counts: [PushEventRequest.Kind: Int64] = [:]
+        for row in try database.query(
+            "SELECT type, COUNT(*) FROM push_events WHERE message_id >= ? AND message_id < ? GROUP BY type",
+            [prefix, upper])
+        {
+            if let kind = PushEventRequest.Kind(rawValue: row.requiredString(0)) { counts[kind] = row.requiredInt(1) }
+        }
+        return counts
+    }
+
+    static func message(_ row: Connection.Row) -> StoredMessage {
+        StoredMessage(
+            id: row.requiredInt(0), publicId: row.requiredString(1), projectId: row.requiredInt(2),
+            resourceId: row.int(3), content: row.requiredString(4), audience: row.requiredString(5),
+            payloadPrefix: row.data(6) ?? Data(), payloadSuffix: row.data(7) ?? Data(),
+            pushType: row.requiredString(8), priority: row.int(9).map { Int($0) }, expiration: row.int(10),
+            collapseId: row.string(11), topic: row.string(12), environment: row.requiredString(13),
+            fanOutCursor: row.requiredInt(14), fanOutDone: row.bool(15) ?? false, total: row.requiredInt(16),
+            createdAt: row.requiredInt(17))
+    }
+}

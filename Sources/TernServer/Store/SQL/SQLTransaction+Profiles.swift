@@ -1,0 +1,137 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+extension SQLTransaction {
+    static var profileColumns: String { "id, public_id, db_id, is_test, skip_triggers, created_at, updated_at" }
+
+    func profile(id: Int64) throws -> Profile? {
+        try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE id = ?", [id]).map(Self.profile)
+    }
+
+    func profile(publicId: String) throws -> Profile? {
+        try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE public_id = ?", [publicId])
+            .map(Self.profile)
+    }
+
+    func profileFields(profileId: Int64) throws -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
+        for row in try database.query("SELECT name, value FROM profile_fields WHERE profile_id = ?", [profileId]) {
+            fields[row.requiredString(0)] = try Self.value(row.string(1)) ?? .null
+        }
+        return fields
+    }
+
+    func setProfileField(profileId: Int64, name: String, value: JSONValue?) throws {
+        if let value {
+            try database.run(
+                """
+                INSERT INTO profile_fields (profile_id, name, value) VALUES (?, ?, ?)
+                ON CONFLICT (profile_id, name) DO UPDATE SET value = excluded.value
+                """, [profileId, name, Self.json(value)])
+        } else {
+            try database.run("DELETE FROM profile_fields WHERE profile_id = ? AND name = ?", [profileId, name])
+        }
+    }
+
+    func updateProfile(_ profile: Profile) throws {
+        try database.run(
+            "UPDATE profiles SET is_test = ?, skip_triggers = ?, updated_at = ? WHERE id = ?",
+            [profile.isTest, profile.skipTriggers, profile.updatedAt, profile.id])
+    }
+
+    static func profile(_ row: Connection.Row) -> Profile {
+        Profile(
+            id: row.requiredInt(0), publicId: row.requiredString(1), dbId: row.requiredInt(2),
+            isTest: row.bool(3) ?? false, skipTriggers: row.bool(4) ?? false, createdAt: row.requiredInt(5),
+            updatedAt: row.requiredInt(6))
+    }
+}
+
+extension SQLTransaction {
+    static var subscriptionColumns: String {
+        """
+        s.id, s.profile_id, s.resource_id, s.channel, s.provider, s.token, s.status, s.hash_id, s.fields, s.cats,
+        s.priority, s.cc_data, s.client_time, s.created_at, s.updated_at
+        """
+    }
+
+    func subscription(id: Int64) throws -> Subscription? {
+        try database.queryFirst("SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.id = ?", [id])
+            .map(Self.subscription)
+    }
+
+    func subscriptions(profileId: Int64) throws -> [Subscription] {
+        try database.query(
+            """
+            SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.profile_id = ?
+            ORDER BY s.created_at DESC, s.id DESC
+            """, [profileId]
+        ).map(Self.subscription)
+    }
+
+    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String) throws
+        -> [Subscription]
+    {
+        try database.query(
+            """
+            SELECT \(Self.subscriptionColumns) FROM subscriptions s
+            WHERE s.resource_id = ? AND s.channel = ? AND s.provider = ? AND s.token = ?
+            ORDER BY s.updated_at DESC, s.id DESC
+            """, [resourceId, channel.rawValue, provider, token]
+        ).map(Self.subscription)
+    }
+
+    func subscriptions(dbId: Int64, provider: String, token: String) throws -> [Subscription] {
+        try database.query(
+            """
+            SELECT \(Self.subscriptionColumns) FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
+            WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND p.db_id = ?
+            ORDER BY s.updated_at DESC, s.id DESC
+            """, [provider, token, dbId]
+        ).map(Self.subscription)
+    }
+
+    func insertSubscription(_ new: SubscriptionValues, now: Int64) throws -> Subscription {
+        let id = try insert(
+            """
+            INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
+                cats, priority, cc_data, client_time, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
+                new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
+                Self.jsonOptional(new.ccData), new.clientTime, now, now,
+            ])
+        return Subscription(id: id, values: new, createdAt: now, updatedAt: now)
+    }
+
+    func updateSubscription(_ s: Subscription) throws {
+        try database.run(
+            """
+            UPDATE subscriptions SET channel = ?, provider = ?, token = ?, status = ?, fields = ?, cats = ?,
+                priority = ?, cc_data = ?, client_time = ?, updated_at = ?
+            WHERE id = ?
+            """,
+            [
+                s.channel.rawValue, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
+                s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.id,
+            ])
+    }
+
+    static func subscription(_ row: Connection.Row) throws -> Subscription {
+        Subscription(
+            id: row.requiredInt(0),
+            values: SubscriptionValues(
+                profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
+                channel: try SubscriptionChannel.stored(row.requiredString(3)), provider: row.requiredString(4),
+                token: row.requiredString(5),
+                status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
+                hashId: row.requiredString(7),
+                fields: try object(row.string(8)) ?? [:],
+                cats: try flags(row.string(9)) ?? [:], priority: row.int(10),
+                ccData: try object(row.string(11)), clientTime: row.requiredInt(12)),
+            createdAt: row.requiredInt(13), updatedAt: row.requiredInt(14))
+    }
+}

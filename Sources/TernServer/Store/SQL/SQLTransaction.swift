@@ -1,0 +1,104 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+/// A result row of either backend, read by column index.
+protocol SQLRow {
+    func int(_ index: Int) -> Int64?
+    func string(_ index: Int) -> String?
+    func bool(_ index: Int) -> Bool?
+    func data(_ index: Int) -> Data?
+}
+
+extension SQLRow {
+    func requiredInt(_ index: Int) -> Int64 { int(index) ?? 0 }
+    func requiredString(_ index: Int) -> String { string(index) ?? "" }
+}
+
+/// A backend's connection, as the queries both backends share use it.
+protocol SQLConnection {
+    associatedtype Row: SQLRow
+    /// Runs a statement; returns how many rows it changed.
+    @discardableResult func run(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int
+    func query(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
+    func queryFirst(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Row?
+}
+
+/// A transaction of either backend (SQLite, PostgreSQL). Where the dialects agree (placeholders are
+/// `?` in both, values are stored in the same canonical text and JSON forms), a query is written
+/// once, in an extension of this protocol (`SQLTransaction+….swift`); a backend's own file holds
+/// only what its dialect needs written differently.
+protocol SQLTransaction: StoreTransaction {
+    associatedtype Connection: SQLConnection
+    var database: Connection { get }
+    /// Inserts one row and returns the id the backend gave it.
+    func insert(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int64
+    /// Makes message `messageId` due again at `at` at the latest (an upsert whose "the smaller of"
+    /// each dialect writes its own way).
+    func dueAgain(messageId: Int64, at: Int64) throws
+    /// The row locks a delivery claim takes, after its select of the turns and of the deliveries:
+    /// none on SQLite (one writer); on PostgreSQL, where several nodes claim, `FOR UPDATE` and
+    /// `FOR UPDATE SKIP LOCKED`.
+    var claimLocks: (turns: String, deliveries: String) { get }
+}
+
+extension SQLTransaction {
+    /// The first row's first column as an integer (counts, ids).
+    func scalar(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws -> Int64 {
+        try database.queryFirst(sql, parameters)?.int(0) ?? 0
+    }
+
+    /// Canonical JSON text (sorted keys): equal values give equal text, so lookups can compare it.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let data = try JSONCoders.encoder.encode(value)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func jsonOptional<T: Encodable>(_ value: T?) throws -> String? {
+        guard let value else { return nil }
+        return try json(value)
+    }
+
+    /// Fields and other `JSONValue` maps, through the fast codec.
+    static func json(_ value: [String: JSONValue]) -> String { StoredJSON.encode(value) }
+
+    static func json(_ value: [String: Bool]) -> String { StoredJSON.encode(value) }
+
+    static func json(_ value: JSONValue) -> String { StoredJSON.encode(value) }
+
+    static func jsonOptional(_ value: [String: JSONValue]?) -> String? { value.map(StoredJSON.encode) }
+
+    static func object(_ text: String?) throws -> [String: JSONValue]? {
+        guard let text else { return nil }
+        guard case .object(let object)? = StoredJSON.decode(text) else {
+            throw StoreError.backend("stored JSON is not an object: \(text.prefix(80))")
+        }
+        return object
+    }
+
+    static func flags(_ text: String?) throws -> [String: Bool]? {
+        try object(text)?.compactMapValues(\.boolValue)
+    }
+
+    static func value(_ text: String?) throws -> JSONValue? {
+        guard let text else { return nil }
+        guard let value = StoredJSON.decode(text) else {
+            throw StoreError.backend("stored JSON does not parse: \(text.prefix(80))")
+        }
+        return value
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String?) throws -> T? {
+        guard let text else { return nil }
+        do {
+            return try JSONCoders.decoder.decode(type, from: Data(text.utf8))
+        } catch {
+            throw StoreError.backend("stored JSON does not decode as \(type): \(error)")
+        }
+    }
+}
+
+extension SQLiteRow: SQLRow {}
+extension SQLiteDatabase: SQLConnection {}
+extension PostgresRow: SQLRow {}
+extension PostgresConnection: SQLConnection {}
