@@ -6,7 +6,8 @@
 # seconds) is compiled with the toolchain into a module of its own, then the real checks read it
 # (TERN_MODULES_DIR) against the real, committed baseline and catalog:
 #   1. the copy as it is: `make docs`' steps and the API check pass (the test can pass);
-#   2. an undocumented public function planted: the documentation check fails and names it;
+#   2. an undocumented public function planted: the documentation check fails and names it, and so
+#      does the API check (scripts/api-baseline.sh), even with the function in its baseline;
 #   3. a broken symbol link planted in a doc comment: docc fails and names it;
 #   4. a property's and an initializer's type changed: the API check fails and prints both, the
 #      baseline's line as removed and the new one as added.
@@ -66,7 +67,8 @@ linux=no
 [ "$(uname)" = Linux ] && linux=yes
 if [ $linux = yes ]; then
     status=0; api_check clean || status=$?
-    expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged"
+    expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged" \
+        "every public symbol of TernProtocol is documented"
 else
     echo "  skipped: the API baseline is Linux's (scripts/api-baseline.sh)"
 fi
@@ -78,6 +80,20 @@ status=0; docs_check undocumented || status=$?
 expect "a planted undocumented public function fails make docs" "$tmp/undocumented/docs.log" fail $status \
     "public symbol without a documentation comment: TernProtocol: function plantedUndocumentedFunction()" \
     "Tags.swift"
+if [ $linux = yes ]; then
+    # The API check too, against a baseline that already has the function (made from the planted
+    # module itself), so the only thing wrong is the missing comment: it must fail on that alone.
+    TERN_MODULES_DIR="$tmp/undocumented/Modules" TERN_API_MODULES=TernProtocol \
+        TERN_API_BASELINE="$tmp/undocumented/baseline" "$root/scripts/api-baseline.sh" update >/dev/null
+    status=0
+    TERN_MODULES_DIR="$tmp/undocumented/Modules" TERN_API_MODULES=TernProtocol \
+        TERN_API_BASELINE="$tmp/undocumented/baseline" "$root/scripts/api-baseline.sh" check \
+        >"$tmp/undocumented/api.log" 2>&1 || status=$?
+    expect "a planted undocumented public function fails the API check (its signature in the baseline)" \
+        "$tmp/undocumented/api.log" fail $status "TernProtocol unchanged" \
+        "public symbol without a documentation comment: TernProtocol: function plantedUndocumentedFunction()" \
+        "Tags.swift"
+fi
 
 fresh_copy broken-link
 python3 - "$tmp/broken-link/src/Tags.swift" <<'PY'
