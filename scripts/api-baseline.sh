@@ -79,12 +79,21 @@ if [ $status -ne 0 ]; then
 fi
 
 # Every public symbol documented: symbol graphs of the same modules (swift-symbolgraph-extract
-# keeps each declaration's `///` comment), read by the check `make docs` also runs.
+# keeps each declaration's `///` comment), read by the check `make docs` also runs; also of the
+# SDK's iOS build when there is one (.build/ios, from ios-build.sh), for the Apple-only API.
 if TERN_DOCS_MODULES="${modules[*]}" TERN_DOCS_OUT="$current/docs" "$root/scripts/docs.sh" --graphs-only \
     >"$current/graphs.log" 2>&1; then
-    if python3 "$root/scripts/lib/undocumented.py" "$current/docs/symbol-graphs" "$root" --modules "${modules[@]}" \
-        >"$current/undocumented.log" 2>&1; then
-        echo "api-baseline: every public symbol of ${modules[*]} is documented"
+    documented=yes
+    python3 "$root/scripts/lib/undocumented.py" "$current/docs/symbol-graphs" "$root" --modules "${modules[@]}" \
+        >"$current/undocumented.log" 2>&1 || documented=no
+    platforms="Linux"
+    if [ -d "$current/docs/symbol-graphs-ios" ]; then  # the Apple-only API, from the iOS build
+        platforms="Linux and iOS"
+        python3 "$root/scripts/lib/undocumented.py" "$current/docs/symbol-graphs-ios" "$root" \
+            --modules "${modules[@]}" >>"$current/undocumented.log" 2>&1 || documented=no
+    fi
+    if [ $documented = yes ]; then
+        echo "api-baseline: every public symbol of ${modules[*]} is documented ($platforms)"
     else
         sed 's/^/api-baseline: /' "$current/undocumented.log"
         status=1
