@@ -26,7 +26,8 @@ release: setup
 format:
 	swift format format --in-place --recursive --parallel Sources Tests Package.swift Examples
 
-# The SDK's DocC reference, checked, as a static site in .build/docs/site (scripts/docs.sh).
+# The DocC reference of the SDK (with its Apple-only API) and of the server, checked, as a static site
+# in .build/docs/site (scripts/docs.sh).
 docs: setup
 	scripts/docs.sh
 

@@ -2,10 +2,12 @@
 # The SDK's public API against its committed baseline, api-baseline/<Module>.txt.
 #
 #   scripts/api-baseline.sh check    (make test) fails when a product's public API differs from its
-#                                    baseline, and prints what was added, removed or changed
-#   scripts/api-baseline.sh update   (make api-baseline) rewrites the baselines, and the list of
-#                                    known undocumented symbols, from the current build; commit
-#                                    them with the change that made them differ
+#                                    baseline, and prints what was added, removed or changed; and
+#                                    fails on any public symbol without a documentation comment,
+#                                    naming its file and line (no exceptions: public API is
+#                                    documented in the change that adds it)
+#   scripts/api-baseline.sh update   (make api-baseline) rewrites the baselines from the current
+#                                    build; commit them with the change that made them differ
 #
 # The toolchain's swift-api-digester dumps each product's module (-dump-sdk, public declarations
 # only) from the debug build `make test` made; scripts/lib/api_text.py turns the dump into one
@@ -52,12 +54,6 @@ if [ "$mode" = update ]; then
     mkdir -p "$baseline"
     for module in "${modules[@]}"; do cp "$current/$module.txt" "$baseline/$module.txt"; done
     echo "api-baseline: wrote ${modules[*]/%/.txt} in $baseline"
-    if [ -z "${TERN_MODULES_DIR:-}" ]; then
-        # The known undocumented symbols follow the API: `make docs` fails on any other one.
-        TERN_DOCS_MODULES="${modules[*]}" "$root/scripts/docs.sh" --graphs-only >/dev/null
-        python3 "$root/scripts/lib/undocumented.py" "$work/symbol-graphs" "$root" --modules "${modules[@]}" \
-            --known "$baseline/undocumented.txt" --write
-    fi
     exit 0
 fi
 
@@ -80,5 +76,31 @@ for module in "${modules[@]}"; do
 done
 if [ $status -ne 0 ]; then
     echo "api-baseline: if the change is intended, run 'make api-baseline' and commit api-baseline/ with it"
+fi
+
+# Every public symbol documented: symbol graphs of the same modules (swift-symbolgraph-extract
+# keeps each declaration's `///` comment), read by the check `make docs` also runs; also of the
+# SDK's iOS build when there is one (.build/ios, from ios-build.sh), for the Apple-only API.
+if TERN_DOCS_MODULES="${modules[*]}" TERN_DOCS_OUT="$current/docs" "$root/scripts/docs.sh" --graphs-only \
+    >"$current/graphs.log" 2>&1; then
+    documented=yes
+    python3 "$root/scripts/lib/undocumented.py" "$current/docs/symbol-graphs" "$root" --modules "${modules[@]}" \
+        >"$current/undocumented.log" 2>&1 || documented=no
+    platforms="Linux"
+    if [ -d "$current/docs/symbol-graphs-ios" ]; then  # the Apple-only API, from the iOS build
+        platforms="Linux and iOS"
+        python3 "$root/scripts/lib/undocumented.py" "$current/docs/symbol-graphs-ios" "$root" \
+            --modules "${modules[@]}" >>"$current/undocumented.log" 2>&1 || documented=no
+    fi
+    if [ $documented = yes ]; then
+        echo "api-baseline: every public symbol of ${modules[*]} is documented ($platforms)"
+    else
+        sed 's/^/api-baseline: /' "$current/undocumented.log"
+        status=1
+    fi
+else
+    cat "$current/graphs.log" >&2
+    echo "api-baseline: no symbol graphs, so the documentation could not be checked"
+    status=1
 fi
 exit $status

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Compiles the example app (Examples/TernExample) for iOS: the app's and its Notification Service
-# Extension's Swift sources, with the SDK products they use, through ../shared/apple/ios-build.sh
-# (on macOS, Xcode's iOS SDK). Run by `make test`.
+# Compiles the example app (Examples/TernExample) for iOS: the app's Swift sources as an app, and its
+# Notification Service Extension's as an app extension (`ios-build.sh --extension`), each with the SDK
+# products it uses, through ../shared/apple/ios-build.sh (on macOS, Xcode's iOS SDK). Run by
+# `make test`.
 #
 # Examples/Package.swift names the example's two folders as targets (TernExampleApp,
 # TernExampleNotificationService) that depend on this package by path, so the same files Xcode
@@ -27,11 +28,16 @@ fi
 log=$(mktemp)
 trap 'rm -rf "$log"' EXIT
 status=0
-(cd "$root/Examples" && TERN_IOS_SCRATCH="$root/.build/ios-examples" "$script" TernExampleApp TernExampleNotificationService) \
+# The app as an app; the Notification Service Extension as an app extension links it (--extension:
+# it and every SDK module it uses built with -application-extension, so app-only API such as
+# UIApplication.shared is an error there, as it is in Xcode's extension target).
+(cd "$root/Examples" && TERN_IOS_SCRATCH="$root/.build/ios-examples" "$script" TernExampleApp) \
     >"$log" 2>&1 || status=$?
+(cd "$root/Examples" && TERN_IOS_SCRATCH="$root/.build/ios-examples" "$script" --extension TernExampleNotificationService) \
+    >>"$log" 2>&1 || status=$?
 cat "$log"
 if [ $status -eq 0 ]; then
-    echo "examples: the example app and its extension compile for iOS"
+    echo "examples: the example app compiles for iOS, and its Notification Service Extension as an app extension"
     exit 0
 fi
 # Errors only in the SDK's files (Sources/...) mean the example was never reached.

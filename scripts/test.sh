@@ -63,6 +63,13 @@ else
     echo "PostgreSQL store tests skipped: PostgreSQL is not installed here (scripts/setup.sh installs it on Debian)"
 fi
 
+echo "== the operators' guide: its PostgreSQL backup and restore steps against a real tern serve"
+if [ -n "${TERN_TEST_POSTGRES_URL:-}" ]; then
+    scripts/tests/backup-restore.sh postgresql
+else
+    echo "backup-restore (postgresql): skipped, no PostgreSQL"
+fi
+
 echo "== tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
 

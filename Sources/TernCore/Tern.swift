@@ -25,6 +25,7 @@ public final class Tern: Sendable {
     public let backgroundTasks: BackgroundTasksAPI
     /// What Tern's modules build on; apps never need it.
     public let core: CoreServices
+    /// The platform parts and tuning this SDK runs on (``TernEnvironment/platformDefault`` for ``shared``).
     public let environment: TernEnvironment
 
     let runtime: CoreRuntime

@@ -10,8 +10,12 @@ import TernPush
 /// let nse = TernNSE(tern: tern, dependencies: ports)
 /// ```
 public struct NSEDependencies: Sendable {
+    /// The extension's limits: which media URLs are allowed, size limits per media family, the download
+    /// timeout and how long to wait for the delivery report.
     public var configuration: NotificationServiceConfiguration
+    /// Downloads a push's media (`URLSessionMediaDownloader` by default).
     public var downloader: any MediaDownloading
+    /// Turns a downloaded file into a notification attachment (`FileAttachmentWriter` by default).
     public var writer: any AttachmentWriting
     /// The notification center's categories; nil where there is none (Linux without a simulated one).
     public var categoryStore: (any NotificationCategoryStore)?
@@ -20,6 +24,15 @@ public struct NSEDependencies: Sendable {
     /// Where push problems are reported (the SDK's event bus).
     public var issues: (any PushIssueReporting)?
 
+    /// The extension's ports; the three without a default must be given (nil where there is none).
+    ///
+    /// - Parameters:
+    ///   - configuration: The extension's limits; default `NotificationServiceConfiguration()`.
+    ///   - downloader: Downloads media; default `URLSessionMediaDownloader()`.
+    ///   - writer: Writes attachments; default `FileAttachmentWriter()` (the temporary directory).
+    ///   - categoryStore: The notification center's categories, for a push's buttons; nil for none.
+    ///   - delivery: Where deliveries are reported; nil reports none.
+    ///   - issues: Where push problems are reported as events; nil reports none.
     public init(
         configuration: NotificationServiceConfiguration = NotificationServiceConfiguration(),
         downloader: any MediaDownloading = URLSessionMediaDownloader(),

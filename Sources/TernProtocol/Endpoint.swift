@@ -3,18 +3,30 @@ import Foundation
 /// Every request the SDK makes: `POST /api/v1/<rawValue>` with a JSON body, answered with the
 /// envelope (``ResponseModel/ResponseWithProfile``) and an HTTP status.
 public enum Endpoint: String, CaseIterable, Sendable, Codable {
+    /// `profile/authenticate`: links the device to the JWT's profile (`authenticate()`).
     case profileAuthenticate = "profile/authenticate"
+    /// `push/subscribe`: sets the push subscription to `subscribed` (`subscription.subscribe(...)`).
     case pushSubscribe = "push/subscribe"
+    /// `push/suspend`: sets it to `suspended`: nothing is delivered, no unsubscribe event is recorded.
     case pushSuspend = "push/suspend"
+    /// `push/unsubscribe`: sets it to `unsubscribed`.
     case pushUnsubscribe = "push/unsubscribe"
+    /// `push/update`: moves the subscription from the old token (or provider) to the new one.
     case pushUpdate = "push/update"
+    /// `push/status`: the profile's latest subscription, the current token's, or a provider's latest.
     case pushStatus = "push/status"
+    /// `push/unsuspend`: suspends other profiles' subscriptions with this token and resumes the JWT
+    /// profile's (`unSuspend(completion:)`, for log-in and log-out).
     case pushUnsuspend = "push/unsuspend"
+    /// `profile/update`: changes profile fields (JWT only).
     case profileUpdate = "profile/update"
+    /// `event/post`: goals (mobile events), in a batch.
     case eventPost = "event/post"
+    /// `event/push`: push deliveries and opens, in a batch.
     case eventPush = "event/push"
     /// Tags of the install's current binding (``TagsSetRequest``, ``TagsRemoveRequest``).
     case profileTagsSet = "profile/tags/set"
+    /// Removes tags of the install's current binding (``TagsRemoveRequest``).
     case profileTagsRemove = "profile/tags/remove"
 
     /// The path on the server, e.g. `/api/v1/push/subscribe`.

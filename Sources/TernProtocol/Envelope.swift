@@ -8,8 +8,16 @@ public enum ResponseModel {
         public let error: Int?
         /// The platform's error text; empty when there is none.
         public let errorText: String?
+        /// The profile the request concerns, with its subscription; nil when the request failed, for
+        /// `sync == false`, or when the profile does not exist.
         public let profile: ProfileData?
 
+        /// An envelope.
+        ///
+        /// - Parameters:
+        ///   - error: The platform's error code; 0 when there is none.
+        ///   - errorText: The platform's error text; empty when there is none.
+        ///   - profile: The profile, or nil.
         public init(error: Int?, errorText: String?, profile: ProfileData?) {
             self.error = error
             self.errorText = errorText
@@ -24,9 +32,16 @@ public enum ResponseModel {
 
     /// An answer with the transport's status code beside it.
     public struct ResponseWithHttpCode<Response: Sendable>: Sendable {
+        /// The HTTP status of the answer; nil when no answer came.
         public let httpCode: Int?
+        /// The decoded answer; nil when there was none or it could not be decoded.
         public let response: Response?
 
+        /// An answer with its status.
+        ///
+        /// - Parameters:
+        ///   - httpCode: The HTTP status, or nil.
+        ///   - response: The answer, or nil.
         public init(httpCode: Int?, response: Response?) {
             self.httpCode = httpCode
             self.response = response

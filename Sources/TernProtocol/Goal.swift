@@ -2,13 +2,28 @@ import Foundation
 
 /// UTM tags of a goal.
 public struct UTM: Codable, Sendable, Equatable {
+    /// `utm_campaign`: the advertising campaign.
     public let campaign: String?
+    /// `utm_content`: the ad or link that was clicked.
     public let content: String?
+    /// `utm_term`: the paid search keyword.
     public let keyword: String?
+    /// `utm_medium`: the channel, e.g. `cpc`, `email`.
     public let medium: String?
+    /// `utm_source`: where the visit came from, e.g. `google`.
     public let source: String?
+    /// A spare UTM value for the app's own use.
     public let temp: String?
 
+    /// UTM tags; every one defaults to nil (not sent).
+    ///
+    /// - Parameters:
+    ///   - campaign: The campaign.
+    ///   - content: The content.
+    ///   - keyword: The keyword.
+    ///   - medium: The medium.
+    ///   - source: The source.
+    ///   - temp: The spare value.
     public init(
         campaign: String? = nil, content: String? = nil, keyword: String? = nil, medium: String? = nil,
         source: String? = nil, temp: String? = nil
@@ -28,17 +43,42 @@ public struct UTM: Codable, Sendable, Equatable {
 /// is refused with a reason; ``SubscriptionChannel`` is the list of known ones.
 public struct GoalSubscription: Codable, Sendable, Equatable {
     public var channel: String
+    /// The platform resource the subscription belongs to (`resource_id`); required.
     public var resourceId: Int
+    /// The subscription's status, e.g. `subscribed` or `suspended`.
     public var status: String?
+    /// The delivery priority of this subscription.
     public var priority: Int?
+    /// Standard and custom subscription fields (`custom_fields`).
     public var customFields: [String: JSONValue]?
+    /// The subscription's category names.
     public var cats: [String]?
+    /// The recipient's email address; required for `email`.
     public var email: String?
+    /// The phone number in international format; required for `sms`.
     public var phone: String?
+    /// The push provider, e.g. `ios-apns`; required for `push`.
     public var provider: String?
+    /// The subscription's identifier at the provider (the push token; `subscription_id`); required for `push`.
     public var subscriptionId: String?
+    /// Channel-specific data (chat id, phone number, tokens; `cc_data`); required for `telegram_bot`,
+    /// `whatsapp`, `viber` and `notify`.
     public var ccData: [String: JSONValue]?
 
+    /// A goal's subscription; give the fields its `channel` requires.
+    ///
+    /// - Parameters:
+    ///   - channel: The channel (one of ``SubscriptionChannel``).
+    ///   - resourceId: The platform resource.
+    ///   - status: The status; default nil.
+    ///   - priority: The delivery priority; default nil.
+    ///   - customFields: Subscription fields; default nil.
+    ///   - cats: Category names; default nil.
+    ///   - email: For `email`; default nil.
+    ///   - phone: For `sms`; default nil.
+    ///   - provider: For `push`; default nil.
+    ///   - subscriptionId: For `push`; default nil.
+    ///   - ccData: For `telegram_bot`, `whatsapp`, `viber`, `notify`; default nil.
     public init(
         channel: String, resourceId: Int, status: String? = nil, priority: Int? = nil,
         customFields: [String: JSONValue]? = nil, cats: [String]? = nil, email: String? = nil,
@@ -71,21 +111,41 @@ public struct GoalSubscription: Codable, Sendable, Equatable {
 public struct GoalEvent: Codable, Sendable, Equatable {
     /// The pixel the goal belongs to.
     public var sid: String
+    /// The platform's client identifier (`client_id`, the reference's `altcraftClientID`); default "".
     public var clientId: String
+    /// The goal's name (`event_name`), e.g. `app_install`; required.
     public var eventName: String
+    /// The id of the sent message the goal belongs to (`send_message_id`, the reference's SMID), if any.
     public var sendMessageId: String?
     /// Scalars only.
     public var payload: [String: JSONValue]?
+    /// Values with matching types and identifiers.
     public var matching: [String: JSONValue]?
+    /// The matching type (`matching_type`).
     public var matchingType: String?
     /// JWT only.
     public var profileFields: [String: JSONValue]?
     /// JWT only.
     public var subscription: GoalSubscription?
+    /// The goal's UTM tags.
     public var utm: UTM?
     /// When it happened on the device, in milliseconds since 1970.
     public var time: Int64
 
+    /// A goal.
+    ///
+    /// - Parameters:
+    ///   - sid: The pixel the goal belongs to.
+    ///   - clientId: The platform's client identifier; default "".
+    ///   - eventName: The goal's name.
+    ///   - sendMessageId: The sent message's id; default nil.
+    ///   - payload: Scalar goal data; default nil.
+    ///   - matching: Matching values; default nil.
+    ///   - matchingType: The matching type; default nil.
+    ///   - profileFields: Profile fields (JWT only); default nil.
+    ///   - subscription: A subscription to add (JWT only); default nil.
+    ///   - utm: UTM tags; default nil.
+    ///   - time: When it happened on the device, in milliseconds since 1970.
     public init(
         sid: String, clientId: String = "", eventName: String, sendMessageId: String? = nil,
         payload: [String: JSONValue]? = nil, matching: [String: JSONValue]? = nil, matchingType: String? = nil,
@@ -133,7 +193,11 @@ public struct GoalEvent: Codable, Sendable, Equatable {
 
 /// `event/post`: goals, in a batch.
 public struct GoalEventRequest: Codable, Sendable, Equatable {
+    /// The goals, oldest first.
     public var events: [GoalEvent]
 
+    /// A batch of goals.
+    ///
+    /// - Parameter events: The goals.
     public init(events: [GoalEvent]) { self.events = events }
 }

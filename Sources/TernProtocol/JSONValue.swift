@@ -6,12 +6,19 @@ import Foundation
 /// let fields: [String: JSONValue] = ["_os": "IOS", "orders": 3, "vip": true]
 /// ```
 public enum JSONValue: Codable, Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number without a fraction that fits in 64 bits.
     case int(Int64)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// A list of values.
     case array([JSONValue])
+    /// An object: string keys to values.
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {
@@ -69,10 +76,12 @@ public enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
+    /// The string, or nil for any other value.
     public var stringValue: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
+    /// The integer, also for a double without a fraction within 64 bits; nil otherwise.
     public var intValue: Int64? {
         switch self {
         case .int(let value): value
@@ -81,6 +90,7 @@ public enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
+    /// The number as a double (integers too); nil for any other value.
     public var doubleValue: Double? {
         switch self {
         case .int(let value): Double(value)
@@ -89,14 +99,17 @@ public enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
+    /// The boolean, or nil for any other value.
     public var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }
 
+    /// The object's members, or nil for any other value.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { value } else { nil }
     }
 
+    /// The list's elements, or nil for any other value.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { value } else { nil }
     }

@@ -3,11 +3,17 @@ import Foundation
 /// Action-field operations on profile fields, sent inside `profile_fields` as
 /// `{"name": {"action": "incr", "value": 1}}`.
 public enum ActionFieldOperation: String, Codable, Sendable, CaseIterable {
+    /// Sets the field to the operand.
     case set
+    /// Removes the field (no operand).
     case unset
+    /// Adds the operand (a number) to the field; a missing field counts as 0.
     case incr
+    /// Appends the operand (or each element of a list) to the list the field holds.
     case add
+    /// Removes the operand (or each element of a list) from the list the field holds.
     case delete
+    /// Merges the operand (an object) into the object the field holds, creating it when absent.
     case upsert
 
     /// The key of the object that marks a profile field value as an operation.

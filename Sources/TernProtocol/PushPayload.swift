@@ -22,21 +22,31 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
     /// APNs refuses larger payloads.
     public static let apnsMaxBytes = 4096
 
+    /// The payload's version (`v`); ``currentVersion`` for what this code writes.
     public var version: Int
     /// The message's id: delivery and open events refer to it.
     public var messageId: String
     /// An https URL of an image, GIF, audio or video to attach.
     public var mediaURL: String?
+    /// Up to ``PushButton/maxCount`` buttons, shown as the notification's actions.
     public var buttons: [PushButton]?
     /// Opened when the notification itself is tapped.
     public var clickURL: String?
+    /// Which events the device reports; nil reports none.
     public var track: Tracking?
 
     /// Which events the device reports for this message.
     public struct Tracking: Codable, Sendable, Equatable {
+        /// Report the delivery (`event/push` with `delivery`) from the Notification Service Extension.
         public var delivery: Bool
+        /// Report the open (`event/push` with `open`) when the user taps the notification.
         public var open: Bool
 
+        /// Which events to report.
+        ///
+        /// - Parameters:
+        ///   - delivery: Report the delivery.
+        ///   - open: Report the open.
         public init(delivery: Bool, open: Bool) {
             self.delivery = delivery
             self.open = open
@@ -58,6 +68,15 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
         }
     }
 
+    /// A `tern` object.
+    ///
+    /// - Parameters:
+    ///   - version: The payload version; default ``currentVersion``.
+    ///   - messageId: The message's id.
+    ///   - mediaURL: An https media URL to attach; default nil.
+    ///   - buttons: The buttons; default nil.
+    ///   - clickURL: The URL opened on tap; default nil.
+    ///   - track: Which events to report; default nil.
     public init(
         version: Int = TernPushPayload.currentVersion, messageId: String, mediaURL: String? = nil,
         buttons: [PushButton]? = nil, clickURL: String? = nil, track: Tracking? = nil
@@ -141,10 +160,20 @@ public struct PushButton: Codable, Sendable, Equatable {
     }
 
     public var id: String
+    /// The button's title, as shown.
     public var title: String
+    /// What tapping it does.
     public var action: Action
+    /// The URL to open for ``Action/url``; nil for the others.
     public var url: String?
 
+    /// A button.
+    ///
+    /// - Parameters:
+    ///   - id: Its id (see ``identifierProblem(_:)``).
+    ///   - title: Its title.
+    ///   - action: What tapping it does.
+    ///   - url: The URL for `url` buttons; default nil.
     public init(id: String, title: String, action: Action, url: String? = nil) {
         self.id = id
         self.title = title

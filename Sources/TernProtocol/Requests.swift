@@ -4,17 +4,35 @@ import Foundation
 public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
     /// When the app made the call, in milliseconds since 1970: the server keeps the newest change.
     public var time: Int64
+    /// The device's push provider, e.g. `ios-apns`.
     public var provider: String
     /// The push token at the provider.
     public var subscriptionId: String
     /// True: answer with the profile; false: answer as soon as the change is accepted.
     public var sync: Bool
+    /// Profile fields to set with the change (`profile_fields`); values may be action-field operations.
     public var profileFields: [String: JSONValue]?
+    /// Subscription fields (`custom_fields`): scalars only; the SDK adds the automatic ones.
     public var customFields: [String: JSONValue]?
+    /// Categories to change: `name` and `active`.
     public var cats: [CategoryData]?
+    /// True: after success, other profiles' subscriptions with this token become `unsubscribed`.
     public var replace: Bool?
+    /// True: the profile is ignored by mailing and scenario triggers (`skip_triggers`).
     public var skipTriggers: Bool?
 
+    /// A status change.
+    ///
+    /// - Parameters:
+    ///   - time: When the app made the call, in milliseconds since 1970.
+    ///   - provider: The push provider.
+    ///   - subscriptionId: The push token.
+    ///   - sync: Whether to answer with the profile; default true.
+    ///   - profileFields: Profile fields; default nil.
+    ///   - customFields: Subscription fields; default nil.
+    ///   - cats: Categories; default nil.
+    ///   - replace: Unsubscribe other profiles with this token; default nil.
+    ///   - skipTriggers: Skip triggers; default nil.
     public init(
         time: Int64, provider: String, subscriptionId: String, sync: Bool = true,
         profileFields: [String: JSONValue]? = nil, customFields: [String: JSONValue]? = nil,
@@ -56,6 +74,7 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
 
 /// `push/status`: which subscription to report.
 public struct PushStatusRequest: Codable, Sendable, Equatable {
+    /// Which subscription `push/status` reports.
     public enum Mode: String, Codable, Sendable, CaseIterable {
         /// The profile's latest subscription.
         case latest
@@ -65,6 +84,7 @@ public struct PushStatusRequest: Codable, Sendable, Equatable {
         case latestForProvider = "latest_for_provider"
     }
 
+    /// Which subscription to report.
     public var mode: Mode
     /// The device's current provider: names the profile for rToken requests, and filters for
     /// `current` and `latestForProvider`.
@@ -72,6 +92,12 @@ public struct PushStatusRequest: Codable, Sendable, Equatable {
     /// The device's current token.
     public var subscriptionId: String?
 
+    /// A status query.
+    ///
+    /// - Parameters:
+    ///   - mode: Which subscription to report.
+    ///   - provider: The device's provider; default nil.
+    ///   - subscriptionId: The device's token; default nil.
     public init(mode: Mode, provider: String? = nil, subscriptionId: String? = nil) {
         self.mode = mode
         self.provider = provider
@@ -86,12 +112,25 @@ public struct PushStatusRequest: Codable, Sendable, Equatable {
 
 /// `push/update`: the device's token or provider changed; the subscription keeps its identity.
 public struct PushUpdateRequest: Codable, Sendable, Equatable {
+    /// The provider before the change (`old_provider`); nil when the device had no token.
     public var oldProvider: String?
+    /// The token before the change (`old_subscription_id`); nil when the device had none.
     public var oldSubscriptionId: String?
+    /// The provider now.
     public var provider: String
+    /// The token now (`subscription_id`).
     public var subscriptionId: String
+    /// Subscription fields to update with the token (`custom_fields`), e.g. the automatic ones.
     public var customFields: [String: JSONValue]?
 
+    /// A token change.
+    ///
+    /// - Parameters:
+    ///   - oldProvider: The previous provider, or nil.
+    ///   - oldSubscriptionId: The previous token, or nil.
+    ///   - provider: The provider now.
+    ///   - subscriptionId: The token now.
+    ///   - customFields: Subscription fields; default nil.
     public init(
         oldProvider: String?, oldSubscriptionId: String?, provider: String, subscriptionId: String,
         customFields: [String: JSONValue]? = nil
@@ -114,9 +153,16 @@ public struct PushUpdateRequest: Codable, Sendable, Equatable {
 
 /// `push/unsuspend` and `profile/authenticate`: the device's current token, if it has one.
 public struct PushTokenRequest: Codable, Sendable, Equatable {
+    /// The device's provider; nil when it has no token yet.
     public var provider: String?
+    /// The device's token (`subscription_id`); nil when it has none yet.
     public var subscriptionId: String?
 
+    /// The device's token, if any.
+    ///
+    /// - Parameters:
+    ///   - provider: The provider, or nil.
+    ///   - subscriptionId: The token, or nil.
     public init(provider: String?, subscriptionId: String?) {
         self.provider = provider
         self.subscriptionId = subscriptionId
@@ -130,9 +176,16 @@ public struct PushTokenRequest: Codable, Sendable, Equatable {
 
 /// `profile/update` (JWT only).
 public struct ProfileUpdateRequest: Codable, Sendable, Equatable {
+    /// The profile fields to change (`profile_fields`); values may be action-field operations.
     public var profileFields: [String: JSONValue]?
+    /// True: the profile is ignored by mailing and scenario triggers (`skip_triggers`).
     public var skipTriggers: Bool?
 
+    /// A profile update.
+    ///
+    /// - Parameters:
+    ///   - profileFields: The fields to change.
+    ///   - skipTriggers: Skip triggers; default nil.
     public init(profileFields: [String: JSONValue]?, skipTriggers: Bool? = nil) {
         self.profileFields = profileFields
         self.skipTriggers = skipTriggers
@@ -146,18 +199,29 @@ public struct ProfileUpdateRequest: Codable, Sendable, Equatable {
 
 /// `event/push`: deliveries and opens, in a batch.
 public struct PushEventRequest: Codable, Sendable, Equatable {
+    /// What happened to a push on the device.
     public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// The push reached the device (reported by the Notification Service Extension).
         case delivery
+        /// The user opened it.
         case open
     }
 
+    /// One delivery or open.
     public struct Item: Codable, Sendable, Equatable {
         /// The message id from the push's `tern` object.
         public var messageId: String
+        /// Delivery or open.
         public var type: Kind
         /// When it happened on the device, in milliseconds since 1970.
         public var time: Int64
 
+        /// A push event.
+        ///
+        /// - Parameters:
+        ///   - messageId: The message id from the push.
+        ///   - type: Delivery or open.
+        ///   - time: When it happened, in milliseconds since 1970.
         public init(messageId: String, type: Kind, time: Int64) {
             self.messageId = messageId
             self.type = type
@@ -170,7 +234,11 @@ public struct PushEventRequest: Codable, Sendable, Equatable {
         }
     }
 
+    /// The events, oldest first.
     public var events: [Item]
 
+    /// A batch of push events.
+    ///
+    /// - Parameter events: The events.
     public init(events: [Item]) { self.events = events }
 }

@@ -8,8 +8,15 @@ public struct TagsSetRequest: Codable, Sendable, Equatable {
     public var provider: String
     /// The device's push token.
     public var subscriptionId: String
+    /// The tags to add or overwrite: key to value (see ``TagLimits``).
     public var tags: [String: String]
 
+    /// A set-tags request.
+    ///
+    /// - Parameters:
+    ///   - provider: The device's provider.
+    ///   - subscriptionId: The device's token.
+    ///   - tags: The tags.
     public init(provider: String, subscriptionId: String, tags: [String: String]) {
         self.provider = provider
         self.subscriptionId = subscriptionId
@@ -25,10 +32,19 @@ public struct TagsSetRequest: Codable, Sendable, Equatable {
 /// `profile/tags/remove`: removes tags of the install's current binding by key; unknown keys are
 /// ignored.
 public struct TagsRemoveRequest: Codable, Sendable, Equatable {
+    /// The device's push provider; names the install.
     public var provider: String
+    /// The device's push token.
     public var subscriptionId: String
+    /// The keys of the tags to remove.
     public var keys: [String]
 
+    /// A remove-tags request.
+    ///
+    /// - Parameters:
+    ///   - provider: The device's provider.
+    ///   - subscriptionId: The device's token.
+    ///   - keys: The keys to remove.
     public init(provider: String, subscriptionId: String, keys: [String]) {
         self.provider = provider
         self.subscriptionId = subscriptionId

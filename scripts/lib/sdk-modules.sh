@@ -7,6 +7,10 @@
 
 # Each SDK product is one module of the same name.
 SDK_MODULES=(TernProtocol TernCore TernPush TernNotificationService TernTarget TernProfile)
+# The server's library product: `make docs` builds its reference (the operators' guides and its API).
+SERVER_MODULES=(TernServer)
+# The SDK's iOS minimum (Package.swift's platforms): the target of the iOS symbol graphs.
+IOS_TARGET=arm64-apple-ios16.0
 # The build `make test` runs; the same flags here reuse its products instead of rebuilding them.
 BUILD_FLAGS=(-Xswiftc -warnings-as-errors)
 
@@ -27,6 +31,62 @@ build_sdk() {
             return 1
         }
     done
+}
+
+# The server's C libraries' include directories (libpq's is not on the default path), for
+# swift-symbolgraph-extract to load the server's C shims.
+server_tool_flags() {
+    local flag
+    for flag in $(pkg-config --cflags-only-I libpq libmicrohttpd libcurl openssl libnghttp2 2>/dev/null); do
+        printf '%s\n' -Xcc "$flag"
+    done
+}
+
+# Builds the server's library (nothing when the test build is current).
+build_server() {
+    (cd "$root" && swift build "${BUILD_FLAGS[@]}" --target TernServer >"$work/build-TernServer.log" 2>&1) || {
+        cat "$work/build-TernServer.log" >&2
+        echo "docs: the server did not build (whole log: $work/build-TernServer.log)" >&2
+        return 1
+    }
+}
+
+# The iOS build of the SDK (../shared/apple/ios-build.sh, which `make test` runs before the docs):
+# where its modules are, and how the tools read them for an Apple target.
+ios_scratch() { echo "${TERN_IOS_SCRATCH:-$root/.build/ios}"; }
+ios_modules_dir() { echo "${TERN_IOS_MODULES_DIR:-$(ios_scratch)/build/arm64-apple-ios/debug/Modules}"; }
+ios_build_script() { echo "$root/../shared/apple/ios-build.sh"; }
+
+ios_sdk_path() {
+    if [ "$(uname)" = Darwin ]; then
+        xcrun --sdk iphoneos --show-sdk-path
+    else
+        echo "$(ios_scratch)/sdk/iPhoneOS17.0.sdk"
+    fi
+}
+
+# Builds the SDK for iOS (the Apple-only API compiled in); false when there is no iOS SDK here.
+build_sdk_ios() {
+    local script
+    script=$(ios_build_script)
+    [ -x "$script" ] || return 1
+    (cd "$root" && TERN_IOS_SCRATCH="$(ios_scratch)" "$script" TernCore TernPush TernNotificationService \
+        TernTarget TernProfile >"$work/build-ios.log" 2>&1) || {
+        cat "$work/build-ios.log" >&2
+        echo "docs: the SDK did not build for iOS (whole log: $work/build-ios.log)" >&2
+        return 2
+    }
+}
+
+# Flags swift-symbolgraph-extract takes to read the iOS modules: the iOS SDK's interfaces, and on
+# Linux the resource directory and module cache ios-build.sh made (with Apple's API notes).
+ios_tool_flags() {
+    local scratch dir
+    scratch=$(ios_scratch)
+    printf '%s\n' -I "$(ios_modules_dir)" -target "$IOS_TARGET" -sdk "$(ios_sdk_path)" \
+        -module-cache-path "$scratch/module-cache"
+    if [ "$(uname)" != Darwin ]; then printf '%s\n' -resource-dir "$scratch/resource" -I "$scratch/prebuilt"; fi
+    for dir in "$root"/Sources/C*/; do printf '%s\n' -I "${dir%/}"; done
 }
 
 modules_dir() {

@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
 # The operators' guide's backup and restore steps, run word for word against a real `tern serve`
-# and its SQLite file. Run by `make test`, after the build.
+# and its SQLite file, or (`backup-restore.sh postgresql`) its PostgreSQL database. Run by
+# `make test`, after the build (the PostgreSQL run after the throwaway cluster is up).
+#
+#   scripts/tests/backup-restore.sh              the SQLite steps
+#   scripts/tests/backup-restore.sh postgresql   the PostgreSQL steps, in a database of their own
+#                                                made in the cluster TERN_TEST_POSTGRES_URL names
+#                                                (scripts/postgres.sh starts one) and dropped after
 #
 # The blocks come from docs/operating.md (the ```sh block after `<!-- tested: backup -->` and the
-# one after `<!-- tested: restore -->`), so the guide cannot drift from what works. The test:
+# one after `<!-- tested: restore -->`; `backup-postgresql` and `restore-postgresql` for
+# PostgreSQL), so the guide cannot drift from what works. The test:
 #   1. starts `tern serve` on an empty data directory, creates a project "before-backup" and gives
 #      project 1 an APNs credential (an EC P-256 key made here);
 #   2. runs the guide's backup block while the server runs;
 #   3. creates a project "after-backup", then stops the server (SIGTERM);
 #   4. runs the guide's restore block, starts `tern serve` again on the restored directory;
 #   5. expects, through the management API with the restored admin key: "before-backup" there,
-#      "after-backup" gone, the APNs credential configured, and the store's integrity check "ok".
+#      "after-backup" gone, the APNs credential configured, and (SQLite) the store's integrity
+#      check "ok".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+store=${1:-sqlite}
+case $store in sqlite | postgresql) ;; *) echo "usage: backup-restore.sh [sqlite|postgresql]" >&2; exit 2 ;; esac
 tern="${TERN_BIN:-$(cd "$root" && swift build --show-bin-path)/tern}"
 [ -x "$tern" ] || { echo "backup-restore: $tern is not built (swift build --product tern)" >&2; exit 1; }
 guide="${TERN_GUIDE:-$root/docs/operating.md}"
 tmp=$(mktemp -d)
 server=""
+database=""
 cleanup() {
     if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+    if [ -n "$database" ]; then psql -q "$TERN_TEST_POSTGRES_URL" -c "DROP DATABASE IF EXISTS $database" || true; fi
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -41,14 +53,18 @@ if not match:
 print(match.group(1), end="")
 PY
 }
-block backup >"$tmp/backup.sh" || fail "the guide has no tested backup block"
-block restore >"$tmp/restore.sh" || fail "the guide has no tested restore block"
+suffix=""
+[ "$store" = postgresql ] && suffix=-postgresql
+block "backup$suffix" >"$tmp/backup.sh" || fail "the guide has no tested backup$suffix block"
+block "restore$suffix" >"$tmp/restore.sh" || fail "the guide has no tested restore$suffix block"
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 start_server() {
     port=$(free_port)
-    "$tern" serve --host 127.0.0.1 --port "$port" --data "$TERN_DATA" >>"$tmp/server.log" 2>&1 &
+    local database_option=()
+    [ "$store" = postgresql ] && database_option=(--database "$TERN_DATABASE_URL")
+    "$tern" serve --host 127.0.0.1 --port "$port" --data "$TERN_DATA" "${database_option[@]}" >>"$tmp/server.log" 2>&1 &
     server=$!
     for _ in $(seq 1 100); do
         if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then return 0; fi
@@ -73,8 +89,15 @@ admin() {
 
 export TERN_DATA="$tmp/var/lib/tern" BACKUP="$tmp/backups/tern/first"
 mkdir -p "$(dirname "$TERN_DATA")"
+if [ "$store" = postgresql ]; then
+    [ -n "${TERN_TEST_POSTGRES_URL:-}" ] || fail "TERN_TEST_POSTGRES_URL is not set (scripts/postgres.sh start DIR prints one)"
+    database="tern_backup_test_$$"
+    psql -q "$TERN_TEST_POSTGRES_URL" -c "CREATE DATABASE $database" || fail "could not create a database for the test"
+    export TERN_DATABASE_URL="${TERN_TEST_POSTGRES_URL%/*}/$database"
+    mkdir -p "$TERN_DATA"
+fi
 
-echo "== operators' guide: backup and restore against a real tern serve"
+echo "== operators' guide: backup and restore ($store) against a real tern serve"
 start_server
 admin projects create before-backup >/dev/null || fail "could not create a project"
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$tmp/AuthKey.p8"
@@ -102,7 +125,9 @@ if grep -q '"after-backup"' <<<"$projects"; then fail "the project made after th
 credentials=$(curl -fsS -H "Authorization: Bearer $key" "http://127.0.0.1:$port/api/v1/admin/projects/1/credentials") ||
     fail "could not read the restored credentials"
 grep -q 'KEY1234567' <<<"$credentials" || fail "the APNs credential did not come back: $credentials"
-[ "$(sqlite3 "$TERN_DATA/tern.sqlite" "PRAGMA integrity_check")" = ok ] || fail "the restored store is not intact"
-ls -d "$TERN_DATA".before-restore.* >/dev/null || fail "the old data directory was not kept aside"
+if [ "$store" = sqlite ]; then
+    [ "$(sqlite3 "$TERN_DATA/tern.sqlite" "PRAGMA integrity_check")" = ok ] || fail "the restored store is not intact"
+    ls -d "$TERN_DATA".before-restore.* >/dev/null || fail "the old data directory was not kept aside"
+fi
 stop_server
-echo "backup-restore: ok (the project before the backup restored, the one after it gone, the credential back)"
+echo "backup-restore ($store): ok (the project before the backup restored, the one after it gone, the credential back)"

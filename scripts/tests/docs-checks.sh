@@ -6,12 +6,18 @@
 # seconds) is compiled with the toolchain into a module of its own, then the real checks read it
 # (TERN_MODULES_DIR) against the real, committed baseline and catalog:
 #   1. the copy as it is: `make docs`' steps and the API check pass (the test can pass);
-#   2. an undocumented public function planted: the documentation check fails and names it;
+#   2. an undocumented public function planted: the documentation check fails and names it, and so
+#      does the API check (scripts/api-baseline.sh), even with the function in its baseline;
 #   3. a broken symbol link planted in a doc comment: docc fails and names it;
 #   4. a property's and an initializer's type changed: the API check fails and prints both, the
-#      baseline's line as removed and the new one as added.
+#      baseline's line as removed and the new one as added;
+#   5. with the iOS SDK here (ios-build.sh unpacks it): the copy compiled for iOS too, with a public
+#      function under `#if os(iOS)`: documented, it has its page in the reference, marked iOS-only;
+#      undocumented, `make docs` and the API check fail and name it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/sdk-modules.sh
+source "$root/scripts/lib/sdk-modules.sh"
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 failures=0
@@ -66,7 +72,8 @@ linux=no
 [ "$(uname)" = Linux ] && linux=yes
 if [ $linux = yes ]; then
     status=0; api_check clean || status=$?
-    expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged"
+    expect "the real sources match the API baseline" "$tmp/clean/api.log" pass $status "TernProtocol unchanged" \
+        "every public symbol of TernProtocol is documented"
 else
     echo "  skipped: the API baseline is Linux's (scripts/api-baseline.sh)"
 fi
@@ -78,6 +85,70 @@ status=0; docs_check undocumented || status=$?
 expect "a planted undocumented public function fails make docs" "$tmp/undocumented/docs.log" fail $status \
     "public symbol without a documentation comment: TernProtocol: function plantedUndocumentedFunction()" \
     "Tags.swift"
+if [ $linux = yes ]; then
+    # The API check too, against a baseline that already has the function (made from the planted
+    # module itself), so the only thing wrong is the missing comment: it must fail on that alone.
+    TERN_MODULES_DIR="$tmp/undocumented/Modules" TERN_API_MODULES=TernProtocol \
+        TERN_API_BASELINE="$tmp/undocumented/baseline" "$root/scripts/api-baseline.sh" update >/dev/null
+    status=0
+    TERN_MODULES_DIR="$tmp/undocumented/Modules" TERN_API_MODULES=TernProtocol \
+        TERN_API_BASELINE="$tmp/undocumented/baseline" "$root/scripts/api-baseline.sh" check \
+        >"$tmp/undocumented/api.log" 2>&1 || status=$?
+    expect "a planted undocumented public function fails the API check (its signature in the baseline)" \
+        "$tmp/undocumented/api.log" fail $status "TernProtocol unchanged" \
+        "public symbol without a documentation comment: TernProtocol: function plantedUndocumentedFunction()" \
+        "Tags.swift"
+fi
+
+# The Apple-only API: a copy compiled for iOS too (with the iOS SDK ios-build.sh unpacked), with a
+# function only iOS has. Documented, it must be in the reference; undocumented, both checks fail.
+if [ -e "$(ios_sdk_path)" ] && { [ "$(uname)" = Darwin ] || [ -d "$(ios_scratch)/resource" ]; }; then
+    compile_ios() { # compile_ios SOURCES_DIR MODULES_DIR
+        local extra=()
+        [ "$(uname)" = Darwin ] || extra=(-resource-dir "$(ios_scratch)/resource")
+        mkdir -p "$2"
+        swiftc -emit-module -module-name TernProtocol -parse-as-library -swift-version 6 -target "$IOS_TARGET" \
+            -sdk "$(ios_sdk_path)" "${extra[@]}" -module-cache-path "$(ios_scratch)/module-cache" \
+            -emit-module-path "$2/TernProtocol.swiftmodule" "$1"/*.swift
+    }
+    for variant in apple-documented apple-undocumented; do
+        fresh_copy $variant
+        comment=""
+        [ $variant = apple-documented ] && comment="    /// A planted function that only the iOS build has."
+        printf '\n#if os(iOS)\n%s\n    public func plantedAppleOnlyFunction() -> Int { 1 }\n#endif\n' "$comment" \
+            >>"$tmp/$variant/src/Tags.swift"
+        compile "$tmp/$variant/src" "$tmp/$variant/Modules"
+        compile_ios "$tmp/$variant/src" "$tmp/$variant/ModulesIOS"
+        status=0
+        TERN_IOS_MODULES_DIR="$tmp/$variant/ModulesIOS" docs_check $variant || status=$?
+        if [ $variant = apple-documented ]; then
+            expect "an Apple-only public function is in the reference" "$tmp/$variant/docs.log" \
+                pass $status "1 iOS-only" "iOS only: plantedAppleOnlyFunction()"
+            page="$tmp/$variant/out/archives/TernProtocol.doccarchive/data/documentation/ternprotocol/plantedappleonlyfunction().json"
+            if python3 - "$page" <<'PY'; then echo "  ok: ...with its page in the archive, saying iOS"; else
+import json, sys
+platforms = json.load(open(sys.argv[1]))["metadata"].get("platforms") or []
+sys.exit(0 if "iOS" in [p["name"] for p in platforms] else f"platforms on the page: {platforms}")
+PY
+                echo "  FAILED: no page for the Apple-only function saying iOS: $page"; failures=$((failures + 1))
+            fi
+        else
+            expect "a planted undocumented Apple-only public function fails make docs" "$tmp/$variant/docs.log" \
+                fail $status "public symbol without a documentation comment: TernProtocol: function plantedAppleOnlyFunction()"
+            if [ $linux = yes ]; then
+                status=0
+                TERN_MODULES_DIR="$tmp/$variant/Modules" TERN_IOS_MODULES_DIR="$tmp/$variant/ModulesIOS" \
+                    TERN_API_MODULES=TernProtocol "$root/scripts/api-baseline.sh" check >"$tmp/$variant/api.log" 2>&1 \
+                    || status=$?
+                expect "a planted undocumented Apple-only public function fails the API check" "$tmp/$variant/api.log" \
+                    fail $status "TernProtocol unchanged" \
+                    "public symbol without a documentation comment: TernProtocol: function plantedAppleOnlyFunction()"
+            fi
+        fi
+    done
+else
+    echo "  skipped: the Apple-only API checks (no iOS SDK: run ../shared/apple/ios-build.sh once, or use Xcode)"
+fi
 
 fresh_copy broken-link
 python3 - "$tmp/broken-link/src/Tags.swift" <<'PY'

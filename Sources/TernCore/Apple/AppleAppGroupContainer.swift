@@ -6,6 +6,7 @@
     /// app's own Application Support without a group. The directory is readable after the first
     /// unlock, so the extension can write the outbox while the phone is locked.
     public struct AppleAppGroupContainer: AppGroupContainer {
+        /// The container; ``TernEnvironment/platformDefault`` uses it on iOS.
         public init() {}
 
         public func directory(forGroup groupName: String?) throws -> URL {

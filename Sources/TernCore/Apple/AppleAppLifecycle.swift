@@ -8,6 +8,7 @@
     /// ``CoreServices/attachAppLifecycle(_:)``); an app extension never can.
     @available(iOSApplicationExtension, unavailable)
     public struct AppleAppLifecycle: AppLifecycle {
+        /// The app's lifecycle; observing starts when the SDK asks for ``states()``.
         public init() {}
 
         public func states() async -> AsyncStream<AppState> {

@@ -16,6 +16,7 @@
         /// The identifiers registered in this process (the system's own registry is per process too).
         private static let registered = OSAllocatedUnfairLock(initialState: Set<String>())
 
+        /// The scheduler over `BGTaskScheduler.shared`.
         public init() {}
 
         public func register(identifier: String, work: @escaping @Sendable () async -> Void) -> Bool {

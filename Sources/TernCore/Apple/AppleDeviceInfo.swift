@@ -8,6 +8,7 @@
     /// hardware model from `uname` (e.g. `iPhone14,7`), and the advertising identifier only when the
     /// user allowed tracking (App Tracking Transparency).
     public struct AppleDeviceInfo: DeviceInfoProvider {
+        /// The device's description, read from the system each time ``current()`` is called.
         public init() {}
 
         public func current() async -> DeviceInfo {

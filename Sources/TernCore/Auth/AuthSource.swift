@@ -8,13 +8,19 @@ public actor AuthSource {
     private var provider: (any JWTInterface)?
     private var inFlight: Task<String?, Never>?
 
+    /// Creates a source with no JWT provider: requests carry only the rToken, if any.
     public init() {}
 
+    /// Sets the app's JWT provider, or removes it with nil; a token request already in flight is
+    /// forgotten, so the next request asks the new provider.
+    ///
+    /// - Parameter provider: What ``jwt()`` asks for a token; nil to authenticate with the rToken only.
     public func setProvider(_ provider: (any JWTInterface)?) {
         self.provider = provider
         inFlight = nil
     }
 
+    /// True when a JWT provider is set (requests are then sent with `Authorization: Bearer`).
     public var hasProvider: Bool { provider != nil }
 
     /// Asks the provider for a token, sharing one call among every concurrent caller. The provider
@@ -37,6 +43,7 @@ public actor AuthSource {
 
     /// What to attach to a request.
     public struct Credentials: Sendable, Equatable {
+        /// The headers to add: `Authorization: Bearer <JWT>` and/or `X-Tern-RToken`.
         public var headers: [String: String]
         /// True when a JWT provider is set but gave nothing.
         public var jwtMissing: Bool

@@ -11,5 +11,10 @@ import Foundation
 /// Tern.shared.setJWTProvider(provider: JWTProvider())
 /// ```
 public protocol JWTInterface: Sendable {
+    /// The JWT for the next request, or nil when there is none (the SDK then reports `jwtIsNil` and
+    /// falls back to the rToken). Called off the main thread for each request that is sent; it may
+    /// block briefly, e.g. to read the Keychain.
+    ///
+    /// - Returns: A JWT signed by the app owner's backend, or nil.
     func getToken() -> String?
 }

@@ -4,14 +4,25 @@ import TernProtocol
 /// Checks a configuration before the SDK uses it. Pure: the answer is the configuration to use
 /// (nil when it cannot be used) and the events to report.
 public enum ConfigurationValidator {
+    /// What ``validate(_:)`` decided.
     public struct Outcome: Sendable {
         /// The configuration to use; nil when the URL or rToken make it unusable.
         public var configuration: TernConfiguration?
+        /// The events to report for the configuration, in order: an error per bad value (e.g.
+        /// `invalidUrlValue`, `invalidPushProviders`, `maxPlacementsInvalid`).
         public var events: [EventRecord]
     }
 
     static let function = "initialization"
 
+    /// Checks `configuration`: an invalid `apiUrl` (not an absolute http(s) URL with a host,
+    /// `invalidUrlValue`) or an empty `rToken` (`invalidRTokenValue`) make it unusable; a bad provider
+    /// list (`invalidPushProviders`), `maxPlacements` below 1 (`maxPlacementsInvalid`) or a
+    /// `placementsRequestInterval` not above 0 (`requestIntervalInvalid`) are reported and replaced by
+    /// their defaults. The URL is trimmed of spaces and trailing slashes.
+    ///
+    /// - Parameter configuration: The configuration the app passed to `initialization(configuration:)`.
+    /// - Returns: The configuration to use (nil when unusable) and the events to report.
     public static func validate(_ configuration: TernConfiguration) -> Outcome {
         var events: [EventRecord] = []
         var usable = true

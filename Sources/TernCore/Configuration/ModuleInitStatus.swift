@@ -11,8 +11,11 @@ import Foundation
 /// }
 /// ```
 public struct ModuleInitStatus: Sendable, Equatable {
+    /// How a module's initialization ended.
     public enum InitStatus: String, Sendable, Equatable {
+        /// The module is ready.
         case success
+        /// The module could not initialize; ``ModuleInitStatus/reason`` says why.
         case error
         /// A newer `initialization(configuration:)` call replaced this one before it finished.
         case cancelled
@@ -22,10 +25,17 @@ public struct ModuleInitStatus: Sendable, Equatable {
 
     /// `core`, `push`, `target`, `profile`, …
     public let moduleName: String
+    /// How the module's initialization ended.
     public let initStatus: InitStatus
     /// Why it did not succeed.
     public let reason: String?
 
+    /// Creates a status.
+    ///
+    /// - Parameters:
+    ///   - moduleName: The module's name: `core`, `push`, `target`, `profile`, ...
+    ///   - initStatus: How its initialization ended.
+    ///   - reason: Why it did not succeed; nil on success.
     public init(moduleName: String, initStatus: InitStatus, reason: String? = nil) {
         self.moduleName = moduleName
         self.initStatus = initStatus

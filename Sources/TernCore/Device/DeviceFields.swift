@@ -4,6 +4,11 @@ import TernProtocol
 /// Turns ``DeviceInfo`` into the subscription's automatic fields (`_os`, `_os_tz`, `_os_language`,
 /// `_device_type`, `_device_model`, `_device_name`, `_os_ver`, `_ad_track`, `_ad_id`). Pure.
 public enum DeviceFields {
+    /// The automatic subscription fields for `info`; `_ad_id` only when ad tracking is on and an
+    /// advertising id is known.
+    ///
+    /// - Parameter info: The device's description.
+    /// - Returns: The fields, e.g. `["_os": "IOS", "_os_tz": "+0300", "_device_type": "mob", ...]`.
     public static func fields(_ info: DeviceInfo) -> [String: JSONValue] {
         var fields: [String: JSONValue] = [
             "_os": .string(info.os),

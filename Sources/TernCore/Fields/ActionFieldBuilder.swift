@@ -14,6 +14,10 @@ public struct ActionFieldBuilder: Sendable {
     /// The profile field the operation changes.
     public let key: String
 
+    /// Starts an operation on one profile field; `actionField(_:)` of the subscription and update APIs
+    /// makes these.
+    ///
+    /// - Parameter key: The profile field's name, e.g. `orders_count`.
     public init(key: String) {
         self.key = key
     }

@@ -24,6 +24,14 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The share of each wait that is random: 0.5 waits between half and all of the backoff.
     public var jitter: Double
 
+    /// A policy; the defaults are the SDK's.
+    ///
+    /// - Parameters:
+    ///   - baseDelay: The first wait in seconds; default 1.
+    ///   - maxDelay: The longest single wait; default 300 seconds.
+    ///   - budget: How long after the first attempt the SDK keeps trying; default 3 days.
+    ///   - maxRetryAfter: The longest `Retry-After` honoured; default 3,600 seconds.
+    ///   - jitter: The random share of each wait, clamped to 0...1; default 0.5.
     public init(
         baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 300, budget: TimeInterval = 3 * 86_400,
         maxRetryAfter: TimeInterval = 3_600, jitter: Double = 0.5
@@ -43,8 +51,11 @@ public struct RetryPolicy: Sendable, Equatable {
         case network(String)
     }
 
+    /// What to do with a request after an attempt.
     public enum Decision: Sendable, Equatable {
+        /// The server accepted it (2xx): done.
         case success
+        /// Send it again after this many seconds.
         case retry(after: TimeInterval)
         /// Give up; the reason says why in words a person can act on.
         case drop(reason: String)

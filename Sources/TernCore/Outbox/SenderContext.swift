@@ -3,9 +3,16 @@ import TernProtocol
 
 /// The push token the device has now. Kept by the core so every module (and the NSE) sees it.
 public struct TokenData: Codable, Sendable, Equatable {
+    /// The provider that gave the token: `ios-apns`, `ios-firebase` or `ios-huawei`.
     public let provider: String
+    /// The push token, as the provider gave it (APNs tokens as hexadecimal).
     public let token: String
 
+    /// Describes the device's token.
+    ///
+    /// - Parameters:
+    ///   - provider: The provider that gave it.
+    ///   - token: The push token.
     public init(provider: String, token: String) {
         self.provider = provider
         self.token = token

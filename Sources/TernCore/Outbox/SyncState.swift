@@ -17,6 +17,7 @@ public struct SyncUpdate: Sendable, Equatable {
     /// The request's id: the value the public call returned in ``QueuedRequest/id``, also sent as
     /// the `Idempotency-Key`.
     public let requestId: String
+    /// The request's new state.
     public let state: SyncState
 }
 
@@ -33,6 +34,11 @@ public struct QueuedRequest: Sendable, Equatable {
     /// `.queued`, or `.failed` when the call was refused at once (bad input, see the ErrorEvent).
     public let state: SyncState
 
+    /// Describes a call's request.
+    ///
+    /// - Parameters:
+    ///   - id: The request's id (its `Idempotency-Key`).
+    ///   - state: Its state when the call returned.
     public init(id: String, state: SyncState) {
         self.id = id
         self.state = state

@@ -11,8 +11,12 @@ public protocol AppGroupContainer: Sendable {
 /// The container as a plain directory: `root/<group>` (or `root/private` without a group). Used on
 /// Linux, in tests and by the simulated device; two processes given the same root share the database.
 public struct DirectoryContainer: AppGroupContainer {
+    /// The directory that holds one folder per app group (and `private` for none).
     public let root: URL
 
+    /// A container under `root`.
+    ///
+    /// - Parameter root: The directory to keep the SDK's folders in; made when first needed.
     public init(root: URL) {
         self.root = root
     }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Whether the app is in front of the user.
 public enum AppState: Sendable, Equatable {
+    /// The app is active and in front of the user.
     case foreground
+    /// The app is in the background (or not yet active).
     case background
 }
 
@@ -45,6 +47,7 @@ public struct BackgroundWork: Sendable {
 public actor ManualAppLifecycle: AppLifecycle {
     private var continuations: [UUID: AsyncStream<AppState>.Continuation] = [:]
 
+    /// A lifecycle with no listeners; ``set(_:)`` reports changes.
     public init() {}
 
     public func states() -> AsyncStream<AppState> {

@@ -25,6 +25,7 @@ public final class ManualBackgroundScheduler: BackgroundTaskScheduler {
     /// Keeps registrations in call order, though `register` returns before they are stored.
     private let queue = SerialQueue()
 
+    /// A scheduler with nothing registered.
     public init() {}
 
     public func register(identifier: String, work: @escaping @Sendable () async -> Void) -> Bool {

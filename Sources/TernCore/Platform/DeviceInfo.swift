@@ -21,6 +21,18 @@ public struct DeviceInfo: Sendable, Equatable {
     /// The advertising identifier; nil unless tracking is allowed.
     public var advertisingId: String?
 
+    /// Describes a device.
+    ///
+    /// - Parameters:
+    ///   - os: The OS name, `IOS` on iPhones and iPads.
+    ///   - osVersion: The OS version, e.g. `18.6.2`.
+    ///   - timeZoneOffsetSeconds: Seconds east of UTC.
+    ///   - language: The preferred language's code, e.g. `en`.
+    ///   - deviceType: The device type; default `mob`.
+    ///   - model: The hardware model, e.g. `iPhone14,7`.
+    ///   - name: The device's kind, e.g. `iPhone`.
+    ///   - adTrackingEnabled: Whether the user allows ad tracking; default false.
+    ///   - advertisingId: The advertising identifier; default nil.
     public init(
         os: String, osVersion: String, timeZoneOffsetSeconds: Int, language: String, deviceType: String = "mob",
         model: String, name: String, adTrackingEnabled: Bool = false, advertisingId: String? = nil
@@ -39,5 +51,9 @@ public struct DeviceInfo: Sendable, Equatable {
 
 /// Reads ``DeviceInfo`` from the system.
 public protocol DeviceInfoProvider: Sendable {
+    /// The device as it is now; read before each subscription change, so a new OS version or time zone
+    /// is reported.
+    ///
+    /// - Returns: The device's description.
     func current() async -> DeviceInfo
 }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Time and waiting, behind a port so tests and benchmarks control them.
 public protocol TernClock: Sendable {
+    /// The current time.
     func now() -> Date
     /// Sleeps; throws `CancellationError` when the task is cancelled.
     func sleep(seconds: TimeInterval) async throws
@@ -9,8 +10,10 @@ public protocol TernClock: Sendable {
 
 /// The real clock.
 public struct SystemClock: TernClock {
+    /// The system's clock.
     public init() {}
 
+    /// The current time: `Date()`.
     public func now() -> Date { Date() }
 
     public func sleep(seconds: TimeInterval) async throws {

@@ -7,14 +7,21 @@ import Foundation
 /// let tern = Tern(environment: .directory(URL(fileURLWithPath: "/tmp/device-1")))
 /// ```
 public struct TernEnvironment: Sendable {
+    /// Sends the SDK's HTTP requests.
     public var transport: any HTTPTransport
+    /// Tells the time and waits.
     public var clock: any TernClock
+    /// Describes the device for the subscription's fields.
     public var deviceInfo: any DeviceInfoProvider
+    /// Where the database lives (the app group's container on iOS).
     public var container: any AppGroupContainer
+    /// Reports foreground and background, and grants background time.
     public var lifecycle: any AppLifecycle
+    /// Runs the SDK's background flush (`BGTaskScheduler` on iOS).
     public var backgroundTasks: any BackgroundTaskScheduler
     /// A number in 0..<1 for the retry policy's jitter.
     public var random: @Sendable () -> Double
+    /// When failed requests are retried and when they are dropped.
     public var retryPolicy: RetryPolicy
     /// The most events in one `event/push` or `event/post` request.
     public var maxBatchSize: Int
@@ -25,6 +32,21 @@ public struct TernEnvironment: Sendable {
     /// How long a session lasts after the app leaves the foreground.
     public var sessionTimeout: TimeInterval
 
+    /// An environment; the platform parts are required, the tuning has the SDK's defaults.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends HTTP requests; default ``URLSessionTransport``.
+    ///   - clock: Tells the time; default ``SystemClock``.
+    ///   - deviceInfo: Describes the device.
+    ///   - container: Where the database lives.
+    ///   - lifecycle: Reports foreground and background.
+    ///   - backgroundTasks: Runs background work.
+    ///   - random: A number in 0..<1 for retry jitter; default `Double.random(in:)`.
+    ///   - retryPolicy: When requests are retried; default ``RetryPolicy/init(baseDelay:maxDelay:budget:maxRetryAfter:jitter:)`` with its defaults.
+    ///   - maxBatchSize: The most events in one request; default 100.
+    ///   - idlePollInterval: Seconds between an idle sender's looks for rows another process wrote; default 30.
+    ///   - moduleInitTimeout: Seconds a module may take to initialize before `timeout`; default 10.
+    ///   - sessionTimeout: Seconds a session lasts after the app leaves the foreground; default 1,800.
     public init(
         transport: any HTTPTransport = URLSessionTransport(), clock: any TernClock = SystemClock(),
         deviceInfo: any DeviceInfoProvider, container: any AppGroupContainer, lifecycle: any AppLifecycle,

@@ -17,10 +17,18 @@ public struct URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration)
     }
 
+    /// A transport over the app's own session (its delegate, proxy and TLS settings apply).
+    ///
+    /// - Parameter session: The session to send with.
     public init(session: URLSession) {
         self.session = session
     }
 
+    /// Sends `request` with a data task and returns the answer, whatever its status.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The HTTP answer, header names lower-cased.
+    /// - Throws: ``TransportError`` when no HTTP answer came.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method

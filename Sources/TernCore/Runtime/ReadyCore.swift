@@ -4,7 +4,9 @@ import TernProtocol
 /// The core as a command sees it once the SDK is initialized: the configuration in force, the
 /// database, the outbox. Public for Tern's modules; apps never need it.
 public struct ReadyCore: Sendable {
+    /// The configuration in force (validated).
     public let configuration: TernConfiguration
+    /// The SDK's database.
     public let store: CoreStore
     let runtime: CoreRuntime
 

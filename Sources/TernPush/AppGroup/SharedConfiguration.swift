@@ -13,15 +13,22 @@ public struct SharedConfiguration: Codable, Sendable, Equatable {
     /// The settings key in the app-group database.
     static let settingKey = "push.sharedConfiguration"
 
+    /// The server's API root from the app's configuration.
     public var apiUrl: String
+    /// The app's resource token, if any.
     public var rToken: String?
+    /// The app's push providers in priority order.
     public var providerPriorityList: [String]
+    /// The app's identity, if it gave one.
     public var appInfo: AppInfo?
     /// The configuration's consent (`collectionEnabled`); nil in copies saved before it was kept,
     /// read as on. A saved opt-out (`setCollectionEnabled(false)`) lives in the same database and
     /// applies in the extension whatever this says.
     public var collectionEnabled: Bool?
 
+    /// The extension's copy of `configuration`.
+    ///
+    /// - Parameter configuration: The configuration in force in the app.
     public init(_ configuration: TernConfiguration) {
         apiUrl = configuration.apiUrl
         rToken = configuration.rToken

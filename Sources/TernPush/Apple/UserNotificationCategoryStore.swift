@@ -8,6 +8,7 @@
     /// let registry = CategoryRegistry(store: UserNotificationCategoryStore())
     /// ```
     public struct UserNotificationCategoryStore: NotificationCategoryStore {
+        /// The store over `UNUserNotificationCenter.current()`.
         public init() {}
 
         public func ternCategories() async -> [NotificationCategory] {

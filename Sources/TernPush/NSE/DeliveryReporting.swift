@@ -5,5 +5,9 @@
 /// its task is cancelled. The processor gives it at most
 /// ``NotificationServiceConfiguration/deliveryReportTimeout`` before it answers the system.
 public protocol DeliveryReporting: Sendable {
+    /// Records that message `messageId` reached the device (`event/push` with `delivery`): written to
+    /// the shared outbox first, then sent if time allows.
+    ///
+    /// - Parameter messageId: The message id from the push's `tern` object.
     func reportDelivery(messageId: String) async
 }

@@ -15,9 +15,16 @@ public protocol MediaDownloading: Sendable {
 
 /// A downloaded body, on disk.
 public struct DownloadedFile: Sendable, Equatable {
+    /// The file, owned by the caller (move or delete it).
     public var fileURL: URL
+    /// Its size in bytes.
     public var byteCount: Int
 
+    /// A downloaded file.
+    ///
+    /// - Parameters:
+    ///   - fileURL: Where it is.
+    ///   - byteCount: Its size in bytes.
     public init(fileURL: URL, byteCount: Int) {
         self.fileURL = fileURL
         self.byteCount = byteCount
@@ -26,13 +33,21 @@ public struct DownloadedFile: Sendable, Equatable {
 
 /// Why media could not be attached; each becomes an `errorMediaDownload` event with this reason.
 public enum MediaDownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The media server answered with this non-2xx status.
     case httpStatus(Int)
+    /// A redirect to this URL was refused: media must stay on https.
     case redirectRefused(String)
+    /// No answer: the connection failed, with the system's reason.
     case transport(String)
+    /// The whole download took longer than this (``MediaLimits/timeout``).
     case timedOut(Duration)
+    /// The file is larger than the limit for its family (nil while the family is unknown).
     case tooLarge(family: MediaKind.Family?, limit: Int)
+    /// The file's first bytes match no type iOS attaches (JPEG, PNG, GIF, MP3, M4A, WAV, AIFF, MPEG, MP4, AVI).
     case unsupportedType
+    /// The media server sent an empty body.
     case empty
+    /// The downloaded file could not be kept (moved or measured), with the file system's reason.
     case file(String)
 
     public var description: String {

@@ -9,18 +9,23 @@ import Foundation
 /// MediaKind.sniff(Data([0xFF, 0xD8, 0xFF, 0xE0]))   // .jpeg
 /// ```
 public enum MediaKind: String, Sendable, CaseIterable {
+    /// Images: JPEG, PNG and GIF, up to ``MediaLimits/imageMaxBytes``.
     case jpeg, png, gif
+    /// Audio: MP3, M4A (AAC in MPEG-4), WAV and AIFF, up to ``MediaLimits/audioMaxBytes``.
     case mp3, m4a, wav, aiff
+    /// Video: MPEG, MPEG-4 and AVI, up to ``MediaLimits/videoMaxBytes``.
     case mpeg, mp4, avi
 
     /// Image, audio or video: what decides the size limit.
     public enum Family: String, Sendable, CaseIterable {
+        /// Image, audio or video: each has its own size limit in ``MediaLimits``.
         case image, audio, video
     }
 
     /// How many leading bytes ``sniff(_:)`` needs to decide.
     public static let signatureLength = 12
 
+    /// Whether this type is an image, audio or video.
     public var family: Family {
         switch self {
         case .jpeg, .png, .gif: .image

@@ -13,6 +13,12 @@ public struct NotificationServiceConfiguration: Sendable, Equatable {
     /// still unsent by then stays in the outbox for the app to send.
     public var deliveryReportTimeout: Duration
 
+    /// The extension's limits; the defaults suit apps.
+    ///
+    /// - Parameters:
+    ///   - mediaPolicy: Which media URLs are downloaded; default https only.
+    ///   - mediaLimits: Sizes and download time; default Apple's limits and 15 seconds.
+    ///   - deliveryReportTimeout: How long to wait for the delivery report; default 5 seconds.
     public init(
         mediaPolicy: MediaURLPolicy = MediaURLPolicy(), mediaLimits: MediaLimits = MediaLimits(),
         deliveryReportTimeout: Duration = .seconds(5)

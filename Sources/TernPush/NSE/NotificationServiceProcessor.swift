@@ -17,10 +17,12 @@ import TernProtocol
 /// await processor.process(content) { result in show(result) }
 /// ```
 public actor NotificationServiceProcessor {
+    /// Receives the one result for a notification: what to show.
     public typealias ContentHandler = @Sendable (NotificationServiceResult) -> Void
     /// The function the extension's events name.
     static let function = "handleNotificationRequest"
 
+    /// The processor's limits.
     public let configuration: NotificationServiceConfiguration
     private let parser: PushPayloadParser
     private let fetcher: MediaFetcher
@@ -32,6 +34,15 @@ public actor NotificationServiceProcessor {
     private var running: [Int: Task<Void, Never>] = [:]
     private var nextRequest = 0
 
+    /// A processor on the given ports.
+    ///
+    /// - Parameters:
+    ///   - configuration: Its limits; default `NotificationServiceConfiguration()`.
+    ///   - downloader: Downloads media.
+    ///   - writer: Keeps downloaded files as attachments.
+    ///   - categories: Registers each message's category for its buttons; nil shows no buttons.
+    ///   - delivery: Reports deliveries; nil reports none.
+    ///   - issues: Reports push problems as events; nil reports none.
     public init(
         configuration: NotificationServiceConfiguration = NotificationServiceConfiguration(),
         downloader: any MediaDownloading, writer: any AttachmentWriting, categories: CategoryRegistry?,

@@ -15,6 +15,7 @@ public struct NotificationServiceResult: Sendable, Equatable {
         case timeExpired
     }
 
+    /// How processing ended.
     public var ending: Ending
     /// The content to show.
     public var content: NotificationContent
@@ -25,6 +26,14 @@ public struct NotificationServiceResult: Sendable, Equatable {
     /// What went wrong on the way (also reported as push events).
     public var issues: [PushIssue]
 
+    /// A result.
+    ///
+    /// - Parameters:
+    ///   - ending: How processing ended.
+    ///   - content: The content to show.
+    ///   - attachment: The media attached; default nil.
+    ///   - categoryIdentifier: The message's category; default nil.
+    ///   - issues: What went wrong; default none.
     public init(
         ending: Ending, content: NotificationContent, attachment: NotificationAttachment? = nil,
         categoryIdentifier: String? = nil, issues: [PushIssue] = []

@@ -18,6 +18,11 @@ public struct URLSessionMediaDownloader: MediaDownloading {
     /// Where finished downloads are moved (the session deletes its own file when its callback returns).
     public var directory: URL
 
+    /// A downloader.
+    ///
+    /// - Parameters:
+    ///   - idleTimeout: Seconds the connection may stay silent; default 15.
+    ///   - directory: Where finished downloads are moved; default `tern-downloads` under the temporary directory.
     public init(
         idleTimeout: TimeInterval = 15,
         directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("tern-downloads")

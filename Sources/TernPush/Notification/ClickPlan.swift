@@ -19,10 +19,18 @@ public struct ClickPlan: Sendable, Equatable {
     public var openMessageId: String?
     /// The URL to hand to the app's URL handler (or the system).
     public var url: URL?
+    /// Where ``url`` came from: the notification's `click_url` or a button's `url`.
     public var urlSource: PushURLSource?
     /// Problems to report as push events.
     public var issues: [PushIssue]
 
+    /// A plan.
+    ///
+    /// - Parameters:
+    ///   - openMessageId: The message whose open to report; default nil.
+    ///   - url: The URL to open; default nil.
+    ///   - urlSource: Where it came from; default nil.
+    ///   - issues: Problems to report; default none.
     public init(
         openMessageId: String? = nil, url: URL? = nil, urlSource: PushURLSource? = nil, issues: [PushIssue] = []
     ) {

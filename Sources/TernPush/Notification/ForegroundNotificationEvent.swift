@@ -12,10 +12,13 @@
 /// ```
 @MainActor
 public final class ForegroundNotificationEvent {
+    /// The push's title.
     public let title: String
+    /// The push's body text.
     public let body: String
     /// The push as the SDK read it.
     public let message: TernPushMessage
+    /// True once a listener called ``preventDefault()``: the system does not show the notification.
     public private(set) var isDefaultPrevented = false
     private let onClick: @MainActor () -> Void
 

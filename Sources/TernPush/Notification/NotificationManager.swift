@@ -50,6 +50,12 @@ public final class NotificationManager {
     private var pendingOpens: [String] = []
     private var listeners: [@MainActor (ForegroundNotificationEvent) -> Void] = []
 
+    /// A manager; `Tern.shared.push.notificationManager` is the one apps use.
+    ///
+    /// - Parameters:
+    ///   - urlOpener: Opens URLs the app did not take; default nil (set on iOS by `registerForPushNotifications(for:)`).
+    ///   - issues: Reports push problems as events; default nil.
+    ///   - parser: Reads push payloads; default `PushPayloadParser()`.
     public init(
         urlOpener: (any URLOpening)? = nil, issues: (any PushIssueReporting)? = nil,
         parser: PushPayloadParser = PushPayloadParser()
@@ -73,6 +79,7 @@ public final class NotificationManager {
         listeners.append(listener)
     }
 
+    /// Removes every listener ``addForegroundListener(_:)`` added.
     public func removeAllForegroundListeners() {
         listeners.removeAll()
     }

@@ -13,6 +13,9 @@ import TernProtocol
 public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
     let core: CoreServices
 
+    /// A reporter writing into `core`'s outbox.
+    ///
+    /// - Parameter core: The SDK's core (`Tern.shared.core`).
     public init(core: CoreServices) {
         self.core = core
     }
@@ -22,6 +25,10 @@ public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
         await enqueue(.delivery, messageId: messageId, function: "deliveryEvent")
     }
 
+    /// Records that the person opened message `messageId` (`event/push` with `open`); returns once the
+    /// report is in the outbox.
+    ///
+    /// - Parameter messageId: The message id from the push.
     public func reportOpen(messageId: String) async {
         await enqueue(.open, messageId: messageId, function: "openEvent")
     }

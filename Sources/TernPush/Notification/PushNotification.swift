@@ -4,10 +4,19 @@ import Foundation
 ///
 /// The Apple glue makes one from `UNNotification`; the simulated device and tests build it directly.
 public struct PushNotification: Sendable, Equatable {
+    /// The notification request's identifier.
     public var identifier: String
+    /// When it was delivered.
     public var date: Date
+    /// What it shows and carries.
     public var content: NotificationContent
 
+    /// A notification.
+    ///
+    /// - Parameters:
+    ///   - identifier: The request's identifier.
+    ///   - date: When it was delivered; default now.
+    ///   - content: Its content.
     public init(identifier: String, date: Date = Date(), content: NotificationContent) {
         self.identifier = identifier
         self.date = date
@@ -22,9 +31,17 @@ public struct PushNotificationResponse: Sendable, Equatable {
     /// The identifier iOS gives a dismissal (only for categories that ask for it).
     public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
 
+    /// The notification answered.
     public var notification: PushNotification
+    /// What the person did: ``defaultActionIdentifier`` for a tap, ``dismissActionIdentifier`` for a
+    /// dismissal, else an action's identifier (`tern.button.<id>` for a Tern button).
     public var actionIdentifier: String
 
+    /// A response.
+    ///
+    /// - Parameters:
+    ///   - notification: The notification.
+    ///   - actionIdentifier: What the person did; default a tap on the notification.
     public init(notification: PushNotification, actionIdentifier: String = Self.defaultActionIdentifier) {
         self.notification = notification
         self.actionIdentifier = actionIdentifier
@@ -33,19 +50,23 @@ public struct PushNotificationResponse: Sendable, Equatable {
 
 /// Something that can be read as a ``PushNotification`` (`UNNotification` on Apple platforms).
 public protocol PushNotificationRepresentable {
+    /// The notification as a value.
     var pushNotification: PushNotification { get }
 }
 
 /// Something that can be read as a ``PushNotificationResponse`` (`UNNotificationResponse` on Apple platforms).
 public protocol PushNotificationResponseRepresentable {
+    /// The response as a value.
     var pushResponse: PushNotificationResponse { get }
 }
 
 extension PushNotification: PushNotificationRepresentable {
+    /// Itself.
     public var pushNotification: PushNotification { self }
 }
 
 extension PushNotificationResponse: PushNotificationResponseRepresentable {
+    /// Itself.
     public var pushResponse: PushNotificationResponse { self }
 }
 

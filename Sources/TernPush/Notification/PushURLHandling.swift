@@ -29,6 +29,10 @@ public protocol PushURLHandling: AnyObject {
 
 /// Opens a URL with the system (`UIApplication.open` on iOS): the port behind the SDK's fallback.
 public protocol URLOpening: Sendable {
+    /// Opens `url` with the system.
+    ///
+    /// - Parameter url: The URL.
+    /// - Returns: True when the system opened it.
     @MainActor func open(_ url: URL) async -> Bool
 }
 
@@ -37,5 +41,8 @@ public protocol URLOpening: Sendable {
 /// The implementation keeps the report durably (idempotency key `open:<message id>`), so a report
 /// made just before the app is killed, or twice in two runs, reaches the server once.
 public protocol OpenReporting: Sendable {
+    /// Records that the person opened message `messageId`.
+    ///
+    /// - Parameter messageId: The message id from the push.
     func reportOpen(messageId: String) async
 }

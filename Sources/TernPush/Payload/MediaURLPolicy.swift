@@ -14,6 +14,9 @@ public struct MediaURLPolicy: Sendable, Equatable {
     /// Accept `http://127.0.0.1`, `http://localhost` and `http://[::1]`. Off by default.
     public var allowsPlainHTTPOnLoopback: Bool
 
+    /// A policy.
+    ///
+    /// - Parameter allowsPlainHTTPOnLoopback: Accept plain http on loopback (tests only); default false.
     public init(allowsPlainHTTPOnLoopback: Bool = false) {
         self.allowsPlainHTTPOnLoopback = allowsPlainHTTPOnLoopback
     }

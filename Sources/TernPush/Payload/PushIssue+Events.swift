@@ -49,8 +49,12 @@ extension PushIssue {
 /// let issues = EventBusIssueReporter(bus: Tern.shared.core.bus)
 /// ```
 public struct EventBusIssueReporter: PushIssueReporting {
+    /// The SDK's event bus (`Tern.shared.core.bus`).
     public let bus: EventBus
 
+    /// A reporter on `bus`.
+    ///
+    /// - Parameter bus: The SDK's event bus.
     public init(bus: EventBus) {
         self.bus = bus
     }

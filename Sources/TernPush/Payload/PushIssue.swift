@@ -15,21 +15,36 @@ import TernProtocol
 public struct PushIssue: Error, Sendable, Equatable, CustomStringConvertible {
     /// The push-module event an issue becomes.
     public enum Kind: String, Sendable, CaseIterable {
+        /// The `tern` object is malformed (the `errorHandleUserInfo` push event).
         case errorHandleUserInfo
+        /// No message id: no event can be reported.
         case uidIsNil
+        /// The media could not be downloaded or attached.
         case errorMediaDownload
+        /// The media URL is missing or invalid (not https).
         case errorMediaKeyMissing
+        /// The `buttons` value is not a list of buttons.
         case errorButtonsKeyMissing
+        /// A button's id breaks the rules (see `PushButton.identifierProblem(_:)`).
         case invalidButtonIdentifier
+        /// More buttons than `PushButton.maxCount`: the extra ones are dropped.
         case outOfRangeForIdentifier
+        /// A tapped action names a button the message does not have.
         case unknownButtonIdentifier
     }
 
+    /// The push-module event the issue becomes.
     public var kind: Kind
     /// Details for the event's `value`: always `reason`, and where it applies `key`, `index`,
     /// `identifier`, `url`, `message_id`.
     public var value: [String: JSONValue]
 
+    /// An issue.
+    ///
+    /// - Parameters:
+    ///   - kind: The event it becomes.
+    ///   - reason: Why, in words a person can act on (the `reason` in ``value``).
+    ///   - details: More of ``value``, e.g. `key`, `index`, `identifier`, `url`; default none.
     public init(_ kind: Kind, reason: String, details: [String: JSONValue] = [:]) {
         self.kind = kind
         var value = details

@@ -15,8 +15,12 @@ public struct PushPayloadParser: Sendable {
     /// Longest message id accepted (it becomes part of a category identifier).
     public static let maxMessageIdLength = 256
 
+    /// Which media URLs are accepted.
     public var mediaPolicy: MediaURLPolicy
 
+    /// A parser.
+    ///
+    /// - Parameter mediaPolicy: Which media URLs are accepted; default https only.
     public init(mediaPolicy: MediaURLPolicy = MediaURLPolicy()) {
         self.mediaPolicy = mediaPolicy
     }

@@ -30,6 +30,17 @@ public struct TernPushMessage: Sendable, Equatable {
     /// The message's custom data: every top-level key beside `aps` and `tern`.
     public var customData: [String: JSONValue]
 
+    /// A message; the parser makes them.
+    ///
+    /// - Parameters:
+    ///   - version: The `tern` object's version; default the current one.
+    ///   - messageId: The message's id, or nil.
+    ///   - alert: The visible text; default empty.
+    ///   - mediaURL: Media to attach; default nil.
+    ///   - buttons: Buttons; default none.
+    ///   - clickURL: The URL opened on tap; default nil.
+    ///   - track: Which events to report; default neither.
+    ///   - customData: The custom keys; default none.
     public init(
         version: Int = TernPushPayload.currentVersion, messageId: String?, alert: PushAlert = PushAlert(),
         mediaURL: URL? = nil, buttons: [PushButton] = [], clickURL: URL? = nil,
@@ -53,10 +64,19 @@ public struct TernPushMessage: Sendable, Equatable {
 
 /// The visible text of a push, from `aps.alert` (a string is the body).
 public struct PushAlert: Sendable, Equatable {
+    /// `aps.alert.title`.
     public var title: String?
+    /// `aps.alert.subtitle`.
     public var subtitle: String?
+    /// `aps.alert.body` (or `aps.alert` when it is a string).
     public var body: String?
 
+    /// A push's text; every part defaults to nil.
+    ///
+    /// - Parameters:
+    ///   - title: The title.
+    ///   - subtitle: The subtitle.
+    ///   - body: The body.
     public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
         self.title = title
         self.subtitle = subtitle

@@ -13,6 +13,9 @@ import Foundation
 /// Tern.shared.push.token.setAPNSTokenProvider(APNSProvider())
 /// ```
 public protocol APNSInterface: Sendable {
+    /// Gives the APNs token as hexadecimal: call `completion` once, with nil when there is none yet.
+    ///
+    /// - Parameter completion: Receives the token or nil; may be called on any thread.
     func getToken(completion: @escaping @Sendable (String?) -> Void)
 }
 
@@ -29,6 +32,9 @@ public protocol APNSInterface: Sendable {
 /// }
 /// ```
 public protocol FCMInterface: Sendable {
+    /// Gives the Firebase token: call `completion` once, with nil when there is none yet.
+    ///
+    /// - Parameter completion: Receives the token or nil; may be called on any thread.
     func getToken(completion: @escaping @Sendable (String?) -> Void)
     /// Deletes the token at Firebase; `completion(true)` when it is gone.
     func deleteToken(completion: @escaping @Sendable (Bool) -> Void)
@@ -40,6 +46,9 @@ public protocol FCMInterface: Sendable {
 /// Tern.shared.push.token.setHMSTokenProvider(HMSProvider())
 /// ```
 public protocol HMSInterface: Sendable {
+    /// Gives the Huawei Push Kit token: call `completion` once, with nil when there is none yet.
+    ///
+    /// - Parameter completion: Receives the token or nil; may be called on any thread.
     func getToken(completion: @escaping @Sendable (String?) -> Void)
     /// Deletes the token at Huawei; `completion(true)` when it is gone.
     func deleteToken(completion: @escaping @Sendable (Bool) -> Void)
@@ -53,9 +62,13 @@ public protocol HMSInterface: Sendable {
 /// ])
 /// ```
 public enum PushConstants {
+    /// The providers' names, for `changeProviderPriority(_:)` and `setToken(provider:pushToken:)`.
     public enum ProviderName {
+        /// `ios-apns`: Apple Push Notification service.
         public static let apns = PushProvider.apns.rawValue
+        /// `ios-firebase`: Firebase Cloud Messaging.
         public static let firebase = PushProvider.firebase.rawValue
+        /// `ios-huawei`: Huawei Mobile Services.
         public static let huawei = PushProvider.huawei.rawValue
     }
 }
@@ -64,10 +77,19 @@ public enum PushConstants {
 /// provider's completion; an ask that gives nothing is repeated up to `attempts` times, waiting
 /// `delay × attempt` seconds in between.
 public struct ProviderFetchPolicy: Sendable, Equatable {
+    /// How many times a provider is asked before the SDK gives up (`pushTokenIsNil`); default 3, at least 1.
     public var attempts: Int
+    /// Seconds to wait before the next ask, times the attempt number; default 0.5.
     public var delay: TimeInterval
+    /// Seconds one ask waits for the provider's completion; default 10.
     public var timeout: TimeInterval
 
+    /// A policy; values are clamped (attempts at least 1, delay and timeout at least 0).
+    ///
+    /// - Parameters:
+    ///   - attempts: Asks before giving up; default 3.
+    ///   - delay: Base wait between asks in seconds; default 0.5.
+    ///   - timeout: Seconds each ask waits; default 10.
     public init(attempts: Int = 3, delay: TimeInterval = 0.5, timeout: TimeInterval = 10) {
         self.attempts = max(1, attempts)
         self.delay = max(0, delay)

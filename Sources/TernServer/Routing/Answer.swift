@@ -25,7 +25,7 @@ public struct Answer: Sendable, Equatable {
     /// The header that marks a replayed answer.
     static let replayedHeader = "Idempotent-Replayed"
 
-    /// The answer as an HTTP response; a replay says so in ``replayedHeader``.
+    /// The answer as an HTTP response; a replay says so in `replayedHeader`.
     public var response: HTTPResponse {
         var response = HTTPResponse.json(status, body)
         if replayed { response.headers.append((Self.replayedHeader, "true")) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The limits every JSON body meets, whatever its route: the one table the decoder checks and the
-/// API document (docs/api/openapi.yaml, "Limits") lists. They are checked by ``JSONLimitScanner``
+/// API document (docs/api/openapi.yaml, "Limits") lists. They are checked by `JSONLimitScanner`
 /// in one pass over the bytes, before anything is decoded, so a body built to be expensive
 /// (70,000 keys, deep nesting) costs a scan and a 400, not the decoder's time.
 ///

@@ -9,9 +9,9 @@ public struct RouteRequest: Sendable {
     public let requestId: String
     /// The route's name: the SDK endpoint, or `admin/messages`; idempotency fingerprints cover it.
     public let routeName: String
-    /// The SDK caller, set by ``CallerAuthentication``.
+    /// The SDK caller, set by `CallerAuthentication`.
     public internal(set) var caller: Caller?
-    /// The idempotency token, set by ``IdempotencyKeys``.
+    /// The idempotency token, set by `IdempotencyKeys`.
     public internal(set) var idempotency: IdempotencyToken?
 
     public init(http: HTTPRequest, parameters: [String: String], requestId: String, routeName: String = "") {

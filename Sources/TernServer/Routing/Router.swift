@@ -3,7 +3,7 @@ import TernCrypto
 import TernHTTP
 import TernProtocol
 
-/// The server's ``HTTPHandler``: looks the route up in its table, runs it, sends what a thrown
+/// The server's `HTTPHandler`: looks the route up in its table, runs it, sends what a thrown
 /// error renders, and records every answer in the metrics and the log.
 public struct Router: HTTPHandler {
     public let routes: [Route]

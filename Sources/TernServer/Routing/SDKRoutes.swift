@@ -2,10 +2,10 @@ import Foundation
 import TernHTTP
 import TernProtocol
 
-/// The SDK's endpoints, one group: each request is authenticated (``CallerAuthentication``), gets
-/// its idempotency token (``IdempotencyKeys``), and answers the envelope. The routes themselves sit
-/// beside their features: ``SubscriptionService/routes``, ``ProfileService/routes``,
-/// ``TagService/routes``, ``EventService/routes``.
+/// The SDK's endpoints, one group: each request is authenticated (`CallerAuthentication`), gets
+/// its idempotency token (`IdempotencyKeys`), and answers the envelope. The routes themselves sit
+/// beside their features: `SubscriptionService/routes`, `ProfileService/routes`,
+/// `TagService/routes`, `EventService/routes`.
 public struct SDKRoutes: Sendable {
     let authenticator: Authenticator
     let subscriptions: SubscriptionService
@@ -26,7 +26,7 @@ public struct SDKRoutes: Sendable {
         self.metrics = metrics
     }
 
-    /// One route per ``Endpoint``.
+    /// One route per `Endpoint`.
     public var all: [Route] {
         RouteGroup(
             [CallerAuthentication(authenticator: authenticator), IdempotencyKeys(metrics: metrics)],

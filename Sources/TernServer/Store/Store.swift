@@ -15,7 +15,7 @@ import Foundation
 public protocol Store: Sendable {
     /// Runs `body` in a read-write transaction: returns only after that transaction committed; when
     /// `body` throws, none of its changes are kept. A backend may group concurrent writes into one
-    /// transaction (group commit, see ``GroupCommit``), each under its own savepoint, so `body` is
+    /// transaction (group commit, see `GroupCommit`), each under its own savepoint, so `body` is
     /// escaping: it may run after `write` was called, from the batch's writer. Errors from the
     /// backend arrive as ``StoreError``; errors `body` throws pass through unchanged.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T

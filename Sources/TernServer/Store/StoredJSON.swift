@@ -2,7 +2,7 @@ import Foundation
 import TernHTTP
 import TernProtocol
 
-/// A fast JSON codec for ``JSONValue``, used for what the store keeps as JSON text (fields,
+/// A fast JSON codec for `JSONValue`, used for what the store keeps as JSON text (fields,
 /// categories). Canonical output: object keys sorted, no spaces, so equal values give equal text.
 public enum StoredJSON {
     public static func encode(_ value: JSONValue) -> String {

@@ -17,6 +17,11 @@ public actor CategoryRegistry {
     private var recent: [String] = []
     private var tail: Task<Void, Never>?
 
+    /// A registry over the notification center's categories.
+    ///
+    /// - Parameters:
+    ///   - store: The notification center's categories.
+    ///   - recentLimit: How many of this process's newest registrations are always kept; default 16, at least 1.
     public init(store: any NotificationCategoryStore, recentLimit: Int = 16) {
         self.store = store
         self.recentLimit = max(1, recentLimit)

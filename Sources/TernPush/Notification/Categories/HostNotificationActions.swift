@@ -15,11 +15,19 @@
 /// if let tapped = actions.action(for: response) { open(order: tapped.actionIdentifier) }
 /// ```
 public struct HostNotificationActions: Sendable, Equatable {
+    /// The most host categories: 32.
     public static let maxCategories = 32
+    /// How many actions each host category has: 1 to 3.
     public static let actionsPerCategory = 1...3
 
+    /// The app's categories, checked.
     public let categories: [NotificationCategory]
 
+    /// Checks the app's categories.
+    ///
+    /// - Parameter categories: Up to ``maxCategories`` categories, each with 1–3 actions, identifiers
+    ///   unique, non-empty and outside Tern's `tern.` space.
+    /// - Throws: ``HostCategoryError`` naming the first rule broken; nothing is registered.
     public init(categories: [NotificationCategory]) throws {
         guard categories.count <= Self.maxCategories else {
             throw HostCategoryError.tooManyCategories(count: categories.count, max: Self.maxCategories)
@@ -85,19 +93,29 @@ public struct HostNotificationActions: Sendable, Equatable {
 
 /// A host category's action the person chose.
 public struct HostNotificationAction: Sendable, Equatable {
+    /// The host category of the notification.
     public var categoryIdentifier: String
+    /// The action the person chose.
     public var actionIdentifier: String
+    /// The notification's identifier.
     public var notificationIdentifier: String
 }
 
 /// Why a set of host categories cannot be registered.
 public enum HostCategoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// More than ``HostNotificationActions/maxCategories`` categories were given.
     case tooManyCategories(count: Int, max: Int)
+    /// A category has no action or more than 3.
     case actionCount(category: String, count: Int)
+    /// A category identifier is used twice.
     case duplicateCategory(String)
+    /// An action identifier is used twice in one category.
     case duplicateAction(category: String, action: String)
+    /// A category identifier is also used by a category being preserved (another sender's).
     case collision(String)
+    /// An identifier is Tern's (`tern.` categories, `tern.button.` actions) or iOS's default or dismiss action.
     case reservedIdentifier(String)
+    /// A category or action identifier is empty.
     case emptyIdentifier(category: String)
 
     public var description: String {

@@ -17,6 +17,10 @@ public enum MessageCategory {
     /// Every action of a Tern category starts with it.
     public static let actionPrefix = "tern.button."
 
+    /// The category identifier for a message's buttons.
+    ///
+    /// - Parameter messageId: The message id from the push.
+    /// - Returns: `tern.<message id>`.
     public static func identifier(forMessageId messageId: String) -> String {
         prefix + messageId
     }
@@ -26,6 +30,10 @@ public enum MessageCategory {
         identifier.hasPrefix(prefix)
     }
 
+    /// The action identifier for a button.
+    ///
+    /// - Parameter buttonId: The button's id from the push.
+    /// - Returns: `tern.button.<button id>`.
     public static func actionIdentifier(forButtonId buttonId: String) -> String {
         actionPrefix + buttonId
     }

@@ -7,9 +7,16 @@
 ///     identifier: "ORDER_V1", actions: [NotificationAction(identifier: "VIEW_ORDER", title: "View order", options: .foreground)])
 /// ```
 public struct NotificationCategory: Sendable, Hashable {
+    /// The category's identifier, which notifications name in `categoryIdentifier`.
     public var identifier: String
+    /// Its buttons, in order.
     public var actions: [NotificationAction]
 
+    /// A category.
+    ///
+    /// - Parameters:
+    ///   - identifier: Its identifier.
+    ///   - actions: Its buttons.
     public init(identifier: String, actions: [NotificationAction]) {
         self.identifier = identifier
         self.actions = actions
@@ -31,10 +38,19 @@ public struct NotificationAction: Sendable, Hashable {
         public static let authenticationRequired = Options(rawValue: 1 << 2)
     }
 
+    /// The action's identifier, reported when it is tapped.
     public var identifier: String
+    /// The button's title.
     public var title: String
+    /// How the system treats a tap.
     public var options: Options
 
+    /// A button.
+    ///
+    /// - Parameters:
+    ///   - identifier: Its identifier.
+    ///   - title: Its title.
+    ///   - options: How a tap is treated; default none (handled in the background).
     public init(identifier: String, title: String, options: Options = []) {
         self.identifier = identifier
         self.title = title

@@ -1,7 +1,7 @@
 import Foundation
 import TernProtocol
 
-/// A goal as stored: the wire's ``GoalEvent`` resolved to its pixel and, with a JWT, its profile.
+/// A goal as stored: the wire's `GoalEvent` resolved to its pixel and, with a JWT, its profile.
 public struct GoalRecord: Codable, Sendable, Equatable {
     public var id: Int64
     public var pixelId: Int64

@@ -2,7 +2,7 @@ import Foundation
 import TernSQLite
 
 /// The embedded store: one SQLite file in WAL mode, one connection owned by an actor that runs on
-/// its own thread. Writes are group-committed (see ``GroupCommit``): writes that arrive while a
+/// its own thread. Writes are group-committed (see `GroupCommit`): writes that arrive while a
 /// batch runs wait in `pending` and go together into the next transaction, each under its own
 /// savepoint, so a burst of SDK writes costs one commit instead of one each.
 ///
