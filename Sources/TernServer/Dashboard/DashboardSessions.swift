@@ -8,6 +8,10 @@ public actor DashboardSessions {
     public struct Session: Sendable, Equatable {
         /// The key the browser signed in with; requests made with the session carry it.
         public let key: String
+        /// The key's id, its project (nil for a server key) and its role: what the pages show.
+        public let keyId: Int64
+        public let projectId: Int64?
+        public let role: KeyRole
         public let csrfToken: String
         /// Milliseconds since 1970 after which the session is gone (idle or absolute, whichever first).
         public var expiresAt: Int64
@@ -32,8 +36,9 @@ public actor DashboardSessions {
         self.clock = clock
     }
 
-    /// Starts a session for `key`; returns the cookie's value and the session.
-    public func create(key: String) -> (id: String, session: Session) {
+    /// Starts a session for `key` (whose id, project and role are given); returns the cookie's value
+    /// and the session.
+    public func create(key: String, keyId: Int64, projectId: Int64?, role: KeyRole) -> (id: String, session: Session) {
         let now = clock()
         if sessions.count >= Self.limit { sessions = sessions.filter { $0.value.expiresAt > now } }
         if sessions.count >= Self.limit, let oldest = sessions.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
@@ -41,7 +46,7 @@ public actor DashboardSessions {
         }
         let id = Digest.randomHex(bytes: 32)
         let session = Session(
-            key: key, csrfToken: Digest.randomHex(bytes: 32), expiresAt: min(now + idle, now + lifetime),
+            key: key, keyId: keyId, projectId: projectId, role: role, csrfToken: Digest.randomHex(bytes: 32), expiresAt: min(now + idle, now + lifetime),
             absoluteEnd: now + lifetime)
         sessions[Self.slot(id)] = session
         return (id, session)
