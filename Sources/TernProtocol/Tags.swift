@@ -56,8 +56,8 @@ public enum TagLimits {
     /// Why `key` cannot be a tag key, nil when it can.
     public static func problem(key: String) -> String? {
         if key.isEmpty { return "a tag key is empty: name each tag (e.g. \"interest\")" }
-        if key.utf8.count > maxKeyBytes {
-            return "tag key \"\(key.prefix(32))…\" is longer than \(maxKeyBytes) bytes"
+        if !TextLength.fits(key, max: maxKeyBytes) {
+            return "tag key \"\(key.prefix(32))…\" is longer than \(maxKeyBytes) characters"
         }
         if key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "tag key \"\(key.prefix(32))\" contains a control character"
@@ -67,8 +67,8 @@ public enum TagLimits {
 
     /// Why `value` cannot be the value of tag `key`, nil when it can.
     public static func problem(key: String, value: String) -> String? {
-        if value.utf8.count > maxValueBytes {
-            return "the value of tag \"\(key.prefix(32))\" is longer than \(maxValueBytes) bytes"
+        if !TextLength.fits(value, max: maxValueBytes) {
+            return "the value of tag \"\(key.prefix(32))\" is longer than \(maxValueBytes) characters"
         }
         return nil
     }

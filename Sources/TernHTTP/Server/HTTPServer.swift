@@ -46,6 +46,10 @@ public final class HTTPServer: Sendable {
         /// the connection opening or of the previous answer, however slowly it trickles in (0: no
         /// deadline beyond the idle `connectionTimeoutSeconds`).
         public var headTimeoutSeconds: Int = 30
+        /// A request's body must be complete within this many seconds of its head, however slowly
+        /// it trickles in; past that the client gets a 408 and the connection closes (0: no deadline
+        /// beyond the idle `connectionTimeoutSeconds`).
+        public var bodyTimeoutSeconds: Int = 60
         /// How long `stop()` waits for requests in flight before answering the rest 503.
         public var shutdownGraceSeconds: Double = 10
 
@@ -88,7 +92,8 @@ public final class HTTPServer: Sendable {
         self.port = socket.port
         self.core = ServerCore(
             handler: handler, errorResponse: errorResponse, maxBodyBytes: configuration.maxBodyBytes,
-            maxHeaderBytes: configuration.maxHeaderBytes, headTimeoutSeconds: configuration.headTimeoutSeconds)
+            maxHeaderBytes: configuration.maxHeaderBytes, headTimeoutSeconds: configuration.headTimeoutSeconds,
+            bodyTimeoutSeconds: configuration.bodyTimeoutSeconds)
         self.lifecycle = Mutex(.bound(socket))
     }
 
@@ -167,6 +172,9 @@ public final class HTTPServer: Sendable {
         guard configuration.maxConnectionsPerAddress >= 0 else {
             throw HTTPServerError(
                 "maxConnectionsPerAddress must not be negative, not \(configuration.maxConnectionsPerAddress)")
+        }
+        guard configuration.bodyTimeoutSeconds >= 0 else {
+            throw HTTPServerError("bodyTimeoutSeconds must not be negative, not \(configuration.bodyTimeoutSeconds)")
         }
         guard configuration.headTimeoutSeconds >= 0 else {
             throw HTTPServerError("headTimeoutSeconds must not be negative, not \(configuration.headTimeoutSeconds)")

@@ -130,7 +130,7 @@ public struct AdminService: Sendable {
     }
 
     static func name(_ value: String, _ field: String) throws(APIError) {
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 128 else {
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty, TextLength.fits(value, max: 128) else {
             throw .badRequest("\(field) must be 1 to 128 characters")
         }
     }

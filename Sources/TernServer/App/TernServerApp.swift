@@ -75,6 +75,7 @@ public final class TernServerApp: Sendable {
                 connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
                 maxHeaderBytes: configuration.maxHeaderBytes)
             server.headTimeoutSeconds = configuration.headTimeoutSeconds
+            server.bodyTimeoutSeconds = configuration.bodyTimeoutSeconds
             server.maxConnections = configuration.maxConnections
             server.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
             http = try HTTPServer(

@@ -1,5 +1,6 @@
 import Foundation
 import TernCrypto
+import TernProtocol
 
 /// Management-API keys: who a secret is (``authorize(secret:target:)``), and creating, listing,
 /// rotating and revoking keys. Only digests are stored; a secret is shown once, in the answer that
@@ -62,7 +63,9 @@ public struct KeyService: Sendable {
     /// Creates a key; the answer carries its secret, the only time it is shown.
     func create(_ request: KeyRequests.Create, by holder: KeyHolder) async throws -> KeyView {
         let name = request.name ?? "key"
-        try AdminService.name(name, "name")
+        guard !name.isEmpty, TextLength.fits(name, max: 128) else {
+            throw APIError.badRequest("name must be 1 to 128 characters")
+        }
         guard let role = KeyRole(rawValue: request.role) else {
             throw APIError.badRequest(
                 "role \(request.role.prefix(32)) is not read, send, full or server: read only reads, send also "
