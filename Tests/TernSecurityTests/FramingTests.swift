@@ -93,6 +93,31 @@ import Testing
         #expect(cutOff, "a 15-second trickle outlived a 2-second head deadline")
     }
 
+    /// A body dripping in is never idle either; the body deadline answers 408 in the envelope and closes.
+    @Test func aBodyThatTricklesInGetsA408AtTheBodyDeadline() async throws {
+        let server = try await SecurityServer.start(["--body-timeout", "2", "--connection-timeout", "60"])
+        defer { Task { await server.stop() } }
+        let socket = try RawSocket(port: server.process.port)
+        let started = ContinuousClock.now
+        await socket.send(
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n")
+        for byte in #"{"events":["# {
+            await socket.send(String(byte))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        let reply = await socket.read(quiet: 6)
+        #expect(ContinuousClock.now - started < .seconds(15), "the 60-second idle timeout ended it, not the deadline")
+        #expect(reply.status == 408, "\(reply.text)")
+        #expect(reply.text.contains("Content-Type: application/json"), "\(reply.text)")
+        #expect(reply.body.contains("\"error\":408") && reply.body.contains("did not arrive within 2 s"), "\(reply.body)")
+        #expect(reply.closed)
+        // A body sent at once is not held to anything.
+        let quick = try RawSocket(port: server.process.port)
+        await quick.send(
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(await quick.read(quiet: 1).status != 408)
+    }
+
     @Test func oneAddressCannotTakeMoreThanItsShareOfConnections() async throws {
         let server = try await SecurityServer.start(["--max-connections-per-address", "2"])
         defer { Task { await server.stop() } }

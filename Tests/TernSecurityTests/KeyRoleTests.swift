@@ -100,7 +100,7 @@ import Testing
         expect(
             try await f.call(as: "a-full", "PUT", "/resources/\(b.resourceId)/categories/news", ["title": "N"]), 404,
             "not in project \(a.projectId)")
-        expect(try await f.call(as: "a-full", "POST", "/projects", ["name": "c"]), 403, "only a server key")
+        expect(try await f.call(as: "a-full", "POST", "/projects", ["name": "c"]), 403, "needs a server key")
         expect(try await f.call(as: "a-full", "POST", "/keys", ["role": "server"]), 403, "only a server key")
         expect(
             try await f.call(as: "a-full", "POST", "/keys", ["role": "read", "project_id": b.projectId]), 404,
