@@ -100,7 +100,8 @@ import Testing
         let socket = try RawSocket(port: server.process.port)
         let started = ContinuousClock.now
         await socket.send(
-            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n")
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+        )
         for byte in #"{"events":["# {
             await socket.send(String(byte))
             try await Task.sleep(for: .milliseconds(150))
@@ -109,12 +110,14 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(15), "the 60-second idle timeout ended it, not the deadline")
         #expect(reply.status == 408, "\(reply.text)")
         #expect(reply.text.contains("Content-Type: application/json"), "\(reply.text)")
-        #expect(reply.body.contains("\"error\":408") && reply.body.contains("did not arrive within 2 s"), "\(reply.body)")
+        #expect(
+            reply.body.contains("\"error\":408") && reply.body.contains("did not arrive within 2 s"), "\(reply.body)")
         #expect(reply.closed)
         // A body sent at once is not held to anything.
         let quick = try RawSocket(port: server.process.port)
         await quick.send(
-            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+        )
         #expect(await quick.read(quiet: 1).status != 408)
     }
 

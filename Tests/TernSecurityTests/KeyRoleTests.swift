@@ -73,7 +73,8 @@ import Testing
         #expect(projects == [Int(a.projectId)], "\(resources.text)")
         let listed = try await f.call(as: "a-read", "GET", "/projects")
         #expect(listed.jsonArray?.count == 1, "\(listed.text)")
-        expect(try await f.call(as: "a-read", "GET", "/resources/\(b.resourceId)"), 404, "not in project \(a.projectId)")
+        expect(
+            try await f.call(as: "a-read", "GET", "/resources/\(b.resourceId)"), 404, "not in project \(a.projectId)")
         expect(try await f.call(as: "a-read", "GET", "/resources?project_id=\(b.projectId)"), 404, "not in project")
         expect(try await f.call(as: "a-read", "GET", "/projects/\(b.projectId)/jwt-keys"), 404, "not in project")
         expect(
@@ -87,10 +88,12 @@ import Testing
         let messageId = try #require(sent.json?["id"] as? String)
         expect(try await f.call(as: "a-send", "POST", "/messages", f.message(b.resourceId)), 404, "not in project")
         expect(
-            try await f.call(as: "a-send", "POST", "/projects/\(a.projectId)/pixels", ["sid": "p1"]), 403, "needs a full key"
+            try await f.call(as: "a-send", "POST", "/projects/\(a.projectId)/pixels", ["sid": "p1"]), 403,
+            "needs a full key"
         )
         expect(
-            try await f.call(as: "a-send", "PUT", "/projects/\(a.projectId)/credentials/apns", ["x": 1]), 403, "role send")
+            try await f.call(as: "a-send", "PUT", "/projects/\(a.projectId)/credentials/apns", ["x": 1]), 403,
+            "role send")
         expect(try await f.call(as: "a-send", "POST", "/keys", ["role": "read"]), 403, "role send")
 
         // full: everything in its project, nothing of b's, nothing server-wide.
@@ -107,7 +110,8 @@ import Testing
             "only project this key reaches")
         expect(
             try await f.call(
-                as: "a-full", "POST", "/resources", ["project_id": b.projectId, "name": "x", "channels": ["push"]]), 404,
+                as: "a-full", "POST", "/resources", ["project_id": b.projectId, "name": "x", "channels": ["push"]]),
+            404,
             "not in project")
         let own = try await f.call(as: "a-full", "POST", "/keys", ["role": "read", "name": "made-by-full"])
         #expect(own.status == 201 && own.json?["project_id"] as? Int == Int(a.projectId), "\(own.text)")
@@ -171,23 +175,29 @@ import Testing
         let server = f.server
         defer { Task { await server.stop() } }
         let fullId = try #require(f.ids["a-full"])
-        #expect(try await f.call(as: "a-full", "POST", "/projects/\(f.a.projectId)/pixels", ["sid": "px"]).status == 201)
-        #expect(try await f.call(as: "b-full", "POST", "/projects/\(f.b.projectId)/pixels", ["sid": "py"]).status == 201)
+        #expect(
+            try await f.call(as: "a-full", "POST", "/projects/\(f.a.projectId)/pixels", ["sid": "px"]).status == 201)
+        #expect(
+            try await f.call(as: "b-full", "POST", "/projects/\(f.b.projectId)/pixels", ["sid": "py"]).status == 201)
         try await f.create("a-more", project: f.a.projectId, role: "read", with: f.secrets["a-full"])
         _ = try await f.call(as: "a-read", "POST", "/projects/\(f.a.projectId)/pixels", ["sid": "refused"])
 
         let all = try await f.call(f.server.process.adminKey, "GET", "/audit")
         #expect(all.status == 200, "\(all.text)")
         let entries = (all.jsonArray ?? []).compactMap { $0 as? [String: Any] }
-        let pixel = try #require(entries.first { ($0["target"] as? String)?.hasSuffix("/pixels") == true
-            && $0["key_id"] as? Int == fullId
-        }, "\(all.text)")
+        let pixel = try #require(
+            entries.first {
+                ($0["target"] as? String)?.hasSuffix("/pixels") == true
+                    && $0["key_id"] as? Int == fullId
+            }, "\(all.text)")
         #expect(pixel["action"] as? String == "POST /api/v1/admin/projects/{project_id}/pixels")
         #expect(pixel["project_id"] as? Int == Int(f.a.projectId) && pixel["status"] as? Int == 201)
         #expect((pixel["detail"] as? String)?.contains("sid=px") == true, "\(pixel)")
-        let created = try #require(entries.first { $0["action"] as? String == "POST /api/v1/admin/keys"
-            && $0["key_id"] as? Int == fullId
-        })
+        let created = try #require(
+            entries.first {
+                $0["action"] as? String == "POST /api/v1/admin/keys"
+                    && $0["key_id"] as? Int == fullId
+            })
         #expect((created["detail"] as? String)?.contains("id=\(f.ids["a-more"]!)") == true, "\(created)")
         #expect(!all.text.contains("refused"), "a refused change changed nothing and is not audited")
         for secret in f.secrets.values { #expect(!all.text.contains(secret)) }
@@ -226,7 +236,8 @@ import Testing
 
         // The new key works as a key of its own for the command line.
         let listed = try tern(["keys", "list"] + connection, ["TERN_ADMIN_KEY": secret])
-        #expect(listed.status != 0 && listed.output.contains("role send"), "a send key cannot list keys: \(listed.output)")
+        #expect(
+            listed.status != 0 && listed.output.contains("role send"), "a send key cannot list keys: \(listed.output)")
         let all = try tern(["keys", "list", "--project", "\(f.a.projectId)"] + connection, environment)
         #expect(all.status == 0 && all.output.contains("\"cli\"") && !all.output.contains(secret), "\(all.output)")
 

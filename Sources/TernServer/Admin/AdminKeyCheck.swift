@@ -82,7 +82,8 @@ struct AdminKeyCheck: RouteMiddleware {
         guard let own = holder.projectId else { return }
         if scope == .server {
             throw APIError(
-                status: 403, reason: "only a server key can do this (it is server-wide); key \(holder.keyId) "
+                status: 403,
+                reason: "only a server key can do this (it is server-wide); key \(holder.keyId) "
                     + "is a key of project \(own)")
         }
         switch owner {

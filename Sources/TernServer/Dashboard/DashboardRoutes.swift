@@ -51,7 +51,8 @@ public struct DashboardRoutes: Sendable {
                 if let seconds = await throttle.wait(address) {
                     var refused = HTTPResponse.envelope(
                         429,
-                        "too many failed sign-ins from this address: wait \(seconds) s, then sign in with the right key")
+                        "too many failed sign-ins from this address: wait \(seconds) s, then sign in with the right key"
+                    )
                     refused.headers.append(("Retry-After", String(seconds)))
                     return refused
                 }

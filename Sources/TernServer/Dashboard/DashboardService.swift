@@ -23,7 +23,9 @@ public struct DashboardService: Sendable {
             return Overview(
                 projects: try tx.projects().filter { projectId == nil || $0.id == projectId },
                 resources: resources,
-                subscriptions: try tx.subscriptionCounts().filter { projectId == nil || reached.contains($0.resourceId) },
+                subscriptions: try tx.subscriptionCounts().filter {
+                    projectId == nil || reached.contains($0.resourceId)
+                },
                 days: try tx.messageDays(since: since, projectId: projectId))
         }
     }

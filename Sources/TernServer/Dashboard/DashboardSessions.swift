@@ -46,7 +46,8 @@ public actor DashboardSessions {
         }
         let id = Digest.randomHex(bytes: 32)
         let session = Session(
-            key: key, keyId: keyId, projectId: projectId, role: role, csrfToken: Digest.randomHex(bytes: 32), expiresAt: min(now + idle, now + lifetime),
+            key: key, keyId: keyId, projectId: projectId, role: role, csrfToken: Digest.randomHex(bytes: 32),
+            expiresAt: min(now + idle, now + lifetime),
             absoluteEnd: now + lifetime)
         sessions[Self.slot(id)] = session
         return (id, session)

@@ -13,8 +13,9 @@ public actor SignInThrottle {
     static let addresses = 10_000
 
     /// `limit` failures per `window` milliseconds (5 per minute unless told).
-    public init(limit: Int = 5, window: Int64 = 60_000, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds)
-    {
+    public init(
+        limit: Int = 5, window: Int64 = 60_000, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+    ) {
         self.limit = limit
         self.window = window
         self.clock = clock

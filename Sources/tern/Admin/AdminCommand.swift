@@ -137,7 +137,8 @@ enum AdminCommand {
         case ("keys", "add"), ("keys", "delete"):
             throw CommandError("JWT verification keys moved to tern jwt-keys \(verb); tern keys manages API keys")
         case ("keys", "list"):
-            return Call(method: "GET", path: "/keys", query: arguments.value("project").map { ["project_id": $0] } ?? [:])
+            return Call(
+                method: "GET", path: "/keys", query: arguments.value("project").map { ["project_id": $0] } ?? [:])
         case ("keys", "create"):
             guard let role = arguments.value("role") else {
                 throw CommandError(
