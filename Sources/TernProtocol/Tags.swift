@@ -44,9 +44,9 @@ public struct TagsRemoveRequest: Codable, Sendable, Equatable {
 /// What both halves accept as tags; the SDK refuses anything else before queueing, the server
 /// answers 400.
 public enum TagLimits {
-    /// Longest key, in UTF-8 bytes.
+    /// Longest key, in characters (code points, counted by ``TextLength``).
     public static let maxKeyBytes = 128
-    /// Longest value, in UTF-8 bytes.
+    /// Longest value, in characters (code points, counted by ``TextLength``).
     public static let maxValueBytes = 1024
     /// Most tags (or keys) in one request.
     public static let maxPerRequest = 100
