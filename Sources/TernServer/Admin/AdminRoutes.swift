@@ -98,6 +98,7 @@ public struct AdminRoutes: Sendable {
                 if channel == "push", provider.isEmpty {
                     throw APIError.badRequest("provider is required for push subscriptions (e.g. ios-apns)")
                 }
+                if query["provider"] != nil { try Validation.provider(provider) }
                 return try await service.findSubscriptions(
                     resourceId: try request.integer("resource_id"), channel: channel, provider: provider,
                     token: token)
