@@ -285,9 +285,10 @@ def main():
         def a_read_key_signs_in_to_its_project_without_compose():
             status, made = server.admin("POST", "/keys", {"role": "read", "project_id": server.bootstrap["project_id"], "name": "browser"})
             assert status == 201, f"key: {status} {made}"
+            driver.get(server.root + "/#/overview")
             sign_in(driver, made["secret"])
             wait(driver, lambda d: "Subscriptions by provider and status" in text(d))
-            assert "read key" in driver.find_element(By.ID, "scope").text, driver.find_element(By.ID, "scope").text
+            wait(driver, lambda d: "read key" in d.find_element(By.ID, "scope").text, 5, "the header does not say read key")
             compose = driver.find_element(By.CSS_SELECTOR, "nav a[data-page='compose']")
             assert not compose.is_displayed(), "a read session shows Compose"
             driver.get(server.root + "/#/compose")
