@@ -48,14 +48,15 @@ struct AdminKeyCheck: RouteMiddleware {
                 "key missing: send Authorization: Bearer <key> (the server key is in bootstrap.json; "
                     + "project keys come from tern keys create)")
         }
+        let named = try target(request)
         guard let secret = try? Authenticator.bearer(authorization),
-            let (holder, owner) = try await keys.authorize(secret: secret, target: try target(request))
+            let (holder, owner) = try await keys.authorize(secret: secret, target: named)
         else {
             throw APIError.unauthorized(
                 "key not recognised: it may be revoked, or replaced by a rotation whose grace period has ended")
         }
         KeyNote.current?.keyId = holder.keyId
-        try Self.check(holder, needs: needs, scope: scope, owner: owner, target: try target(request))
+        try Self.check(holder, needs: needs, scope: scope, owner: owner, target: named)
         var request = request
         request.keyHolder = holder
         if scope == .projectQuery, let own = holder.projectId, request.http.query["project_id"] == nil {

@@ -121,14 +121,12 @@ public struct KeyService: Sendable {
         }
         let now = clock()
         let expires = graceSeconds > 0 ? now + graceSeconds * 1000 : nil
-        let secret: String = try await store.write { tx in
+        let (secret, record) = try await store.write { tx in
             let key = try Self.live(tx, id)
             let secret = (key.role == .server ? "ak_" : "tk_") + Digest.randomHex(bytes: 24)
             try tx.rotateKey(id: id, digest: AdminKeys.digest(secret), previousExpiresAt: expires, now: now)
-            return secret
+            return (secret, try tx.key(id: id) ?? key)
         }
-        let record = try await store.read { try $0.key(id: id) }
-        guard let record else { throw APIError.notFound("key \(id) does not exist") }
         return KeyView(record, secret: secret, now: now)
     }
 
