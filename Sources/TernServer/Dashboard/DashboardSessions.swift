@@ -8,9 +8,11 @@ public actor DashboardSessions {
     public struct Session: Sendable, Equatable {
         /// The key the browser signed in with; requests made with the session carry it.
         public let key: String
-        /// The key's id, its project (nil for a server key) and its role: what the pages show.
+        /// The key's id (what the logs name).
         public let keyId: Int64
+        /// The key's project, which the pages show alone; nil for a server key (every project).
         public let projectId: Int64?
+        /// The key's role: a `read` session gets no compose page.
         public let role: KeyRole
         public let csrfToken: String
         /// Milliseconds since 1970 after which the session is gone (idle or absolute, whichever first).
