@@ -128,11 +128,21 @@ final class HeadDeadlines: Sendable {
 
     /// `response` as the bytes of an HTTP/1.1 answer that closes the connection.
     static func wire(_ response: HTTPResponse, reason: String) -> [UInt8] {
-        var head = "HTTP/1.1 \(response.status) \(reason)\r\n"
+        var head = "HTTP/1.1 \(response.status) \(reason)\r\nDate: \(httpDate())\r\n"
         for (name, value) in response.headers where !["content-length", "connection"].contains(name.lowercased()) {
             head += "\(name): \(value)\r\n"
         }
         head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + Array(response.body)
+    }
+
+    /// Now as an IMF-fixdate (`Tue, 01 Dec 2026 08:50:16 GMT`), as every answer carries.
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var text = [CChar](repeating: 0, count: 40)
+        _ = strftime(&text, text.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
