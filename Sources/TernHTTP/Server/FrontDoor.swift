@@ -158,7 +158,11 @@ final class FrontDoor: Sendable {
             let socket = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listening, $0, &length) }
             }
-            guard socket >= 0 else { return }
+            guard socket >= 0 else {
+                // Out of descriptors: the listening socket stays readable; do not spin on it.
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                return
+            }
             _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
             _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
             let host = Self.host(&address)

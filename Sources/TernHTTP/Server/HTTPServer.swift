@@ -113,7 +113,10 @@ public final class HTTPServer: Sendable {
                     listening: socket.descriptor,
                     limits: FrontDoor.Limits(
                         maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
-                        headSeconds: configuration.headTimeoutSeconds, maxConnections: configuration.maxConnections,
+                        // Without a head deadline, the idle timeout is what libmicrohttpd would apply.
+                        headSeconds: configuration.headTimeoutSeconds > 0
+                            ? configuration.headTimeoutSeconds : configuration.connectionTimeoutSeconds,
+                        maxConnections: configuration.maxConnections,
                         maxPerAddress: configuration.maxConnectionsPerAddress),
                     errorResponse: core.errorResponse)
                 let daemon = try MHDDaemon.start(
