@@ -83,7 +83,10 @@ run() {
 }
 run sdk --include-path-regex '^/api/v1/(push|profile|event)/' -H "X-Tern-RToken: $rtoken" \
     -H "Authorization: Bearer $jwt"
-run admin --include-path-regex '^/api/v1/admin/' -H "Authorization: Bearer $admin_key"
+# Rotating or revoking a key by a generated id could change or end the very key the run uses: those two
+# are tested in TernSecurityTests (KeyRoleTests) instead.
+run admin --include-path-regex '^/api/v1/admin/' --exclude-path-regex '^/api/v1/admin/keys/' \
+    -H "Authorization: Bearer $admin_key"
 run ops --include-path-regex '^/(healthz|metrics)$'
 
 if grep -q '"level":"error"' "$data/server.log"; then

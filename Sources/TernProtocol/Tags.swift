@@ -60,9 +60,9 @@ public struct TagsRemoveRequest: Codable, Sendable, Equatable {
 /// What both halves accept as tags; the SDK refuses anything else before queueing, the server
 /// answers 400.
 public enum TagLimits {
-    /// Longest key, in UTF-8 bytes.
+    /// Longest key, in characters (code points, counted by ``TextLength``).
     public static let maxKeyBytes = 128
-    /// Longest value, in UTF-8 bytes.
+    /// Longest value, in characters (code points, counted by ``TextLength``).
     public static let maxValueBytes = 1024
     /// Most tags (or keys) in one request.
     public static let maxPerRequest = 100
@@ -72,8 +72,8 @@ public enum TagLimits {
     /// Why `key` cannot be a tag key, nil when it can.
     public static func problem(key: String) -> String? {
         if key.isEmpty { return "a tag key is empty: name each tag (e.g. \"interest\")" }
-        if key.utf8.count > maxKeyBytes {
-            return "tag key \"\(key.prefix(32))…\" is longer than \(maxKeyBytes) bytes"
+        if !TextLength.fits(key, max: maxKeyBytes) {
+            return "tag key \"\(key.prefix(32))…\" is longer than \(maxKeyBytes) characters"
         }
         if key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "tag key \"\(key.prefix(32))\" contains a control character"
@@ -83,8 +83,8 @@ public enum TagLimits {
 
     /// Why `value` cannot be the value of tag `key`, nil when it can.
     public static func problem(key: String, value: String) -> String? {
-        if value.utf8.count > maxValueBytes {
-            return "the value of tag \"\(key.prefix(32))\" is longer than \(maxValueBytes) bytes"
+        if !TextLength.fits(value, max: maxValueBytes) {
+            return "the value of tag \"\(key.prefix(32))\" is longer than \(maxValueBytes) characters"
         }
         return nil
     }

@@ -22,13 +22,18 @@ enum Usage {
           categories    list RESOURCE | set RESOURCE NAME [--title T] [--steady] | delete RESOURCE NAME
           pixels        list PROJECT | create PROJECT [--sid SID] [--name NAME] | delete PROJECT SID
                         | goals PROJECT SID [--limit N]
-          keys          list PROJECT | add PROJECT KID ALG (--pem FILE | --secret-file FILE) | delete PROJECT KID
+          jwt-keys      list PROJECT | add PROJECT KID ALG (--pem FILE | --secret-file FILE) | delete PROJECT KID
+          keys          list [--project ID] | create --role read|send|full --project ID [--name NAME]
+                        | create --role server [--name NAME] | rotate KEY_ID [--grace SECONDS] | revoke KEY_ID
+          audit         list [--project ID] [--before ID] [--limit N]
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V)
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
           push-events   MESSAGE_ID
 
         Every management command accepts --url URL (the server's api_url) and --admin-key-file FILE, or
         TERN_URL and TERN_ADMIN_KEY (or TERN_ADMIN_KEY_FILE), or --data DIR to read DIR/bootstrap.json.
+        The key is the server key (bootstrap.json's admin_key) or a project key from tern keys create;
+        a project key reaches only its project, as far as its role allows. A key's secret is shown once.
 
         Secrets: prefer a file (--admin-key-file, --secret-file) or the environment (TERN_ADMIN_KEY,
         TERN_JWT_SECRET). --admin-key KEY and --secret S still work, but a command line shows in ps to

@@ -125,7 +125,7 @@ def main():
             sign_in(driver, "not-the-admin-key")
             error = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='key'][aria-invalid='true']"))
             message = driver.find_element(By.ID, error.get_attribute("id") + "-error").text
-            assert "not an admin key" in message, message
+            assert "not a key of this server" in message, message
             assert driver.find_element(By.ID, "top").get_attribute("hidden") is not None, "the sections showed without a session"
             assert not driver.get_cookie("tern_session"), "a session cookie was set for a wrong key"
             shot(driver, "sign-in-refused")
@@ -282,12 +282,28 @@ def main():
             answer = fetch(driver, "GET", "/api/v1/admin/overview", {})
             assert answer["status"] == 401, answer
 
+        def a_read_key_signs_in_to_its_project_without_compose():
+            status, made = server.admin("POST", "/keys", {"role": "read", "project_id": server.bootstrap["project_id"], "name": "browser"})
+            assert status == 201, f"key: {status} {made}"
+            driver.get(server.root + "/#/overview")
+            sign_in(driver, made["secret"])
+            wait(driver, lambda d: "Subscriptions by provider and status" in text(d))
+            wait(driver, lambda d: "read key" in d.find_element(By.ID, "scope").text, 5, "the header does not say read key")
+            compose = driver.find_element(By.CSS_SELECTOR, "nav a[data-page='compose']")
+            assert not compose.is_displayed(), "a read session shows Compose"
+            driver.get(server.root + "/#/compose")
+            wait(driver, lambda d: "Subscriptions by provider and status" in text(d))
+            shot(driver, "read-key-overview")
+            driver.find_element(By.ID, "sign-out").click()
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name='key']"))
+
         for check in [wrong_key_is_refused, sign_in_shows_the_overview, csrf_less_post_is_refused, compose_sends_to_the_device,
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
-                      api_errors_show_beside_the_field, sign_out_ends_the_session]:
+                      api_errors_show_beside_the_field, sign_out_ends_the_session,
+                      a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []
         severe = [e for e in errors if e.get("level") == "SEVERE" and "favicon" not in e.get("message", "") and "40" not in e.get("message", "")]

@@ -38,8 +38,8 @@ import Testing
         arguments: [
             ([:], "tags is empty"),
             (["": "x"], "a tag key is empty"),
-            ([String(repeating: "k", count: 129): "x"], "longer than 128 bytes"),
-            (["k": String(repeating: "v", count: 1025)], "longer than 1024 bytes"),
+            ([String(repeating: "k", count: 129): "x"], "longer than 128 characters"),
+            (["k": String(repeating: "v", count: 1025)], "longer than 1024 characters"),
             (["line\nbreak": "x"], "control character"),
             (Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", "v") }), "send at most 100"),
         ] as [([String: String], String)])

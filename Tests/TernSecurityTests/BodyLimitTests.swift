@@ -101,3 +101,30 @@ import Testing
         }
     }
 }
+
+/// Lengths count code points, as the API document's `maxLength` does: combining characters that
+/// make one grapheme still count one each.
+@Suite struct TextLengthTests {
+    @Test func aProjectAudienceOfCombiningCharactersOverItsMaxLengthIsRefused() async throws {
+        let server = try await SecurityServer.start()
+        defer { Task { await server.stop() } }
+        // "a" and 200 combining acute accents: one grapheme, 201 code points (maxLength is 128).
+        let long = "a" + String(repeating: "\u{301}", count: 200)
+        #expect(long.count == 1)
+        let audience = try await server.admin("POST", "/projects", json: ["name": "p", "audience": long])
+        #expect(audience.status == 400, "\(audience.text)")
+        #expect(audience.text.contains("audience must be 1 to 128 characters"), "\(audience.text)")
+        let name = try await server.admin("POST", "/projects", json: ["name": long])
+        #expect(name.status == 400, "\(name.text)")
+        // 128 two-byte characters are 128 characters, not 256 bytes: accepted.
+        let accented = try await server.admin(
+            "POST", "/projects", json: ["name": String(repeating: "é", count: 128), "audience": "aud-é"])
+        #expect(accented.status == 201, "\(accented.text)")
+        // The same count on the SDK side: a 256-code-point event name of two-byte characters fits.
+        let goal: [String: Any] = [
+            "events": [["sid": "s", "event_name": String(repeating: "é", count: 256), "time": 1]]
+        ]
+        let event = try await server.sdk("event/post", goal, rToken: server.first.rToken)
+        #expect(event.status != 400 || !event.text.contains("longer than"), "\(event.text)")
+    }
+}

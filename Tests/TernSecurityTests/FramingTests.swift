@@ -61,6 +61,38 @@ import Testing
         expectRefused(chunkedOnOld, status: 400, mentioning: "HTTP/1.0")
     }
 
+    /// What libmicrohttpd would answer with its own HTML page is refused before it sees the
+    /// connection, in the envelope like every other answer.
+    @Test func headsLibmicrohttpdWouldRefuseAreAnsweredInTheEnvelope() async throws {
+        let server = try await SecurityServer.start()
+        defer { Task { await server.stop() } }
+        let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
+        let cases: [(String, Int, String)] = [
+            (post + "Content-Length: abc\r\n\r\n", 400, "not one decimal number"),
+            (post + "Content-Length: 99999999999999999999999\r\n\r\n", 413, "larger than"),
+            (post + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nab\r\n", 413, "chunk"),
+            (post + "Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n", 400, "not a hexadecimal number"),
+            ("GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request line"),
+            (
+                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431,
+                "headers"
+            ),
+            ("GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/2.0 is not supported"),
+        ]
+        for (request, status, words) in cases {
+            let reply = try await exchange(server, request)
+            #expect(!reply.text.contains("<html"), "libmicrohttpd's own page: \(reply.text.prefix(300))")
+            expectRefused(reply, status: status, mentioning: words)
+        }
+        // A head that arrives in pieces is still looked at whole, and a sound one is served.
+        let socket = try RawSocket(port: server.process.port)
+        for piece in ["GET /hea", "lthz HTTP/1.1\r\nHo", "st: x\r\n\r\n"] {
+            await socket.send(piece)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(await socket.read(quiet: 1).status == 200)
+    }
+
     @Test func soundRequestsKeepTheConnection() async throws {
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
@@ -91,6 +123,34 @@ import Testing
         }
         if !cutOff { cutOff = await socket.read(quiet: 1).closed }
         #expect(cutOff, "a 15-second trickle outlived a 2-second head deadline")
+    }
+
+    /// A body dripping in is never idle either; the body deadline answers 408 in the envelope and closes.
+    @Test func aBodyThatTricklesInGetsA408AtTheBodyDeadline() async throws {
+        let server = try await SecurityServer.start(["--body-timeout", "2", "--connection-timeout", "60"])
+        defer { Task { await server.stop() } }
+        let socket = try RawSocket(port: server.process.port)
+        let started = ContinuousClock.now
+        await socket.send(
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+        )
+        for byte in #"{"events":["# {
+            await socket.send(String(byte))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        let reply = await socket.read(quiet: 6)
+        #expect(ContinuousClock.now - started < .seconds(15), "the 60-second idle timeout ended it, not the deadline")
+        #expect(reply.status == 408, "\(reply.text)")
+        #expect(reply.text.contains("Content-Type: application/json"), "\(reply.text)")
+        #expect(
+            reply.body.contains("\"error\":408") && reply.body.contains("did not arrive within 2 s"), "\(reply.body)")
+        #expect(reply.closed)
+        // A body sent at once is not held to anything.
+        let quick = try RawSocket(port: server.process.port)
+        await quick.send(
+            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+        )
+        #expect(await quick.read(quiet: 1).status != 408)
     }
 
     @Test func oneAddressCannotTakeMoreThanItsShareOfConnections() async throws {

@@ -27,16 +27,18 @@ import Testing
         try Data(String(repeating: "z", count: 40).utf8).write(to: URL(fileURLWithPath: secretFile))
         let url = server.process.apiURL.absoluteString
         let added = try tern([
-            "keys", "add", "\(server.first.projectId)", "from-file", "HS256", "--secret-file", secretFile, "--url", url,
+            "jwt-keys", "add", "\(server.first.projectId)", "from-file", "HS256", "--secret-file", secretFile, "--url",
+            url,
             "--admin-key-file", keyFile,
         ])
         #expect(added.status == 0, "\(added.output)")
         let listed = try tern(
-            ["keys", "list", "\(server.first.projectId)", "--url", url], environment: ["TERN_ADMIN_KEY_FILE": keyFile])
+            ["jwt-keys", "list", "\(server.first.projectId)", "--url", url],
+            environment: ["TERN_ADMIN_KEY_FILE": keyFile])
         #expect(listed.status == 0, "\(listed.output)")
         #expect(listed.output.contains("from-file"))
         #expect(!listed.output.contains(String(repeating: "z", count: 40)))
-        let wrong = try tern(["keys", "list", "1", "--url", url, "--admin-key-file", directory.path("missing")])
+        let wrong = try tern(["jwt-keys", "list", "1", "--url", url, "--admin-key-file", directory.path("missing")])
         #expect(wrong.status != 0)
         #expect(wrong.output.contains("cannot read"))
         let help = try tern(["help"])

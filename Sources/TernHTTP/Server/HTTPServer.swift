@@ -46,6 +46,10 @@ public final class HTTPServer: Sendable {
         /// the connection opening or of the previous answer, however slowly it trickles in (0: no
         /// deadline beyond the idle `connectionTimeoutSeconds`).
         public var headTimeoutSeconds: Int = 30
+        /// A request's body must be complete within this many seconds of its head, however slowly
+        /// it trickles in; past that the client gets a 408 and the connection closes (0: no deadline
+        /// beyond the idle `connectionTimeoutSeconds`).
+        public var bodyTimeoutSeconds: Int = 60
         /// How long `stop()` waits for requests in flight before answering the rest 503.
         public var shutdownGraceSeconds: Double = 10
 
@@ -64,7 +68,7 @@ public final class HTTPServer: Sendable {
 
     private enum Lifecycle {
         case bound(ListeningSocket)
-        case running(DaemonHandle, ListeningSocket)
+        case running(DaemonHandle, ListeningSocket, FrontDoor)
         case stopped
     }
 
@@ -88,7 +92,8 @@ public final class HTTPServer: Sendable {
         self.port = socket.port
         self.core = ServerCore(
             handler: handler, errorResponse: errorResponse, maxBodyBytes: configuration.maxBodyBytes,
-            maxHeaderBytes: configuration.maxHeaderBytes, headTimeoutSeconds: configuration.headTimeoutSeconds)
+            maxHeaderBytes: configuration.maxHeaderBytes, headTimeoutSeconds: configuration.headTimeoutSeconds,
+            bodyTimeoutSeconds: configuration.bodyTimeoutSeconds)
         self.lifecycle = Mutex(.bound(socket))
     }
 
@@ -104,10 +109,21 @@ public final class HTTPServer: Sendable {
             case .running: throw HTTPServerError("the server is already running on port \(port)")
             case .stopped: throw HTTPServerError("the server was stopped; create a new one to serve again")
             case .bound(let socket):
+                let door = try FrontDoor(
+                    listening: socket.descriptor,
+                    limits: FrontDoor.Limits(
+                        maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
+                        // Without a head deadline, the idle timeout is what libmicrohttpd would apply.
+                        headSeconds: configuration.headTimeoutSeconds > 0
+                            ? configuration.headTimeoutSeconds : configuration.connectionTimeoutSeconds,
+                        maxConnections: configuration.maxConnections,
+                        maxPerAddress: configuration.maxConnectionsPerAddress),
+                    errorResponse: core.errorResponse)
                 let daemon = try MHDDaemon.start(
                     socket: socket, configuration: configuration, core: Unmanaged.passUnretained(core).toOpaque())
-                state = .running(daemon, socket)
+                state = .running(daemon, socket, door)
                 core.heads.start()
+                door.start(daemon: daemon)
             }
         }
     }
@@ -116,22 +132,20 @@ public final class HTTPServer: Sendable {
     /// `shutdownGraceSeconds`, then answers them 503), closes every connection. Idempotent; blocks
     /// the calling thread until done.
     public func stop() {
-        let taken = lifecycle.withLock { state -> (DaemonHandle, ListeningSocket)? in
+        let taken = lifecycle.withLock { state -> (DaemonHandle, ListeningSocket, FrontDoor)? in
             defer { state = .stopped }
             switch state {
             case .bound(let socket):
                 socket.release()
                 return nil
-            case .running(let daemon, let socket): return (daemon, socket)
+            case .running(let daemon, let socket, let door): return (daemon, socket, door)
             case .stopped: return nil
             }
         }
-        guard let (daemon, socket) = taken else { return }
+        guard let (daemon, socket, door) = taken else { return }
         core.tracker.withLock { $0.stopping = true }
-        // Quiescing hands the listening socket back to us; when it fails, libmicrohttpd still owns
-        // it and closes it in MHD_stop_daemon, and closing it again here could close a descriptor
-        // number that another server in this process has since been given.
-        let handedBack = MHD_quiesce_daemon(daemon.pointer) == socket.descriptor
+        // No new connections: the front door (which owns the listening socket) stops accepting.
+        door.stop()
         let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
         while core.tracker.withLock({ $0.active > 0 }), Date() < deadline {
             usleep(2_000)
@@ -144,7 +158,7 @@ public final class HTTPServer: Sendable {
         }
         MHD_stop_daemon(daemon.pointer)
         core.heads.stop()
-        if handedBack { socket.release() }
+        socket.release()
     }
 
     private static func validate(_ configuration: Configuration) throws(HTTPServerError) {
@@ -167,6 +181,9 @@ public final class HTTPServer: Sendable {
         guard configuration.maxConnectionsPerAddress >= 0 else {
             throw HTTPServerError(
                 "maxConnectionsPerAddress must not be negative, not \(configuration.maxConnectionsPerAddress)")
+        }
+        guard configuration.bodyTimeoutSeconds >= 0 else {
+            throw HTTPServerError("bodyTimeoutSeconds must not be negative, not \(configuration.bodyTimeoutSeconds)")
         }
         guard configuration.headTimeoutSeconds >= 0 else {
             throw HTTPServerError("headTimeoutSeconds must not be negative, not \(configuration.headTimeoutSeconds)")

@@ -14,8 +14,9 @@ enum MHDDaemon {
         // MHD's per-connection memory pool holds the request head and the read/write buffers;
         // it is sized so that our own 431 (with a JSON body) answers first.
         let memoryLimit = max(32 << 10, configuration.maxHeaderBytes * 2 + (16 << 10))
+        // The front door accepts and hands connections over (MHD_add_connection): MHD has no
+        // listening socket of its own, and is woken when one is added.
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(
                 option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
@@ -51,7 +52,9 @@ enum MHDDaemon {
         #else
             let polling = MHD_USE_AUTO.rawValue
         #endif
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | polling | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        let flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | polling | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ITC.rawValue
         let daemon = tern_mhd_start_daemon(
             flags, 0,
             { cls, connection, url, method, version, upload, uploadSize, slot in

@@ -26,13 +26,17 @@ final class ServerCore: Sendable {
 
     init(
         handler: any HTTPHandler, errorResponse: @escaping HTTPServer.ErrorResponse, maxBodyBytes: Int,
-        maxHeaderBytes: Int, headTimeoutSeconds: Int
+        maxHeaderBytes: Int, headTimeoutSeconds: Int, bodyTimeoutSeconds: Int = 0
     ) {
         self.handler = handler
         self.errorResponse = errorResponse
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
-        self.heads = HeadDeadlines(seconds: headTimeoutSeconds)
+        let late = errorResponse(
+            408, "the request body did not arrive within \(bodyTimeoutSeconds) s of its head: send it at once")
+        self.heads = HeadDeadlines(
+            seconds: headTimeoutSeconds, bodySeconds: bodyTimeoutSeconds,
+            bodyTimeout: HeadDeadlines.wire(late, reason: "Request Timeout"))
     }
 
     /// MHD's access handler: called once when the headers are in, once per piece of body, once when
@@ -80,6 +84,7 @@ final class ServerCore: Sendable {
                 return .NO
             }
         }
+        heads.bodyReceived(connection)
         switch context.phase {
         case .receiving:
             return beginHandling(context, connection: connection)

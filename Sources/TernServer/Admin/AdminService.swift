@@ -7,22 +7,34 @@ public struct AdminService: Sendable {
     let store: any Store
     let verifier: any TokenVerifier
     let clock: @Sendable () -> Int64
+    /// The management API's keys: who a request is, and the audit log.
+    public let keys: KeyService
 
     public init(
-        store: any Store, verifier: any TokenVerifier, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+        store: any Store, verifier: any TokenVerifier, logger: Logger? = nil,
+        clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
         self.store = store
         self.verifier = verifier
         self.clock = clock
+        self.keys = KeyService(store: store, logger: logger, clock: clock)
     }
 
-    /// True when `key` is one of the server's admin keys.
+    /// True when `key` is one of the server's server keys (the operator's).
     public func isAdminKey(_ key: String) async throws -> Bool {
         let digest = AdminKeys.digest(key)
         return try await store.read { try $0.hasAdminKey(digest: digest) }
     }
 
-    public func projects() async throws -> [Project] { try await store.read { try $0.projects() } }
+    /// The check a management route group runs: a key whose role allows `needs`, reaching `scope`.
+    func check(_ needs: Permission, _ scope: AdminKeyCheck.Scope) -> AdminKeyCheck {
+        AdminKeyCheck(keys: keys, needs: needs, scope: scope)
+    }
+
+    /// Every project, or (`projectId`) only that one.
+    public func projects(projectId: Int64? = nil) async throws -> [Project] {
+        try await store.read { try $0.projects() }.filter { projectId == nil || $0.id == projectId }
+    }
 
     public func createProject(_ request: AdminRequests.CreateProject) async throws -> Project {
         try Self.name(request.name, "name")
@@ -118,7 +130,7 @@ public struct AdminService: Sendable {
     }
 
     static func name(_ value: String, _ field: String) throws(APIError) {
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 128 else {
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty, TextLength.fits(value, max: 128) else {
             throw .badRequest("\(field) must be 1 to 128 characters")
         }
     }

@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// A request's head must be complete this many seconds after the connection opened or the
     /// previous answer went out, however slowly it trickles in (0: none).
     public var headTimeoutSeconds = 30
+    /// `--body-timeout`: a request's body must be complete this long after its head.
+    public var bodyTimeoutSeconds = 60
     public var maxConnections = 4096
     /// Connections at once from one client address (0: no cap).
     public var maxConnectionsPerAddress = 256

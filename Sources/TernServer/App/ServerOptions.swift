@@ -81,6 +81,14 @@ public enum ServerOptions {
             config.headTimeoutSeconds = try integer(value, "--head-timeout", 0...3600)
         },
         Option(
+            flag: "--body-timeout", environment: "TERN_BODY_TIMEOUT", argument: "SECONDS",
+            help: "a request's body must be complete this long after its head, however slowly it arrives "
+                + "(else 408); 0 for none (60)"
+        ) {
+            config, value throws(ConfigurationError) in
+            config.bodyTimeoutSeconds = try integer(value, "--body-timeout", 0...3600)
+        },
+        Option(
             flag: "--max-connections", environment: "TERN_MAX_CONNECTIONS", argument: "N",
             help: "open connections at once; more are refused (4096)"
         ) {

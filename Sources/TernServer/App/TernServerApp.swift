@@ -75,6 +75,7 @@ public final class TernServerApp: Sendable {
                 connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
                 maxHeaderBytes: configuration.maxHeaderBytes)
             server.headTimeoutSeconds = configuration.headTimeoutSeconds
+            server.bodyTimeoutSeconds = configuration.bodyTimeoutSeconds
             server.maxConnections = configuration.maxConnections
             server.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
             http = try HTTPServer(
@@ -113,12 +114,13 @@ public final class TernServerApp: Sendable {
             authenticator: Authenticator(store: store, verifier: verifier),
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
             events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
-        let adminService = AdminService(store: store, verifier: verifier)
+        let adminService = AdminService(store: store, verifier: verifier, logger: logger)
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
+            + KeyRoutes(admin: adminService).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

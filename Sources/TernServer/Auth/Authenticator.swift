@@ -62,7 +62,7 @@ public struct Authenticator: Sendable {
         guard !candidates.isEmpty else {
             let scope = resource.map { "project \($0.projectId)" } ?? "any project"
             throw APIError.unauthorized(
-                "JWT rejected: no key with kid \"\(kid.prefix(64))\" in \(scope); add it (tern keys add)")
+                "JWT rejected: no key with kid \"\(kid.prefix(64))\" in \(scope); add it (tern jwt-keys add)")
         }
         var failure = APIError.unauthorized("JWT rejected")
         for (key, project) in candidates {

@@ -2,7 +2,8 @@ import Foundation
 import TernHTTP
 import TernProtocol
 
-/// The management-API routes the dashboard needed that did not exist, under the admin key:
+/// The management-API routes the dashboard needed that did not exist; a project key sees its
+/// project's only, and marking a test device needs a `full` key:
 ///
 /// - `GET /api/v1/admin/overview?days=N`: projects, resources, subscription counts, messages per day
 /// - `GET /api/v1/admin/messages?before=MESSAGE_ID&limit=N`: the newest messages with their counts, older than `before`
@@ -22,31 +23,40 @@ public struct DashboardAPIRoutes: Sendable {
     public var all: [Route] {
         let service = service
         let p = AdminRoutes.prefix
-        return RouteGroup([AdminKeyCheck(service: admin)]) {
+        let lists = RouteGroup([admin.check(.read, .own)]) {
             Route.json("GET", "\(p)/overview") { request in
                 let days = Int(request.http.query["days"] ?? "14") ?? 0
                 guard (1...90).contains(days) else { throw APIError.badRequest("days must be an integer from 1 to 90") }
-                return try await service.overview(days: days)
+                return try await service.overview(days: days, projectId: try request.holder().projectId)
             }
             Route.json("GET", "\(p)/messages") { request in
                 let query = request.http.query
                 guard let limit = Int(query["limit"] ?? "50"), (1...200).contains(limit) else {
                     throw APIError.badRequest("limit must be an integer from 1 to 200")
                 }
-                return try await service.messages(before: query["before"], limit: limit)
+                return try await service.messages(
+                    before: query["before"], limit: limit, projectId: try request.holder().projectId)
             }
             Route.json("POST", "\(p)/audience/size") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
-                return DashboardService.AudienceSize(devices: try await service.audienceSize(message))
+                let devices = try await service.audienceSize(message, keyProject: try request.holder().projectId)
+                return DashboardService.AudienceSize(devices: devices)
             }
-            Route.json("GET", "\(p)/test-profiles") { _ in try await service.testProfiles() }
+            Route.json("GET", "\(p)/test-profiles") { request in
+                try await service.testProfiles(projectId: try request.holder().projectId)
+            }
+        }
+        let profile = RouteGroup([admin.check(.read, .profile)]) {
             Route.json("GET", "\(p)/profiles/{profile_id}/push-events") { request in
                 try await service.pushEvents(profileId: request.parameter("profile_id"), limit: 100)
             }
+        }
+        let change = RouteGroup([admin.check(.configure, .profile)]) {
             Route.json("PUT", "\(p)/profiles/{profile_id}/test") { request in
                 let body = try JSONBody.decode(DashboardService.SetTest.self, from: request.http)
                 return try await service.setTest(profileId: request.parameter("profile_id"), isTest: body.isTest)
             }
-        }.all
+        }
+        return lists.all + profile.all + change.all
     }
 }

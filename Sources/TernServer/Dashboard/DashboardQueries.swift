@@ -5,12 +5,12 @@ import Foundation
 public protocol DashboardQueries {
     /// Subscriptions counted per resource, channel, provider and status.
     func subscriptionCounts() throws -> [SubscriptionCount]
-    /// Messages created at or after `since` (ms), per UTC day, oldest day first.
-    func messageDays(since: Int64) throws -> [MessageDay]
-    /// Messages newest first, with ids below `beforeId` (0: from the newest).
-    func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage]
-    /// Public ids of the profiles marked as test devices, oldest first.
-    func testProfileIds(limit: Int) throws -> [String]
+    /// Messages created at or after `since` (ms), per UTC day, oldest day first; a project's, or all.
+    func messageDays(since: Int64, projectId: Int64?) throws -> [MessageDay]
+    /// Messages newest first, with ids below `beforeId` (0: from the newest); a project's, or all.
+    func recentMessages(beforeId: Int64, limit: Int, projectId: Int64?) throws -> [StoredMessage]
+    /// Public ids of the profiles marked as test devices, oldest first; a project's, or all.
+    func testProfileIds(limit: Int, projectId: Int64?) throws -> [String]
     /// A profile's push events (delivery, open), newest first: those its callers reported, and those
     /// of the deliveries to its subscriptions (an rToken-only device reports without naming a profile).
     func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord]

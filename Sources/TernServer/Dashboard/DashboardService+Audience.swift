@@ -4,10 +4,10 @@ import TernProtocol
 extension DashboardService {
     /// How many devices a message would go to now, after the message's own checks: the same
     /// filter and the same one-delivery-per-device rule as the fan-out.
-    public func audienceSize(_ request: MessageRequest) async throws -> Int {
+    public func audienceSize(_ request: MessageRequest, keyProject: Int64? = nil) async throws -> Int {
         _ = try MessagePlan(request, publicId: "m_preview")
         return try await store.read { tx in
-            let scope = try MessageScope.resolve(tx, request)
+            let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
             let audience = request.audience
             let filter = AudienceFilter(audience, category: request.category)
             var devices = Set<String>()

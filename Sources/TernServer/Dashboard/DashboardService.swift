@@ -12,29 +12,39 @@ public struct DashboardService: Sendable {
         self.clock = clock
     }
 
-    /// Projects, resources, subscriptions by status and provider, and messages of the last `days` days.
-    public func overview(days: Int) async throws -> Overview {
+    /// Projects, resources, subscriptions by status and provider, and messages of the last `days`
+    /// days; with `projectId` (a project key's), that project's only.
+    public func overview(days: Int, projectId: Int64? = nil) async throws -> Overview {
         let dayMs: Int64 = 86_400_000
         let since = (clock() / dayMs - Int64(days - 1)) * dayMs
         return try await store.read { tx in
-            Overview(
-                projects: try tx.projects(), resources: try tx.resources(projectId: nil),
-                subscriptions: try tx.subscriptionCounts(), days: try tx.messageDays(since: since))
+            let resources = try tx.resources(projectId: projectId)
+            let reached = Set(resources.map(\.id))
+            return Overview(
+                projects: try tx.projects().filter { projectId == nil || $0.id == projectId },
+                resources: resources,
+                subscriptions: try tx.subscriptionCounts().filter {
+                    projectId == nil || reached.contains($0.resourceId)
+                },
+                days: try tx.messageDays(since: since, projectId: projectId))
         }
     }
 
-    /// The newest messages with their live counts; with `before` (a message id), those older than it.
-    public func messages(before: String?, limit: Int) async throws -> [MessageView] {
+    /// The newest messages with their live counts; with `before` (a message id), those older than it;
+    /// with `projectId`, that project's only.
+    public func messages(before: String?, limit: Int, projectId: Int64? = nil) async throws -> [MessageView] {
         try await store.read { tx in
             let beforeId = try before.map { try MessageService.find(tx, $0).id } ?? 0
-            return try tx.recentMessages(beforeId: beforeId, limit: limit).map { try MessageService.view(tx, $0) }
+            return try tx.recentMessages(beforeId: beforeId, limit: limit, projectId: projectId).map {
+                try MessageService.view(tx, $0)
+            }
         }
     }
 
-    /// The profiles marked as test devices, with their subscriptions.
-    public func testProfiles() async throws -> [ProfileView] {
+    /// The profiles marked as test devices, with their subscriptions; with `projectId`, that project's only.
+    public func testProfiles(projectId: Int64? = nil) async throws -> [ProfileView] {
         try await store.read { tx in
-            try tx.testProfileIds(limit: 100).compactMap { id in
+            try tx.testProfileIds(limit: 100, projectId: projectId).compactMap { id in
                 try tx.profile(publicId: id).map { try AdminService.view(tx, $0) }
             }
         }

@@ -8,6 +8,12 @@ public actor DashboardSessions {
     public struct Session: Sendable, Equatable {
         /// The key the browser signed in with; requests made with the session carry it.
         public let key: String
+        /// The key's id (what the logs name).
+        public let keyId: Int64
+        /// The key's project, which the pages show alone; nil for a server key (every project).
+        public let projectId: Int64?
+        /// The key's role: a `read` session gets no compose page.
+        public let role: KeyRole
         public let csrfToken: String
         /// Milliseconds since 1970 after which the session is gone (idle or absolute, whichever first).
         public var expiresAt: Int64
@@ -32,8 +38,9 @@ public actor DashboardSessions {
         self.clock = clock
     }
 
-    /// Starts a session for `key`; returns the cookie's value and the session.
-    public func create(key: String) -> (id: String, session: Session) {
+    /// Starts a session for `key` (whose id, project and role are given); returns the cookie's value
+    /// and the session.
+    public func create(key: String, keyId: Int64, projectId: Int64?, role: KeyRole) -> (id: String, session: Session) {
         let now = clock()
         if sessions.count >= Self.limit { sessions = sessions.filter { $0.value.expiresAt > now } }
         if sessions.count >= Self.limit, let oldest = sessions.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
@@ -41,7 +48,8 @@ public actor DashboardSessions {
         }
         let id = Digest.randomHex(bytes: 32)
         let session = Session(
-            key: key, csrfToken: Digest.randomHex(bytes: 32), expiresAt: min(now + idle, now + lifetime),
+            key: key, keyId: keyId, projectId: projectId, role: role, csrfToken: Digest.randomHex(bytes: 32),
+            expiresAt: min(now + idle, now + lifetime),
             absoluteEnd: now + lifetime)
         sessions[Self.slot(id)] = session
         return (id, session)

@@ -16,12 +16,13 @@ extension SQLiteTransaction: DashboardQueries {
         }
     }
 
-    func messageDays(since: Int64) throws -> [MessageDay] {
+    func messageDays(since: Int64, projectId: Int64?) throws -> [MessageDay] {
         try database.query(
             """
             SELECT created_at / 86400000 AS day, COUNT(*), SUM(total) FROM messages WHERE created_at >= ?
+            AND (? IS NULL OR project_id = ?)
             GROUP BY day ORDER BY day
-            """, [since]
+            """, [since, projectId, projectId]
         ).map { row in
             MessageDay(
                 day: MessageDay.label(dayNumber: row.requiredInt(0)), messages: row.requiredInt(1),
@@ -29,15 +30,23 @@ extension SQLiteTransaction: DashboardQueries {
         }
     }
 
-    func recentMessages(beforeId: Int64, limit: Int) throws -> [StoredMessage] {
+    func recentMessages(beforeId: Int64, limit: Int, projectId: Int64?) throws -> [StoredMessage] {
         let ids = try database.query(
-            "SELECT id FROM messages WHERE ? = 0 OR id < ? ORDER BY id DESC LIMIT ?", [beforeId, beforeId, limit]
+            """
+            SELECT id FROM messages WHERE (? = 0 OR id < ?) AND (? IS NULL OR project_id = ?)
+            ORDER BY id DESC LIMIT ?
+            """, [beforeId, beforeId, projectId, projectId, limit]
         ).map { $0.requiredInt(0) }
         return try ids.compactMap { try message(id: $0) }
     }
 
-    func testProfileIds(limit: Int) throws -> [String] {
-        try database.query("SELECT public_id FROM profiles WHERE is_test = 1 ORDER BY id LIMIT ?", [limit]).map {
+    func testProfileIds(limit: Int, projectId: Int64?) throws -> [String] {
+        try database.query(
+            """
+            SELECT p.public_id FROM profiles p JOIN profile_databases d ON d.id = p.db_id
+            WHERE p.is_test = 1 AND (? IS NULL OR d.project_id = ?) ORDER BY p.id LIMIT ?
+            """, [projectId, projectId, limit]
+        ).map {
             $0.requiredString(0)
         }
     }

@@ -10,7 +10,9 @@ extension GoalEventRequest {
             try Validation.text(goal.sid, field: "\(prefix).sid")
             try Validation.text(goal.eventName, field: "\(prefix).event_name")
             try Validation.time(goal.time, field: "\(prefix).time")
-            if goal.clientId.utf8.count > 256 { throw .badRequest("\(prefix).client_id is longer than 256 bytes") }
+            if !TextLength.fits(goal.clientId, max: 256) {
+                throw .badRequest("\(prefix).client_id is longer than 256 characters")
+            }
             for (name, value) in goal.payload ?? [:] where !value.isScalar {
                 throw .badRequest(
                     "\(prefix).payload field \"\(name.prefix(64))\" is not valid: payload values must be strings, "

@@ -106,7 +106,7 @@ public struct MessagePlan: Sendable, Equatable {
     static func text(_ value: String?, _ field: String, max: Int) throws(APIError) {
         guard let value else { return }
         guard !value.isEmpty else { throw .badRequest("\(field) is empty: leave it out or give it text") }
-        guard value.utf8.count <= max else { throw .badRequest("\(field) is longer than \(max) bytes") }
+        guard TextLength.fits(value, max: max) else { throw .badRequest("\(field) is longer than \(max) characters") }
     }
 
     static func pushType(_ text: String?) throws(APIError) -> PushType {

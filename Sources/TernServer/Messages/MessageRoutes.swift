@@ -4,7 +4,8 @@ import TernProtocol
 
 /// The management API's messages: `POST /api/v1/admin/messages` (idempotent with `Idempotency-Key`),
 /// `GET …/{message_id}` (with live counts), `GET …/{message_id}/stats` (the funnel) and
-/// `GET …/{message_id}/deliveries`; behind the admin key.
+/// `GET …/{message_id}/deliveries`; sending needs a `send` key, reading a `read` key, of the
+/// message's project (or the server key).
 public struct MessageRoutes: Sendable {
     let messages: MessageService
     let admin: AdminService
@@ -17,14 +18,15 @@ public struct MessageRoutes: Sendable {
     public var all: [Route] {
         let messages = messages
         let prefix = AdminRoutes.prefix + "/messages"
-        let create = RouteGroup([AdminKeyCheck(service: admin), IdempotencyKeys(metrics: nil)]) {
+        let create = RouteGroup([admin.check(.send, .own), IdempotencyKeys(metrics: nil)]) {
             Route("POST", prefix, name: "admin/messages") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
-                let answer = try await messages.create(message, idempotency: try request.idempotencyToken())
+                let answer = try await messages.create(
+                    message, idempotency: try request.idempotencyToken(), keyProject: try request.holder().projectId)
                 return .json(answer.status, answer.body)
             }
         }
-        let read = RouteGroup([AdminKeyCheck(service: admin)]) {
+        let read = RouteGroup([admin.check(.read, .message)]) {
             Route.json("GET", "\(prefix)/{message_id}") { request in
                 try await messages.message(publicId: request.parameter("message_id"))
             }

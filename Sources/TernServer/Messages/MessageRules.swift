@@ -26,7 +26,9 @@ enum MessageURLs {
 
     static func absolute(_ text: String, _ field: String) throws(APIError) -> URL {
         guard !text.isEmpty else { throw .badRequest("\(field) is empty: leave it out or send a URL") }
-        guard text.utf8.count <= maxLength else { throw .badRequest("\(field) is longer than \(maxLength) bytes") }
+        guard TextLength.fits(text, max: maxLength) else {
+            throw .badRequest("\(field) is longer than \(maxLength) characters")
+        }
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
             text.rangeOfCharacter(from: .whitespacesAndNewlines) == nil
         else {
@@ -52,8 +54,8 @@ enum MessageButtons {
             guard seen.insert(button.id).inserted else {
                 throw .badRequest("\(field).id \(button.id) is used twice: button ids must be unique in a message")
             }
-            guard !button.title.isEmpty, button.title.utf8.count <= 256 else {
-                throw .badRequest("\(field).title must be 1 to 256 bytes")
+            guard !button.title.isEmpty, TextLength.fits(button.title, max: 256) else {
+                throw .badRequest("\(field).title must be 1 to 256 characters")
             }
             guard let action = PushButton.Action(rawValue: button.action) else {
                 let known = PushButton.Action.allCases.map(\.rawValue).joined(separator: ", ")
@@ -117,8 +119,8 @@ enum MessageAudienceRules {
         for key in (audience.fields ?? [:]).keys where key.isEmpty {
             throw .badRequest("audience.fields has an empty field name")
         }
-        for key in (audience.tags ?? [:]).keys where key.isEmpty || key.utf8.count > 128 {
-            throw .badRequest("audience.tags keys must be 1 to 128 bytes")
+        for key in (audience.tags ?? [:]).keys where key.isEmpty || !TextLength.fits(key, max: 128) {
+            throw .badRequest("audience.tags keys must be 1 to 128 characters")
         }
     }
 }

@@ -6,7 +6,11 @@ struct MessageScope {
     let projectId: Int64
     let resource: Resource?
 
-    static func resolve(_ tx: any StoreTransaction, _ request: MessageRequest) throws -> MessageScope {
+    /// `keyProject`: the project of the project key that asks (nil for the server key); everything
+    /// the message names must be in it, and it is the message's project when it names none.
+    static func resolve(_ tx: any StoreTransaction, _ request: MessageRequest, keyProject: Int64? = nil) throws
+        -> MessageScope
+    {
         let audience = request.audience
         var projects: [(Int64, String)] = []
         if let projectId = request.projectId { projects.append((projectId, "project_id")) }
@@ -23,6 +27,13 @@ struct MessageScope {
         }
         if audience.type == .profile || audience.type == .profiles {
             projects += try profileProjects(tx, FanOut.profileIds(audience))
+        }
+        if let keyProject {
+            if let stranger = projects.first(where: { $0.0 != keyProject }) {
+                throw APIError.notFound(
+                    "\(stranger.1) is not in project \(keyProject), the only project this key reaches")
+            }
+            projects.append((keyProject, "the key's project"))
         }
         let distinct = Set(projects.map(\.0))
         guard distinct.count <= 1 else {

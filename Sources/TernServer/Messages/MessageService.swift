@@ -37,10 +37,13 @@ public struct MessageService: Sendable {
 
     /// ``create(_:)`` once per idempotency key: a repeat of the same request answers the first
     /// message (201, the same body) and queues nothing; the same key with another request is a 422.
-    public func create(_ request: MessageRequest, idempotency: IdempotencyToken) async throws -> Answer {
+    /// `keyProject`: the project of the project key that sends it (nil for the server key).
+    public func create(_ request: MessageRequest, idempotency: IdempotencyToken, keyProject: Int64? = nil)
+        async throws -> Answer
+    {
         let planned = try plan(request)
         let answer = try await store.idempotentWrite(idempotency, now: clock()) { tx in
-            let (view, _) = try self.insert(tx, request, plan: planned)
+            let (view, _) = try self.insert(tx, request, plan: planned, keyProject: keyProject)
             return Answer(status: 201, body: try JSONCoders.encoder.encode(view))
         }
         if !answer.replayed { queued() }
@@ -63,12 +66,12 @@ public struct MessageService: Sendable {
             audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: clock())
     }
 
-    func insert(_ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned) throws -> (
-        MessageView, StoredMessage
-    ) {
+    func insert(
+        _ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned, keyProject: Int64? = nil
+    ) throws -> (MessageView, StoredMessage) {
         let plan = planned.plan
         let now = planned.now
-        let scope = try MessageScope.resolve(tx, request)
+        let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
         let message = try tx.insertMessage(
             StoredMessage(
                 id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,

@@ -4,7 +4,7 @@ import TernHTTP
 
 /// Structured logs: one JSON object per line (`ts`, `level`, `msg`, then the fields), written to
 /// stderr by default. Callers pass only what is safe to log: never tokens, JWTs, rTokens, admin keys
-/// or push tokens.
+/// or push tokens. A line logged while a management request runs carries its key's id as `key_id`.
 ///
 /// ```swift
 /// logger.info("request", ["route": "/healthz", "status": 200])
@@ -59,6 +59,8 @@ public final class Logger: Sendable {
         line.append(contentsOf: level.name.utf8)
         line.append(contentsOf: #"","msg":"#.utf8)
         JSONText.appendString(message, to: &line)
+        var fields = fields
+        if fields["key_id"] == nil, let keyId = KeyNote.current?.keyId { fields["key_id"] = keyId }
         for key in fields.keys.sorted() where key != "ts" && key != "level" && key != "msg" {
             line.append(UInt8(ascii: ","))
             JSONText.appendString(key, to: &line)

@@ -4,13 +4,16 @@ import TernHTTP
 /// A request matched to a route: the HTTP request, the path's parameters, its id for the logs, and
 /// what the group's middleware established (the caller, the idempotency token).
 public struct RouteRequest: Sendable {
-    public let http: HTTPRequest
+    /// The HTTP request (``AdminKeyCheck`` may fill in a project key's `project_id` query).
+    public internal(set) var http: HTTPRequest
     public let parameters: [String: String]
     public let requestId: String
     /// The route's name: the SDK endpoint, or `admin/messages`; idempotency fingerprints cover it.
     public let routeName: String
     /// The SDK caller, set by `CallerAuthentication`.
     public internal(set) var caller: Caller?
+    /// The management-API key the request was made with, set by `AdminKeyCheck`.
+    var keyHolder: KeyHolder?
     /// The idempotency token, set by `IdempotencyKeys`.
     public internal(set) var idempotency: IdempotencyToken?
 
@@ -36,6 +39,12 @@ public struct RouteRequest: Sendable {
     func authenticated() throws -> Caller {
         guard let caller else { throw APIError(status: 500, reason: "route \(routeName) runs without authentication") }
         return caller
+    }
+
+    /// The key ``AdminKeyCheck`` established; a route outside such a group has none.
+    func holder() throws -> KeyHolder {
+        guard let keyHolder else { throw APIError(status: 500, reason: "route \(routeName) runs without a key check") }
+        return keyHolder
     }
 
     /// The token that ``IdempotencyKeys`` made; a route outside such a group has none.

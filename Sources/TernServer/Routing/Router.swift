@@ -19,6 +19,13 @@ public struct Router: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        // Only the management API takes keys; SDK requests skip the note (they are the hot path).
+        guard request.path.hasPrefix(AdminRoutes.prefix) else { return await route(request) }
+        return await KeyNote.$current.withValue(KeyNote()) { await route(request) }
+    }
+
+    /// Looks up, runs, counts and logs one request (inside its ``KeyNote``).
+    func route(_ request: HTTPRequest) async -> HTTPResponse {
         let started = ContinuousClock.now
         let requestId = Self.requestId(request)
         var routeName = "unmatched"

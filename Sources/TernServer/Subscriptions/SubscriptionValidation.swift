@@ -15,14 +15,14 @@ enum Validation {
 
     static func token(_ token: String, field: String = "subscription_id") throws(APIError) {
         guard !token.isEmpty else { throw .badRequest("\(field) is empty: send the device's push token") }
-        guard token.utf8.count <= maxTokenLength else {
-            throw .badRequest("\(field) is longer than \(maxTokenLength) bytes: send the push token as issued")
+        guard TextLength.fits(token, max: maxTokenLength) else {
+            throw .badRequest("\(field) is longer than \(maxTokenLength) characters: send the push token as issued")
         }
     }
 
     static func text(_ value: String, field: String, max: Int = 256) throws(APIError) {
         guard !value.isEmpty else { throw .badRequest("\(field) is empty") }
-        guard value.utf8.count <= max else { throw .badRequest("\(field) is longer than \(max) bytes") }
+        guard TextLength.fits(value, max: max) else { throw .badRequest("\(field) is longer than \(max) characters") }
     }
 
     static func time(_ time: Int64, field: String = "time") throws(APIError) {

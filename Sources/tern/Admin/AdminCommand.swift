@@ -5,8 +5,8 @@ import TernServer
 /// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
 enum AdminCommand {
     static let topics: Set<String> = [
-        "projects", "databases", "resources", "categories", "pixels", "keys", "profiles", "subscriptions",
-        "push-events",
+        "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
+        "subscriptions", "push-events",
     ]
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -19,19 +19,22 @@ enum AdminCommand {
                 "Options",
                 [
                     OptionSpec("audience", "AUD", "projects create: the JWT audience"),
-                    OptionSpec("project", "ID", "resources list: only this project's"),
+                    OptionSpec("project", "ID", "resources list, keys list/create, audit: only this project's"),
+                    OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
+                    OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
+                    OptionSpec("before", "ID", "audit: entries older than this one"),
                     OptionSpec("db", "ID", "resources create: the profile database"),
                     OptionSpec("channels", "push,email", "resources create: its channels"),
                     OptionSpec("title", "T", "categories set: the title"),
                     OptionSpec("steady", "categories set: a steady category"),
                     OptionSpec("sid", "SID", "pixels create: the pixel's sid"),
-                    OptionSpec("name", "NAME", "pixels create: its name"),
-                    OptionSpec("limit", "N", "pixels goals: at most N"),
-                    OptionSpec("pem", "FILE", "keys add: the public key (ES256, RS256, PS256)"),
+                    OptionSpec("name", "NAME", "pixels create, keys create: its name"),
+                    OptionSpec("limit", "N", "pixels goals, audit: at most N"),
+                    OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
                     OptionSpec(
                         "secret-file", "FILE",
-                        "keys add: read the shared secret (HS256) from FILE (or TERN_JWT_SECRET); prefer this"),
-                    OptionSpec("secret", "S", "keys add: the shared secret (HS256); shows in ps"),
+                        "jwt-keys add: read the shared secret (HS256) from FILE (or TERN_JWT_SECRET); prefer this"),
+                    OptionSpec("secret", "S", "jwt-keys add: the shared secret (HS256); shows in ps"),
                     OptionSpec("email", "E", "profiles find: by email"),
                     OptionSpec("phone", "P", "profiles find: by phone"),
                     OptionSpec("field", "NAME", "profiles find: by this field (with --value)"),
@@ -110,8 +113,8 @@ enum AdminCommand {
             return Call(
                 method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/pixels/\(try arg(2, "SID"))/goals",
                 query: arguments.value("limit").map { ["limit": $0] } ?? [:])
-        case ("keys", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys")
-        case ("keys", "add"):
+        case ("jwt-keys", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys")
+        case ("jwt-keys", "add"):
             let key: String
             if let file = arguments.value("pem") {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
@@ -126,14 +129,41 @@ enum AdminCommand {
                 key = value
             } else {
                 throw CommandError(
-                    "keys add needs --pem FILE (ES256, RS256, PS256) or, for HS256, --secret-file FILE or "
+                    "jwt-keys add needs --pem FILE (ES256, RS256, PS256) or, for HS256, --secret-file FILE or "
                         + "TERN_JWT_SECRET (--secret S works too, but shows in ps)")
             }
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys",
                 body: try json(["kid": try arg(2, "KID"), "algorithm": try arg(3, "ALG"), "key": key]))
-        case ("keys", "delete"):
+        case ("jwt-keys", "delete"):
             return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/jwt-keys/\(try arg(2, "KID"))")
+        case ("keys", "add"), ("keys", "delete"):
+            throw CommandError("JWT verification keys moved to tern jwt-keys \(verb); tern keys manages API keys")
+        case ("keys", "list"):
+            return Call(
+                method: "GET", path: "/keys", query: arguments.value("project").map { ["project_id": $0] } ?? [:])
+        case ("keys", "create"):
+            guard let role = arguments.value("role") else {
+                throw CommandError(
+                    "keys create needs --role read|send|full with --project ID (a project key), or --role server")
+            }
+            return Call(
+                method: "POST", path: "/keys",
+                body: try json([
+                    "role": role, "project_id": try arguments.value("project").map(integer),
+                    "name": arguments.value("name"),
+                ]))
+        case ("keys", "rotate"):
+            return Call(
+                method: "POST", path: "/keys/\(try arg(1, "KEY_ID"))/rotate",
+                body: try json(["grace_seconds": try arguments.value("grace").map(integer) ?? 0]))
+        case ("keys", "revoke"): return Call(method: "DELETE", path: "/keys/\(try arg(1, "KEY_ID"))")
+        case ("audit", "list"):
+            var query: [String: String] = [:]
+            for (option, name) in [("project", "project_id"), ("before", "before"), ("limit", "limit")] {
+                query[name] = arguments.value(option)
+            }
+            return Call(method: "GET", path: "/audit", query: query)
         case ("profiles", "show"): return Call(method: "GET", path: "/profiles/\(try arg(1, "ID"))")
         case ("profiles", "find"):
             var query = ["db_id": try arg(1, "DB")]
@@ -150,6 +180,12 @@ enum AdminCommand {
         default:
             throw CommandError("unknown command tern \(topic) \(verb); see tern help")
         }
+    }
+
+    /// An option's value as an integer, or a usage error naming it.
+    static func integer(_ text: String) throws -> Int64 {
+        guard let value = Int64(text) else { throw CommandError("\(text) is not an integer") }
+        return value
     }
 
     /// A JSON object without the nil values.

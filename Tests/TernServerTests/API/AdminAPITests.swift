@@ -9,7 +9,7 @@ import Testing
         defer { Task { await server.finish() } }
         let none = await server.send("GET", "/api/v1/admin/projects")
         #expect(none.status == 401)
-        #expect(none.errorText.contains("admin key"))
+        #expect(none.errorText.contains("key missing"))
         let wrong = await server.send("GET", "/api/v1/admin/projects", headers: ["Authorization": "Bearer ak_wrong"])
         #expect(wrong.status == 401)
         let rToken = await server.send(

@@ -67,8 +67,8 @@ import Testing
         arguments: [
             (["tags": [String: String]()], "tags is empty"),
             (["tags": ["": "x"]], "a tag key is empty"),
-            (["tags": [String(repeating: "k", count: 129): "x"]], "longer than 128 bytes"),
-            (["tags": ["k": String(repeating: "v", count: 1025)]], "longer than 1024 bytes"),
+            (["tags": [String(repeating: "k", count: 129): "x"]], "longer than 128 characters"),
+            (["tags": ["k": String(repeating: "v", count: 1025)]], "longer than 1024 characters"),
             (["tags": ["bad\u{7}key": "x"]], "control character"),
             (["tags": Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", "v") })], "send at most 100"),
         ] as [([String: [String: String]], String)])

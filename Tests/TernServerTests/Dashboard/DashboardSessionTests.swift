@@ -72,7 +72,7 @@ import Testing
         let reply = await console.send("POST", "/dashboard/session", json: "{\"key\":\"ak_wrong\"}")
         #expect(reply.status == 401)
         #expect(reply.header("Set-Cookie") == nil)
-        #expect(String(decoding: reply.body, as: UTF8.self).contains("not an admin key"))
+        #expect(String(decoding: reply.body, as: UTF8.self).contains("not a key of this server"))
         let empty = await console.send("POST", "/dashboard/session", json: "{\"key\":\"  \"}")
         #expect(empty.status == 400)
     }

@@ -9,7 +9,18 @@ export class ApiError extends Error {
 }
 
 let csrfToken = null;
+let scope = null;
 let signedOut = () => {};
+
+/** What the signed-in key reaches: `{ keyId, projectId (null: every project), role }`. */
+export function sessionScope() {
+  return scope;
+}
+
+function keep(answer) {
+  csrfToken = answer.csrf_token;
+  scope = { keyId: answer.key_id, projectId: answer.project_id ?? null, role: answer.role || "server" };
+}
 
 /** Called with the reason whenever the server says the session is gone. */
 export function onSignedOut(handler) {
@@ -57,6 +68,7 @@ export async function api(method, path, body, headers) {
   } catch (error) {
     if (error.status === 401) {
       csrfToken = null;
+      scope = null;
       signedOut(error.reason);
     }
     throw error;
@@ -66,8 +78,7 @@ export async function api(method, path, body, headers) {
 /** Restores a session the cookie still holds; false when signed out. */
 export async function restoreSession() {
   try {
-    const answer = await call("GET", "/dashboard/session");
-    csrfToken = answer.csrf_token;
+    keep(await call("GET", "/dashboard/session"));
     return true;
   } catch (error) {
     if (error.status === 401) return false;
@@ -77,8 +88,7 @@ export async function restoreSession() {
 
 /** Signs in with a key; the key itself is never kept. */
 export async function signIn(key) {
-  const answer = await call("POST", "/dashboard/session", { key });
-  csrfToken = answer.csrf_token;
+  keep(await call("POST", "/dashboard/session", { key }));
 }
 
 export async function signOut() {
@@ -86,5 +96,6 @@ export async function signOut() {
     await call("DELETE", "/dashboard/session");
   } finally {
     csrfToken = null;
+    scope = null;
   }
 }

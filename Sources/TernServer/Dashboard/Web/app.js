@@ -1,5 +1,5 @@
 // The dashboard's shell: sign-in, the section router (#/page/arg), sign-out.
-import { onSignedOut, restoreSession, signIn, signOut, isSignedIn } from "./api.js";
+import { onSignedOut, restoreSession, signIn, signOut, isSignedIn, sessionScope } from "./api.js";
 import { h, clear, field, input, announce, errorBox, clearErrors, fieldError, formAlert } from "./ui.js";
 // Each section's module loads when it is first opened.
 const pages = {
@@ -27,9 +27,18 @@ async function route() {
   const hash = location.hash || "#/overview";
   if (!hash.startsWith("#/")) return;
   const [name, ...rest] = hash.slice(2).split("/");
-  const key = pages[name] ? name : "overview";
+  const scope = sessionScope() || { role: "server", projectId: null };
+  const readOnly = scope.role === "read";
+  const key = pages[name] && !(readOnly && name === "compose") ? name : "overview";
   leavePage();
   top.hidden = false;
+  // A read key composes nothing: no Compose link; its address leads to the overview.
+  const composeLink = top.querySelector('nav a[data-page="compose"]');
+  if (composeLink) composeLink.hidden = readOnly;
+  const badge = document.getElementById("scope");
+  if (badge) {
+    badge.textContent = scope.projectId === null ? "Server key · every project" : `Project ${scope.projectId} · ${scope.role} key`;
+  }
   for (const link of top.querySelectorAll("nav a")) {
     const current = link.dataset.page === key || (key === "message" && link.dataset.page === "messages");
     if (current) link.setAttribute("aria-current", "page");
@@ -58,14 +67,17 @@ function showSignIn(reason) {
     { class: "panel signin", novalidate: true },
     h("h1", { text: "Sign in to Tern" }),
     reason ? h("p", { class: "note", role: "status", text: reason }) : null,
-    field("Admin key", key, { hint: "The admin_key in the server's bootstrap.json. It is kept by the server, never by this browser.", api: "key" }),
+    field("Key", key, {
+      hint: "The server key (admin_key in the server's bootstrap.json) or a project key from tern keys create. It is kept by the server, never by this browser.",
+      api: "key",
+    }),
     h("div", { class: "actions" }, h("button", { type: "submit", text: "Sign in" })),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearErrors(form);
     if (!key.value.trim()) {
-      fieldError(key, "Paste the admin key.");
+      fieldError(key, "Paste a server key or a project key.");
       key.focus();
       return;
     }
@@ -77,7 +89,7 @@ function showSignIn(reason) {
       announce("Signed in");
       route();
     } catch (error) {
-      if (error.status === 401 || error.status === 400) fieldError(key, error.reason);
+      if (error.status === 401 || error.status === 400 || error.status === 429) fieldError(key, error.reason);
       else formAlert(form, error.reason || String(error));
       key.focus();
     } finally {

@@ -2,7 +2,8 @@ import Foundation
 import TernHTTP
 import TernProtocol
 
-/// The management API for provider credentials, under the admin key:
+/// The management API for provider credentials (reading needs a `read` key of the project,
+/// changing a `full` one, or the server key):
 ///
 /// - `GET /api/v1/admin/projects/{project_id}/credentials`: what is configured, without secrets
 /// - `PUT /api/v1/admin/projects/{project_id}/credentials/{provider}` (`apns`, `fcm`, `hms`): store one
@@ -25,11 +26,13 @@ public struct CredentialRoutes: Sendable {
     public var all: [Route] {
         let base = "\(AdminRoutes.prefix)/projects/{project_id}/credentials"
         let logger = logger
-        return RouteGroup([AdminKeyCheck(service: admin), CredentialsKept(credentials: credentials)]) {
+        let read = RouteGroup([admin.check(.read, .projectPath), CredentialsKept(credentials: credentials)]) {
             Route.json("GET", base) { request in
                 let projectId = try await project(request)
                 return try await kept().summaries(projectId: projectId)
             }
+        }
+        let change = RouteGroup([admin.check(.configure, .projectPath), CredentialsKept(credentials: credentials)]) {
             Route.json("PUT", base + "/{provider}") { request in
                 let projectId = try await project(request)
                 let kind = try Self.kind(request)
@@ -54,7 +57,8 @@ public struct CredentialRoutes: Sendable {
                 logger?.info(
                     "provider credentials removed", ["project_id": projectId, "provider": kind.credentialName])
             }
-        }.all
+        }
+        return read.all + change.all
     }
 
     /// The store; ``CredentialsKept`` has answered 503 before a route runs without one.

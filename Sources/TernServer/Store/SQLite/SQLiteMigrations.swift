@@ -1,7 +1,7 @@
 /// The SQLite schema, one entry per version: `all[0]` brings an empty file to version 1. Never edit
 /// a released entry; append a new one.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns]
+    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, keyRoles]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
     static let version1 = """
@@ -144,5 +144,31 @@ enum SQLiteMigrations {
             PRIMARY KEY (subscription_id, name)
         );
         CREATE INDEX subscription_tags_value ON subscription_tags (name, value);
+        """
+
+    /// Keys per project with a role (the existing admin keys become server keys), rotation with a
+    /// grace period for the previous secret, revocation, and the audit log of who changed what.
+    static let keyRoles = """
+        ALTER TABLE admin_keys ADD COLUMN project_id INTEGER REFERENCES projects (id);
+        ALTER TABLE admin_keys ADD COLUMN role TEXT NOT NULL DEFAULT 'server';
+        ALTER TABLE admin_keys ADD COLUMN created_by INTEGER;
+        ALTER TABLE admin_keys ADD COLUMN rotated_at INTEGER;
+        ALTER TABLE admin_keys ADD COLUMN previous_digest TEXT;
+        ALTER TABLE admin_keys ADD COLUMN previous_expires_at INTEGER;
+        ALTER TABLE admin_keys ADD COLUMN revoked_at INTEGER;
+        CREATE INDEX admin_keys_previous ON admin_keys (previous_digest);
+        CREATE INDEX admin_keys_project ON admin_keys (project_id);
+        CREATE TABLE audit_log (
+            id INTEGER PRIMARY KEY,
+            at INTEGER NOT NULL,
+            key_id INTEGER,
+            project_id INTEGER,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            status INTEGER NOT NULL,
+            request_id TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
+        CREATE INDEX audit_log_project ON audit_log (project_id, id);
         """
 }

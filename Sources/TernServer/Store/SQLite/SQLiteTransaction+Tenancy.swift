@@ -147,7 +147,8 @@ extension SQLiteTransaction {
     }
 
     func hasAdminKey(digest: String) throws -> Bool {
-        try scalar("SELECT COUNT(*) FROM admin_keys WHERE digest = ?", [digest]) > 0
+        try scalar(
+            "SELECT COUNT(*) FROM admin_keys WHERE digest = ? AND role = 'server' AND revoked_at IS NULL", [digest]) > 0
     }
 
     func adminKeyCount() throws -> Int {
