@@ -2,30 +2,7 @@ import Foundation
 import Synchronization
 import TernCore
 import TernProtocol
-
-/// What a test needs of one SDK event, copied out on the main queue so it can cross to the test's task.
-struct SeenEvent: Sendable {
-    let name: String
-    let isError: Bool
-    let isRetry: Bool
-    let valueKeys: Set<String>
-    let httpCode: Int?
-    let error: Int?
-    let errorText: String?
-    let profile: ProfileData?
-
-    init(_ event: Event) {
-        name = event.event?.name ?? ""
-        isError = event is ErrorEvent
-        isRetry = event is RetryEvent
-        let value = event.value ?? [:]
-        valueKeys = Set(value.keys)
-        httpCode = value["http_code"] as? Int
-        error = value["error"] as? Int
-        errorText = value["error_text"] as? String
-        profile = value["profile"] as? ProfileData
-    }
-}
+import TernSDKTestKit
 
 /// The SDK's events in order, for tests that wait for the next one of a name. Events are kept, so
 /// a wait that timed out leaves the later ones to the next wait (an `AsyncStream` iterated from a
