@@ -12,9 +12,14 @@ public enum ConfigurationValidator {
 
     static let function = "initialization"
 
-    public static func validate(_ configuration: TernConfiguration) -> Outcome {
+    /// Checks the core's values, then each module's (``ModuleParts/checkConfiguration``, in
+    /// module order), which report their own events and fix their own values.
+    public static func validate(
+        _ configuration: TernConfiguration, checks: [ModuleParts.ConfigurationCheck] = []
+    ) -> Outcome {
         var events: [EventRecord] = []
         var usable = true
+        let builder = TernConfiguration.Builder(configuration)
         if !isValidAPIURL(configuration.apiUrl) {
             events.append(.error(function, CoreEvents.invalidUrlValue, value: ["apiUrl": configuration.apiUrl]))
             usable = false
@@ -23,35 +28,25 @@ public enum ConfigurationValidator {
             events.append(.error(function, CoreEvents.invalidRTokenValue))
             usable = false
         }
-        var providers = configuration.providerPriorityList
-        let known = Set(PushProvider.allCases.map(\.rawValue))
-        if providers.isEmpty || providers.contains(where: { !known.contains($0) })
-            || Set(providers).count != providers.count
-        {
+        for check in checks { events += check(configuration, builder) }
+        if configuration.maxPlacements < 1 {
             events.append(
-                .error(function, PushModuleEvents.invalidPushProviders, value: ["providers": providers]))
-            providers = TernConfiguration.defaultProviderPriorityList
+                .error(
+                    function, InAppModuleEvents.maxPlacementsInvalid,
+                    value: ["maxPlacements": configuration.maxPlacements]
+                ))
+            builder.setMaxPlacements(TernConfiguration.defaultMaxPlacements)
         }
-        var maxPlacements = configuration.maxPlacements
-        if maxPlacements < 1 {
-            events.append(
-                .error(function, InAppModuleEvents.maxPlacementsInvalid, value: ["maxPlacements": maxPlacements]))
-            maxPlacements = TernConfiguration.defaultMaxPlacements
-        }
-        var interval = configuration.placementsRequestInterval
+        let interval = configuration.placementsRequestInterval
         if !(interval > 0) || !interval.isFinite {
             events.append(
                 .error(
                     function, InAppModuleEvents.requestIntervalInvalid, value: ["placementsRequestInterval": interval]))
-            interval = TernConfiguration.defaultPlacementsRequestInterval
+            builder.setPlacementsRequestInterval(TernConfiguration.defaultPlacementsRequestInterval)
         }
         guard usable else { return Outcome(configuration: nil, events: events) }
-        let fixed = TernConfiguration(
-            apiUrl: normalized(configuration.apiUrl), rToken: configuration.rToken, appInfo: configuration.appInfo,
-            providerPriorityList: providers, inAppAutoRequest: configuration.inAppAutoRequest,
-            placementsRequestInterval: interval, maxPlacements: maxPlacements,
-            collectionEnabled: configuration.collectionEnabled, enableLogging: configuration.enableLogging)
-        return Outcome(configuration: fixed, events: events)
+        builder.setApiUrl(normalized(configuration.apiUrl))
+        return Outcome(configuration: builder.build(), events: events)
     }
 
     /// An absolute http(s) URL with a host.

@@ -62,6 +62,21 @@ public struct TernConfiguration: Sendable, Equatable {
             self.enableLogging = enableLogging
         }
 
+        /// A builder holding `configuration`'s values (the validator fixes bad values through it).
+        convenience init(_ configuration: TernConfiguration) {
+            self.init(
+                apiUrl: configuration.apiUrl, rToken: configuration.rToken, appInfo: configuration.appInfo,
+                providerPriorityList: configuration.providerPriorityList,
+                inAppAutoRequest: configuration.inAppAutoRequest,
+                placementsRequestInterval: configuration.placementsRequestInterval,
+                maxPlacements: configuration.maxPlacements, collectionEnabled: configuration.collectionEnabled,
+                enableLogging: configuration.enableLogging)
+        }
+
+        func setApiUrl(_ value: String) {
+            apiUrl = value
+        }
+
         @discardableResult public func setRToken(_ value: String?) -> Builder {
             rToken = value
             return self
