@@ -5,6 +5,10 @@
 import PackageDescription
 
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
+// The SDK's commands run on the core's actor: an async function or closure without isolation of its
+// own runs where it was called from (SE-0461), so a module's command does not hop off the core and
+// back for each step (docs/architecture.md, "the path of a call").
+let onTheCallersActor: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "Tern",
@@ -50,10 +54,10 @@ let package = Package(
         // Each SDK product that collects data or reads file metadata carries its privacy manifest.
         .target(
             name: "TernCore", dependencies: ["TernProtocol", "TernSQLite"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: onTheCallersActor),
         .target(
             name: "TernPush", dependencies: ["TernCore", "TernProtocol"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: onTheCallersActor),
         .target(name: "TernNotificationService", dependencies: ["TernPush", "TernCore"]),
         .target(name: "TernTarget", dependencies: ["TernCore", "TernProtocol"]),
         .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),
@@ -72,7 +76,7 @@ let package = Package(
         .target(name: "CSpawn"),
         .executableTarget(
             name: "tern",
-            dependencies: ["TernServer", "TernCore", "TernPush"]),
+            dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget"]),
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
         .executableTarget(
             name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP", "TernTestSupport"], path: "bench/nse"),
@@ -83,7 +87,7 @@ let package = Package(
 
         // Issue 3's benchmark: the SDK outbox's enqueue and drain rates against plain SQLite inserts.
         .executableTarget(
-            name: "tern-bench-sdk", dependencies: ["TernCore", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
+            name: "tern-bench-sdk", dependencies: ["TernCore", "TernPush", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
         // Issue 20's benchmark: the body-limit scan beside decoding (bench/limits/run.sh).
         .executableTarget(
             name: "tern-bench-limits", dependencies: ["TernServer", "TernProtocol"], path: "bench/limits",
@@ -103,7 +107,10 @@ let package = Package(
                 "TernServer", "TernProtocol", "TernTestSupport", "TernCrypto", "TernHTTP", "TernSQLite", "tern",
             ]),
         .testTarget(
-            name: "TernCoreTests", dependencies: ["TernCore", "TernHTTP", "TernTestSupport", "TernSDKTestKit"]),
+            name: "TernCoreTests",
+            dependencies: [
+                "TernCore", "TernPush", "TernTarget", "TernProfile", "TernHTTP", "TernTestSupport", "TernSDKTestKit",
+            ]),
         .testTarget(
             name: "TernPushTests",
             dependencies: [

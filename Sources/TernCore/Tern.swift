@@ -54,7 +54,7 @@ public final class Tern: Sendable {
         let linked = ModuleDiscovery.linked(core)
         mailbox.post(
             .setup { [runtime] in
-                for module in linked { await runtime.register(module) }
+                await runtime.register(linked: linked)
                 await runtime.initialize(configuration, completion: completion)
             })
     }

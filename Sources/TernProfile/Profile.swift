@@ -29,6 +29,7 @@ public struct Profile: Sendable {
 /// outbox, which `clear()` already empties.
 struct ProfileModule: TernModule {
     var moduleName: String { "profile" }
+    var parts: ModuleParts { ModuleParts(events: ProfileModuleEvents.allCases + TagsEvents.allCases) }
     func initialize(_ core: ReadyCore) async throws {}
     func clear(_ core: ReadyCore) async {}
 }

@@ -34,6 +34,14 @@ struct PushModule: TernModule {
 
     var moduleName: String { "push" }
 
+    /// Push's events, the token spliced into requests written before it arrived, and the check of
+    /// the configuration's provider priority list.
+    var parts: ModuleParts {
+        ModuleParts(
+            events: PushModuleEvents.allCases, finalizeBody: PushParts.spliceToken,
+            checkConfiguration: PushParts.checkProviders)
+    }
+
     /// Saves the configuration for the extension, asks the token providers again (after a second
     /// `initialization`), and checks the saved token against the configuration's providers.
     func initialize(_ ready: ReadyCore) async throws {

@@ -94,6 +94,7 @@ public struct Target: Sendable {
 /// `clear()` already empties.
 struct TargetModule: TernModule {
     var moduleName: String { "target" }
+    var parts: ModuleParts { ModuleParts(events: TargetModuleEvents.allCases) }
     func initialize(_ core: ReadyCore) async throws {}
     func clear(_ core: ReadyCore) async {}
 }

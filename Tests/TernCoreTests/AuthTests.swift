@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TernHTTP
+import TernPush
 import TernSDKTestKit
 import Testing
 

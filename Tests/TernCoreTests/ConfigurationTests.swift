@@ -47,14 +47,6 @@ struct ConfigurationTests {
         #expect(outcome.configuration?.apiUrl == "http://127.0.0.1:8080/api/v1")
     }
 
-    @Test func unknownProvidersAreReported() {
-        let outcome = ConfigurationValidator.validate(
-            TernConfiguration.Builder(apiUrl: "https://x.example/api/v1").setProviderPriorityList(["android-fcm"])
-                .build())
-        #expect(Self.kinds(outcome) == ["invalidPushProviders"])
-        #expect(outcome.configuration?.providerPriorityList == TernConfiguration.defaultProviderPriorityList)
-    }
-
     @Test func aGoodConfigurationRaisesNothing() {
         let outcome = ConfigurationValidator.validate(
             TernConfiguration.Builder(apiUrl: "https://push.example.com/api/v1").setRToken("rt_1").build())

@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernPush
 import TernSDKTestKit
 import Testing
 

@@ -1,3 +1,7 @@
+import TernProfile
+import TernPush
+import TernSDKTestKit
+import TernTarget
 import Testing
 
 @testable import TernCore
@@ -33,13 +37,24 @@ struct EventCatalogTests {
         Self.check(InAppModuleEvents.self, ReferenceCatalog.inApp, isPublic: { _ in true })
     }
 
-    @Test func everyKindIsFoundByItsKey() {
-        for kind in SDKEventCatalog.all {
-            let found = SDKEventCatalog.lookup(kind.description)
-            #expect(found?.description == kind.description)
+    /// Each linked module brings its event kinds when it registers; TernCore names none of them.
+    @Test func everyModulesKindsAreFoundByTheirKeysOnceRegistered() async throws {
+        let sdk = try TestSDK()
+        let before = await sdk.tern.core.eventCatalog()
+        #expect(before.lookup("core.configSet") != nil)
+        #expect(before.lookup("push.pushSubscribeRequestSuccessful") == nil)
+        sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
+        let catalog = await sdk.tern.core.eventCatalog()
+        let modules: [[any SDKEvent]] = [
+            CoreEvents.allCases, PushModuleEvents.allCases, TargetModuleEvents.allCases,
+            ProfileModuleEvents.allCases, TagsEvents.allCases, InAppModuleEvents.allCases,
+        ]
+        for kind in modules.joined() {
+            #expect(catalog.lookup(kind.description)?.description == kind.description)
         }
-        #expect(SDKEventCatalog.lookup("push.noSuchEvent") == nil)
-        #expect(SDKEventCatalog.lookup("nonsense") == nil)
+        #expect(catalog.lookup("push.noSuchEvent") == nil)
+        #expect(catalog.lookup("nonsense") == nil)
+        await sdk.close()
     }
 
     @Test func sameNamesInDifferentModulesStayApart() {

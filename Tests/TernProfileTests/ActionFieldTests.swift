@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func pushAndProfileHandOutTheSameBuilder() throws {
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         let push = sdk.tern.push.subscription.actionField("visits").incr(1)
         let labelled = sdk.tern.push.subscription.actionField(key: "visits").incr(1)
         let profile = sdk.tern.profile.update.actionField("visits").incr(1)

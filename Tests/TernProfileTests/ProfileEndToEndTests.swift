@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct ProfileEndToEndTests {
     @Test func incrAndUpsertChangeTheStoredFields() async throws {
         let server = try await RealServer.start()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken, jwt: try server.jwt(email: "lin@example.com"))
         let update = sdk.tern.profile.update
 
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aFieldTheServerCannotTakeFailsWithTheReferencesText() async throws {
         let server = try await RealServer.start()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken, jwt: try server.jwt(email: "kim@example.com"))
         sdk.tern.profile.update.updateProfileFields(profileFields: ["1st place": "x"])
         let failure = try #require(await sdk.events.first("profileUpdateRequestFailed"))

@@ -17,7 +17,7 @@ import Testing
 
     @Test func tagsAreSetAndRemovedOnTheAnonymousDevice() async throws {
         let server = try await RealServer.start()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: Self.token)
         sdk.tern.push.subscription.subscribe()
@@ -39,7 +39,7 @@ import Testing
 
     @Test func loggingOutClearsTheSignedInUsersTags() async throws {
         let server = try await RealServer.start()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         // The device first runs anonymously (rToken), then Ada signs in (JWT) and subscribes.
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: Self.token)

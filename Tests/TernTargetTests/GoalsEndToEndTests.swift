@@ -11,7 +11,7 @@ import Testing
         let sid = try await server.pixel("checkout-pixel")
         let emailResource = try await server.resource("newsletter", channels: ["email"])
         try await server.category("news", resource: emailResource)
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken, jwt: try server.jwt(email: "ada@example.com"))
 
         sdk.tern.target.sendTarget(
@@ -69,7 +69,7 @@ import Testing
         let sms = try await server.resource("texts", channels: ["sms"])
         let bots = try await server.resource("bots", channels: ["telegram_bot", "whatsapp"])
         let push = Int(server.process.resourceId)
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken, jwt: try server.jwt(email: "grace@example.com"))
 
         let subscriptions: [any Subscription] = [
@@ -117,7 +117,7 @@ import Testing
 
     @Test func anUnknownSidGetsTheServers4xxWithItsReason() async throws {
         let server = try await RealServer.start()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken)
         sdk.tern.target.sendTarget(sid: "no-such-pixel", eventName: "install")
         let failure = try #require(await sdk.events.first("mobileEventRequestFailed"))

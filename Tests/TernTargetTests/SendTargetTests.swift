@@ -17,7 +17,7 @@ import Testing
 
     @Test func everyParameterIsOnTheWireWithTheReferencesKeys() async throws {
         let api = try LoopbackAPI()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: api.apiUrl, jwt: "header.claims.signature")
         let queued = sdk.tern.target.sendTarget(
             sid: "pixel-1", clientID: "client-7", eventName: "purchase", sendMessageId: "smid-3",
@@ -34,7 +34,7 @@ import Testing
         let request = try #require(await api.requests.first)
         #expect(request.path == "/api/v1/event/post")
         #expect(request.header("Authorization") == "Bearer header.claims.signature")
-        #expect(request.header("X-Tern-RToken") == "rt_target")
+        #expect(request.header("X-Tern-RToken") == "rt_test")
         #expect(request.header("Idempotency-Key") == queued.id)
         let goal = try #require(await Self.goals(api).first)
         #expect(goal["sid"] as? String == "pixel-1")
@@ -68,7 +68,7 @@ import Testing
 
     @Test func goalsQueuedWhileARequestIsOutGoTogetherInOneBatch() async throws {
         let api = try LoopbackAPI()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: api.apiUrl)
         await api.hold()
         sdk.tern.target.sendTarget(sid: "s", eventName: "goal-0")
@@ -120,7 +120,7 @@ import Testing
     @Test(arguments: BadPayload.allCases)
     func payloadsThatAreNotScalarsAreRefusedAndNothingIsSent(bad: BadPayload) async throws {
         let api = try LoopbackAPI()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: api.apiUrl)
         let refused = sdk.tern.target.sendTarget(sid: "s", eventName: "bad", payload: bad.payload)
         guard case .failed(let reason) = refused.state else {
@@ -142,7 +142,7 @@ import Testing
 
     @Test func emptyNamesAndIncompleteSubscriptionsAreRefusedBeforeQueueing() async throws {
         let api = try LoopbackAPI()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: api.apiUrl, jwt: "jwt")
         let target = sdk.tern.target
         #expect(target.sendTarget(sid: "s", eventName: "").state != .queued)
@@ -176,7 +176,7 @@ import Testing
 
     @Test func profileFieldsOrASubscriptionWithoutAJWTProviderAreRefusedWithJwtIsNil() async throws {
         let api = try LoopbackAPI()
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: api.apiUrl)
         sdk.tern.target.sendTarget(sid: "s", eventName: "with-fields", profileFields: ["_fname": "Ada"])
         sdk.tern.target.sendTarget(
@@ -195,7 +195,7 @@ import Testing
     @Test func aRefusalFromTheServerIsAnErrorEventWithItsReason() async throws {
         let api = try LoopbackAPI()
         await api.answer(.envelopeError(400, "events[0].sid \"nope\" is not a pixel of project 1"))
-        let sdk = try SDKHarness()
+        let sdk = try TestSDK()
         sdk.configure(apiUrl: api.apiUrl)
         sdk.tern.target.sendTarget(sid: "nope", eventName: "e")
         let failure = try #require(await sdk.events.first("mobileEventRequestFailed"))

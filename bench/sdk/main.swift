@@ -8,6 +8,7 @@
 import Foundation
 import TernCore
 import TernHTTP
+import TernPush
 import TernSQLite
 
 let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000

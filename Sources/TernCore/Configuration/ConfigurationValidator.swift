@@ -4,7 +4,7 @@ import TernProtocol
 /// Checks a configuration before the SDK uses it. Pure: the answer is the configuration to use
 /// (nil when it cannot be used) and the events to report.
 public enum ConfigurationValidator {
-    /// What ``validate(_:)`` decided.
+    /// What ``validate(_:checks:)`` decided.
     public struct Outcome: Sendable {
         /// The configuration to use; nil when the URL or rToken make it unusable.
         public var configuration: TernConfiguration?
@@ -19,13 +19,19 @@ public enum ConfigurationValidator {
     /// `invalidUrlValue`) or an empty `rToken` (`invalidRTokenValue`) make it unusable; a bad provider
     /// list (`invalidPushProviders`), `maxPlacements` below 1 (`maxPlacementsInvalid`) or a
     /// `placementsRequestInterval` not above 0 (`requestIntervalInvalid`) are reported and replaced by
-    /// their defaults. The URL is trimmed of spaces and trailing slashes.
+    /// their defaults. The URL is trimmed of spaces and trailing slashes. Then each module's checks run (``ModuleParts/checkConfiguration``,
+    /// in module order), which report their own events and fix their own values.
     ///
-    /// - Parameter configuration: The configuration the app passed to `initialization(configuration:)`.
+    /// - Parameters:
+    ///   - configuration: The configuration the app passed to `initialization(configuration:)`.
+    ///   - checks: The modules' configuration checks; default none.
     /// - Returns: The configuration to use (nil when unusable) and the events to report.
-    public static func validate(_ configuration: TernConfiguration) -> Outcome {
+    public static func validate(
+        _ configuration: TernConfiguration, checks: [ModuleParts.ConfigurationCheck] = []
+    ) -> Outcome {
         var events: [EventRecord] = []
         var usable = true
+        let builder = TernConfiguration.Builder(configuration)
         if !isValidAPIURL(configuration.apiUrl) {
             events.append(.error(function, CoreEvents.invalidUrlValue, value: ["apiUrl": configuration.apiUrl]))
             usable = false
@@ -34,35 +40,25 @@ public enum ConfigurationValidator {
             events.append(.error(function, CoreEvents.invalidRTokenValue))
             usable = false
         }
-        var providers = configuration.providerPriorityList
-        let known = Set(PushProvider.allCases.map(\.rawValue))
-        if providers.isEmpty || providers.contains(where: { !known.contains($0) })
-            || Set(providers).count != providers.count
-        {
+        for check in checks { events += check(configuration, builder) }
+        if configuration.maxPlacements < 1 {
             events.append(
-                .error(function, PushModuleEvents.invalidPushProviders, value: ["providers": providers]))
-            providers = TernConfiguration.defaultProviderPriorityList
+                .error(
+                    function, InAppModuleEvents.maxPlacementsInvalid,
+                    value: ["maxPlacements": configuration.maxPlacements]
+                ))
+            builder.setMaxPlacements(TernConfiguration.defaultMaxPlacements)
         }
-        var maxPlacements = configuration.maxPlacements
-        if maxPlacements < 1 {
-            events.append(
-                .error(function, InAppModuleEvents.maxPlacementsInvalid, value: ["maxPlacements": maxPlacements]))
-            maxPlacements = TernConfiguration.defaultMaxPlacements
-        }
-        var interval = configuration.placementsRequestInterval
+        let interval = configuration.placementsRequestInterval
         if !(interval > 0) || !interval.isFinite {
             events.append(
                 .error(
                     function, InAppModuleEvents.requestIntervalInvalid, value: ["placementsRequestInterval": interval]))
-            interval = TernConfiguration.defaultPlacementsRequestInterval
+            builder.setPlacementsRequestInterval(TernConfiguration.defaultPlacementsRequestInterval)
         }
         guard usable else { return Outcome(configuration: nil, events: events) }
-        let fixed = TernConfiguration(
-            apiUrl: normalized(configuration.apiUrl), rToken: configuration.rToken, appInfo: configuration.appInfo,
-            providerPriorityList: providers, inAppAutoRequest: configuration.inAppAutoRequest,
-            placementsRequestInterval: interval, maxPlacements: maxPlacements,
-            collectionEnabled: configuration.collectionEnabled, enableLogging: configuration.enableLogging)
-        return Outcome(configuration: fixed, events: events)
+        builder.setApiUrl(normalized(configuration.apiUrl))
+        return Outcome(configuration: builder.build(), events: events)
     }
 
     /// An absolute http(s) URL with a host.

@@ -84,6 +84,21 @@ public struct TernConfiguration: Sendable, Equatable {
             self.enableLogging = enableLogging
         }
 
+        /// A builder holding `configuration`'s values (the validator fixes bad values through it).
+        convenience init(_ configuration: TernConfiguration) {
+            self.init(
+                apiUrl: configuration.apiUrl, rToken: configuration.rToken, appInfo: configuration.appInfo,
+                providerPriorityList: configuration.providerPriorityList,
+                inAppAutoRequest: configuration.inAppAutoRequest,
+                placementsRequestInterval: configuration.placementsRequestInterval,
+                maxPlacements: configuration.maxPlacements, collectionEnabled: configuration.collectionEnabled,
+                enableLogging: configuration.enableLogging)
+        }
+
+        func setApiUrl(_ value: String) {
+            apiUrl = value
+        }
+
         /// Sets the resource token (nil for JWT only).
         ///
         /// - Parameter value: The rToken; an empty string is refused at initialization (`invalidRTokenValue`).

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One kind of SDK event: an enum case of ``CoreEvents``, ``PushModuleEvents``, ``TargetModuleEvents``,
-/// ``ProfileModuleEvents`` or ``InAppModuleEvents``, with its fixed message.
+/// One kind of SDK event: an enum case of ``CoreEvents`` or of a module's own events (TernPush's
+/// `PushModuleEvents`, TernTarget's `TargetModuleEvents`, …), with its fixed message.
 ///
 /// ```swift
 /// Tern.shared.eventSDKFunctions.subscribe { event in
@@ -39,29 +39,4 @@ public func == <E: SDKEvent & Equatable>(lhs: E, rhs: (any SDKEvent)?) -> Bool {
 /// True when an event's kind is not the given case.
 public func != <E: SDKEvent & Equatable>(lhs: (any SDKEvent)?, rhs: E) -> Bool {
     !(lhs == rhs)
-}
-
-/// Looks an event kind up by module and name; used to keep event kinds in the outbox's rows.
-public enum SDKEventCatalog {
-    /// Every public event kind of every module, in the reference's order, then Tern's own (tags).
-    public static var all: [any SDKEvent] {
-        CoreEvents.allCases.filter(\.isPublic) + PushModuleEvents.allCases.filter(\.isPublic)
-            + TargetModuleEvents.allCases + ProfileModuleEvents.allCases + InAppModuleEvents.allCases
-            + TagsEvents.allCases
-    }
-
-    /// The event kind `module.name` (as ``SDKEvent/description`` writes it), nil when unknown.
-    public static func lookup(_ key: String) -> (any SDKEvent)? {
-        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        switch parts[0] {
-        case CoreEvents.moduleName: return CoreEvents(rawValue: parts[1])
-        case PushModuleEvents.moduleName: return PushModuleEvents(rawValue: parts[1])
-        case TargetModuleEvents.moduleName: return TargetModuleEvents(rawValue: parts[1])
-        case ProfileModuleEvents.moduleName: return ProfileModuleEvents(rawValue: parts[1])
-        case InAppModuleEvents.moduleName: return InAppModuleEvents(rawValue: parts[1])
-        case TagsEvents.moduleName: return TagsEvents(rawValue: parts[1])
-        default: return nil
-        }
-    }
 }

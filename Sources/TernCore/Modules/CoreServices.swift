@@ -49,6 +49,13 @@ public final class CoreServices: Sendable {
         runtime.mailbox.post(.setup { await relay.attach(lifecycle) })
     }
 
+    /// The event kinds of the core and of the modules registered so far (after the set-up calls
+    /// made before this one).
+    public func eventCatalog() async -> EventCatalog {
+        await runtime.mailbox.settled()
+        return await runtime.events
+    }
+
     /// The environment's ports.
     public var environment: TernEnvironment { runtime.environment }
 }

@@ -6,6 +6,9 @@ import Foundation
 public protocol TernModule: Sendable {
     /// `push`, `target`, … as the initialization report names it.
     var moduleName: String { get }
+    /// What the module brings besides its init step: event kinds, migrations, a body finalizer,
+    /// configuration checks. Read once, when the module registers.
+    var parts: ModuleParts { get }
     /// Prepares the module once the core is ready; throw with a reason when it cannot work.
     func initialize(_ core: ReadyCore) async throws
     /// Forgets everything the module keeps (`Tern.clear`).
@@ -16,6 +19,9 @@ public protocol TernModule: Sendable {
 }
 
 extension TernModule {
+    /// A module written before ``ModuleParts`` existed brings none.
+    public var parts: ModuleParts { ModuleParts() }
+
     /// Most modules keep nothing per user.
     public func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async {}
 }
@@ -29,8 +35,11 @@ public protocol TernModuleEntry {
     static func module(_ core: CoreServices) -> any TernModule
 }
 
-/// The SDK's module products, by name only: TernCore looks each one's entry point up by name and
-/// knows nothing else about it; a product that is not linked is simply not found.
+/// Where the entry points are looked for. Swift cannot list the types of the linked modules, so
+/// the one thing TernCore holds about modules is the product names to look in, in initialization
+/// order; everything else (the module's name, events, migrations, finalizer) comes from the module.
+/// A product that is not linked is simply not found. A new module product adds its name here or
+/// registers itself (``CoreServices/register(_:)``), after the linked ones.
 enum ModuleDiscovery {
     static let products = ["TernPush", "TernTarget", "TernProfile", "TernInApp", "TernInbox", "TernPreferences"]
 
@@ -45,11 +54,5 @@ enum ModuleDiscovery {
     static func mangledName(_ product: String) -> String {
         let entry = "TernModuleEntryPoint"
         return "\(product.utf8.count)\(product)\(entry.utf8.count)\(entry)O"
-    }
-
-    /// A module's place in the initialization order: the products' order, any other after them.
-    static func rank(_ module: any TernModule) -> Int {
-        let names = ["push", "target", "profile", "inapp", "inbox", "preferences"]
-        return names.firstIndex(of: module.moduleName.lowercased()) ?? names.count
     }
 }

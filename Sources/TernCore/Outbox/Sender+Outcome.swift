@@ -15,7 +15,7 @@ extension Sender {
         switch decision {
         case .success:
             do { try await store.acknowledge(ids) } catch { reportDatabase(error) }
-            if let event = meta.success.flatMap(SDKEventCatalog.lookup) {
+            if let event = meta.success.flatMap(catalog.lookup) {
                 bus.emit(.info(meta.function, event, value: Self.value(status, envelope, meta, rows.count, nil)))
             }
             await finish(rows, response: .init(httpCode: status, response: envelope), state: .synced)
@@ -26,14 +26,14 @@ extension Sender {
                     ids, attempts: first.attempts + 1, firstAttemptAt: first.firstAttemptAt ?? now,
                     nextAttemptAt: now.addingTimeInterval(delay))
             } catch { reportDatabase(error) }
-            if let event = meta.failure.flatMap(SDKEventCatalog.lookup) {
+            if let event = meta.failure.flatMap(catalog.lookup) {
                 var value = Self.value(status, envelope, meta, rows.count, Self.reason(outcome))
                 value["retry_after"] = delay
                 bus.emit(.retry(meta.function, event, value: value))
             }
         case .drop(let reason):
             do { try await store.drop(ids) } catch { reportDatabase(error) }
-            if let event = meta.failure.flatMap(SDKEventCatalog.lookup) {
+            if let event = meta.failure.flatMap(catalog.lookup) {
                 var value = Self.value(status, envelope, meta, rows.count, Self.reason(outcome))
                 value["reason"] = reason
                 bus.emit(.error(meta.function, event, value: value))

@@ -14,7 +14,11 @@ actor Sender {
     let syncStates: SyncStateHub
     private var lanes: [OutboxLane: Task<Void, Never>] = [:]
     private let signals: [OutboxLane: WakeSignal]
-    private var tokenAwaitReported = false
+    private var waitReported = false
+    /// The event kinds of the core and its modules, to raise a row's stored events.
+    private(set) var catalog = EventCatalog()
+    /// The modules' body finalizers, for rows written with `needsToken`.
+    private var finalizers: [ModuleParts.BodyFinalizer] = []
 
     init(
         store: CoreStore, environment: TernEnvironment, bus: EventBus, auth: AuthSource, context: SenderContext,
@@ -30,6 +34,12 @@ actor Sender {
         var signals: [OutboxLane: WakeSignal] = [:]
         for lane in OutboxLane.allCases { signals[lane] = WakeSignal(clock: environment.clock) }
         self.signals = signals
+    }
+
+    /// The event kinds and finalizers of the modules registered so far.
+    func use(_ catalog: EventCatalog, _ finalizers: [ModuleParts.BodyFinalizer]) {
+        self.catalog = catalog
+        self.finalizers = finalizers
     }
 
     /// Starts both lanes (again, after ``stop()``).
@@ -170,26 +180,25 @@ actor Sender {
             return .ready(body)
         }
         guard first.needsToken else { return .ready(first.body) }
-        guard let token = await context.token() else {
-            if !tokenAwaitReported {
-                tokenAwaitReported = true
-                bus.emit(.info(first.meta.function, PushModuleEvents.pushTokenUpdateAwait))
+        // The modules finalize it (push fills in the device's token); none: it waits.
+        guard let ready = await context.ready() else { return .wait }
+        for finalize in finalizers {
+            switch await finalize(first, ready) {
+            case nil:
+                continue
+            case .wait(let report)?:
+                if !waitReported, let report { bus.emit(report) }
+                waitReported = true
+                return .wait
+            case .drop(let reason)?:
+                await conclude(rows, .drop(reason: reason), outcome: .network(reason), envelope: nil)
+                return .handled
+            case .ready(let body)?:
+                waitReported = false
+                try? await store.finalize(first.id, body: body)
+                return .ready(body)
             }
-            return .wait
         }
-        tokenAwaitReported = false
-        guard case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: first.body),
-            case let body? = { () -> Data? in
-                if object["provider"]?.stringValue?.isEmpty ?? true { object["provider"] = .string(token.provider) }
-                object["subscription_id"] = .string(token.token)
-                return try? JSONEncoder().encode(JSONValue.object(object))
-            }()
-        else {
-            let reason = "the stored request body is not a JSON object"
-            await conclude(rows, .drop(reason: reason), outcome: .network(reason), envelope: nil)
-            return .handled
-        }
-        try? await store.finalize(first.id, body: body)
-        return .ready(body)
+        return .wait
     }
 }

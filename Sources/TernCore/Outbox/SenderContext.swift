@@ -23,7 +23,8 @@ public struct TokenData: Codable, Sendable, Equatable {
 struct SenderContext: Sendable {
     var configuration: @Sendable () async -> TernConfiguration?
     var collectionEnabled: @Sendable () async -> Bool
-    var token: @Sendable () async -> TokenData?
+    /// The core as module finalizers see it (nil before a usable configuration).
+    var ready: @Sendable () async -> ReadyCore?
 }
 
 /// Answers for requests whose caller waits for them (status queries, `unSuspend`), by idempotency key.

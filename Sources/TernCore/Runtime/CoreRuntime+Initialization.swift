@@ -13,7 +13,7 @@ extension CoreRuntime {
             previous.cancel()
             await previous.value
         }
-        let outcome = ConfigurationValidator.validate(configuration)
+        let outcome = ConfigurationValidator.validate(configuration, checks: configurationChecks)
         for event in outcome.events { bus.emit(event) }
         guard let config = outcome.configuration else {
             await fail("the configuration is not usable: see the events before configIsNotSet", completion)
@@ -27,6 +27,7 @@ extension CoreRuntime {
             await fail("\(error)", completion)
             return
         }
+        for module in modules { await migrate(module, store) }
         if appGroup == nil {
             bus.emit(.error(ConfigurationValidator.function, CoreEvents.appGroupIsNotSet))
         }
@@ -44,14 +45,22 @@ extension CoreRuntime {
         await startServices(store)
         bus.emit(.info(ConfigurationValidator.function, CoreEvents.configSet))
         // The linked SDK modules in their fixed order, then any other in the order it was registered.
+        let order = linkedOrder
+        func rank(_ module: any TernModule) -> Int { order.firstIndex(of: module.moduleName) ?? order.count }
         let modules = self.modules.enumerated()
-            .sorted { (ModuleDiscovery.rank($0.element), $0.offset) < (ModuleDiscovery.rank($1.element), $1.offset) }
+            .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
             .map(\.element)
+        let failures = migrationFailures
         let timeout = environment.moduleInitTimeout
         let clock = environment.clock
         initTask = Task {
             var statuses = [ModuleInitStatus(moduleName: "core", initStatus: .success)]
             for module in modules {
+                if let failure = failures[module.moduleName] {
+                    statuses.append(
+                        ModuleInitStatus(moduleName: module.moduleName, initStatus: .error, reason: failure))
+                    continue
+                }
                 statuses.append(await Self.initialize(module, ready, timeout: timeout, clock: clock))
             }
             await self.finishInitialization(current, ready, statuses, completion)
@@ -72,10 +81,12 @@ extension CoreRuntime {
             let context = SenderContext(
                 configuration: { [weak self] in await self?.configuration },
                 collectionEnabled: { [weak self] in await self?.collectionEnabled ?? false },
-                token: { await store.setting(CoreRuntime.tokenKey, as: TokenData.self) })
-            sender = Sender(
+                ready: { [weak self] in await self?.readyCore })
+            let made = Sender(
                 store: store, environment: environment, bus: bus, auth: auth, context: context,
                 completions: completions, syncStates: syncStates)
+            sender = made
+            await made.use(events, finalizers)
         }
         await sender?.start()
         sender?.wake()

@@ -32,6 +32,15 @@ actor CoreRuntime {
     var sender: Sender?
     var sessions: SessionTracker?
     var modules: [any TernModule] = []
+    /// The linked modules' names in initialization order (the others come after them).
+    var linkedOrder: [String] = []
+    /// Every event kind the core and its registered modules know.
+    var events = EventCatalog()
+    /// The registered modules' body finalizers and configuration checks, in registration order.
+    var finalizers: [ModuleParts.BodyFinalizer] = []
+    var configurationChecks: [ModuleParts.ConfigurationCheck] = []
+    /// Modules whose migrations failed on the open database, with the reason.
+    var migrationFailures: [String: String] = [:]
     /// Letters waiting for initialization, in the order they were posted.
     var parked: [Parked] = []
     var unparking = false
@@ -85,10 +94,31 @@ actor CoreRuntime {
         return opened
     }
 
+    /// Registers the linked modules (found by name), remembering their order for initialization.
+    func register(linked: [any TernModule]) async {
+        linkedOrder = linked.map(\.moduleName)
+        for module in linked { await register(module) }
+    }
+
+    /// Takes a module's parts (events, finalizer, checks, migrations) and, once initialized,
+    /// initializes it at once.
     func register(_ module: any TernModule) async {
         guard !modules.contains(where: { $0.moduleName == module.moduleName }) else { return }
         modules.append(module)
+        let parts = module.parts
+        events.add(parts.events)
+        if let finalize = parts.finalizeBody { finalizers.append(finalize) }
+        if let check = parts.checkConfiguration { configurationChecks.append(check) }
+        await sender?.use(events, finalizers)
+        if let store { await migrate(module, store) }
         if case .ready(let ready) = phase {
+            if let failure = migrationFailures[module.moduleName] {
+                bus.emit(
+                    .error(
+                        "initialization", CoreEvents.moduleInitFailed,
+                        value: ["module": module.moduleName, "reason": failure]))
+                return
+            }
             do {
                 try await module.initialize(ready)
             } catch {
@@ -141,6 +171,31 @@ actor CoreRuntime {
         writing = true
         await writeAll()
         return failedTickets.remove(ticket) == nil
+    }
+
+    /// Applies a module's migrations to `store`; a failure is remembered (the module reports it as
+    /// its initialization error) and raised as `databaseError`.
+    func migrate(_ module: any TernModule, _ store: CoreStore) async {
+        let migrations = module.parts.migrations
+        guard !migrations.isEmpty else { return }
+        do {
+            try await store.migrate(module: module.moduleName, migrations)
+            migrationFailures[module.moduleName] = nil
+        } catch {
+            migrationFailures[module.moduleName] = "its migrations failed: \(error)"
+            bus.emit(
+                .error(
+                    "initialization", CoreEvents.databaseError,
+                    value: ["module": module.moduleName, "reason": "\(error)"]))
+        }
+    }
+
+    /// The core as commands see it, nil before a usable configuration.
+    var readyCore: ReadyCore? {
+        switch phase {
+        case .initializing(let ready), .ready(let ready): ready
+        case .waiting, .failed: nil
+        }
     }
 
     func wakeSender() {

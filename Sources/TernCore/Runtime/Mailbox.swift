@@ -23,12 +23,10 @@ final class Mailbox: Sendable {
         (stream, letters) = AsyncStream.makeStream(of: Letter.self)
     }
 
-    /// Starts the one reader: the next letter is taken once the last one has run.
+    /// Starts the one reader, on the core's actor: the next letter is taken once the last one has run.
     func open(for runtime: CoreRuntime) {
         let stream = stream
-        Task.detached {
-            for await letter in stream { await runtime.receive(letter) }
-        }
+        Task.detached { await runtime.read(stream) }
     }
 
     func post(_ letter: Letter) {
@@ -59,6 +57,12 @@ extension CoreRuntime {
     enum Parked {
         case ordered(@Sendable () async -> Void)
         case command(String, @Sendable (ReadyCore) async -> Void)
+    }
+
+    /// The mailbox's reader: takes the letters one at a time on this actor, so a letter and the
+    /// command inside it run here without a hop (module commands are `nonisolated(nonsending)`).
+    func read(_ letters: AsyncStream<Mailbox.Letter>) async {
+        for await letter in letters { await receive(letter) }
     }
 
     /// Takes one letter from the mailbox (called by its one reader, in order).

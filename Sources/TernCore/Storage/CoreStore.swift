@@ -40,6 +40,8 @@ public actor CoreStore {
         """,
         // Finding the oldest unsealed row, or a lane's head, by id without sorting the whole lane.
         "CREATE INDEX outbox_lane_batch ON outbox (lane, batch_key, id);",
+        // Each module's own schema version (its migrations come with the module: `ModuleParts`).
+        "CREATE TABLE module_versions (module TEXT PRIMARY KEY, version INTEGER NOT NULL);",
     ]
 
     /// Opens (creating and migrating when needed) the database in `directory`.
@@ -70,6 +72,32 @@ public actor CoreStore {
             return try body()
         } catch let error as SQLiteError {
             throw TernError("SDK database read failed (\(path)): \(error.message)")
+        }
+    }
+
+    /// Applies a module's migrations that this database has not had yet, each in its own
+    /// transaction (another process may have applied it meanwhile: then it is skipped).
+    public func migrate(module: String, _ migrations: [String]) throws {
+        guard !migrations.isEmpty else { return }
+        let select = "SELECT version FROM module_versions WHERE module = ?"
+        func version() throws -> Int { Int(try db.queryFirst(select, [module])?.int(0) ?? 0) }
+        guard try read(version) < migrations.count else { return }
+        for step in 0..<migrations.count {
+            try write {
+                guard try version() == step else { return }
+                try db.execute(migrations[step])
+                try db.run(
+                    "INSERT INTO module_versions (module, version) VALUES (?, ?) "
+                        + "ON CONFLICT(module) DO UPDATE SET version = excluded.version",
+                    [module, step + 1])
+            }
+        }
+    }
+
+    /// The number of `module`'s migrations applied to this database.
+    public func version(module: String) throws -> Int {
+        try read {
+            Int(try db.queryFirst("SELECT version FROM module_versions WHERE module = ?", [module])?.int(0) ?? 0)
         }
     }
 

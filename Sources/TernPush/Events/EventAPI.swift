@@ -38,8 +38,8 @@ public struct EventAPI: Sendable {
 
     private func delivery(_ outcome: PushParseOutcome) {
         guard let messageId = messageId(.delivery, outcome, function: "deliveryEvent") else { return }
-        let reporter = OutboxPushEventReporter(core: core)
-        Task { await reporter.reportDelivery(messageId: messageId) }
+        // Into the mailbox now, in order with the app's other calls.
+        OutboxPushEventReporter(core: core).queueDelivery(messageId: messageId)
     }
 
     /// Through the notification manager's open reporter, which reports each message once.

@@ -160,7 +160,8 @@ public final class NotificationManager {
     }
 
     private func send(open messageId: String, to reporter: any OpenReporting) {
-        Task { await reporter.reportOpen(messageId: messageId) }
+        // Into the SDK's mailbox now, in order with the app's other calls.
+        reporter.queueOpen(messageId: messageId)
     }
 
     private func report(_ found: [PushIssue]) {

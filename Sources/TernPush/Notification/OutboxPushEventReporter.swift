@@ -22,7 +22,7 @@ public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
 
     /// Returns once the report is in the outbox (or at once when the SDK cannot take it).
     public func reportDelivery(messageId: String) async {
-        await enqueue(.delivery, messageId: messageId, function: "deliveryEvent")
+        await written(queue(.delivery, messageId: messageId, function: "deliveryEvent"))
     }
 
     /// Records that the person opened message `messageId` (`event/push` with `open`); returns once the
@@ -30,27 +30,44 @@ public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
     ///
     /// - Parameter messageId: The message id from the push.
     public func reportOpen(messageId: String) async {
-        await enqueue(.open, messageId: messageId, function: "openEvent")
+        await written(queue(.open, messageId: messageId, function: "openEvent"))
     }
 
-    private func enqueue(_ type: PushEventRequest.Kind, messageId: String, function: String) async {
+    /// Queues a delivery report in the SDK's mailbox now: it is written in order with the calls made
+    /// before and after it (a bare task would let it land anywhere).
+    public func queueDelivery(messageId: String) {
+        _ = queue(.delivery, messageId: messageId, function: "deliveryEvent")
+    }
+
+    /// Queues an open report in the SDK's mailbox now (see ``queueDelivery(messageId:)``).
+    public func queueOpen(messageId: String) {
+        _ = queue(.open, messageId: messageId, function: "openEvent")
+    }
+
+    /// Posts the report to the mailbox; the stream ends once its row is written (or refused).
+    private func queue(_ type: PushEventRequest.Kind, messageId: String, function: String) -> AsyncStream<Void> {
+        let (written, done) = AsyncStream<Void>.makeStream()
         let item = PushEventRequest.Item(
             messageId: messageId, type: type, time: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
         guard let body = try? JSONEncoder().encode(item) else {
             core.emit(.error(function, PushModuleEvents.pushEventRequestDataIsNil, value: ["message_id": messageId]))
-            return
+            done.finish()
+            return written
         }
         let entry = OutboxEntry(
             endpoint: .eventPush, lane: .events, body: body,
             meta: OutboxMeta(
                 function: function, success: PushModuleEvents.pushEventRequestSuccessful,
                 failure: PushModuleEvents.pushEventRequestFailed))
-        let (written, done) = AsyncStream<Void>.makeStream()
         core.perform(function) { ready in
             await ready.enqueue(entry)
             done.finish()
         }
-        // Ends when the row is written; a caller with a deadline (the extension) stops waiting sooner.
-        for await _ in written {}
+        return written
+    }
+
+    /// Ends when the row is written; a caller with a deadline (the extension) stops waiting sooner.
+    private func written(_ stream: AsyncStream<Void>) async {
+        for await _ in stream {}
     }
 }

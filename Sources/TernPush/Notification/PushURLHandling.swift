@@ -45,4 +45,14 @@ public protocol OpenReporting: Sendable {
     ///
     /// - Parameter messageId: The message id from the push.
     func reportOpen(messageId: String) async
+    /// Queues the report at once, in order with the calls made before and after it, without
+    /// waiting for it to be written.
+    func queueOpen(messageId: String)
+}
+
+extension OpenReporting {
+    /// A reporter that cannot queue synchronously reports from a task of its own (unordered).
+    public func queueOpen(messageId: String) {
+        Task { await reportOpen(messageId: messageId) }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TernCore
 import TernServer
+import TernTarget
 
 /// `tern device goals`: queues N goals, each durably before the next, recording how many are
 /// queued in the same transaction as each one, so a rerun after a crash (or SIGKILL) continues

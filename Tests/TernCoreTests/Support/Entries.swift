@@ -1,6 +1,7 @@
 import Foundation
 import TernCore
 import TernHTTP
+import TernPush
 
 /// Outbox entries as modules write them.
 enum Entries {

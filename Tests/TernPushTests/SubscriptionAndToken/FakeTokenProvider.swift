@@ -1,5 +1,6 @@
 import Foundation
 import TernPush
+import TernSDKTestKit
 
 /// A token provider whose answers a test scripts: `nilAnswers` nils first, then `token`; deleting
 /// renews the token (`-renewed` appended), as Firebase and Huawei do. `silent` never answers.
@@ -54,7 +55,7 @@ final class FakeTokenProvider: APNSInterface, FCMInterface, HMSInterface {
     var deleted: Int { get async { await script.deleted } }
 }
 
-extension PushTestSDK {
+extension TestSDK {
     /// Fast provider fetches for tests.
     func fastProviders() {
         tern.push.token.setFetchPolicy(ProviderFetchPolicy(attempts: 3, delay: 0.01, timeout: 0.2))

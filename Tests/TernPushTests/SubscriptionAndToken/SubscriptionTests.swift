@@ -15,7 +15,7 @@ struct SubscriptionTests {
     @Test @MainActor func subscribeSendsTheTokenTheFieldsAndTheDeviceInfo() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -40,7 +40,7 @@ struct SubscriptionTests {
         let sent = try #require(await server.requests.first)
         #expect(sent.path == "/api/v1/push/subscribe")
         #expect(sent.header("Idempotency-Key") == request.id)
-        #expect(sent.header("X-Tern-RToken") == "rt_push")
+        #expect(sent.header("X-Tern-RToken") == "rt_test")
         let body = jsonObject(sent.body)
         #expect(body["provider"] as? String == "ios-apns")
         #expect(body["subscription_id"] as? String == "tok-1")
@@ -67,7 +67,7 @@ struct SubscriptionTests {
     @Test @MainActor func withSyncFalseTheProfileIsNil() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -84,7 +84,7 @@ struct SubscriptionTests {
             script: [ScriptedServer.failure(503, "try later")],
             fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-firebase", pushToken: "fcm-1")
@@ -105,7 +105,7 @@ struct SubscriptionTests {
     @Test @MainActor func nonScalarCustomFieldsAreRefusedAtOnceAndNothingIsSent() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -127,7 +127,7 @@ struct SubscriptionTests {
     @Test @MainActor func aChangeMadeBeforeTheTokenWaitsForIt() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.subscription.subscribe()

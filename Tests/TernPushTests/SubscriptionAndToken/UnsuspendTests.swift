@@ -4,12 +4,6 @@ import TernPush
 import TernSDKTestKit
 import Testing
 
-/// A JWT provider with a fixed token.
-struct FixedJWT: JWTInterface {
-    let token: String
-    func getToken() -> String? { token }
-}
-
 @Suite("push.subscription.unSuspend and the sign-in / sign-out hand-over")
 struct UnsuspendTests {
     static let withSubscription = #"{"id":"p1","subscription":{"subscription_id":"tok-1","status":"subscribed"}}"#
@@ -18,7 +12,7 @@ struct UnsuspendTests {
     @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -42,7 +36,7 @@ struct UnsuspendTests {
     @Test @MainActor func unSuspendIsSentOnceAndAServerErrorReachesTheCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.failure(503, "maintenance"))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -59,7 +53,7 @@ struct UnsuspendTests {
         let server = try ScriptedServer(
             script: [ScriptedServer.failure(503, "busy"), ScriptedServer.ok(), ScriptedServer.failure(400, "bad cat")])
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -85,9 +79,9 @@ struct UnsuspendTests {
                 ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
             ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
-        sdk.tern.setJWTProvider(provider: FixedJWT(token: "jwt-user"))
+        sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe()
@@ -111,9 +105,9 @@ struct UnsuspendTests {
     @Test @MainActor func theHandOverDoesNotSubscribeWhenTheAppLastUnsubscribed() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription))
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
-        sdk.tern.setJWTProvider(provider: FixedJWT(token: "jwt-user"))
+        sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe()
@@ -132,7 +126,7 @@ struct UnsuspendTests {
     @Test @MainActor func anAppOnAnRTokenAloneHasNoUserToHandOverTo() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try PushTestSDK()
+        let sdk = try TestSDK()
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")

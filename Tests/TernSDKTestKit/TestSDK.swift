@@ -3,24 +3,45 @@ import Synchronization
 import TernCore
 import TernTestSupport
 
-/// An SDK in a temporary directory, as an iPhone would run it, with fast retries.
-public struct SDKHarness {
+/// The SDK tests' one harness: an SDK in a temporary directory, as an iPhone would run it, with
+/// fast retries and a fixed random source, its events kept in ``events``.
+///
+/// ```swift
+/// let sdk = try TestSDK()
+/// sdk.configure(apiUrl: server.apiUrl, jwt: "header.claims.signature")
+/// let done = await sdk.events.first("pushSubscribeRequestSuccessful")
+/// await sdk.close()
+/// ```
+public struct TestSDK {
     public let directory: TemporaryDirectory
     public let tern: Tern
+    /// Every event of this SDK (a test that subscribes its own ``EventRecorder`` replaces it).
     public let events: EventLog
 
-    public init() throws {
-        directory = try TemporaryDirectory(prefix: "tern-target")
+    /// An SDK in `directory` (a new temporary one when nil: pass another SDK's to restart on its
+    /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given.
+    public init(
+        directory: TemporaryDirectory? = nil, retryPolicy: RetryPolicy = .fast, transport: (any HTTPTransport)? = nil,
+        moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle()
+    ) throws {
+        let directory = try directory ?? TemporaryDirectory(prefix: "tern-sdk")
+        self.directory = directory
         var environment = TernEnvironment.directory(
             directory.url, deviceInfo: HostDeviceInfo(model: "iPhone14,7", name: "iPhone", osVersion: "18.6.2"))
-        environment.retryPolicy = RetryPolicy(baseDelay: 0.02, maxDelay: 0.2, budget: 60, maxRetryAfter: 1, jitter: 0)
+        environment.retryPolicy = retryPolicy
+        environment.moduleInitTimeout = moduleInitTimeout
+        if let lifecycle { environment.lifecycle = lifecycle }
+        environment.random = { 0.5 }
+        if let transport { environment.transport = transport }
         tern = Tern(environment: environment)
         events = EventLog(tern)
     }
 
-    /// Sets the app group and the configuration (the rToken, and a JWT provider when `jwt` is given).
-    public func configure(apiUrl: String, rToken: String = "rt_target", jwt: String? = nil) {
-        tern.setAppGroup(groupName: "group.tern.target")
+    /// Sets the app group and the configuration: the rToken, and a JWT provider when `jwt` is given.
+    public func configure(
+        apiUrl: String, rToken: String? = "rt_test", appGroup: String? = "group.test", jwt: String? = nil
+    ) {
+        tern.setAppGroup(groupName: appGroup)
         if let jwt { tern.setJWTProvider(provider: FixedJWT(jwt)) }
         tern.initialization(configuration: TernConfiguration.Builder(apiUrl: apiUrl).setRToken(rToken).build())
     }
@@ -31,10 +52,15 @@ public struct SDKHarness {
         await tern.core.bus.flush()
     }
 
+    /// Stops the SDK. The directory stays, for another SDK to open (`TestSDK(directory:)`).
     public func close() async {
         await tern.shutdown()
-        directory.remove()
     }
+}
+
+extension RetryPolicy {
+    /// Milliseconds between attempts, so tests that retry finish quickly.
+    public static let fast = RetryPolicy(baseDelay: 0.02, maxDelay: 0.1, budget: 60, maxRetryAfter: 2, jitter: 0)
 }
 
 /// A JWT provider that always gives the same token.
@@ -56,6 +82,7 @@ public struct SeenEvent: Sendable {
     /// The keys of the event's value, e.g. `["http_code", "error", "error_text", "profile"]`.
     public let valueKeys: Set<String>
     public let httpCode: Int?
+    /// The value's `error` (the server's error code).
     public let error: Int?
     public let errorText: String?
     public let reason: String?

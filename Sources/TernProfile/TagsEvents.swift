@@ -1,4 +1,5 @@
 import Foundation
+import TernCore
 
 /// Events of the tags (`Tern.shared.profile.tags`): Tern's own, beside the reference's modules.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TernCore
 
 /// Events of the push module: tokens, subscriptions, notifications, push events.
 public enum PushModuleEvents: String, SDKEvent, CaseIterable, Equatable {
