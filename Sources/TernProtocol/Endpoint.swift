@@ -16,6 +16,12 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     /// Tags of the install's current binding (``TagsSetRequest``, ``TagsRemoveRequest``).
     case profileTagsSet = "profile/tags/set"
     case profileTagsRemove = "profile/tags/remove"
+    /// In-app subscriptions and campaigns (docs/inapp.md).
+    case inAppSubscribe = "inapp/subscribe"
+    case inAppUnsubscribe = "inapp/unsubscribe"
+    case inAppStatus = "inapp/status"
+    case inAppPlacements = "inapp/placements"
+    case inAppEvent = "inapp/event"
 
     /// The path on the server, e.g. `/api/v1/push/subscribe`.
     public var path: String { Wire.apiPrefix + rawValue }
