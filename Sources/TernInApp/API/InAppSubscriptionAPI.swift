@@ -52,7 +52,7 @@ public struct InAppSubscriptionAPI: Sendable {
         let core = self.core
         core.perform(function) { ready in
             let token = await ready.token()
-            let body = InAppIdentityBody(provider: token?.provider, subscriptionId: token?.token)
+            let body = InAppStatusRequest(provider: token?.provider, subscriptionId: token?.token)
             guard let data = try? JSONEncoder().encode(body) else {
                 ready.emit(.error(function, InAppModuleEvents.inAppStatusRequestDataIsNil))
                 ready.onMain { completion(nil) }
@@ -107,7 +107,7 @@ public struct InAppSubscriptionAPI: Sendable {
         let core = self.core
         core.perform(function) { ready in
             let token = await ready.token()
-            let request = InAppSubscriptionBody(
+            let request = InAppSubscriptionRequest(
                 time: time, provider: token?.provider, subscriptionId: token?.token, sync: sync,
                 profileFields: profile, customFields: custom, cats: cats, replace: replace,
                 skipTriggers: skipTriggers)
@@ -125,37 +125,5 @@ public struct InAppSubscriptionAPI: Sendable {
             }
         }
         return QueuedRequest(id: requestId, state: .queued)
-    }
-}
-
-/// `inapp/status`'s body: the device's push identity, when it has one.
-struct InAppIdentityBody: Encodable, Sendable {
-    var provider: String?
-    var subscriptionId: String?
-
-    enum CodingKeys: String, CodingKey {
-        case provider
-        case subscriptionId = "subscription_id"
-    }
-}
-
-/// `inapp/subscribe` and `inapp/unsubscribe`'s body: `push/subscribe`'s with the push token optional.
-struct InAppSubscriptionBody: Encodable, Sendable {
-    var time: Int64
-    var provider: String?
-    var subscriptionId: String?
-    var sync: Bool
-    var profileFields: [String: JSONValue]?
-    var customFields: [String: JSONValue]?
-    var cats: [CategoryData]?
-    var replace: Bool?
-    var skipTriggers: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case time, provider, sync, cats, replace
-        case subscriptionId = "subscription_id"
-        case profileFields = "profile_fields"
-        case customFields = "custom_fields"
-        case skipTriggers = "skip_triggers"
     }
 }

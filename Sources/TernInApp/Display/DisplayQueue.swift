@@ -6,15 +6,6 @@ enum DisplayReport: Sendable, Equatable {
     case clicked(buttonId: String)
     case closed
     case error(InAppLoadFailure)
-
-    var wireType: String {
-        switch self {
-        case .shown: "shown"
-        case .clicked: "clicked"
-        case .closed: "closed"
-        case .error: "error"
-        }
-    }
 }
 
 /// The display queue: one presentation at a time, never in landscape, taken down on rotation; a

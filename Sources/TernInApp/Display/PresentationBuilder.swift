@@ -14,8 +14,11 @@ struct PresentationBuilder: Sendable {
 
     func build(id: String, _ campaign: InAppCampaign) async -> Result<InAppPresentation, InAppLoadFailure> {
         let layout: InAppLayout = campaign.displayType == .slideup ? .awaitingGeometry : .fullScreen
-        switch campaign.content {
-        case .html(let html, let base):
+        let content = campaign.content
+        switch content.kind {
+        case .html:
+            let html = content.html ?? ""
+            let base = content.baseURL
             guard !html.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 return .failure(.content("the campaign's HTML is empty"))
             }
@@ -28,7 +31,8 @@ struct PresentationBuilder: Sendable {
             }
             return .success(
                 InAppPresentation(id: id, campaign: campaign, buttons: [], baseURL: baseURL, layout: layout))
-        case .template(let template):
+        case .template:
+            guard let template = content.template else { return .failure(.content("the template is missing")) }
             guard !template.title.isEmpty else { return .failure(.content("the template has no title")) }
             var imageData: Data?
             if let image = template.imageURL {
@@ -37,7 +41,7 @@ struct PresentationBuilder: Sendable {
                 case .failure(let failure): return .failure(failure)
                 }
             }
-            let buttons = template.buttons.filter {
+            let buttons = (template.buttons ?? []).filter {
                 ButtonRules.drawable($0.action, handlers: handlers, system: system)
             }
             return .success(

@@ -26,15 +26,15 @@ enum CampaignSelection {
         _ event: InAppTriggerEvent, in campaigns: [InAppCampaign], context: SelectionContext, ledger: CapLedger
     ) -> InAppCampaign? {
         campaigns.first { campaign in
-            campaign.triggers.contains { $0.matches(event) }
+            campaign.rules.contains { $0.matches(event) }
                 && eligibility(campaign, context: context, ledger: ledger) == nil
         }
     }
 
     /// Nil when `campaign` may be shown now, else why not.
     static func eligibility(_ campaign: InAppCampaign, context: SelectionContext, ledger: CapLedger) -> Ineligibility? {
-        if let start = campaign.startsAt, context.now < start { return .outsideSchedule }
-        if let end = campaign.endsAt, context.now >= end { return .outsideSchedule }
+        if let start = campaign.placement.startsAt, context.now < start { return .outsideSchedule }
+        if let end = campaign.placement.endsAt, context.now >= end { return .outsideSchedule }
         if !campaign.anonymous && !context.subscribed { return .needsSubscription }
         if campaign.audience && !context.consent { return .needsConsent }
         if !ledger.allows(campaign.campaignId, caps: campaign.caps, project: context.projectCaps, now: context.now) {

@@ -236,7 +236,7 @@ actor InAppEngine {
         guard FetchSchedule.isDue(reason, lastSuccess: lastSuccess, interval: interval, now: ready.now) else { return }
         let maxPlacements = ready.configuration.maxPlacements
         let token = await ready.token()
-        let request = PlacementsRequestBody(
+        let request = InAppPlacementsRequest(
             provider: token?.provider, subscriptionId: token?.token, screen: screen, maxPlacements: maxPlacements)
         let failure = { (value: [String: any Sendable]) in
             ready.emit(.error(function, InAppModuleEvents.inAppPlacementsRequestFailed, value: value))
@@ -289,7 +289,7 @@ actor InAppEngine {
         lastSuccess = ready.now
         try? await ready.setSetting(
             Self.placementsKey,
-            Self.encode(PlacementsCache(campaigns: campaigns, projectCaps: projectCaps)))
+            Self.encode(PlacementsCache(campaigns, projectCaps: projectCaps)))
         try? await ready.setSetting(Self.lastFetchKey, .double(ready.now.timeIntervalSince1970))
         try? await ready.setSetting(Self.statusKey, status.map(JSONValue.string))
         ready.emit(
@@ -378,15 +378,21 @@ actor InAppEngine {
             let token = await ready.token()
             var buttonId: String?
             var reason: String?
+            let kind: InAppEventRequest.Kind
             switch report {
-            case .clicked(let id): buttonId = id
-            case .error(let failure): reason = String(failure.reason.prefix(1024))
-            case .shown, .closed: break
+            case .shown: kind = .shown
+            case .closed: kind = .closed
+            case .clicked(let id):
+                kind = .clicked
+                buttonId = String(id.prefix(64))
+            case .error(let failure):
+                kind = .error
+                reason = String(failure.reason.prefix(1024))
             }
-            let body = InAppEventBody(
+            let body = InAppEventRequest(
                 provider: token?.provider, subscriptionId: token?.token, smid: presentation.campaign.smid,
-                campaignId: presentation.campaign.campaignId, type: report.wireType, buttonId: buttonId,
-                reason: reason, at: InAppDates.format(ready.now))
+                campaignId: presentation.campaign.campaignId, type: kind, buttonId: buttonId, reason: reason,
+                at: ready.now)
             guard let data = try? JSONEncoder().encode(body) else {
                 ready.emit(.error(function, InAppModuleEvents.inAppEventRequestDataIsNil))
                 return
@@ -397,7 +403,7 @@ actor InAppEngine {
                     meta: OutboxMeta(
                         function: function, success: InAppModuleEvents.inAppEventRequestSuccessful,
                         failure: InAppModuleEvents.inAppEventRequestFailed, includeProfile: false),
-                    idempotencyKey: "inapp.\(presentation.id).\(report.wireType)"))
+                    idempotencyKey: "inapp.\(presentation.id).\(kind.rawValue)"))
         }
     }
 

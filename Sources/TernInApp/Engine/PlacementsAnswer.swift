@@ -1,39 +1,5 @@
 import Foundation
 
-/// `inapp/placements`' request body: the device's push identity (when it has one), its screen and
-/// the SDK's `maxPlacements`.
-struct PlacementsRequestBody: Encodable, Sendable {
-    var provider: String?
-    var subscriptionId: String?
-    var screen: String?
-    var maxPlacements: Int
-
-    enum CodingKeys: String, CodingKey {
-        case provider, screen
-        case subscriptionId = "subscription_id"
-        case maxPlacements = "max_placements"
-    }
-}
-
-/// `inapp/event`'s body.
-struct InAppEventBody: Encodable, Sendable {
-    var provider: String?
-    var subscriptionId: String?
-    var smid: String
-    var campaignId: String
-    var type: String
-    var buttonId: String?
-    var reason: String?
-    var at: String
-
-    enum CodingKeys: String, CodingKey {
-        case provider, smid, type, reason, at
-        case subscriptionId = "subscription_id"
-        case campaignId = "campaign_id"
-        case buttonId = "button_id"
-    }
-}
-
 /// The placements the server answered, read one by one: a malformed placement is left out with an
 /// event and the others are kept. Pure.
 struct PlacementsAnswer: Sendable, Equatable {
@@ -68,8 +34,10 @@ struct PlacementsAnswer: Sendable, Equatable {
                 continue
             }
             do {
-                let data = try JSONEncoder().encode(item)
-                campaigns.append(try JSONDecoder().decode(InAppCampaign.self, from: data))
+                let placement = try JSONDecoder().decode(InAppPlacement.self, from: JSONEncoder().encode(item))
+                if let campaign = InAppCampaign(placement, audience: fields["audience"]?.boolValue ?? false) {
+                    campaigns.append(campaign)
+                }
             } catch {
                 problems.append(
                     Problem(
@@ -84,10 +52,9 @@ struct PlacementsAnswer: Sendable, Equatable {
             caps = decoded
         }
         let ordered = CampaignSelection.ordered(campaigns)
-        let exceeded = ordered.count > maxPlacements
         return PlacementsAnswer(
             campaigns: Array(ordered.prefix(maxPlacements)), projectCaps: caps,
-            status: data["inapp_status"]?.stringValue, problems: problems, limitExceeded: exceeded)
+            status: data["inapp_status"]?.stringValue, problems: problems, limitExceeded: ordered.count > maxPlacements)
     }
 
     static func describe(_ error: any Error) -> String {
@@ -104,7 +71,19 @@ struct PlacementsAnswer: Sendable, Equatable {
 }
 
 /// What the SDK keeps of the last successful `inapp/placements`, in its database.
-struct PlacementsCache: Codable, Sendable, Equatable {
-    var campaigns: [InAppCampaign]
+struct PlacementsCache: Codable, Sendable {
+    struct Entry: Codable, Sendable {
+        var placement: InAppPlacement
+        var audience: Bool
+    }
+
+    var entries: [Entry]
     var projectCaps: InAppCaps
+
+    init(_ campaigns: [InAppCampaign], projectCaps: InAppCaps) {
+        entries = campaigns.map { Entry(placement: $0.placement, audience: $0.audience) }
+        self.projectCaps = projectCaps
+    }
+
+    var campaigns: [InAppCampaign] { entries.compactMap { InAppCampaign($0.placement, audience: $0.audience) } }
 }

@@ -33,13 +33,14 @@ extension InAppCondition {
     /// whether written as integers or decimals.
     func holds(in properties: [String: JSONValue]) -> Bool {
         let actual = properties[property].flatMap { $0 == .null ? nil : $0 }
+        let value = self.value ?? .null
         switch op {
         case .exists:
             let wanted = value.boolValue ?? true
             return (actual != nil) == wanted
         case .eq: return actual.map { Self.equal($0, value) } ?? (value == .null)
         case .ne: return !(actual.map { Self.equal($0, value) } ?? (value == .null))
-        case .in:
+        case .isIn:
             guard let actual, let options = value.arrayValue else { return false }
             return options.contains { Self.equal(actual, $0) }
         case .lt, .le, .gt, .ge:
