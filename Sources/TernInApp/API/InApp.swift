@@ -66,7 +66,9 @@ public struct InApp: Sendable {
         case .success(let converted):
             values = converted ?? [:]
         }
-        withEngine(function) { engine, _ in engine.enqueue(.trigger(.custom(name, properties: values), function: function)) }
+        withEngine(function) { engine, _ in
+            engine.enqueue(.trigger(.custom(name, properties: values), function: function))
+        }
     }
 
     /// Asks the server for this device's placements now (never limited by

@@ -86,7 +86,8 @@ public struct InAppSubscriptionAPI: Sendable {
             let reason = problem.reason(in: "profileFields")
             core.emit(
                 .error(
-                    function, InAppModuleEvents.invalidSubRequestData, value: ["reason": reason, "field": problem.field]))
+                    function, InAppModuleEvents.invalidSubRequestData,
+                    value: ["reason": reason, "field": problem.field]))
             return .rejected(reason)
         case .success(let value): profile = value
         }

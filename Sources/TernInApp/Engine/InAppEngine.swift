@@ -152,9 +152,12 @@ actor InAppEngine {
         work.yield(item)
     }
 
-    func setPresenter(_ presenter: (any InAppPresenter)?) {
+    func setPresenter(_ presenter: (any InAppPresenter)?) async {
+        if presenter == nil {
+            // The presenter that shows something takes it down before it goes.
+            await apply(.stop)
+        }
         self.presenter = presenter
-        if presenter == nil { inputs.yield(.stop) }
     }
 
     func setHandlers(_ handlers: InAppHandlers) {
@@ -304,23 +307,25 @@ actor InAppEngine {
         let context = SelectionContext(
             now: ready.now, subscribed: status == SubscriptionStatus.subscribed.rawValue,
             consent: await ready.collectionEnabled(), projectCaps: projectCaps)
-        let waiting = campaigns.filter { !queue.holds($0.campaignId) }
-        guard let campaign = CampaignSelection.select(event, in: waiting, context: context, ledger: ledger) else {
-            return
-        }
-        let id = UUID().uuidString
-        switch await PresentationBuilder(
+        let builder = PresentationBuilder(
             apiUrl: ready.configuration.apiUrl, transport: core.environment.transport, handlers: handlers,
-            system: system
-        ).build(id: id, campaign)
-        {
-        case .success(let presentation):
-            inputs.yield(.enqueue(presentation))
-        case .failure(let failure):
-            ready.emit(.error(function, failure.event, value: ["reason": failure.reason, "smid": campaign.smid]))
-            report(
-                InAppPresentation(id: id, campaign: campaign, buttons: [], layout: .fullScreen), .error(failure),
-                ready)
+            system: system)
+        // The first campaign that matches, may show and loads; one that fails to load is reported
+        // and the next is tried.
+        var candidates = campaigns.filter { !queue.holds($0.campaignId) }
+        while let campaign = CampaignSelection.select(event, in: candidates, context: context, ledger: ledger) {
+            candidates.removeAll { $0.campaignId == campaign.campaignId }
+            let id = UUID().uuidString
+            switch await builder.build(id: id, campaign) {
+            case .success(let presentation):
+                inputs.yield(.enqueue(presentation))
+                return
+            case .failure(let failure):
+                ready.emit(.error(function, failure.event, value: ["reason": failure.reason, "smid": campaign.smid]))
+                report(
+                    InAppPresentation(id: id, campaign: campaign, buttons: [], layout: .fullScreen), .error(failure),
+                    ready)
+            }
         }
     }
 

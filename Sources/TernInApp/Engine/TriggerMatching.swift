@@ -32,7 +32,8 @@ extension InAppCondition {
     /// `ge` compare two numbers or two strings and fail for anything else; numbers are equal
     /// whether written as integers or decimals.
     func holds(in properties: [String: JSONValue]) -> Bool {
-        let actual = properties[property].flatMap { $0 == .null ? nil : $0 }
+        var actual: JSONValue? = properties[property]
+        if actual == .null { actual = Optional.none }
         let value = self.value ?? .null
         switch op {
         case .exists:
