@@ -4,7 +4,7 @@
 /// Long values are indexed by their digest (a B-tree entry is limited to about 2.7 kB). Never edit a
 /// released entry; append a new one (a translation of a new SQLite one too).
 enum PostgresMigrations {
-    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, providerCredentials]
+    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, inAppTables]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single
     /// SQLite node keeps as files under its data directory.
