@@ -79,8 +79,9 @@
 
         /// An action the page gives with a click (the types of the wire's button actions).
         static func action(_ value: Any?) -> InAppAction? {
-            guard let object = value as? [String: Any], let type = (object["type"] as? String).flatMap(
-                InAppAction.Kind.init(rawValue:))
+            guard let object = value as? [String: Any],
+                let type = (object["type"] as? String).flatMap(
+                    InAppAction.Kind.init(rawValue:))
             else { return nil }
             return InAppAction(type: type, value: object["value"] as? String, name: object["name"] as? String)
         }
