@@ -107,6 +107,49 @@ import Testing
     }
 }
 
+/// The index by trigger picks what walking every campaign picks.
+@Suite struct CampaignIndexTests {
+    @Test func theIndexAgreesWithTheWalkOverEveryCampaign() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let placements = (0..<60).map { index -> [String: Any] in
+            var triggers: [[String: Any]] = []
+            if index % 3 == 0 {
+                triggers.append(["type": "open_page", "screens": index % 9 == 0 ? [] : ["s\(index % 4)"]])
+            }
+            if index % 2 == 0 {
+                triggers.append([
+                    "type": "custom", "name": "e\(index % 5)",
+                    "conditions": [["property": "n", "op": "lt", "value": index]],
+                ])
+            }
+            if index % 7 == 0 { triggers.append(["type": "open_app"]) }
+            if triggers.isEmpty { triggers.append(["type": "custom", "name": "e9"]) }
+            return Fixtures.placement(
+                "c\(index)", priority: index % 6, anonymous: index % 4 != 1, triggers: triggers,
+                caps: ["per_session": 1])
+        }
+        let campaigns = Fixtures.campaigns(placements)
+        let index = CampaignIndex(campaigns)
+        var ledger = CapLedger()
+        for campaign in campaigns.prefix(8) { ledger.record(campaign.campaignId, now: now) }
+        let context = SelectionContext(now: now, subscribed: false, consent: true, projectCaps: InAppCaps())
+        var events: [InAppTriggerEvent] = [.openApp, .openPage("s1"), .openPage("s3"), .openPage("none")]
+        for name in 0..<10 {
+            for n in [0, 20, 59] { events.append(.custom("e\(name)", properties: ["n": .int(Int64(n))])) }
+        }
+        var found = 0
+        for event in events {
+            let walked = CampaignSelection.select(event, in: campaigns, context: context, ledger: ledger)
+            #expect(index.select(event, context: context, ledger: ledger)?.campaignId == walked?.campaignId)
+            if walked != nil { found += 1 }
+        }
+        #expect(found > 10)
+        let first = index.select(.openApp, context: context, ledger: ledger)?.campaignId
+        let next = index.select(.openApp, context: context, ledger: ledger, excluding: Set([first].compactMap { $0 }))
+        #expect(first != nil && next != nil && next?.campaignId != first)
+    }
+}
+
 /// The caps ledger: per session, per day, least interval, the campaign's and the project's.
 @Suite struct CapLedgerTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)

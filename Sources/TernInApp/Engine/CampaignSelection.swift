@@ -51,3 +51,65 @@ enum CampaignSelection {
         }.map(\.element)
     }
 }
+
+/// The cached campaigns, highest priority first, indexed by what can trigger them (a custom
+/// trigger's name, a screen, the app's launch), so a trigger looks only at the campaigns it could
+/// start instead of every cached one. Pure; made again whenever the placements change.
+struct CampaignIndex: Sendable {
+    let campaigns: [InAppCampaign]
+    private var byName: [String: [Int]] = [:]
+    private var byScreen: [String: [Int]] = [:]
+    private var anyScreen: [Int] = []
+    private var openApp: [Int] = []
+
+    /// `campaigns` in the order ``CampaignSelection/ordered(_:)`` gives.
+    init(_ campaigns: [InAppCampaign]) {
+        self.campaigns = campaigns
+        for (index, campaign) in campaigns.enumerated() {
+            var names = Set<String>()
+            var screens = Set<String>()
+            var anyPage = false
+            var launch = false
+            for rule in campaign.rules {
+                switch rule {
+                case .openApp: launch = true
+                case .openPage(let list) where list.isEmpty: anyPage = true
+                case .openPage(let list): screens.formUnion(list)
+                case .custom(let name, _): names.insert(name)
+                }
+            }
+            for name in names { byName[name, default: []].append(index) }
+            for screen in screens { byScreen[screen, default: []].append(index) }
+            if anyPage { anyScreen.append(index) }
+            if launch { openApp.append(index) }
+        }
+    }
+
+    /// The positions of the campaigns `event` could start, in priority order.
+    func candidates(_ event: InAppTriggerEvent) -> [Int] {
+        switch event {
+        case .openApp: return openApp
+        case .custom(let name, _): return byName[name] ?? []
+        case .openPage(let screen):
+            let named = byScreen[screen] ?? []
+            if anyScreen.isEmpty { return named }
+            if named.isEmpty { return anyScreen }
+            return Array(Set(named).union(anyScreen)).sorted()
+        }
+    }
+
+    /// The first campaign `event` starts that may show now (as ``CampaignSelection/select(_:in:context:ledger:)``),
+    /// leaving out the campaigns in `excluding`.
+    func select(
+        _ event: InAppTriggerEvent, context: SelectionContext, ledger: CapLedger, excluding: Set<String> = []
+    ) -> InAppCampaign? {
+        guard ledger.allowsProject(context.projectCaps, now: context.now) else { return nil }
+        for index in candidates(event) {
+            let campaign = campaigns[index]
+            guard !excluding.contains(campaign.campaignId), campaign.rules.contains(where: { $0.matches(event) })
+            else { continue }
+            if CampaignSelection.eligibility(campaign, context: context, ledger: ledger) == nil { return campaign }
+        }
+        return nil
+    }
+}

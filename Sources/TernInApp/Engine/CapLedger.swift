@@ -29,9 +29,18 @@ struct CapLedger: Codable, Sendable, Equatable {
             && Self.allows(project, count: projectInSession, recent: projectRecent, last: projectLast, now: now)
     }
 
+    /// True when the project's caps allow any display at `now`.
+    func allowsProject(_ project: InAppCaps, now: Date) -> Bool {
+        Self.allows(project, count: projectInSession, recent: projectRecent, last: projectLast, now: now)
+    }
+
     private static func allows(_ caps: InAppCaps, count: Int, recent: [Date], last: Date?, now: Date) -> Bool {
         if let limit = caps.perSession, count >= limit { return false }
-        if let limit = caps.perDay, recent.filter({ now.timeIntervalSince($0) < day }).count >= limit { return false }
+        if let limit = caps.perDay {
+            var inDay = 0
+            for date in recent where now.timeIntervalSince(date) < day { inDay += 1 }
+            if inDay >= limit { return false }
+        }
         if let seconds = caps.minIntervalSeconds, let last, now.timeIntervalSince(last) < TimeInterval(seconds) {
             return false
         }

@@ -28,7 +28,10 @@ actor InAppEngine {
     let core: CoreServices
     private var ready: ReadyCore?
     private var loaded = false
-    private var campaigns: [InAppCampaign] = []
+    private var campaigns: [InAppCampaign] = [] {
+        didSet { index = CampaignIndex(campaigns) }
+    }
+    private var index = CampaignIndex([])
     private var projectCaps = InAppCaps()
     private var ledger = CapLedger()
     private var lastSuccess: Date?
@@ -312,9 +315,9 @@ actor InAppEngine {
             system: system)
         // The first campaign that matches, may show and loads; one that fails to load is reported
         // and the next is tried.
-        var candidates = campaigns.filter { !queue.holds($0.campaignId) }
-        while let campaign = CampaignSelection.select(event, in: candidates, context: context, ledger: ledger) {
-            candidates.removeAll { $0.campaignId == campaign.campaignId }
+        var excluded = Set(campaigns.map(\.campaignId).filter { queue.holds($0) })
+        while let campaign = index.select(event, context: context, ledger: ledger, excluding: excluded) {
+            excluded.insert(campaign.campaignId)
             let id = UUID().uuidString
             switch await builder.build(id: id, campaign) {
             case .success(let presentation):
