@@ -60,8 +60,9 @@ let package = Package(
         .target(name: "TernNotificationService", dependencies: ["TernPush", "TernCore"]),
         .target(name: "TernTarget", dependencies: ["TernCore", "TernProtocol"]),
         .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),
-        // Collects nothing beyond what TernCore's manifest declares (in-app events go through its outbox).
-        .target(name: "TernInApp", dependencies: ["TernCore", "TernProtocol"]),
+        .target(
+            name: "TernInApp", dependencies: ["TernCore", "TernProtocol"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "TernInAppUI", dependencies: ["TernInApp"]),
 
         // Server.

@@ -3,7 +3,12 @@ import Foundation
 /// Where a slide-up sits and how tall it is, as its content's script answers.
 public struct InAppGeometry: Sendable, Equatable, Codable {
     /// The screen edge the panel slides from.
-    public enum Edge: String, Sendable, Codable { case top, bottom }
+    public enum Edge: String, Sendable, Codable {
+        /// The panel hangs from the top of the screen.
+        case top
+        /// The panel rests on the bottom of the screen.
+        case bottom
+    }
 
     /// The edge.
     public var edge: Edge
