@@ -171,4 +171,46 @@ import Testing
         await device.close()
         await server.stop()
     }
+
+    @Test func anImageThatDoesNotLoadIsAnErrorInTheStatisticsAndTheNextCampaignShowsWithItsServedImage() async throws {
+        let server = try await RealServer.start()
+        let resource = try await inAppResource(server)
+        let trigger: [[String: Any]] = [["type": "custom", "name": "sale"]]
+        let broken = try await campaign(server, resource: resource.id, name: "broken", priority: 5, triggers: trigger)
+        let pictured = try await campaign(
+            server, resource: resource.id, name: "pictured", priority: 1, triggers: trigger)
+        for (id, name) in [(broken, "missing.png"), (pictured, "logo.png")] {
+            let edited = try await server.admin(
+                "PATCH", "/inapp/campaigns/\(id)",
+                json: [
+                    "content": [
+                        "kind": "template",
+                        "template": [
+                            "title": id, "image_url": "/api/v1/inapp/static/\(id)/\(name)",
+                            "buttons": [Fixtures.button("ok", "close")],
+                        ],
+                    ]
+                ])
+            #expect(edited.status == 200, "\(edited.text)")
+        }
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64))
+        let uploaded = try await server.client.send(
+            "PUT", server.process.rootURL("/api/v1/admin/inapp/campaigns/\(pictured)/static/logo.png"), body: png,
+            headers: ["Authorization": "Bearer \(server.process.adminKey)", "Content-Type": "image/png"])
+        #expect((200..<300).contains(uploaded.status), "\(uploaded.text)")
+
+        let device = try InAppDevice()
+        device.start(apiUrl: server.apiUrl, rToken: resource.rToken)
+        device.inApp.trigger(name: "sale")
+        let failure = try #require(await device.events.first("errorInAppImageLoad"))
+        #expect(failure.reason?.contains("404") == true)
+        try #require(await device.presenter.waitForShown(1))
+        #expect(device.presenter.shown[0].campaign.campaignId == pictured)
+        #expect(device.presenter.shown[0].imageData == png)
+        let errors = try await waitForStats(server, broken) { ($0["errors"] as? Int ?? 0) >= 1 }
+        #expect(errors["errors"] as? Int == 1)
+        #expect(errors["shown"] as? Int == 0)
+        await device.close()
+        await server.stop()
+    }
 }

@@ -243,4 +243,45 @@ import Testing
         await device.close()
         api.stop()
     }
+
+    @Test func aSlideUpWithoutGeometryCoversTheScreenAfterASecond() async throws {
+        let api = try ScriptedServer(
+            fallback: Fixtures.response([
+                Fixtures.placement(
+                    "panel", displayType: "slideup",
+                    content: ["kind": "html", "html": "<p>Hi</p>", "base_url": "/api/v1/inapp/static/panel/"])
+            ]))
+        let device = try InAppDevice(presenter: RecordingPresenter(confirms: false))
+        device.start(apiUrl: api.apiUrl)
+        device.inApp.trigger(name: "go")
+        try #require(await device.presenter.waitForShown(1))
+        let shown = device.presenter.shown[0]
+        #expect(shown.layout == .awaitingGeometry)
+        #expect(shown.baseURL?.absoluteString.hasSuffix("/api/v1/inapp/static/panel/") == true)
+        #expect(shown.baseURL?.host == "127.0.0.1")
+        try await Task.sleep(nanoseconds: 1_300_000_000)
+        #expect(device.presenter.state.withLock { $0.layouts } == [.fullScreen])
+        await device.close()
+        api.stop()
+    }
+
+    @Test func aRefusedRequestAndTooManyPlacementsAreEvents() async throws {
+        let api = try ScriptedServer(
+            script: [ScriptedServer.failure(401, "unknown rToken")],
+            fallback: Fixtures.response([Fixtures.placement("a", priority: 1), Fixtures.placement("b", priority: 2)]))
+        let device = try InAppDevice()
+        device.start(apiUrl: api.apiUrl, maxPlacements: 1)
+        device.inApp.getPlacements()
+        let refused = try #require(await device.events.first("inAppPlacementsRequestFailed"))
+        #expect(refused.httpCode == 401)
+        #expect(refused.errorText == "unknown rToken")
+        device.inApp.getPlacements()
+        #expect(await device.events.first("placementsLimitExceeded") != nil)
+        #expect(await device.events.first("inAppPlacementsRequestSuccessful")?.count == 1)
+        device.inApp.trigger(name: "go")
+        try #require(await device.presenter.waitForShown(1))
+        #expect(device.presenter.shown[0].campaign.campaignId == "b")
+        await device.close()
+        api.stop()
+    }
 }
