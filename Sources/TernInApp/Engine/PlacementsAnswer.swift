@@ -17,44 +17,90 @@ struct PlacementsAnswer: Sendable, Equatable {
     /// More placements came than `maxPlacements`: the highest-priority ones were kept.
     var limitExceeded: Bool
 
-    /// Reads the envelope's `data`; nil when it has none.
+    /// Reads the envelope's `data`; nil when it has none. One decoding pass: each placement is
+    /// decoded on its own, so one that cannot be read fails alone.
     static func read(_ body: Data, maxPlacements: Int) -> PlacementsAnswer? {
-        guard case .object(let envelope)? = try? JSONDecoder().decode(JSONValue.self, from: body),
-            case .object(let data)? = envelope["data"]
-        else { return nil }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: body), let data = envelope.data else {
+            return nil
+        }
         var campaigns: [InAppCampaign] = []
         var problems: [Problem] = []
-        for (index, item) in (data["placements"]?.arrayValue ?? []).enumerated() {
-            guard case .object(let fields) = item else {
+        for (index, item) in (data.placements ?? []).enumerated() {
+            guard item.isObject else {
                 problems.append(Problem(event: .inAppContentErrorLoad, reason: "placements[\(index)] is not an object"))
                 continue
             }
-            guard let smid = fields["smid"]?.stringValue, !smid.isEmpty else {
+            guard let smid = item.smid, !smid.isEmpty else {
                 problems.append(Problem(event: .smidIsNil, reason: "placements[\(index)] has no smid"))
                 continue
             }
-            do {
-                let placement = try JSONDecoder().decode(InAppPlacement.self, from: JSONEncoder().encode(item))
-                if let campaign = InAppCampaign(placement, audience: fields["audience"]?.boolValue ?? false) {
-                    campaigns.append(campaign)
-                }
-            } catch {
+            switch item.placement {
+            case .success(let placement):
+                if let campaign = InAppCampaign(placement, audience: item.audience) { campaigns.append(campaign) }
+            case .failure(let error):
                 problems.append(
                     Problem(
                         event: .inAppContentErrorLoad,
                         reason: "placement \(smid) cannot be read: \(Self.describe(error))"))
             }
         }
-        var caps = InAppCaps()
-        if let value = data["project_caps"], let encoded = try? JSONEncoder().encode(value),
-            let decoded = try? JSONDecoder().decode(InAppCaps.self, from: encoded)
-        {
-            caps = decoded
-        }
         let ordered = CampaignSelection.ordered(campaigns)
         return PlacementsAnswer(
-            campaigns: Array(ordered.prefix(maxPlacements)), projectCaps: caps,
-            status: data["inapp_status"]?.stringValue, problems: problems, limitExceeded: ordered.count > maxPlacements)
+            campaigns: Array(ordered.prefix(maxPlacements)), projectCaps: data.projectCaps ?? InAppCaps(),
+            status: data.status, problems: problems, limitExceeded: ordered.count > maxPlacements)
+    }
+
+    /// The envelope with its `data`, read leniently: a part that cannot be read is left out.
+    private struct Envelope: Decodable {
+        var data: Answer?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            data = try container.decodeIfPresent(Answer.self, forKey: .data)
+        }
+
+        enum CodingKeys: String, CodingKey { case data }
+    }
+
+    private struct Answer: Decodable {
+        var placements: [Lenient]?
+        var projectCaps: InAppCaps?
+        var status: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            placements = try? container.decodeIfPresent([Lenient].self, forKey: .placements)
+            projectCaps = try? container.decodeIfPresent(InAppCaps.self, forKey: .projectCaps)
+            status = try? container.decodeIfPresent(String.self, forKey: .status)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case placements
+            case projectCaps = "project_caps"
+            case status = "inapp_status"
+        }
+    }
+
+    /// One placement: decoded, or why not, with the fields the SDK needs to say which.
+    private struct Lenient: Decodable {
+        var isObject: Bool
+        var smid: String?
+        var audience: Bool
+        var placement: Result<InAppPlacement, any Error>
+
+        init(from decoder: any Decoder) throws {
+            let container = try? decoder.container(keyedBy: CodingKeys.self)
+            isObject = container != nil
+            smid = (try? container?.decodeIfPresent(String.self, forKey: .smid)) ?? nil
+            audience = ((try? container?.decodeIfPresent(Bool.self, forKey: .audience)) ?? nil) ?? false
+            do {
+                placement = .success(try InAppPlacement(from: decoder))
+            } catch {
+                placement = .failure(error)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case smid, audience }
     }
 
     static func describe(_ error: any Error) -> String {
