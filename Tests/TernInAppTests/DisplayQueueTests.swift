@@ -142,3 +142,26 @@ import Testing
         #expect(answer.campaigns.map(\.campaignId) == ["b", "c"])
     }
 }
+
+/// Where a campaign's served resources are.
+@Suite struct PresentationBuilderTests {
+    func builder(_ apiUrl: String) -> PresentationBuilder {
+        PresentationBuilder(
+            apiUrl: apiUrl, transport: URLSessionTransport(), handlers: InAppHandlers(), system: NoSystemActions())
+    }
+
+    @Test func servedPathsResolveAgainstTheServerBehindItsPrefix() {
+        #expect(
+            builder("https://x.example/tern/api/v1").resolve("/api/v1/inapp/static/c1/a.png")?.absoluteString
+                == "https://x.example/tern/api/v1/inapp/static/c1/a.png")
+        #expect(
+            builder("http://127.0.0.1:8080/api/v1/").resolve("/api/v1/inapp/static/c1/")?.absoluteString
+                == "http://127.0.0.1:8080/api/v1/inapp/static/c1/")
+        #expect(
+            builder("https://x.example/api/v1").resolve("/other/a.png")?.absoluteString
+                == "https://x.example/other/a.png")
+        #expect(builder("https://x.example/api/v1").resolve("https://cdn.example/a.png")?.host == "cdn.example")
+        #expect(builder("https://x.example/api/v1").resolve("javascript:alert(1)") == nil)
+        #expect(builder("https://x.example/api/v1").resolve("a.png") == nil)
+    }
+}

@@ -49,12 +49,19 @@ struct PresentationBuilder: Sendable {
         }
     }
 
-    /// An absolute http(s) URL as it is; a path (`/api/v1/inapp/static/…`) against the API's origin.
+    /// An absolute http(s) URL as it is; a path (`/api/v1/inapp/static/…`) against the Tern server
+    /// the API URL names (behind the same path prefix, when the server is behind one).
     func resolve(_ text: String) -> URL? {
         if let url = URL(string: text), let scheme = url.scheme?.lowercased() {
             return scheme == "http" || scheme == "https" ? url : nil
         }
-        guard text.hasPrefix("/"), var origin = URLComponents(string: apiUrl) else { return nil }
+        guard text.hasPrefix("/") else { return nil }
+        let api = apiUrl.hasSuffix("/") ? String(apiUrl.dropLast()) : apiUrl
+        let prefix = String(Wire.apiPrefix.dropLast())
+        if text.hasPrefix(Wire.apiPrefix), api.hasSuffix(prefix) {
+            return URL(string: String(api.dropLast(prefix.count)) + text)
+        }
+        guard var origin = URLComponents(string: apiUrl) else { return nil }
         origin.path = ""
         origin.query = nil
         guard let base = origin.url else { return nil }
