@@ -160,7 +160,7 @@ public struct InAppService: Sendable {
             throw APIError(
                 status: 413, reason: "body: a static resource is at most \(InAppValidation.maxStaticBytes) bytes")
         }
-        let type = contentType.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } ?? Self.contentType(of: name)
+        let type = contentType.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } ?? Self.contentType(forName: name)
         let now = clock()
         let view = try await store.write { tx in
             let record = try Self.record(tx, id)
@@ -184,7 +184,8 @@ public struct InAppService: Sendable {
         return file
     }
 
-    static func contentType(of name: String) -> String {
+    /// The content type a static resource gets from its name's extension when none is given.
+    public static func contentType(forName name: String) -> String {
         switch name.split(separator: ".").last?.lowercased() ?? "" {
         case "png": "image/png"
         case "jpg", "jpeg": "image/jpeg"
