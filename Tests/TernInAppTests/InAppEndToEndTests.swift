@@ -81,6 +81,7 @@ import Testing
         #expect(shown.campaign.smid.hasPrefix(id + "."))
         #expect(shown.buttons.map(\.id) == ["ok"])
         device.presenter.channel?.clicked(shown.id, buttonId: "ok")
+        #expect(await device.events.first("inAppEventRequestSuccessful")?.httpCode == 200)
 
         device.inApp.setScreen(screen: "cart")
         device.inApp.setScreen(screen: "home")

@@ -205,6 +205,13 @@ import Testing
         #expect(FetchSchedule.isDue(.automatic, lastSuccess: now.addingTimeInterval(-300), interval: 300, now: now))
         #expect(FetchSchedule.isDue(.automatic, lastSuccess: nil, interval: 300, now: now))
         #expect(FetchSchedule.isDue(.automatic, lastSuccess: now.addingTimeInterval(50), interval: 300, now: now))
+        let failed = now.addingTimeInterval(-10)
+        #expect(!FetchSchedule.isDue(.trigger, lastSuccess: nil, lastFailure: failed, interval: 300, now: now))
+        #expect(FetchSchedule.isDue(.manual, lastSuccess: nil, lastFailure: failed, interval: 300, now: now))
+        #expect(FetchSchedule.isDue(.automatic, lastSuccess: nil, lastFailure: failed, interval: 300, now: now))
+        #expect(
+            FetchSchedule.isDue(
+                .trigger, lastSuccess: nil, lastFailure: now.addingTimeInterval(-60), interval: 300, now: now))
     }
 
     @Test func aSessionIsTheLaunchAndAReturnAfterTheTimeout() {

@@ -14,11 +14,20 @@ enum FetchReason: String, Sendable, Equatable {
 
 /// Whether a request for placements goes now. Pure.
 enum FetchSchedule {
+    /// After a failed request, a trigger matches the cached placements at once for this long
+    /// instead of waiting for another request that may fail the same way.
+    static let triggerRetryDelay: TimeInterval = 60
+
     /// Manual and identity requests always go; automatic and trigger requests only when the last
-    /// successful one (saved, so it counts across restarts) is at least `interval` old.
-    static func isDue(_ reason: FetchReason, lastSuccess: Date?, interval: TimeInterval, now: Date) -> Bool {
+    /// successful one (saved, so it counts across restarts) is at least `interval` old, and a
+    /// trigger's not within ``triggerRetryDelay`` of a failed one.
+    static func isDue(
+        _ reason: FetchReason, lastSuccess: Date?, lastFailure: Date? = nil, interval: TimeInterval, now: Date
+    ) -> Bool {
         switch reason {
         case .manual, .identity: return true
+        case .trigger where lastFailure.map({ now.timeIntervalSince($0) < triggerRetryDelay && $0 <= now }) ?? false:
+            return false
         case .automatic, .trigger:
             guard let lastSuccess else { return true }
             // A clock set back makes the last success look in the future: ask again.

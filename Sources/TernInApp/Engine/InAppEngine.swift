@@ -35,6 +35,7 @@ actor InAppEngine {
     private var projectCaps = InAppCaps()
     private var ledger = CapLedger()
     private var lastSuccess: Date?
+    private var lastFailure: Date?
     private var status: String?
     private var screen: String?
     private var queue = DisplayQueue()
@@ -218,7 +219,8 @@ actor InAppEngine {
             await fetch(reason, function: function, ready)
         case .trigger(let event, let function):
             if FetchSchedule.isDue(
-                .trigger, lastSuccess: lastSuccess, interval: ready.configuration.placementsRequestInterval,
+                .trigger, lastSuccess: lastSuccess, lastFailure: lastFailure,
+                interval: ready.configuration.placementsRequestInterval,
                 now: ready.now)
             {
                 await fetch(.trigger, function: function, ready)
@@ -245,6 +247,7 @@ actor InAppEngine {
         let request = InAppPlacementsRequest(
             provider: token?.provider, subscriptionId: token?.token, screen: screen, maxPlacements: maxPlacements)
         let failure = { (value: [String: any Sendable]) in
+            self.lastFailure = ready.now
             ready.emit(.error(function, InAppModuleEvents.inAppPlacementsRequestFailed, value: value))
         }
         guard let body = try? JSONEncoder().encode(request),
@@ -293,6 +296,7 @@ actor InAppEngine {
         projectCaps = answer.projectCaps
         status = answer.status
         lastSuccess = ready.now
+        lastFailure = nil
         try? await ready.setSetting(
             Self.placementsKey,
             Self.encode(PlacementsCache(campaigns, projectCaps: projectCaps)))
