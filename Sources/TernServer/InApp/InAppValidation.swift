@@ -14,7 +14,7 @@ enum InAppValidation {
     static let propertyLength = 1...128
     static let maxCap = 1_000_000
     static let maxIntervalSeconds = 31_536_000
-    static let htmlLength = 1...65_536
+    static let htmlLength = 1...60_000
     static let urlLength = 1...2048
     static let titleLength = 1...200
     static let bodyLength = 0...2000
