@@ -9,6 +9,9 @@
 #
 #   bench/inapp/run.sh                        # 10 s per route, 50 connections, 1,000 campaigns
 #   DURATION=3s CAMPAIGNS=200 bench/inapp/run.sh
+#   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/inapp/run.sh
+#       (Swift's optimizer without LLVM's: for a toolchain whose LLVM coroutine pass crashes on the
+#       release build, as Swift 6.3.1's did on DashboardRoutes in December 2026)
 #
 # wrk runs on the same machine as the server, so they share its cores: the figures are a floor.
 set -euo pipefail
@@ -20,12 +23,14 @@ WRK_THREADS=${WRK_THREADS:-2}
 SERVER_THREADS=${SERVER_THREADS:-4}
 CAMPAIGNS=${CAMPAIGNS:-1000}
 SCRATCH=${SCRATCH:-.build}
+BUILD_FLAGS=${BUILD_FLAGS:-}
 export CAMPAIGNS
 
 command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
 
 echo "== building tern (release)"
-swift build -c release --product tern --scratch-path "$SCRATCH" >/dev/null
+# shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
+swift build -c release $BUILD_FLAGS --product tern --scratch-path "$SCRATCH" >/dev/null
 binary="$SCRATCH/release/tern"
 
 work=$(mktemp -d -t tern-inapp-bench-XXXXXX)
@@ -59,8 +64,14 @@ results="$work/results"
 : >"$results"
 run() {
     local name=$1 script=$2 url=$3 line
-    line=$(RTOKEN=$rtoken wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$script" "$url" |
-        sed -n 's/^RESULT //p')
+    RTOKEN=$rtoken wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$script" "$url" >"$work/$name.out" 2>&1 ||
+        true
+    line=$(sed -n 's/^RESULT //p' "$work/$name.out")
+    if [ -z "$line" ]; then
+        echo "bench: wrk gave no result for $name:" >&2
+        tail -5 "$work/$name.out" >&2
+        kill -0 "$server" 2>/dev/null || { echo "bench: the server exited:" >&2; tail -20 "$work/server.log" >&2; }
+    fi
     echo "$name ${line:-0 0 0 0 0}" >>"$results"
 }
 
