@@ -5,10 +5,15 @@ import Foundation
 
 /// How a campaign is drawn.
 public enum InAppDisplayType: String, Codable, Sendable, CaseIterable {
+    /// The whole screen.
     case fullscreen
+    /// A bar over the content (drawn full screen, as fullscreen).
     case floatingBar = "floating_bar"
+    /// A panel sized and placed by the content's script (full screen when it does not answer).
     case slideup
+    /// The app's own kind (drawn full screen).
     case custom
+    /// A modal window (drawn full screen).
     case modal
 
     public init(from decoder: any Decoder) throws { self = try InAppWire.decodeEnum(decoder) }
@@ -23,6 +28,7 @@ public struct InAppCaps: Codable, Sendable, Equatable, Hashable {
     /// The least time between two displays, in seconds.
     public var minIntervalSeconds: Int?
 
+    /// Creates the value from its fields.
     public init(perSession: Int? = nil, perDay: Int? = nil, minIntervalSeconds: Int? = nil) {
         self.perSession = perSession
         self.perDay = perDay
@@ -50,7 +56,21 @@ public struct InAppCaps: Codable, Sendable, Equatable, Hashable {
 public struct InAppCondition: Codable, Sendable, Equatable, Hashable {
     /// The comparison.
     public enum Operator: String, Codable, Sendable, CaseIterable {
-        case eq, ne, lt, le, gt, ge, exists
+        /// Equal.
+        case eq
+        /// Not equal.
+        case ne
+        /// Less than.
+        case lt
+        /// Less than or equal.
+        case le
+        /// Greater than.
+        case gt
+        /// Greater than or equal.
+        case ge
+        /// Present (`value` true) or absent (`value` false).
+        case exists
+        /// One of the array `value`.
         case isIn = "in"
 
         public init(from decoder: any Decoder) throws { self = try InAppWire.decodeEnum(decoder) }
@@ -63,6 +83,7 @@ public struct InAppCondition: Codable, Sendable, Equatable, Hashable {
     /// What it is compared with: for `exists` true or false, for `in` an array.
     public var value: JSONValue?
 
+    /// Creates the value from its fields.
     public init(property: String, op: Operator, value: JSONValue?) {
         self.property = property
         self.op = op
@@ -75,8 +96,11 @@ public struct InAppCondition: Codable, Sendable, Equatable, Hashable {
 public struct InAppTrigger: Codable, Sendable, Equatable, Hashable {
     /// The kind of trigger.
     public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// The app came to the foreground.
         case openApp = "open_app"
+        /// A screen was shown (`setScreen`).
         case openPage = "open_page"
+        /// A trigger the app names, with properties.
         case custom
 
         public init(from decoder: any Decoder) throws { self = try InAppWire.decodeEnum(decoder) }
@@ -91,6 +115,7 @@ public struct InAppTrigger: Codable, Sendable, Equatable, Hashable {
     /// For `custom`: every one must hold for the trigger's properties.
     public var conditions: [InAppCondition]?
 
+    /// Creates the value from its fields.
     public init(type: Kind, screens: [String]? = nil, name: String? = nil, conditions: [InAppCondition]? = nil) {
         self.type = type
         self.screens = screens
@@ -106,10 +131,15 @@ public struct InAppTrigger: Codable, Sendable, Equatable, Hashable {
 public struct InAppAction: Codable, Sendable, Equatable, Hashable {
     /// The five action kinds.
     public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// Open `value`, a link into the app.
         case deepLink = "deep_link"
+        /// Open `value`, an http(s) URL.
         case url
+        /// The app's own action: `name` and an optional `value`.
         case custom
+        /// Ask for push permission.
         case requestPush = "request_push"
+        /// Close the message.
         case close
 
         public init(from decoder: any Decoder) throws { self = try InAppWire.decodeEnum(decoder) }
@@ -122,6 +152,7 @@ public struct InAppAction: Codable, Sendable, Equatable, Hashable {
     /// `custom`: its name.
     public var name: String?
 
+    /// Creates the value from its fields.
     public init(type: Kind, value: String? = nil, name: String? = nil) {
         self.type = type
         self.value = value
@@ -147,6 +178,7 @@ public struct InAppButton: Codable, Sendable, Equatable, Hashable {
     /// What a tap does.
     public var action: InAppAction
 
+    /// Creates the value from its fields.
     public init(id: String, text: String, action: InAppAction) {
         self.id = id
         self.text = text
@@ -165,6 +197,7 @@ public struct InAppTemplate: Codable, Sendable, Equatable, Hashable {
     /// Up to three buttons.
     public var buttons: [InAppButton]?
 
+    /// Creates the value from its fields.
     public init(title: String, body: String? = nil, imageURL: String? = nil, buttons: [InAppButton]? = nil) {
         self.title = title
         self.body = body
@@ -190,7 +223,9 @@ public struct InAppTemplate: Codable, Sendable, Equatable, Hashable {
 public struct InAppContent: Codable, Sendable, Equatable, Hashable {
     /// Which of the two.
     public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// HTML in a web view.
         case html
+        /// A template drawn natively.
         case template
 
         public init(from decoder: any Decoder) throws { self = try InAppWire.decodeEnum(decoder) }
@@ -205,6 +240,7 @@ public struct InAppContent: Codable, Sendable, Equatable, Hashable {
     /// `template`: the template.
     public var template: InAppTemplate?
 
+    /// Creates the value from its fields.
     public init(kind: Kind, html: String? = nil, baseURL: String? = nil, template: InAppTemplate? = nil) {
         self.kind = kind
         self.html = html
@@ -244,19 +280,26 @@ public struct InAppContent: Codable, Sendable, Equatable, Hashable {
 public struct InAppPlacement: Codable, Sendable, Equatable, Hashable {
     /// This profile × campaign placement; `inapp/event` sends it back.
     public var smid: String?
+    /// The campaign, as `inapp/event` names it.
     public var campaignId: String
+    /// How it is drawn.
     public var displayType: InAppDisplayType
     /// Higher first.
     public var priority: Int
     /// True: shown whatever the in-app subscription status.
     public var anonymous: Bool
+    /// What shows it; at least one.
     public var triggers: [InAppTrigger]
     /// The campaign's own caps.
     public var caps: InAppCaps
+    /// Shown from then on; nil: no start.
     public var startsAt: Date?
+    /// Shown until then; nil: no end.
     public var endsAt: Date?
+    /// What is drawn.
     public var content: InAppContent
 
+    /// Creates the value from its fields.
     public init(
         smid: String?, campaignId: String, displayType: InAppDisplayType, priority: Int, anonymous: Bool,
         triggers: [InAppTrigger], caps: InAppCaps, startsAt: Date?, endsAt: Date?, content: InAppContent
@@ -324,13 +367,20 @@ public struct InAppSubscriptionRequest: Codable, Sendable, Equatable, InAppIdent
     public var time: Int64
     public var provider: String?
     public var subscriptionId: String?
+    /// True: the answer carries the profile.
     public var sync: Bool
+    /// Profile fields to set, as `push/subscribe` takes them.
     public var profileFields: [String: JSONValue]?
+    /// The in-app subscription's custom fields (scalars).
     public var customFields: [String: JSONValue]?
+    /// The in-app subscription's categories.
     public var cats: [CategoryData]?
+    /// True: the other profiles holding this push token lose their in-app subscription.
     public var replace: Bool?
+    /// True: the profile is left out of scenario triggers.
     public var skipTriggers: Bool?
 
+    /// Creates the value from its fields.
     public init(
         time: Int64, provider: String? = nil, subscriptionId: String? = nil, sync: Bool = true,
         profileFields: [String: JSONValue]? = nil, customFields: [String: JSONValue]? = nil,
@@ -374,6 +424,7 @@ public struct InAppStatusRequest: Codable, Sendable, Equatable, InAppIdentified 
     public var provider: String?
     public var subscriptionId: String?
 
+    /// Creates the value from its fields.
     public init(provider: String? = nil, subscriptionId: String? = nil) {
         self.provider = provider
         self.subscriptionId = subscriptionId
@@ -399,6 +450,7 @@ public struct InAppPlacementsRequest: Codable, Sendable, Equatable, InAppIdentif
     /// At most this many placements (the SDK's `maxPlacements`), 1...100; nil is 20.
     public var maxPlacements: Int?
 
+    /// Creates the value from its fields.
     public init(
         provider: String? = nil, subscriptionId: String? = nil, screen: String? = nil, maxPlacements: Int? = nil
     ) {
@@ -417,6 +469,7 @@ public struct InAppPlacementsRequest: Codable, Sendable, Equatable, InAppIdentif
 
 /// The `data` of the `inapp/placements` answer.
 public struct InAppPlacementsAnswer: Codable, Sendable, Equatable {
+    /// Highest priority first, at most `max_placements`.
     public var placements: [InAppPlacement]
     /// The project's caps, which hold beside each campaign's.
     public var projectCaps: InAppCaps
@@ -425,6 +478,7 @@ public struct InAppPlacementsAnswer: Codable, Sendable, Equatable {
     /// The profile's in-app subscription status on this resource; nil without a profile or subscription.
     public var inAppStatus: SubscriptionStatus?
 
+    /// Creates the value from its fields.
     public init(placements: [InAppPlacement], projectCaps: InAppCaps, fetchedAt: Date, inAppStatus: SubscriptionStatus?)
     {
         self.placements = placements
@@ -459,10 +513,14 @@ public struct InAppPlacementsAnswer: Codable, Sendable, Equatable {
 
 /// The whole `inapp/placements` answer: the envelope with `data`.
 public struct InAppPlacementsResponse: Codable, Sendable, Equatable {
+    /// 0 on success, else the HTTP status.
     public var error: Int?
+    /// Empty on success, else why.
     public var errorText: String?
+    /// The placements; nil on failure.
     public var data: InAppPlacementsAnswer?
 
+    /// Creates the value from its fields.
     public init(error: Int?, errorText: String?, data: InAppPlacementsAnswer?) {
         self.error = error
         self.errorText = errorText
@@ -479,7 +537,14 @@ public struct InAppPlacementsResponse: Codable, Sendable, Equatable {
 public struct InAppEventRequest: Codable, Sendable, Equatable, InAppIdentified {
     /// What happened.
     public enum Kind: String, Codable, Sendable, CaseIterable {
-        case shown, clicked, closed, error
+        /// The message was drawn.
+        case shown
+        /// A button was tapped (`button_id`).
+        case clicked
+        /// The message was closed.
+        case closed
+        /// The message could not be shown (`reason`).
+        case error
 
         public init(from decoder: any Decoder) throws { self = try InAppWire.decodeEnum(decoder) }
     }
@@ -488,7 +553,9 @@ public struct InAppEventRequest: Codable, Sendable, Equatable, InAppIdentified {
     public var subscriptionId: String?
     /// The placement's `smid`.
     public var smid: String
+    /// The placement's campaign.
     public var campaignId: String
+    /// What happened.
     public var type: Kind
     /// `clicked`: the button.
     public var buttonId: String?
@@ -497,6 +564,7 @@ public struct InAppEventRequest: Codable, Sendable, Equatable, InAppIdentified {
     /// When it happened on the device.
     public var at: Date
 
+    /// Creates the value from its fields.
     public init(
         provider: String? = nil, subscriptionId: String? = nil, smid: String, campaignId: String, type: Kind,
         buttonId: String? = nil, reason: String? = nil, at: Date

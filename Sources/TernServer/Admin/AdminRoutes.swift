@@ -98,7 +98,12 @@ public struct AdminRoutes: Sendable {
                         throw APIError.badRequest("subscription_id is required (the push token, or the address)")
                     }
                     let channel = query["channel"] ?? "push"
-                    let provider = query["provider"] ?? ""
+                    let providers = PushProvider.allCases.map(\.rawValue) + [InAppService.provider, ""]
+                    guard let provider = query["provider"], providers.contains(provider) else {
+                        throw APIError.badRequest(
+                            "provider must be one of \(providers.dropLast().joined(separator: ", ")), or empty for "
+                                + "channels without one (email, SMS)")
+                    }
                     if channel == "push", provider.isEmpty {
                         throw APIError.badRequest("provider is required for push subscriptions (e.g. ios-apns)")
                     }

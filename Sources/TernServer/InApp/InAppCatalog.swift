@@ -72,14 +72,54 @@ actor InAppCatalog {
 
     static let ttl: Int64 = 2000
     private var entries: [String: Entry] = [:]
+    private var loading: [String: Task<Entry, any Error>] = [:]
     private var generation = 0
 
-    /// The entry of (project, resource), loading it when missing or stale.
+    /// The entry of (project, resource). A missing one is loaded once however many requests wait
+    /// for it; a stale one is answered while one reload runs behind it.
     func entry(projectId: Int64, resourceId: Int64, store: any Store, now: Int64) async throws -> Entry {
         let key = "\(projectId).\(resourceId)"
-        if let entry = entries[key], now - entry.loadedAt < Self.ttl, now >= entry.loadedAt { return entry }
+        if let entry = entries[key] {
+            if now - entry.loadedAt >= Self.ttl || now < entry.loadedAt, loading[key] == nil {
+                _ = load(key, projectId: projectId, resourceId: resourceId, store: store, now: now)
+            }
+            return entry
+        }
+        let task = loading[key] ?? load(key, projectId: projectId, resourceId: resourceId, store: store, now: now)
+        return try await task.value
+    }
+
+    private func load(_ key: String, projectId: Int64, resourceId: Int64, store: any Store, now: Int64)
+        -> Task<Entry, any Error>
+    {
         let started = generation
-        let entry = try await store.read { tx in
+        let task = Task<Entry, any Error> {
+            do {
+                let entry = try await Self.read(projectId: projectId, resourceId: resourceId, store: store, now: now)
+                self.loaded(key, entry, generation: started)
+                return entry
+            } catch {
+                self.failed(key, generation: started)
+                throw error
+            }
+        }
+        loading[key] = task
+        return task
+    }
+
+    private func loaded(_ key: String, _ entry: Entry, generation started: Int) {
+        // A change made while this loaded may be missing from it: it answers its own waiters only.
+        guard started == generation else { return }
+        loading[key] = nil
+        entries[key] = entry
+    }
+
+    private func failed(_ key: String, generation started: Int) {
+        if started == generation { loading[key] = nil }
+    }
+
+    private static func read(projectId: Int64, resourceId: Int64, store: any Store, now: Int64) async throws -> Entry {
+        try await store.read { tx in
             let records = try tx.inAppCampaigns(
                 projectId: projectId, resourceId: resourceId, status: InAppCampaignStatus.active.rawValue,
                 limit: 100_000)
@@ -92,15 +132,13 @@ actor InAppCatalog {
                 campaigns: campaigns, projectCapsJSON: capsJSON,
                 needsTags: campaigns.contains { $0.audience?.needsTags == true }, loadedAt: now)
         }
-        // A change made while this loaded may be missing from it: keep it for this request only.
-        if started == generation { entries[key] = entry }
-        return entry
     }
 
     /// Forgets everything: a campaign or the project's caps changed here.
     func invalidate() {
         generation += 1
         entries.removeAll()
+        loading.removeAll()
     }
 }
 

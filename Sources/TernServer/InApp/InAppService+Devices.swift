@@ -147,12 +147,6 @@ extension InAppService {
             throw APIError.notFound("campaign \"\(request.campaignId.prefix(32))\" not found")
         }
         try InAppValidation.length(request.smid, 1...256, "smid")
-        guard InAppSmid.campaignId(of: request.smid) == campaignId else {
-            throw InAppValidation.refuse(
-                "smid",
-                "\"\(request.smid.prefix(64))\" is not a placement of campaign \(campaignId): send the smid "
-                    + "inapp/placements gave with it")
-        }
         let item: String
         switch request.type {
         case .clicked:
@@ -181,6 +175,12 @@ extension InAppService {
                 record.resourceId == caller.resource.id
             else {
                 throw APIError.notFound("campaign \(campaignId) not found for resource \(caller.resource.id)")
+            }
+            guard InAppSmid.campaignId(of: request.smid) == campaignId else {
+                throw InAppValidation.refuse(
+                    "smid",
+                    "\"\(request.smid.prefix(64))\" is not a placement of campaign \(campaignId): send the smid "
+                        + "inapp/placements gave with it")
             }
             if request.type == .clicked, case .template = try record.decodedDefinition().content.kind {
                 let buttons = try record.decodedDefinition().content.template?.buttons ?? []

@@ -40,8 +40,8 @@ public struct InAppService: Sendable {
 
     /// A new campaign, as a draft, after every check.
     public func create(_ spec: InAppCampaignSpec) async throws -> InAppCampaignView {
-        let spec = InAppValidation.normalized(spec)
         let schedule = try InAppValidation.check(spec)
+        let spec = InAppValidation.normalized(spec)
         let now = clock()
         let view = try await store.write { tx in
             try Self.checkTenancy(tx, spec)
@@ -73,9 +73,9 @@ public struct InAppService: Sendable {
                 throw InAppValidation.refuse("project_id", "a campaign stays in its project")
             }
             let merged = stored.merging(changes) { _, new in new }
-            let spec = InAppValidation.normalized(
-                try JSONCoders.decoder.decode(InAppCampaignSpec.self, from: try JSONCoders.encoder.encode(merged)))
-            let schedule = try InAppValidation.check(spec)
+            let raw = try JSONCoders.decoder.decode(InAppCampaignSpec.self, from: try JSONCoders.encoder.encode(merged))
+            let schedule = try InAppValidation.check(raw)
+            let spec = InAppValidation.normalized(raw)
             try Self.checkTenancy(tx, spec)
             record.resourceId = spec.resourceId
             record.name = spec.name

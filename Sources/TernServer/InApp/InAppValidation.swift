@@ -14,7 +14,7 @@ enum InAppValidation {
     static let propertyLength = 1...128
     static let maxCap = 1_000_000
     static let maxIntervalSeconds = 31_536_000
-    static let htmlLength = 1...65_536
+    static let htmlLength = 1...60_000
     static let urlLength = 1...2048
     static let titleLength = 1...200
     static let bodyLength = 0...2000
@@ -112,21 +112,18 @@ enum InAppValidation {
         return date.milliseconds
     }
 
+    /// A trigger's fields are checked whatever its type (a field its type ignores is dropped when stored).
     static func check(_ trigger: InAppTrigger, _ field: String) throws(APIError) {
-        switch trigger.type {
-        case .openApp:
-            break
-        case .openPage:
-            let screens = trigger.screens ?? []
-            guard screens.count <= maxScreens else {
-                throw refuse("\(field).screens", "at most \(maxScreens) screens, not \(screens.count)")
-            }
-            for (index, screen) in screens.enumerated() {
-                try length(screen, screenLength, "\(field).screens[\(index)]")
-            }
-        case .custom:
-            guard let name = trigger.name else { throw refuse("\(field).name", "a custom trigger needs its name") }
-            try length(name, triggerNameLength, "\(field).name")
+        let screens = trigger.screens ?? []
+        guard screens.count <= maxScreens else {
+            throw refuse("\(field).screens", "at most \(maxScreens) screens, not \(screens.count)")
+        }
+        for (index, screen) in screens.enumerated() {
+            try length(screen, screenLength, "\(field).screens[\(index)]")
+        }
+        if let name = trigger.name { try length(name, triggerNameLength, "\(field).name") }
+        if trigger.type == .custom, trigger.name == nil {
+            throw refuse("\(field).name", "a custom trigger needs its name")
         }
         let conditions = trigger.conditions ?? []
         guard conditions.count <= maxConditions else {
@@ -201,8 +198,9 @@ enum InAppValidation {
     static func check(_ template: InAppTemplate, _ field: String) throws(APIError) {
         try length(template.title, titleLength, "\(field).title")
         if let body = template.body { try length(body, bodyLength, "\(field).body") }
-        if let image = template.imageURL, !image.hasPrefix(InAppWire.staticPathPrefix) {
-            try httpURL(image, "\(field).image_url")
+        if let image = template.imageURL {
+            try length(image, urlLength, "\(field).image_url")
+            if !image.hasPrefix(InAppWire.staticPathPrefix) { try httpURL(image, "\(field).image_url") }
         }
         let buttons = template.buttons ?? []
         guard buttons.count <= maxButtons else {
@@ -221,6 +219,8 @@ enum InAppValidation {
     }
 
     static func check(_ action: InAppAction, _ field: String) throws(APIError) {
+        if let value = action.value { try length(value, 0...urlLength.upperBound, "\(field).value") }
+        if let name = action.name { try length(name, 0...actionNameLength.upperBound, "\(field).name") }
         switch action.type {
         case .deepLink:
             guard let value = action.value else { throw refuse("\(field).value", "a deep link needs its URL") }
