@@ -90,7 +90,9 @@ let package = Package(
         .executableTarget(
             name: "tern-bench-sdk", dependencies: ["TernCore", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
         // Issue 12's device-side benchmark: trigger matching over 1,000 cached campaigns.
-        .executableTarget(name: "tern-bench-inapp", dependencies: ["TernInApp"], path: "bench/inapp"),
+        .executableTarget(
+            name: "tern-bench-inapp", dependencies: ["TernInApp"], path: "bench/inapp",
+            exclude: ["run.sh", "placements.lua", "placements_anonymous.lua", "setup.py"]),
         // Issue 20's benchmark: the body-limit scan beside decoding (bench/limits/run.sh).
         .executableTarget(
             name: "tern-bench-limits", dependencies: ["TernServer", "TernProtocol"], path: "bench/limits",
