@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "TernNotificationService", targets: ["TernNotificationService"]),
         .library(name: "TernTarget", targets: ["TernTarget"]),
         .library(name: "TernProfile", targets: ["TernProfile"]),
+        // In-app messages: the portable engine, and the iOS drawing (its sources compile only for Apple platforms).
+        .library(name: "TernInApp", targets: ["TernInApp"]),
+        .library(name: "TernInAppUI", targets: ["TernInAppUI"]),
         // Server.
         .library(name: "TernServer", targets: ["TernServer"]),
         .executable(name: "tern", targets: ["tern"]),
@@ -61,6 +64,10 @@ let package = Package(
         .target(name: "TernNotificationService", dependencies: ["TernPush", "TernCore"]),
         .target(name: "TernTarget", dependencies: ["TernCore", "TernProtocol"]),
         .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),
+        .target(
+            name: "TernInApp", dependencies: ["TernCore", "TernProtocol"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "TernInAppUI", dependencies: ["TernInApp"]),
 
         // Server.
         .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl", "CNGHTTP2", "COpenSSL"]),
@@ -88,6 +95,10 @@ let package = Package(
         // Issue 3's benchmark: the SDK outbox's enqueue and drain rates against plain SQLite inserts.
         .executableTarget(
             name: "tern-bench-sdk", dependencies: ["TernCore", "TernPush", "TernHTTP", "TernSQLite"], path: "bench/sdk"),
+        // Issue 12's device-side benchmark: trigger matching over 1,000 cached campaigns.
+        .executableTarget(
+            name: "tern-bench-inapp", dependencies: ["TernInApp"], path: "bench/inapp",
+            exclude: ["run.sh", "placements.lua", "placements_anonymous.lua", "setup.py"]),
         // Issue 20's benchmark: the body-limit scan beside decoding (bench/limits/run.sh).
         .executableTarget(
             name: "tern-bench-limits", dependencies: ["TernServer", "TernProtocol"], path: "bench/limits",
@@ -139,6 +150,9 @@ let package = Package(
         .testTarget(
             name: "TernProfileTests",
             dependencies: ["TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+        .testTarget(
+            name: "TernInAppTests",
+            dependencies: ["TernInApp", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,10 +36,16 @@ public enum SubscriptionChannel: String, Codable, Sendable, CaseIterable {
     case viber
     /// Another messenger's notification channel (cc-data).
     case notify
+    /// In-app messages: one subscription per profile and resource, made by `inapp/subscribe` (no
+    /// token); not a channel a goal or a resource names.
+    case inapp
+
+    /// The channels a goal's subscription or a resource's `channels` may name (all but ``inapp``).
+    public static let addressable: [SubscriptionChannel] = allCases.filter { $0 != .inapp }
 
     /// The channels whose subscriptions carry `cc_data` (e.g. a chat id) instead of an address.
     public static let ccData: [SubscriptionChannel] = [.telegramBot, .whatsapp, .viber, .notify]
 
-    /// Every wire name, sorted, for error messages ("use one of …").
-    public static var wireNames: String { allCases.map(\.rawValue).sorted().joined(separator: ", ") }
+    /// The wire names of ``addressable``, sorted, for error messages ("use one of …").
+    public static var wireNames: String { addressable.map(\.rawValue).sorted().joined(separator: ", ") }
 }

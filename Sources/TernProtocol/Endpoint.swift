@@ -28,6 +28,16 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     case profileTagsSet = "profile/tags/set"
     /// Removes tags of the install's current binding (``TagsRemoveRequest``).
     case profileTagsRemove = "profile/tags/remove"
+    /// In-app subscription (channel `inapp`) set to subscribed (``InAppSubscriptionRequest``).
+    case inAppSubscribe = "inapp/subscribe"
+    /// In-app subscription set to unsubscribed (``InAppSubscriptionRequest``).
+    case inAppUnsubscribe = "inapp/unsubscribe"
+    /// The profile with its in-app subscription (``InAppStatusRequest``).
+    case inAppStatus = "inapp/status"
+    /// The campaigns this device may show (``InAppPlacementsRequest``, ``InAppPlacementsResponse``).
+    case inAppPlacements = "inapp/placements"
+    /// A campaign shown, clicked, closed or failed (``InAppEventRequest``).
+    case inAppEvent = "inapp/event"
 
     /// The path on the server, e.g. `/api/v1/push/subscribe`.
     public var path: String { Wire.apiPrefix + rawValue }

@@ -29,6 +29,8 @@ enum Usage {
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V)
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
           push-events   MESSAGE_ID
+          inapp         in-app campaigns: list | create FILE | show | edit | start | pause | end | preview
+                        | stats | caps | static (tern inapp --help)
 
         Every management command accepts --url URL (the server's api_url) and --admin-key-file FILE, or
         TERN_URL and TERN_ADMIN_KEY (or TERN_ADMIN_KEY_FILE), or --data DIR to read DIR/bootstrap.json.

@@ -13,6 +13,8 @@ case "device":
     await DeviceCommand.run(rest)
 case "send":
     await SendCommand.run(rest)
+case "inapp":
+    await InAppCommand.run(rest)
 case _ where AdminCommand.topics.contains(command):
     await AdminCommand.run(command, rest)
 case "help", "--help", "-h":

@@ -130,6 +130,22 @@ def main():
             assert not driver.get_cookie("tern_session"), "a session cookie was set for a wrong key"
             shot(driver, "sign-in-refused")
 
+        def inapp_page_lists_a_campaign_and_starts_it():
+            campaign = {"project_id": server.bootstrap["project_id"], "resource_id": resource, "name": "Spring sale",
+                        "display_type": "modal", "anonymous": True, "triggers": [{"type": "open_app"}],
+                        "content": {"kind": "template", "template": {"title": "Spring sale"}}}
+            status, created = server.admin("POST", "/inapp/campaigns", campaign)
+            assert status == 201, f"campaign: {status} {created}"
+            driver.get(server.root + "/#/inapp")
+            wait(driver, lambda d: "Spring sale" in text(d) and "draft" in text(d), message=text(driver))
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[aria-label='start Spring sale']")).click()
+            wait(driver, lambda d: "active" in text(d) and d.find_elements(By.CSS_SELECTOR, "button[aria-label='pause Spring sale']"),
+                 message=text(driver))
+            status, stored = server.admin("GET", f"/inapp/campaigns/{created['id']}")
+            assert status == 200 and stored["status"] == "active", stored
+            assert "placed 0" in text(driver), text(driver)
+            shot(driver, "inapp")
+
         def sign_in_shows_the_overview():
             sign_in(driver, server.admin_key)
             wait(driver, lambda d: "Subscriptions by provider and status" in text(d))
@@ -302,8 +318,8 @@ def main():
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
-                      api_errors_show_beside_the_field, sign_out_ends_the_session,
-                      a_read_key_signs_in_to_its_project_without_compose]:
+                      api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
+                      sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []
         severe = [e for e in errors if e.get("level") == "SEVERE" and "favicon" not in e.get("message", "") and "40" not in e.get("message", "")]

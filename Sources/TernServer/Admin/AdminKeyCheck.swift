@@ -34,6 +34,8 @@ struct AdminKeyCheck: RouteMiddleware {
         case key
         /// `project_id` in the JSON body.
         case bodyProject
+        /// `{campaign_id}` in the path (an in-app campaign).
+        case campaign
     }
 
     init(keys: KeyService, needs: Permission, scope: Scope) {
@@ -121,6 +123,7 @@ struct AdminKeyCheck: RouteMiddleware {
         case .profile: return .profile(request.parameter("profile_id"))
         case .database: return query["db_id"] == nil ? .none : .database(try request.integer("db_id"))
         case .key: return .key(try request.integer("key_id"))
+        case .campaign: return .campaign(request.parameter("campaign_id"))
         case .bodyProject:
             let body = try JSONBody.decode(ProjectField.self, from: request.http)
             return body.projectId.map { .project($0) } ?? .none

@@ -71,7 +71,7 @@ public struct AdminService: Sendable {
     public func createResource(_ request: AdminRequests.CreateResource) async throws -> Resource {
         try Self.name(request.name, "name")
         let names = request.channels ?? [SubscriptionChannel.push.rawValue]
-        let channels = names.compactMap(SubscriptionChannel.init(rawValue:))
+        let channels = names.compactMap(SubscriptionChannel.init(rawValue:)).filter { $0 != .inapp }
         guard !channels.isEmpty, channels.count == names.count else {
             throw APIError.badRequest("channels must be a non-empty list of \(SubscriptionChannel.wireNames)")
         }

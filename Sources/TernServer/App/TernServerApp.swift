@@ -110,8 +110,9 @@ public final class TernServerApp: Sendable {
         credentials: CredentialStore? = nil, logger: Logger? = nil
     ) -> [Route] {
         let verifier = CryptoTokenVerifier()
+        let authenticator = Authenticator(store: store, verifier: verifier)
         let sdk = SDKRoutes(
-            authenticator: Authenticator(store: store, verifier: verifier),
+            authenticator: authenticator,
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
             events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier, logger: logger)
@@ -121,6 +122,10 @@ public final class TernServerApp: Sendable {
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
             + KeyRoutes(admin: adminService).all
+            + InAppRoutes(
+                service: InAppService(store: store), authenticator: authenticator, admin: adminService,
+                metrics: metrics
+            ).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

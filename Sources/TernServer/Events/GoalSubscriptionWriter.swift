@@ -69,6 +69,8 @@ extension GoalSubscription {
                 throw .badRequest("\(field) of channel \(wire.channel) needs cc_data (e.g. the chat id)")
             }
             return ("", String(decoding: data, as: UTF8.self))
+        case .inapp:
+            throw .badRequest("\(field).channel inapp is made by inapp/subscribe, not by a goal")
         }
     }
 }

@@ -30,7 +30,7 @@ extension GoalEventRequest {
 
 extension GoalSubscription {
     func validate(field: String) throws(APIError) {
-        guard let known = SubscriptionChannel(rawValue: channel) else {
+        guard let known = SubscriptionChannel(rawValue: channel), known != .inapp else {
             let names = SubscriptionChannel.wireNames
             throw .badRequest("\(field).channel \"\(channel.prefix(32))\" is not valid: use one of \(names)")
         }

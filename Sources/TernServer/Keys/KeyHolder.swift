@@ -29,6 +29,8 @@ enum ScopeTarget: Sendable {
     case profile(String)
     case database(Int64)
     case key(Int64)
+    /// An in-app campaign, by the id in its path.
+    case campaign(String)
 
     /// How to name it in a refusal.
     var label: String {
@@ -40,6 +42,7 @@ enum ScopeTarget: Sendable {
         case .profile(let id): "profile \(id.prefix(64))"
         case .database(let id): "database \(id)"
         case .key(let id): "key \(id)"
+        case .campaign(let id): "campaign \(id.prefix(32))"
         }
     }
 }

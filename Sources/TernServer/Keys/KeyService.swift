@@ -57,6 +57,9 @@ public struct KeyService: Sendable {
         case .key(let id):
             guard let key = try tx.key(id: id) else { return .missing }
             return key.projectId.map { .project($0) } ?? .server
+        case .campaign(let id):
+            guard let id = Int64(id), let campaign = try tx.inAppCampaign(id: id) else { return .missing }
+            return .project(campaign.projectId)
         }
     }
 

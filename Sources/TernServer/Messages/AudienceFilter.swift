@@ -36,6 +36,13 @@ public struct AudienceFilter: Sendable, Equatable {
         guard s.channel == .push, s.status == .subscribed, PushProvider(rawValue: s.provider) != nil,
             !s.token.isEmpty, !candidate.tokenIsInvalid
         else { return false }
+        return matches(s, tags: subscriptionTags)
+    }
+
+    /// The audience's own filters (resource, category, categories, custom fields, tags) on a
+    /// subscription of any channel: what ``admits(_:tags:)`` checks after push's rules, and what an
+    /// in-app campaign's audience checks on the profile's in-app subscription.
+    public func matches(_ s: Subscription, tags subscriptionTags: [String: String]?) -> Bool {
         if let resourceId, s.resourceId != resourceId { return false }
         if let category, s.cats[category] == false { return false }
         for name in categories where s.cats[name] != true { return false }

@@ -32,7 +32,9 @@ struct AdminClient {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if headers["Content-Type"] == nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
         }
         do {
             let (data, response) = try await URLSession.shared.data(for: request)

@@ -5,7 +5,7 @@
 /// released entry; append a new one (a translation of a new SQLite one too).
 enum PostgresMigrations {
     static let all: [String] = [
-        version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles,
+        version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles, inAppTables,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

@@ -1,7 +1,7 @@
 /// The SQLite schema, one entry per version: `all[0]` brings an empty file to version 1. Never edit
 /// a released entry; append a new one.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, keyRoles]
+    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
     static let version1 = """
