@@ -26,6 +26,11 @@ enum Usage {
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V)
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
           push-events   MESSAGE_ID
+          inbox         put (--profile ID | --profiles A,B | --to-topic NAME | --resource ID) --title T [--body B]
+                        [--image URL] [--link URL] [--data JSON] [--days N] [--project ID]
+                        | list PROFILE | expiry PROJECT [DAYS]
+          preferences   show PROFILE
+          topics        list PROJECT | followers PROJECT TOPIC [--limit N]
 
         Every management command accepts --url URL (the server's api_url) and --admin-key-file FILE, or
         TERN_URL and TERN_ADMIN_KEY (or TERN_ADMIN_KEY_FILE), or --data DIR to read DIR/bootstrap.json.

@@ -109,8 +109,9 @@ public final class TernServerApp: Sendable {
         credentials: CredentialStore? = nil, logger: Logger? = nil
     ) -> [Route] {
         let verifier = CryptoTokenVerifier()
+        let authenticator = Authenticator(store: store, verifier: verifier)
         let sdk = SDKRoutes(
-            authenticator: Authenticator(store: store, verifier: verifier),
+            authenticator: authenticator,
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
             events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier)
@@ -119,6 +120,14 @@ public final class TernServerApp: Sendable {
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
+            + InboxRoutes(
+                inbox: InboxService(store: store), authenticator: authenticator, admin: adminService, metrics: metrics
+            )
+            .all
+            + PreferenceRoutes(
+                preferences: PreferenceService(store: store), authenticator: authenticator, admin: adminService,
+                metrics: metrics
+            ).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

@@ -32,7 +32,7 @@ public protocol Store: Sendable {
 
 /// Every query the services need, grouped by subject.
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
-    IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries
+    IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, InboxQueries, PreferenceQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

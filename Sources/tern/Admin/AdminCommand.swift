@@ -3,10 +3,10 @@ import TernServer
 
 /// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
 enum AdminCommand {
-    static let topics: Set<String> = [
+    static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "keys", "profiles", "subscriptions",
         "push-events",
-    ]
+    ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
     static let spec = CommandSpec(
@@ -37,7 +37,7 @@ enum AdminCommand {
                     OptionSpec("value", "V", "profiles find: the field's value"),
                     OptionSpec("channel", "push", "subscriptions find: the channel"),
                     OptionSpec("provider", "ios-apns", "subscriptions find: the push provider"),
-                ]
+                ] + inboxOptions
             ),
             ("Connection", OptionSpec.connection),
         ],
@@ -64,6 +64,7 @@ enum AdminCommand {
     static func plan(_ topic: String, _ arguments: Arguments) throws -> Call {
         let verb = try arguments.position(0, "a subcommand")
         func arg(_ index: Int, _ name: String) throws -> String { try arguments.position(index, name) }
+        if let call = try inboxPlan(topic, verb, arguments) { return call }
         switch (topic, verb) {
         case ("projects", "list"): return Call(method: "GET", path: "/projects")
         case ("projects", "create"):
