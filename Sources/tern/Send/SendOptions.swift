@@ -141,7 +141,8 @@ struct SendOptions {
                     ? "say who gets it: --profile, --profiles, --token, --resource or --to-topic"
                     : "pick one audience, not \(kinds.map { "--\($0)" }.joined(separator: " and "))")
         }
-        var audience = MessageAudience(type: kinds[0] == "to-topic" ? .topic : AudienceType(rawValue: kinds[0]) ?? .resource)
+        let type = kinds[0] == "to-topic" ? AudienceType.topic : AudienceType(rawValue: kinds[0]) ?? .resource
+        var audience = MessageAudience(type: type)
         switch audience.type {
         case .profile:
             audience.profileId = arguments.value("profile")
