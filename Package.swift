@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "TernNotificationService", targets: ["TernNotificationService"]),
         .library(name: "TernTarget", targets: ["TernTarget"]),
         .library(name: "TernProfile", targets: ["TernProfile"]),
+        .library(name: "TernInbox", targets: ["TernInbox"]),
+        // Apple only: the inbox drawn in SwiftUI (InboxView), over TernInbox's portable view model.
+        .library(name: "TernInboxUI", targets: ["TernInboxUI"]),
         // Server.
         .library(name: "TernServer", targets: ["TernServer"]),
         .executable(name: "tern", targets: ["tern"]),
@@ -57,6 +60,8 @@ let package = Package(
         .target(name: "TernNotificationService", dependencies: ["TernPush", "TernCore"]),
         .target(name: "TernTarget", dependencies: ["TernCore", "TernProtocol"]),
         .target(name: "TernProfile", dependencies: ["TernCore", "TernProtocol"]),
+        .target(name: "TernInbox", dependencies: ["TernCore", "TernProtocol"]),
+        .target(name: "TernInboxUI", dependencies: ["TernInbox"]),
 
         // Server.
         .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl", "CNGHTTP2", "COpenSSL"]),
@@ -70,7 +75,7 @@ let package = Package(
         .target(name: "TernTestSupport", dependencies: ["TernHTTP"]),
         .executableTarget(
             name: "tern",
-            dependencies: ["TernServer", "TernCore", "TernPush"]),
+            dependencies: ["TernServer", "TernCore", "TernPush", "TernInbox", "TernProfile"]),
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
         .executableTarget(
             name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP", "TernTestSupport"], path: "bench/nse"),
@@ -130,6 +135,12 @@ let package = Package(
         .testTarget(
             name: "TernProfileTests",
             dependencies: ["TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+        // Issue 13: the inbox module and its view model, preferences and topics, against the real `tern`.
+        .testTarget(
+            name: "TernInboxTests",
+            dependencies: [
+                "TernInbox", "TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,7 @@ extension Tern {
     /// Tern.shared.profile.tags.setTags(["interest": "travel"])
     /// ```
     public var profile: Profile {
-        core.register(ProfileModule())
+        core.register(ProfileModule(core: core))
         return Profile(core: core)
     }
 }
@@ -28,8 +28,11 @@ public struct Profile: Sendable {
 /// The profile module as the core initializes and clears it: its requests live in the core's
 /// outbox, which `clear()` already empties.
 struct ProfileModule: TernModule {
+    let core: CoreServices
     var moduleName: String { "profile" }
-    func initialize(_ core: ReadyCore) async throws {}
+    func initialize(_ ready: ReadyCore) async throws {
+        await ProfileReadiness.shared(core).set(ready)
+    }
     func clear(_ core: ReadyCore) async {}
 }
 
@@ -37,6 +40,6 @@ struct ProfileModule: TernModule {
 /// not the app touched it first.
 public enum TernModuleEntryPoint: TernModuleEntry {
     public static func module(_ core: CoreServices) -> any TernModule {
-        ProfileModule()
+        ProfileModule(core: core)
     }
 }

@@ -47,7 +47,7 @@ public enum SDKEventCatalog {
     public static var all: [any SDKEvent] {
         CoreEvents.allCases.filter(\.isPublic) + PushModuleEvents.allCases.filter(\.isPublic)
             + TargetModuleEvents.allCases + ProfileModuleEvents.allCases + InAppModuleEvents.allCases
-            + TagsEvents.allCases
+            + TagsEvents.allCases + InboxEvents.allCases + PreferencesEvents.allCases
     }
 
     /// The event kind `module.name` (as ``SDKEvent/description`` writes it), nil when unknown.
@@ -61,6 +61,8 @@ public enum SDKEventCatalog {
         case ProfileModuleEvents.moduleName: return ProfileModuleEvents(rawValue: parts[1])
         case InAppModuleEvents.moduleName: return InAppModuleEvents(rawValue: parts[1])
         case TagsEvents.moduleName: return TagsEvents(rawValue: parts[1])
+        case InboxEvents.moduleName: return InboxEvents(rawValue: parts[1])
+        case PreferencesEvents.moduleName: return PreferencesEvents(rawValue: parts[1])
         default: return nil
         }
     }
