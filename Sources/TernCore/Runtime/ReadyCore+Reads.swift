@@ -21,7 +21,7 @@ public struct DirectReadError: Error, Sendable, Equatable, CustomStringConvertib
 extension ReadyCore {
     /// Sends `body` to `endpoint` now with the current credentials (a JWT is required: these reads are
     /// a signed-in person's) and returns the answer's body on 2xx; throws ``DirectReadError`` otherwise.
-    public func read(_ endpoint: Endpoint, body: Data, timeout: TimeInterval = 15) async throws(DirectReadError) -> Data {
+    public func read(_ endpoint: Endpoint, body: Data, timeout: TimeInterval = 15) async throws -> Data {
         guard let url = URL(string: configuration.apiUrl + "/" + endpoint.rawValue) else {
             throw DirectReadError(httpCode: nil, reason: "cannot make a URL from apiUrl \(configuration.apiUrl)")
         }

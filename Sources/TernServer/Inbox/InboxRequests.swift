@@ -146,3 +146,10 @@ enum InboxAudience {
         return ids.filter { seen.insert($0).inserted }
     }
 }
+
+/// What a push kept in the inbox carries for the app.
+public enum InboxPush {
+    /// A top-level payload key, `true` on a push whose message says `inbox: true`: the SDK's
+    /// `Tern.shared.inbox.handleNotification(_:)` syncs the inbox when it sees it.
+    public static let payloadKey = "tern_inbox"
+}

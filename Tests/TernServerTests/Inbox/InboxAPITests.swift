@@ -157,6 +157,21 @@ import Testing
         #expect(send.status == 201, "\(send.errorText)")
         let messages = try await Self.list(server, ada.jwt).messages
         #expect(messages.map(\.title) == ["Sale"] && messages.first?.link == "https://e.com/sale")
+        // The push itself says the inbox changed; the inbox copy keeps only the sender's data.
+        let request = send.json["request"] as? [String: Any]
+        #expect(request?["inbox"] as? Bool == true)
+        #expect(messages.first?.data[InboxPush.payloadKey] == nil)
+    }
+
+    @Test func aPushKeptInTheInboxTellsTheAppItsInboxChanged() throws {
+        var request = MessageRequest(audience: MessageAudience(type: .profile, profileId: "p"))
+        request.title = "Sale"
+        request.inbox = true
+        let kept = try MessagePlan(request, publicId: "m_1").template
+        #expect(String(decoding: kept.prefix + kept.suffix, as: UTF8.self).contains(#""tern_inbox":true"#))
+        request.inbox = nil
+        let plain = try MessagePlan(request, publicId: "m_1").template
+        #expect(!String(decoding: plain.prefix + plain.suffix, as: UTF8.self).contains("tern_inbox"))
     }
 
     @Test func aCategoryTurnedOffForPushIsSkippedAndCountedInTheFunnel() async throws {
