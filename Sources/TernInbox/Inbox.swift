@@ -35,7 +35,8 @@ public struct Inbox: Sendable {
         // Through the mailbox, so that it comes after the calls made before it.
         return await withCheckedContinuation { continuation in
             core.perform("inbox") { ready in
-                continuation.resume(returning: await InboxState.shared(core).snapshot(ready.store, now: Self.now(ready)))
+                continuation.resume(
+                    returning: await InboxState.shared(core).snapshot(ready.store, now: Self.now(ready)))
             }
         }
     }
@@ -49,7 +50,8 @@ public struct Inbox: Sendable {
     /// Every change of the inbox from now on (the current one first, once known).
     public func updates() -> AsyncStream<InboxSnapshot> {
         let core = core
-        let (stream, continuation) = AsyncStream.makeStream(of: InboxSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: InboxSnapshot.self, bufferingPolicy: .bufferingNewest(1))
         let task = Task {
             for await snapshot in await InboxState.shared(core).stream() { continuation.yield(snapshot) }
             continuation.finish()

@@ -138,7 +138,8 @@ actor InboxState {
     }
 
     func stream() -> AsyncStream<InboxSnapshot> {
-        let (stream, continuation) = AsyncStream.makeStream(of: InboxSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: InboxSnapshot.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         observers[id] = continuation
         if let last { continuation.yield(last) }

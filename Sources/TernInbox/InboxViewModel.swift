@@ -4,12 +4,14 @@ import TernProtocol
 /// A button of a designed inbox card (`data.buttons`: `[{"id": "track", "title": "Track"}]`, up to 3).
 public struct InboxCardButton: Sendable, Equatable, Identifiable {
     public var id: String
+    /// The button's title.
     public var title: String
 }
 
 /// A card's offer (`data.offer`: `{"id": "spring", "title": "Get 30% off"}`).
 public struct InboxOffer: Sendable, Equatable {
     public var id: String
+    /// The offer button's title (its id when the card gives none).
     public var title: String
 }
 
@@ -17,24 +19,33 @@ public struct InboxOffer: Sendable, Equatable {
 /// which buttons and offer the card has).
 public struct InboxRow: Sendable, Equatable, Identifiable {
     public var id: String
+    /// The message's title.
     public var title: String?
+    /// The message's text.
     public var body: String?
+    /// The image to show, when the message has a valid URL.
     public var imageURL: URL?
     /// Opened on a tap; nil when the message has none (a tap only marks it read).
     public var link: URL?
+    /// True until the person reads it on any of their devices.
     public var unread: Bool
     /// "14:05" today, else the date in the locale's medium style.
     public var dateText: String
+    /// The card's own buttons (up to 3).
     public var buttons: [InboxCardButton]
+    /// The card's offer, if it has one.
     public var offer: InboxOffer?
 }
 
 /// The whole screen: its rows (newest first), the unread count, and what an empty inbox says.
 public struct InboxScreen: Sendable, Equatable {
+    /// The messages to draw, newest first.
     public var rows: [InboxRow]
+    /// How many rows are unread.
     public var unread: Int
     /// Shown when `rows` is empty.
     public var emptyText: String
+    /// True when there is nothing to draw: show `emptyText`.
     public var isEmpty: Bool { rows.isEmpty }
 }
 
@@ -55,8 +66,11 @@ public struct InboxTapOutcome: Sendable, Equatable {
 /// let outcome = model.tap("i_42")                           // mark read, open link
 /// ```
 public struct InboxViewModel: Sendable {
+    /// The language dates and the default empty text are written in.
     public let locale: Locale
+    /// What an empty inbox says.
     public let emptyText: String
+    /// The screen as it should be drawn now.
     public private(set) var screen: InboxScreen
     private var reportedUnread: Int?
 

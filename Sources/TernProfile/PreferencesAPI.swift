@@ -33,7 +33,8 @@ extension Profile {
         do {
             let data = try await ready.read(.profilePreferencesGet, body: Data("{}".utf8))
             let answer = try JSONDecoder().decode(PreferencesAnswer.self, from: data)
-            ready.emit(.info("preferences", PreferencesEvents.getPreferencesRequestSuccessful, value: ["http_code": 200]))
+            ready.emit(
+                .info("preferences", PreferencesEvents.getPreferencesRequestSuccessful, value: ["http_code": 200]))
             return answer.preferences
         } catch let error as DirectReadError {
             var value: [String: any Sendable] = ["reason": error.reason]
@@ -121,7 +122,8 @@ enum PreferenceCalls {
         }
         _ = try await ready(core, function)
         let data = try body()
-        let outcome: PreferencesError? = await withCheckedContinuation { (raw: CheckedContinuation<PreferencesError?, Never>) in
+        let outcome: PreferencesError? = await withCheckedContinuation {
+            (raw: CheckedContinuation<PreferencesError?, Never>) in
             let continuation = ResumeOnce(raw)
             core.perform(function) { ready in
                 let entry = OutboxEntry(
@@ -129,7 +131,8 @@ enum PreferenceCalls {
                     meta: OutboxMeta(function: function, success: success, failure: failure, includeProfile: false))
                 let accepted = await ready.enqueue(entry) { response in
                     guard let code = response?.httpCode else {
-                        continuation.resume(returning: PreferencesError(httpCode: nil, reason: "no answer from the server"))
+                        continuation.resume(
+                            returning: PreferencesError(httpCode: nil, reason: "no answer from the server"))
                         return
                     }
                     if (200..<300).contains(code) {
@@ -142,7 +145,8 @@ enum PreferenceCalls {
                 }
                 if !accepted {
                     continuation.resume(
-                        returning: PreferencesError(httpCode: nil, reason: "not queued (collection off or no configuration)"))
+                        returning: PreferencesError(
+                            httpCode: nil, reason: "not queued (collection off or no configuration)"))
                 }
             }
         }
@@ -150,7 +154,8 @@ enum PreferenceCalls {
     }
 
     static func complete<T: Sendable>(
-        _ completion: @escaping @Sendable (Result<T, any Error>) -> Void, _ body: @escaping @Sendable () async throws -> T
+        _ completion: @escaping @Sendable (Result<T, any Error>) -> Void,
+        _ body: @escaping @Sendable () async throws -> T
     ) {
         Task {
             let result: Result<T, any Error>

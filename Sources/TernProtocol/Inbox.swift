@@ -4,7 +4,9 @@ import Foundation
 public struct InboxMessage: Codable, Sendable, Equatable, Identifiable {
     /// The message's id, e.g. `i_42`: what `inbox/read` and `inbox/delete` name.
     public var id: String
+    /// The message's title.
     public var title: String?
+    /// The message's text.
     public var body: String?
     /// An https URL of the message's image.
     public var imageURL: String?
@@ -70,6 +72,7 @@ public enum InboxRemoval: String, Codable, Sendable, Equatable {
 /// A message that left the inbox since the cursor.
 public struct InboxRemoved: Codable, Sendable, Equatable {
     public var id: String
+    /// Why it left.
     public var reason: InboxRemoval
 
     /// A removal.
@@ -83,10 +86,15 @@ public struct InboxRemoved: Codable, Sendable, Equatable {
 /// the cursor to send next time, the unread count, and whether more changes wait (ask again with
 /// the new cursor).
 public struct InboxListAnswer: Codable, Sendable, Equatable {
+    /// Messages new or changed (read) since the cursor.
     public var messages: [InboxMessage]
+    /// Messages that left since the cursor.
     public var removed: [InboxRemoved]
+    /// The cursor to send next time.
     public var cursor: String
+    /// Messages neither read nor expired, now.
     public var unread: Int
+    /// True when more changes wait: ask again with `cursor`.
     public var more: Bool
     /// True when the cursor was not understood or too old: the device replaces its copy with `messages`.
     public var reset: Bool
@@ -114,6 +122,7 @@ public struct InboxMessageRequest: Codable, Sendable, Equatable {
 
 /// The answer to `inbox/unread`.
 public struct InboxUnreadAnswer: Codable, Sendable, Equatable {
+    /// Messages neither read nor expired.
     public var unread: Int
 
     /// An answer.

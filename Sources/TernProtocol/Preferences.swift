@@ -7,6 +7,7 @@ public typealias PreferenceMap = [String: [String: Bool]]
 /// `profile/preferences/set`: sets these (channel, category) switches of the signed-in person;
 /// switches not named keep their values.
 public struct PreferencesSetRequest: Codable, Sendable, Equatable {
+    /// Channel → category → on/off.
     public var preferences: PreferenceMap
 
     /// A request setting `preferences`.
@@ -15,6 +16,7 @@ public struct PreferencesSetRequest: Codable, Sendable, Equatable {
 
 /// The answer to `profile/preferences/get`: every switch the person set.
 public struct PreferencesAnswer: Codable, Sendable, Equatable {
+    /// Channel → category → on/off, as set.
     public var preferences: PreferenceMap
 
     /// An answer.
@@ -23,6 +25,7 @@ public struct PreferencesAnswer: Codable, Sendable, Equatable {
 
 /// `profile/topics/follow` and `profile/topics/unfollow`: a topic of the caller's project.
 public struct TopicRequest: Codable, Sendable, Equatable {
+    /// The topic's name: letters, digits, `_`, `-` and `.`, up to 64 bytes.
     public var topic: String
 
     /// A request about `topic`.

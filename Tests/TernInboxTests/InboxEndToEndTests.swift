@@ -142,7 +142,8 @@ import Testing
             "GET", "/projects/\(server.process.projectId)/topics/release-notes/followers")
         #expect(followers.json?["profile_ids"] as? [String] == [ada.profileId])
         try await profile.unfollow(topic: "release-notes")
-        let after = try await server.admin("GET", "/projects/\(server.process.projectId)/topics/release-notes/followers")
+        let after = try await server.admin(
+            "GET", "/projects/\(server.process.projectId)/topics/release-notes/followers")
         #expect((after.json?["profile_ids"] as? [String])?.isEmpty == true)
 
         // The completion forms.

@@ -81,14 +81,17 @@ import Testing
         var cache = InboxCache()
         cache.apply(
             InboxListAnswer(
-                messages: [Self.message("i_1"), Self.message("i_2")], removed: [], cursor: "2.1", unread: 2, more: false,
+                messages: [Self.message("i_1"), Self.message("i_2")], removed: [], cursor: "2.1", unread: 2,
+                more: false,
                 reset: true))
         cache.pendingRead.insert("i_1")
         cache.pendingDelete.insert("i_2")
-        #expect(cache.snapshot(now: Self.nowMs) == InboxSnapshot(messages: [Self.message("i_1", read: true)], unread: 0))
+        #expect(
+            cache.snapshot(now: Self.nowMs) == InboxSnapshot(messages: [Self.message("i_1", read: true)], unread: 0))
         // A sync that does not know the read yet keeps the overlay; one that confirms it drops it.
         cache.apply(
-            InboxListAnswer(messages: [Self.message("i_3")], removed: [], cursor: "3.2", unread: 3, more: false, reset: false))
+            InboxListAnswer(
+                messages: [Self.message("i_3")], removed: [], cursor: "3.2", unread: 3, more: false, reset: false))
         #expect(cache.pendingRead == ["i_1"] && cache.pendingDelete == ["i_2"])
         cache.apply(
             InboxListAnswer(

@@ -20,6 +20,7 @@ apple_only = re.compile(
 # Names the articles use as placeholders for the app's own values.
 prelude = """import Foundation
 import TernCore
+import TernInbox
 import TernProfile
 import TernPush
 import TernTarget

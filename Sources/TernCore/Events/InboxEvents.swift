@@ -8,11 +8,17 @@ import Foundation
 public enum InboxEvents: String, SDKEvent, CaseIterable, Equatable {
     /// A call was refused before anything was queued or sent (`reason` says why).
     case invalidInboxRequestData
+    /// The server took `inbox/list`.
     case syncInboxRequestSuccessful
+    /// `inbox/list` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case syncInboxRequestFailed
+    /// The server took `inbox/read`.
     case markReadRequestSuccessful
+    /// `inbox/read` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case markReadRequestFailed
+    /// The server took `inbox/delete`.
     case deleteRequestSuccessful
+    /// `inbox/delete` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case deleteRequestFailed
 
     static let moduleName = "inbox"
@@ -41,13 +47,21 @@ public enum InboxEvents: String, SDKEvent, CaseIterable, Equatable {
 public enum PreferencesEvents: String, SDKEvent, CaseIterable, Equatable {
     /// A call was refused before anything was queued or sent (`reason` says why).
     case invalidPreferencesRequestData
+    /// The server took `profile/preferences/get`.
     case getPreferencesRequestSuccessful
+    /// `profile/preferences/get` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case getPreferencesRequestFailed
+    /// The server took `profile/preferences/set`.
     case setPreferencesRequestSuccessful
+    /// `profile/preferences/set` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case setPreferencesRequestFailed
+    /// The server took `profile/topics/follow`.
     case followTopicRequestSuccessful
+    /// `profile/topics/follow` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case followTopicRequestFailed
+    /// The server took `profile/topics/unfollow`.
     case unfollowTopicRequestSuccessful
+    /// `profile/topics/unfollow` failed (with `http_code` and `error_text`, or a `reason` when there was no answer).
     case unfollowTopicRequestFailed
 
     static let moduleName = "preferences"

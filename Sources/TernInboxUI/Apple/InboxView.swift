@@ -33,7 +33,8 @@
         ///   - empty: what an empty inbox says; "No messages" in the locale's language unless given.
         public init(
             _ tern: Tern, locale: Locale? = nil, onOpen: ((URL) -> Void)? = nil,
-            onCustom: ((InboxMessage, InboxCardButton) -> Void)? = nil, onOffer: ((InboxMessage, InboxOffer) -> Void)? = nil,
+            onCustom: ((InboxMessage, InboxCardButton) -> Void)? = nil,
+            onOffer: ((InboxMessage, InboxOffer) -> Void)? = nil,
             onUnread: ((Int) -> Void)? = nil, empty: String? = nil
         ) {
             inbox = tern.inbox
@@ -47,7 +48,8 @@
         public var body: some View {
             Group {
                 if model.screen.isEmpty {
-                    Text(model.screen.emptyText).foregroundStyle(.secondary).frame(maxWidth: .infinity, maxHeight: .infinity)
+                    Text(model.screen.emptyText).foregroundStyle(.secondary).frame(
+                        maxWidth: .infinity, maxHeight: .infinity)
                 } else {
                     List(model.screen.rows) { row in
                         InboxRowView(
@@ -105,7 +107,11 @@
                 }
                 if let body = row.body { Text(body).font(.body) }
                 if let image = row.imageURL {
-                    AsyncImage(url: image) { $0.resizable().scaledToFit() } placeholder: { Color.clear.frame(height: 0) }
+                    AsyncImage(url: image) {
+                        $0.resizable().scaledToFit()
+                    } placeholder: {
+                        Color.clear.frame(height: 0)
+                    }
                 }
                 if !row.buttons.isEmpty || row.offer != nil {
                     HStack {

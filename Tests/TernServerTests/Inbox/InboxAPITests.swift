@@ -189,9 +189,15 @@ import Testing
             jwt: ada.jwt)
         #expect(set.status == 200, "\(set.errorText)")
         let got = try await server.sdk(.profilePreferencesGet, [:], jwt: ada.jwt)
-        #expect(got.json["preferences"] as? [String: [String: Bool]] == ["push": ["marketing": false], "email": ["news": true]])
+        #expect(
+            got.json["preferences"] as? [String: [String: Bool]] == [
+                "push": ["marketing": false], "email": ["news": true],
+            ])
         let admin = try await server.admin("GET", "/profiles/\(ada.profileId)/preferences")
-        #expect(admin.json["preferences"] as? [String: [String: Bool]] == ["push": ["marketing": false], "email": ["news": true]])
+        #expect(
+            admin.json["preferences"] as? [String: [String: Bool]] == [
+                "push": ["marketing": false], "email": ["news": true],
+            ])
 
         func send(_ category: String, to profile: String? = nil) async throws -> [String: Any] {
             let audience: [String: Any] =
@@ -227,7 +233,8 @@ import Testing
         #expect(try await server.sdk(.profileTopicsFollow, ["topic": "release-notes"], jwt: ada.jwt).status == 200)
         let project = server.bootstrap.projectId
         let topics = try await server.admin("GET", "/projects/\(project)/topics")
-        #expect(topics.array.first?["name"] as? String == "release-notes" && topics.array.first?["followers"] as? Int == 1)
+        #expect(
+            topics.array.first?["name"] as? String == "release-notes" && topics.array.first?["followers"] as? Int == 1)
         let followers = try await server.admin("GET", "/projects/\(project)/topics/release-notes/followers")
         #expect(followers.json["profile_ids"] as? [String] == [ada.profileId])
 
@@ -248,10 +255,19 @@ import Testing
 
     @Test(
         arguments: [
-            (Endpoint.profilePreferencesSet, #"{"preferences":{"fax":{"news":false}}}"#, "preferences.fax: unknown channel"),
+            (
+                Endpoint.profilePreferencesSet, #"{"preferences":{"fax":{"news":false}}}"#,
+                "preferences.fax: unknown channel"
+            ),
             (.profilePreferencesSet, #"{"preferences":{"push":{"bad cat":false}}}"#, "preferences.push.bad cat:"),
-            (.profilePreferencesSet, #"{"preferences":{"push":{"transactional":false}}}"#, "transactional is always on"),
-            (.profileTopicsFollow, #"{"topic":"\#(String(repeating: "t", count: 65))"}"#, "topic is longer than 64 bytes"),
+            (
+                .profilePreferencesSet, #"{"preferences":{"push":{"transactional":false}}}"#,
+                "transactional is always on"
+            ),
+            (
+                .profileTopicsFollow, #"{"topic":"\#(String(repeating: "t", count: 65))"}"#,
+                "topic is longer than 64 bytes"
+            ),
             (.profileTopicsFollow, #"{"topic":"a b"}"#, "topic takes letters"),
             (.inboxRead, #"{"id":""}"#, "id is empty"),
         ] as [(Endpoint, String, String)])
