@@ -95,6 +95,11 @@ let package = Package(
         .executableTarget(
             name: "tern-bench-delivery", dependencies: ["TernServer", "TernProtocol"], path: "bench/delivery"),
 
+        // Issue 13's benchmark: inbox syncs per second and fan-out with preferences (bench/inbox).
+        .executableTarget(
+            name: "tern-bench-inbox", dependencies: ["TernServer", "TernProtocol", "TernHTTP", "TernCrypto"],
+            path: "bench/inbox"),
+
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
         .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),
