@@ -137,6 +137,28 @@ import Testing
         }
         #expect(try await profile.preferences() == preferences)
 
+        // A push to category marketing skips Ada (off for push) and reaches Bob; the funnel says so.
+        let bob = try await Self.person(server, "bob@example.com")
+        for (jwt, token) in [(ada.jwt, "t-ada"), (bob.jwt, "t-bob")] {
+            let subscribed = try await server.sdk(
+                "push/subscribe",
+                json: ["time": 1000, "provider": "ios-apns", "subscription_id": token, "sync": true] as [String: Any],
+                jwt: jwt)
+            #expect(subscribed.status == 200, "\(subscribed.text)")
+        }
+        let resource = Int(server.process.resourceId)
+        try await server.category("marketing", resource: resource)
+        let sent = try await server.admin(
+            "POST", "/messages",
+            json: [
+                "title": "Sale", "category": "marketing", "audience": ["type": "resource", "resource_id": resource],
+            ] as [String: Any])
+        #expect(sent.status == 201, "\(sent.text)")
+        let messageId = try #require(sent.json?["id"] as? String)
+        let funnel = try await server.admin("GET", "/messages/\(messageId)/stats")
+        #expect(funnel.json?["targeted"] as? Int == 1)
+        #expect(funnel.json?["skipped_by_preference"] as? Int == 1)
+
         try await profile.follow(topic: "release-notes")
         let followers = try await server.admin(
             "GET", "/projects/\(server.process.projectId)/topics/release-notes/followers")
