@@ -27,7 +27,7 @@ enum Usage {
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
           push-events   MESSAGE_ID
           inbox         put (--profile ID | --profiles A,B | --to-topic NAME | --resource ID) --title T [--body B]
-                        [--image URL] [--link URL] [--data JSON] [--days N] [--project ID]
+                        [--image URL] [--link URL] [--custom JSON] [--days N] [--project ID]
                         | list PROFILE | expiry PROJECT [DAYS]
           preferences   show PROFILE
           topics        list PROJECT | followers PROJECT TOPIC [--limit N]

@@ -65,7 +65,9 @@ let profileIds: [Int64] = try await store.write { tx in
     }
     return ids
 }
-print("seeded \(persons) persons × \(InboxLimits.maxMessages) messages in \(String(format: "%.1f", seconds(since: seedStart))) s")
+print(
+    "seeded \(persons) persons × \(InboxLimits.maxMessages) messages in \(String(format: "%.1f", seconds(since: seedStart))) s"
+)
 
 let jwts = try (0..<persons).map { index in
     let claims: [String: Any] = [

@@ -10,7 +10,7 @@ extension AdminCommand {
         OptionSpec("body", "B", "inbox put: the message's text"),
         OptionSpec("image", "URL", "inbox put: an https image"),
         OptionSpec("link", "URL", "inbox put: what a tap opens"),
-        OptionSpec("data", "JSON", "inbox put: custom data (a JSON object)"),
+        OptionSpec("custom", "JSON", "inbox put: custom data (a JSON object)"),
         OptionSpec("days", "N", "inbox put: days it stays (default: the project's expiry)"),
         OptionSpec("profile", "ID", "inbox put: one profile's inbox"),
         OptionSpec("profiles", "ID,ID,…", "inbox put: several profiles' inboxes"),
@@ -36,9 +36,9 @@ extension AdminCommand {
                 throw CommandError("say whose inbox: --profile, --profiles, --to-topic or --resource")
             }
             var data: Any?
-            if let text = arguments.value("data") {
+            if let text = arguments.value("custom") {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                    throw CommandError("--data must be a JSON object")
+                    throw CommandError("--custom must be a JSON object")
                 }
                 data = object
             }
