@@ -26,6 +26,9 @@ let package = Package(
         // In-app messages: the portable engine, and the iOS drawing (its sources compile only for Apple platforms).
         .library(name: "TernInApp", targets: ["TernInApp"]),
         .library(name: "TernInAppUI", targets: ["TernInAppUI"]),
+        .library(name: "TernInbox", targets: ["TernInbox"]),
+        // Apple only: the inbox drawn in SwiftUI (InboxView), over TernInbox's portable view model.
+        .library(name: "TernInboxUI", targets: ["TernInboxUI"]),
         // Server.
         .library(name: "TernServer", targets: ["TernServer"]),
         .executable(name: "tern", targets: ["tern"]),
@@ -68,6 +71,8 @@ let package = Package(
             name: "TernInApp", dependencies: ["TernCore", "TernProtocol"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "TernInAppUI", dependencies: ["TernInApp"]),
+        .target(name: "TernInbox", dependencies: ["TernCore", "TernProtocol"]),
+        .target(name: "TernInboxUI", dependencies: ["TernInbox"]),
 
         // Server.
         .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl", "CNGHTTP2", "COpenSSL"]),
@@ -83,7 +88,7 @@ let package = Package(
         .target(name: "CSpawn"),
         .executableTarget(
             name: "tern",
-            dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget"]),
+            dependencies: ["TernServer", "TernCore", "TernPush", "TernTarget", "TernInbox", "TernProfile"]),
         // Issue 5's benchmark: the extension's path with an image from loopback, and the payload parser.
         .executableTarget(
             name: "tern-bench-nse", dependencies: ["TernPush", "TernHTTP", "TernTestSupport"], path: "bench/nse"),
@@ -106,6 +111,11 @@ let package = Package(
         // Issue 7's engine benchmark: fan-out and claim → send → record without a network.
         .executableTarget(
             name: "tern-bench-delivery", dependencies: ["TernServer", "TernProtocol"], path: "bench/delivery"),
+
+        // Issue 13's benchmark: inbox syncs per second and fan-out with preferences (bench/inbox).
+        .executableTarget(
+            name: "tern-bench-inbox", dependencies: ["TernServer", "TernProtocol", "TernHTTP", "TernCrypto"],
+            path: "bench/inbox"),
 
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
@@ -153,6 +163,12 @@ let package = Package(
         .testTarget(
             name: "TernInAppTests",
             dependencies: ["TernInApp", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+        // Issue 13: the inbox module and its view model, preferences and topics, against the real `tern`.
+        .testTarget(
+            name: "TernInboxTests",
+            dependencies: [
+                "TernInbox", "TernProfile", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,8 @@ echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 echo "== iOS build (every SDK target; the Notification Service Extension as an app extension links it)"
-sdk_targets=(TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp TernInAppUI)
+sdk_targets=(TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp TernInAppUI TernInbox
+    TernInboxUI)
 ios_build=../shared/apple/ios-build.sh
 if [ -x "$ios_build" ]; then
     # Linux: the iOS 17.0 SDK's headers and Swift interfaces beside the script; macOS: Xcode's SDK.

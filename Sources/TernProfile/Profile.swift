@@ -10,7 +10,7 @@ extension Tern {
     /// Tern.shared.profile.tags.setTags(["interest": "travel"])
     /// ```
     public var profile: Profile {
-        core.register(ProfileModule())
+        core.register(ProfileModule(core: core))
         return Profile(core: core)
     }
 }
@@ -28,9 +28,14 @@ public struct Profile: Sendable {
 /// The profile module as the core initializes and clears it: its requests live in the core's
 /// outbox, which `clear()` already empties.
 struct ProfileModule: TernModule {
+    let core: CoreServices
     var moduleName: String { "profile" }
-    var parts: ModuleParts { ModuleParts(events: ProfileModuleEvents.allCases + TagsEvents.allCases) }
-    func initialize(_ core: ReadyCore) async throws {}
+    var parts: ModuleParts {
+        ModuleParts(events: ProfileModuleEvents.allCases + TagsEvents.allCases + PreferencesEvents.allCases)
+    }
+    func initialize(_ ready: ReadyCore) async throws {
+        await ProfileReadiness.shared(core).set(ready)
+    }
     func clear(_ core: ReadyCore) async {}
 }
 
@@ -38,6 +43,6 @@ struct ProfileModule: TernModule {
 /// not the app touched it first.
 public enum TernModuleEntryPoint: TernModuleEntry {
     public static func module(_ core: CoreServices) -> any TernModule {
-        ProfileModule()
+        ProfileModule(core: core)
     }
 }

@@ -38,6 +38,22 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     case inAppPlacements = "inapp/placements"
     /// A campaign shown, clicked, closed or failed (``InAppEventRequest``).
     case inAppEvent = "inapp/event"
+    /// The signed-in person's inbox (JWT only): what changed since a cursor (``InboxListRequest``).
+    case inboxList = "inbox/list"
+    /// Marks one message read on every device (``InboxMessageRequest``).
+    case inboxRead = "inbox/read"
+    /// Deletes one message from every device (``InboxMessageRequest``).
+    case inboxDelete = "inbox/delete"
+    /// The unread count (``InboxUnreadAnswer``).
+    case inboxUnread = "inbox/unread"
+    /// The signed-in person's preferences (JWT only; ``PreferencesAnswer``).
+    case profilePreferencesGet = "profile/preferences/get"
+    /// Sets preferences (``PreferencesSetRequest``).
+    case profilePreferencesSet = "profile/preferences/set"
+    /// Adds the signed-in person to a topic (``TopicRequest``).
+    case profileTopicsFollow = "profile/topics/follow"
+    /// Removes the signed-in person from a topic (``TopicRequest``).
+    case profileTopicsUnfollow = "profile/topics/unfollow"
 
     /// The path on the server, e.g. `/api/v1/push/subscribe`.
     public var path: String { Wire.apiPrefix + rawValue }

@@ -31,6 +31,11 @@ enum Usage {
           push-events   MESSAGE_ID
           inapp         in-app campaigns: list | create FILE | show | edit | start | pause | end | preview
                         | stats | caps | static (tern inapp --help)
+          inbox         put (--profile ID | --profiles A,B | --to-topic NAME | --resource ID) --title T [--body B]
+                        [--image URL] [--link URL] [--custom JSON] [--days N] [--project ID]
+                        | list PROFILE | expiry PROJECT [DAYS]
+          preferences   show PROFILE
+          topics        list PROJECT | followers PROJECT TOPIC [--limit N]
 
         Every management command accepts --url URL (the server's api_url) and --admin-key-file FILE, or
         TERN_URL and TERN_ADMIN_KEY (or TERN_ADMIN_KEY_FILE), or --data DIR to read DIR/bootstrap.json.

@@ -6,7 +6,7 @@
 # no compilation of their own. TERN_MODULES_DIR points them at other modules (the checks' tests do).
 
 # Each SDK product is one module of the same name.
-SDK_MODULES=(TernProtocol TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp)
+SDK_MODULES=(TernProtocol TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp TernInbox)
 # The server's library product: `make docs` builds its reference (the operators' guides and its API).
 SERVER_MODULES=(TernServer)
 # The SDK's iOS minimum (Package.swift's platforms): the target of the iOS symbol graphs.
@@ -24,7 +24,7 @@ target_triple() {
 # Builds the SDK's products (nothing when the test build is current).
 build_sdk() {
     local product
-    for product in TernNotificationService TernTarget TernProfile TernInApp; do  # and what they depend on
+    for product in TernNotificationService TernTarget TernProfile TernInApp TernInbox; do  # and what they depend on
         (cd "$root" && swift build "${BUILD_FLAGS[@]}" --target "$product" >"$work/build-$product.log" 2>&1) || {
             cat "$work/build-$product.log" >&2
             echo "docs: the SDK did not build (whole log: $work/build-$product.log)" >&2

@@ -21,6 +21,7 @@ apple_only = re.compile(
 prelude = """import Foundation
 import TernCore
 import TernInApp
+import TernInbox
 import TernProfile
 import TernPush
 import TernTarget

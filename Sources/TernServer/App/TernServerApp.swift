@@ -126,6 +126,14 @@ public final class TernServerApp: Sendable {
                 service: InAppService(store: store), authenticator: authenticator, admin: adminService,
                 metrics: metrics
             ).all
+            + InboxRoutes(
+                inbox: InboxService(store: store), authenticator: authenticator, admin: adminService, metrics: metrics
+            )
+            .all
+            + PreferenceRoutes(
+                preferences: PreferenceService(store: store), authenticator: authenticator, admin: adminService,
+                metrics: metrics
+            ).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

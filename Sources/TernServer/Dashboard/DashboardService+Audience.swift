@@ -37,6 +37,10 @@ extension DashboardService {
                     guard let profile = try tx.profile(publicId: publicId) else { continue }
                     try admit(try tx.pushCandidates(profileId: profile.id))
                 }
+            case .topic:
+                for profileId in try InboxAudience.profileIds(tx, audience, projectId: scope.projectId) {
+                    try admit(try tx.pushCandidates(profileId: profileId))
+                }
             }
             return devices.count
         }

@@ -41,14 +41,39 @@ public struct FanOut: Sendable, Equatable {
                 guard let profile = try tx.profile(publicId: publicId) else { continue }
                 candidates += try tx.pushCandidates(profileId: profile.id)
             }
+        case .topic:
+            candidates = []
+            let topic = try tx.topicId(
+                projectId: message.projectId, name: audience.topic ?? "", create: false, now: now)
+            let followers =
+                try topic.map { try tx.followers(topicId: $0, afterProfileId: cursor, limit: chunkSize) } ?? []
+            for profileId in followers { candidates += try tx.pushCandidates(profileId: profileId) }
+            cursor = followers.last ?? cursor
+            done = followers.count < chunkSize
         }
-        var targets: [DeliveryTarget] = []
+        var admitted: [AudienceCandidate] = []
         for candidate in candidates {
             let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
             guard filter.admits(candidate, tags: tags) else { continue }
-            let s = candidate.subscription
-            targets.append(DeliveryTarget(subscriptionId: s.id, provider: s.provider, token: s.token))
+            admitted.append(candidate)
         }
+        var skipped = 0
+        if let category = request.category, category != PreferenceRules.transactional, !admitted.isEmpty {
+            let off = try tx.profilesWithPreferenceOff(
+                channel: "push", category: category, profileIds: admitted.map(\.subscription.profileId))
+            if !off.isEmpty {
+                let before = admitted.count
+                admitted.removeAll { off.contains($0.subscription.profileId) }
+                skipped = before - admitted.count
+            }
+        }
+        let targets = admitted.map {
+            DeliveryTarget(
+                subscriptionId: $0.subscription.id, provider: $0.subscription.provider, token: $0.subscription.token)
+        }
+        try tx.addSkippedByPreference(messageId: message.id, count: skipped)
+        try InboxService.copy(
+            tx, message: message, request: request, profileIds: admitted.map(\.subscription.profileId), now: now)
         let added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now)
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(added))
         return added

@@ -61,10 +61,12 @@ public struct MessagePlan: Sendable, Equatable {
         let mediaURL = try request.mediaURL.map { text throws(APIError) in try MessageURLs.media(text) }
         let clickURL = try request.clickURL.map { text throws(APIError) in try MessageURLs.link(text, "click_url") }
         let buttons = try MessageButtons.check(request.buttons ?? [])
-        let data = request.data ?? [:]
+        var data = request.data ?? [:]
         for key in data.keys where key == "aps" || key == TernPushPayload.key {
             throw .badRequest("data may not have the key \(key): aps and tern belong to the payload itself")
         }
+        // A push kept in the inbox says so, so the app syncs its inbox when it arrives.
+        if request.inbox == true { data[InboxPush.payloadKey] = .bool(true) }
         try MessageAudienceRules.check(request.audience)
 
         let track = TernPushPayload.Tracking(

@@ -41,6 +41,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     public var topic: String?
     /// `production` (default) or `sandbox`: which APNs gateway the tokens belong to.
     public var environment: String?
+    /// True: each person the push reaches also finds it in their inbox (title, body, media as the
+    /// image, click URL as the link, data).
+    public var inbox: Bool?
     public var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -63,7 +66,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case title, subtitle, body, buttons, category, badge, sound, data, priority, topic, environment, audience
+        case title, subtitle, body, buttons, category, badge, sound, data, priority, topic, environment, audience, inbox
         case projectId = "project_id"
         case mediaURL = "media_url"
         case clickURL = "click_url"
@@ -81,6 +84,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 /// - `profile`: `profile_id` (the profile's public id): its push subscriptions;
 /// - `profiles`: `profile_ids`, up to 1,000;
 /// - `token`: `provider` and `token`, one device;
+/// - `topic`: `topic`, the push subscriptions of the topic's followers in the message's project;
 /// - `resource`: every push subscription of `resource_id`, narrowed by `categories` (each active),
 ///   `fields` (custom fields equal to these values) and `tags` (each key present, equal to the value unless null).
 ///
@@ -99,12 +103,15 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     public var categories: [String]?
     public var fields: [String: JSONValue]?
     public var tags: [String: String?]?
+    /// For `topic`: the topic's name.
+    public var topic: String?
 
     public init(
         type: AudienceType, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
         token: String? = nil, resourceId: Int64? = nil, status: String? = nil, categories: [String]? = nil,
-        fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil
+        fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil, topic: String? = nil
     ) {
+        self.topic = topic
         self.type = type
         self.profileId = profileId
         self.profileIds = profileIds
@@ -120,16 +127,16 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     public static let maxProfiles = 1000
 
     enum CodingKeys: String, CodingKey {
-        case type, provider, token, status, categories, fields, tags
+        case type, provider, token, status, categories, fields, tags, topic
         case profileId = "profile_id"
         case profileIds = "profile_ids"
         case resourceId = "resource_id"
     }
 }
 
-/// Who a message is for: one profile, several, one device, or a resource's subscriptions.
+/// Who a message is for: one profile, several, one device, a resource's subscriptions, or a topic's followers.
 public enum AudienceType: String, Codable, Sendable, CaseIterable {
-    case profile, profiles, token, resource
+    case profile, profiles, token, resource, topic
 
     /// Refuses another type with the reason a person can act on.
     public init(from decoder: any Decoder) throws {

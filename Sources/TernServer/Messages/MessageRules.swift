@@ -101,10 +101,16 @@ enum MessageAudienceRules {
             guard audience.resourceId != nil else {
                 throw .badRequest("audience type resource needs resource_id")
             }
+        case .topic:
+            if let problem = PreferenceRules.problem(topic: audience.topic ?? "") {
+                throw .badRequest("audience.\(problem)")
+            }
+            allowed.insert("topic")
         }
         let given: [(String, Bool)] = [
             ("profile_id", audience.profileId != nil), ("profile_ids", audience.profileIds != nil),
             ("provider", audience.provider != nil), ("token", audience.token != nil),
+            ("topic", audience.topic != nil),
         ]
         if let stray = given.first(where: { $0.1 && !allowed.contains($0.0) }) {
             throw .badRequest("audience.\(stray.0) does not go with type \(audience.type.rawValue)")

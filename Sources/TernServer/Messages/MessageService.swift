@@ -100,7 +100,8 @@ public struct MessageService: Sendable {
                 messageId: message.publicId, counts: counts,
                 failedByReason: try tx.failureReasons(messageId: message.id),
                 delivered: events[.delivery] ?? 0, opened: events[.open] ?? 0,
-                done: Self.isDone(message, counts))
+                done: Self.isDone(message, counts),
+                skippedByPreference: try tx.skippedByPreference(messageId: message.id))
         }
     }
 

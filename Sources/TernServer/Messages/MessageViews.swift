@@ -78,12 +78,15 @@ public struct MessageStats: Codable, Sendable, Equatable {
     public var delivered: Int64
     /// Devices that opened it (`event/push` open).
     public var opened: Int64
+    /// Devices of the audience skipped because their person turned the message's category off for push.
+    public var skippedByPreference: Int64
     public var done: Bool
 
     public init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
-        opened: Int64, done: Bool
+        opened: Int64, done: Bool, skippedByPreference: Int64 = 0
     ) {
+        self.skippedByPreference = skippedByPreference
         self.messageId = messageId
         self.counts = counts
         self.failedByReason = failedByReason
@@ -134,5 +137,6 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case messageId = "message_id"
         case failedByReason = "failed_by_reason"
         case invalidToken = "invalid_token"
+        case skippedByPreference = "skipped_by_preference"
     }
 }

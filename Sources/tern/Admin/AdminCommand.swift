@@ -4,10 +4,10 @@ import TernServer
 
 /// The management subcommands: each becomes one call of the admin API, whose JSON is printed.
 enum AdminCommand {
-    static let topics: Set<String> = [
+    static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
         "subscriptions", "push-events",
-    ]
+    ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
     static let spec = CommandSpec(
@@ -43,7 +43,7 @@ enum AdminCommand {
                     OptionSpec(
                         "provider", "PROVIDER",
                         "subscriptions find: the push provider (default \(PushProvider.apns.rawValue))"),
-                ]
+                ] + inboxOptions
             ),
             ("Connection", OptionSpec.connection),
         ],
@@ -70,6 +70,7 @@ enum AdminCommand {
     static func plan(_ topic: String, _ arguments: Arguments) throws -> Call {
         let verb = try arguments.position(0, "a subcommand")
         func arg(_ index: Int, _ name: String) throws -> String { try arguments.position(index, name) }
+        if let call = try inboxPlan(topic, verb, arguments) { return call }
         switch (topic, verb) {
         case ("projects", "list"): return Call(method: "GET", path: "/projects")
         case ("projects", "create"):

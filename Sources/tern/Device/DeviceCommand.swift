@@ -65,6 +65,8 @@ enum DeviceCommand {
                                 durably queued before the next, and a rerun continues after the last one queued
               delivery|open --message-id ID           a push event (event/push)
               authenticate | logout | consent on|off | foreground | background
+              inbox-read ID | inbox-delete ID | inbox-sync       the signed-in person's inbox (needs --jwt)
+              preference CHANNEL.CATEGORY=on|off | follow TOPIC | unfollow TOPIC
               flush                                   only send what is queued
               outbox                                  print the outbox's counts
               clear                                   delete the device's SDK data

@@ -101,6 +101,8 @@ final class SimulatedDevice: Sendable {
                 ])
         case "clear":
             await withCheckedContinuation { continuation in tern.clear { continuation.resume() } }
+        case _ where Self.inboxCommands.contains(command):
+            try await performInbox(command, arguments)
         default:
             throw CommandError("unknown device command \(command) (see tern device --help)")
         }

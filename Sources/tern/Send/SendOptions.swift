@@ -40,6 +40,7 @@ struct SendOptions {
                     OptionSpec("topic", "BUNDLE_ID", "the APNs topic (default: the credential's)"),
                     OptionSpec("environment", "production|sandbox", "which APNs gateway the tokens belong to"),
                     OptionSpec("project", "ID", "the project whose credentials send it"),
+                    OptionSpec("inbox", "also put it in the inbox of each person it reaches"),
                 ]
             ),
             (
@@ -51,6 +52,7 @@ struct SendOptions {
                     OptionSpec(
                         "provider", "PROVIDER", "with --token: its provider (default \(PushProvider.apns.rawValue))"),
                     OptionSpec("resource", "ID", "every push subscription of the resource"),
+                    OptionSpec("to-topic", "NAME", "the push subscriptions of the topic's followers"),
                 ]
             ),
             (
@@ -102,6 +104,7 @@ struct SendOptions {
         message.mediaURL = arguments.value("media")
         message.clickURL = arguments.value("click-url")
         message.category = arguments.value("category")
+        if arguments.has("inbox") { message.inbox = true }
         message.sound = arguments.value("sound")
         message.threadId = arguments.value("thread-id")
         message.collapseId = arguments.value("collapse-id")
@@ -132,14 +135,15 @@ struct SendOptions {
     }
 
     static func audience(_ arguments: Arguments) throws(CommandError) -> MessageAudience {
-        let kinds = ["profile", "profiles", "token", "resource"].filter(arguments.has)
+        let kinds = ["profile", "profiles", "token", "resource", "to-topic"].filter(arguments.has)
         guard kinds.count == 1 else {
             throw CommandError(
                 kinds.isEmpty
-                    ? "say who gets it: --profile, --profiles, --token or --resource"
+                    ? "say who gets it: --profile, --profiles, --token, --resource or --to-topic"
                     : "pick one audience, not \(kinds.map { "--\($0)" }.joined(separator: " and "))")
         }
-        var audience = MessageAudience(type: AudienceType(rawValue: kinds[0]) ?? .resource)
+        let type = kinds[0] == "to-topic" ? AudienceType.topic : AudienceType(rawValue: kinds[0]) ?? .resource
+        var audience = MessageAudience(type: type)
         switch audience.type {
         case .profile:
             audience.profileId = arguments.value("profile")
@@ -150,6 +154,8 @@ struct SendOptions {
             audience.provider = arguments.value("provider") ?? PushProvider.apns.rawValue
         case .resource:
             audience.resourceId = try arguments.int("resource").map(Int64.init)
+        case .topic:
+            audience.topic = arguments.value("to-topic")
         }
         if let resource = try arguments.int("in-resource") { audience.resourceId = Int64(resource) }
         let categories = arguments.all("with-category")

@@ -1,7 +1,9 @@
 /// The SQLite schema, one entry per version: `all[0]` brings an empty file to version 1. Never edit
 /// a released entry; append a new one.
 enum SQLiteMigrations {
-    static let all: [String] = [version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables]
+    static let all: [String] = [
+        version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables, inboxAndPreferences,
+    ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
     static let version1 = """
@@ -170,5 +172,65 @@ enum SQLiteMigrations {
             detail TEXT NOT NULL
         );
         CREATE INDEX audit_log_project ON audit_log (project_id, id);
+        """
+
+    /// The inbox (messages per profile with a version per change, tombstones for removed ones, the
+    /// project's expiry), preferences (profile → channel → category → on/off), topics and their
+    /// followers, and how many devices a message skipped because of a preference.
+    static let inboxAndPreferences = """
+        CREATE TABLE inbox_settings (
+            project_id INTEGER PRIMARY KEY REFERENCES projects (id),
+            expiry_days INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE inbox_versions (
+            profile_id INTEGER PRIMARY KEY REFERENCES profiles (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL
+        );
+        CREATE TABLE inbox_messages (
+            id INTEGER PRIMARY KEY,
+            profile_id INTEGER NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+            message_id INTEGER,
+            title TEXT,
+            body TEXT,
+            image_url TEXT,
+            link TEXT,
+            data TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            read INTEGER NOT NULL,
+            removed TEXT,
+            version INTEGER NOT NULL
+        );
+        CREATE INDEX inbox_messages_version ON inbox_messages (profile_id, version);
+        CREATE INDEX inbox_messages_live ON inbox_messages (profile_id, created_at) WHERE removed IS NULL;
+        CREATE INDEX inbox_messages_expiry ON inbox_messages (expires_at);
+        CREATE UNIQUE INDEX inbox_messages_copy ON inbox_messages (profile_id, message_id) WHERE message_id IS NOT NULL;
+        CREATE TABLE preferences (
+            profile_id INTEGER NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+            channel TEXT NOT NULL,
+            category TEXT NOT NULL,
+            enabled INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (profile_id, channel, category)
+        );
+        CREATE INDEX preferences_off ON preferences (channel, category, profile_id) WHERE enabled = 0;
+        CREATE TABLE topics (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects (id),
+            name TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            UNIQUE (project_id, name)
+        );
+        CREATE TABLE topic_followers (
+            topic_id INTEGER NOT NULL REFERENCES topics (id) ON DELETE CASCADE,
+            profile_id INTEGER NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (topic_id, profile_id)
+        );
+        CREATE TABLE message_skips (
+            message_id INTEGER PRIMARY KEY REFERENCES messages (id),
+            by_preference INTEGER NOT NULL
+        );
         """
 }

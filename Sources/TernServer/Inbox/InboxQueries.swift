@@ -1,0 +1,167 @@
+import Foundation
+import TernProtocol
+
+/// A person's inbox in the store. Every change to a profile's inbox (a message put, read, deleted,
+/// dropped) takes the profile's next version and stamps the message with it, so a device asks for
+/// what changed after the version it last saw. Deleted and dropped messages stay as tombstones (no
+/// content) until their expiry has passed, so every device learns they went.
+public protocol InboxQueries {
+    /// The project's inbox expiry in days, nil when it kept the default.
+    func inboxExpiryDays(projectId: Int64) throws -> Int?
+    /// Sets the project's inbox expiry in days.
+    func setInboxExpiryDays(projectId: Int64, days: Int, now: Int64) throws
+    /// Puts a message in the profile's inbox and drops the oldest live ones beyond `keep`. A copy of a
+    /// push (`message.sourceMessageId` set) is put once per profile: a second time returns nil.
+    func insertInboxMessage(_ message: NewInboxMessage, keep: Int, now: Int64) throws -> StoredInboxMessage?
+    /// The message with this row id, whoever's it is.
+    func inboxMessage(id: Int64) throws -> StoredInboxMessage?
+    /// The profile's messages neither removed nor expired, newest first.
+    func liveInboxMessages(profileId: Int64, now: Int64, limit: Int) throws -> [StoredInboxMessage]
+    /// The profile's messages changed after `version` (tombstones included), in version order.
+    func inboxChanges(profileId: Int64, afterVersion: Int64, limit: Int) throws -> [StoredInboxMessage]
+    /// Row ids of live messages stamped at or before `version` whose expiry fell in (`after`, `now`].
+    func inboxExpired(profileId: Int64, upToVersion version: Int64, after: Int64, now: Int64) throws -> [Int64]
+    /// The profile's current inbox version (0 before its first change).
+    func inboxVersion(profileId: Int64) throws -> Int64
+    /// Marks the message read (nothing when it already is); true when it changed.
+    func markInboxMessageRead(id: Int64, profileId: Int64, now: Int64) throws -> Bool
+    /// Removes the message for `reason` (nothing when already removed), keeping a tombstone.
+    func removeInboxMessage(id: Int64, profileId: Int64, reason: InboxRemoval, now: Int64) throws -> Bool
+    /// Live, unexpired, unread messages of the profile.
+    func inboxUnreadCount(profileId: Int64, now: Int64) throws -> Int
+    /// Forgets rows whose expiry is before `before` (every device has dropped them by their date).
+    func purgeInbox(before: Int64) throws
+}
+
+/// A message to put in one profile's inbox.
+public struct NewInboxMessage: Sendable, Equatable {
+    public var profileId: Int64
+    /// The push this is a copy of; nil for a message put in the inbox alone.
+    public var sourceMessageId: Int64?
+    public var title: String?
+    public var body: String?
+    public var imageURL: String?
+    public var link: String?
+    /// Custom data as JSON text (an object).
+    public var data: String
+    public var expiresAt: Int64
+
+    public init(
+        profileId: Int64, sourceMessageId: Int64?, title: String?, body: String?, imageURL: String?, link: String?,
+        data: String, expiresAt: Int64
+    ) {
+        self.profileId = profileId
+        self.sourceMessageId = sourceMessageId
+        self.title = title
+        self.body = body
+        self.imageURL = imageURL
+        self.link = link
+        self.data = data
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One stored inbox row.
+public struct StoredInboxMessage: Sendable, Equatable {
+    public var id: Int64
+    public var profileId: Int64
+    public var sourceMessageId: Int64?
+    public var title: String?
+    public var body: String?
+    public var imageURL: String?
+    public var link: String?
+    public var data: String
+    public var createdAt: Int64
+    public var expiresAt: Int64
+    public var read: Bool
+    /// Why it left, nil while it is in the inbox (or only expired).
+    public var removed: InboxRemoval?
+    public var version: Int64
+
+    /// The id devices see: `i_<row id>`.
+    public var publicId: String { Self.publicId(id) }
+
+    public static func publicId(_ id: Int64) -> String { "i_\(id)" }
+
+    /// The row id of a public id, nil when it is not one.
+    public static func rowId(_ publicId: String) -> Int64? {
+        guard publicId.hasPrefix("i_"), let id = Int64(publicId.dropFirst(2)), id > 0 else { return nil }
+        return id
+    }
+
+    /// The message as devices see it.
+    public var wire: InboxMessage {
+        let values = (try? JSONCoders.decoder.decode([String: JSONValue].self, from: Data(data.utf8))) ?? [:]
+        return InboxMessage(
+            id: publicId, title: title, body: body, imageURL: imageURL, link: link, data: values,
+            createdAt: createdAt, expiresAt: expiresAt, read: read)
+    }
+}
+
+/// The columns every inbox query reads, in ``StoredInboxMessage``'s order.
+enum InboxSQL {
+    static let columns = """
+        id, profile_id, message_id, title, body, image_url, link, data, created_at, expires_at, read, removed, version
+        """
+
+    static func bumpVersion(_ profileId: Int64) -> (String, [Int64]) {
+        (
+            """
+            INSERT INTO inbox_versions (profile_id, version) VALUES (?, 1)
+            ON CONFLICT (profile_id) DO UPDATE SET version = inbox_versions.version + 1 RETURNING version
+            """, [profileId]
+        )
+    }
+
+    static let insert = """
+        INSERT INTO inbox_messages (profile_id, message_id, title, body, image_url, link, data, created_at,
+            expires_at, read, removed, version)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?) ON CONFLICT DO NOTHING RETURNING id
+        """
+
+    /// Live rows beyond the newest `keep` (LIMIT/OFFSET as both backends read it).
+    static let overflow = """
+        SELECT id FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND expires_at > ?
+        ORDER BY created_at DESC, id DESC LIMIT 1000000 OFFSET ?
+        """
+
+    static let changes = """
+        SELECT \(columns) FROM inbox_messages WHERE profile_id = ? AND version > ? ORDER BY version LIMIT ?
+        """
+
+    static let live = """
+        SELECT \(columns) FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND expires_at > ?
+        ORDER BY created_at DESC, id DESC LIMIT ?
+        """
+
+    static let expired = """
+        SELECT id FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND version <= ?
+            AND expires_at > ? AND expires_at <= ? ORDER BY id
+        """
+
+    static let remove = """
+        UPDATE inbox_messages SET removed = ?, version = ?, title = NULL, body = NULL, image_url = NULL,
+            link = NULL, data = '{}' WHERE id = ? AND profile_id = ? AND removed IS NULL
+        """
+
+    static let unread = """
+        SELECT COUNT(*) FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND read = 0 AND expires_at > ?
+        """
+}
+
+/// A result row of either backend, as the inbox's queries read it.
+protocol InboxRow {
+    func int(_ index: Int) -> Int64?
+    func string(_ index: Int) -> String?
+}
+
+extension InboxRow {
+    /// ``InboxSQL/columns`` as a ``StoredInboxMessage``.
+    var inboxMessage: StoredInboxMessage {
+        StoredInboxMessage(
+            id: int(0) ?? 0, profileId: int(1) ?? 0, sourceMessageId: int(2), title: string(3), body: string(4),
+            imageURL: string(5), link: string(6), data: string(7) ?? "{}", createdAt: int(8) ?? 0,
+            expiresAt: int(9) ?? 0, read: (int(10) ?? 0) != 0, removed: string(11).flatMap(InboxRemoval.init),
+            version: int(12) ?? 0)
+    }
+}

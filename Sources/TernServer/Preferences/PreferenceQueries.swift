@@ -1,0 +1,55 @@
+import Foundation
+import TernProtocol
+
+/// Preferences (profile → channel → category → on/off) and topics (per project) in the store.
+public protocol PreferenceQueries {
+    /// Every switch the profile set.
+    func preferences(profileId: Int64) throws -> PreferenceMap
+    /// Sets these switches; others keep their values.
+    func setPreferences(profileId: Int64, _ preferences: PreferenceMap, now: Int64) throws
+    /// Of `profileIds`, those that turned `category` off on `channel`.
+    func profilesWithPreferenceOff(channel: String, category: String, profileIds: [Int64]) throws -> Set<Int64>
+    /// The topic's id, made when `create` (nil when it does not exist and `create` is false).
+    func topicId(projectId: Int64, name: String, create: Bool, now: Int64) throws -> Int64?
+    /// Adds the profile to the topic (nothing when it follows already); true when added.
+    func follow(topicId: Int64, profileId: Int64, now: Int64) throws -> Bool
+    /// Removes the profile from the topic; true when it followed.
+    func unfollow(topicId: Int64, profileId: Int64) throws -> Bool
+    /// The project's topics with their follower counts, by name.
+    func topics(projectId: Int64) throws -> [TopicSummary]
+    /// Profile ids following the topic after `afterProfileId`, in id order.
+    func followers(topicId: Int64, afterProfileId: Int64, limit: Int) throws -> [Int64]
+    /// Adds to the devices a message skipped because of a preference.
+    func addSkippedByPreference(messageId: Int64, count: Int) throws
+    /// The devices a message skipped because of a preference.
+    func skippedByPreference(messageId: Int64) throws -> Int64
+}
+
+/// A topic and how many follow it.
+public struct TopicSummary: Codable, Sendable, Equatable {
+    public var name: String
+    public var followers: Int64
+    public var createdAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case name, followers
+        case createdAt = "created_at"
+    }
+}
+
+/// Shared by both backends (the SQL reads the same on each).
+enum PreferenceSQL {
+    static let set = """
+        INSERT INTO preferences (profile_id, channel, category, enabled, updated_at) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (profile_id, channel, category) DO UPDATE SET enabled = excluded.enabled,
+            updated_at = excluded.updated_at
+        """
+    static let topics = """
+        SELECT t.name, t.created_at, (SELECT COUNT(*) FROM topic_followers f WHERE f.topic_id = t.id)
+        FROM topics t WHERE t.project_id = ? ORDER BY t.name
+        """
+    static let skip = """
+        INSERT INTO message_skips (message_id, by_preference) VALUES (?, ?)
+        ON CONFLICT (message_id) DO UPDATE SET by_preference = message_skips.by_preference + excluded.by_preference
+        """
+}
