@@ -42,6 +42,8 @@ public struct UTM: Codable, Sendable, Equatable {
 /// `whatsapp`, `viber`, `notify` (cc_data). `channel` stays text on the wire so that an unknown one
 /// is refused with a reason; ``SubscriptionChannel`` is the list of known ones.
 public struct GoalSubscription: Codable, Sendable, Equatable {
+    /// The channel: `email`, `sms`, `push`, `telegram_bot`, `whatsapp`, `viber` or `notify` (a
+    /// ``SubscriptionChannel``'s wire name); fixed by the kind of subscription.
     public var channel: String
     /// The platform resource the subscription belongs to (`resource_id`); required.
     public var resourceId: Int
