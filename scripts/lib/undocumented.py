@@ -29,6 +29,7 @@ WITNESSES = {
     "init(nilLiteral:)", "init(arrayLiteral:)", "init(dictionaryLiteral:)",
     "init(unicodeScalarLiteral:)", "init(extendedGraphemeClusterLiteral:)", "errorDescription",
     "localizedDescription", "makeIterator()", "next()", "makeAsyncIterator()", "callAsFunction",
+    "init(stringValue:)", "init(intValue:)", "stringValue", "intValue",
 }
 # Nested types the compiler expects by name.
 WITNESS_TYPES = {"CodingKeys", "AllCases", "RawValue", "Element", "AsyncIterator", "Iterator"}

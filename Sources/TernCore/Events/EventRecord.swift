@@ -17,7 +17,7 @@ public struct EventRecord: Sendable {
     public var kind: Kind
     /// The name of the public SDK function that raised the event, e.g. `subscribe`.
     public var function: String
-    /// The event's kind, e.g. ``PushModuleEvents/pushSubscribeRequestSuccessful``.
+    /// The event's kind, e.g. `PushModuleEvents.pushSubscribeRequestSuccessful` (TernPush).
     public var event: any SDKEvent
     /// Replaces the kind's message when set (e.g. `push provider set: ios-apns`).
     public var message: String?
