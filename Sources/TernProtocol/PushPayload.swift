@@ -21,6 +21,9 @@ public struct TernPushPayload: Codable, Sendable, Equatable {
     public static let currentVersion = 1
     /// APNs refuses larger payloads.
     public static let apnsMaxBytes = 4096
+    /// Every notification category Tern registers for a message's buttons starts with it (`tern.`);
+    /// an app's own category (a message's `ios_category`, a host category) must not.
+    public static let categoryPrefix = "tern."
 
     /// The payload's version (`v`); ``currentVersion`` for what this code writes.
     public var version: Int

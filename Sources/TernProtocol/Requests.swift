@@ -20,6 +20,9 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
     public var replace: Bool?
     /// True: the profile is ignored by mailing and scenario triggers (`skip_triggers`).
     public var skipTriggers: Bool?
+    /// The APNs environment the device's token belongs to (`apns_environment`); nil keeps what the
+    /// server has (production for a subscription that never said).
+    public var apnsEnvironment: APNsEnvironment?
 
     /// A status change.
     ///
@@ -33,10 +36,12 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
     ///   - cats: Categories; default nil.
     ///   - replace: Unsubscribe other profiles with this token; default nil.
     ///   - skipTriggers: Skip triggers; default nil.
+    ///   - apnsEnvironment: The token's APNs environment; default nil (not said).
     public init(
         time: Int64, provider: String, subscriptionId: String, sync: Bool = true,
         profileFields: [String: JSONValue]? = nil, customFields: [String: JSONValue]? = nil,
-        cats: [CategoryData]? = nil, replace: Bool? = nil, skipTriggers: Bool? = nil
+        cats: [CategoryData]? = nil, replace: Bool? = nil, skipTriggers: Bool? = nil,
+        apnsEnvironment: APNsEnvironment? = nil
     ) {
         self.time = time
         self.provider = provider
@@ -47,6 +52,7 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
         self.cats = cats
         self.replace = replace
         self.skipTriggers = skipTriggers
+        self.apnsEnvironment = apnsEnvironment
     }
 
     enum CodingKeys: String, CodingKey {
@@ -55,6 +61,7 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
         case profileFields = "profile_fields"
         case customFields = "custom_fields"
         case skipTriggers = "skip_triggers"
+        case apnsEnvironment = "apns_environment"
     }
 
     /// `sync` may be left out, as the API document says; it defaults to true.
@@ -69,6 +76,7 @@ public struct PushSubscriptionRequest: Codable, Sendable, Equatable {
         cats = try container.decodeIfPresent([CategoryData].self, forKey: .cats)
         replace = try container.decodeIfPresent(Bool.self, forKey: .replace)
         skipTriggers = try container.decodeIfPresent(Bool.self, forKey: .skipTriggers)
+        apnsEnvironment = try container.decodeIfPresent(APNsEnvironment.self, forKey: .apnsEnvironment)
     }
 }
 
@@ -122,6 +130,8 @@ public struct PushUpdateRequest: Codable, Sendable, Equatable {
     public var subscriptionId: String
     /// Subscription fields to update with the token (`custom_fields`), e.g. the automatic ones.
     public var customFields: [String: JSONValue]?
+    /// The APNs environment the new token belongs to (`apns_environment`); nil keeps the subscription's.
+    public var apnsEnvironment: APNsEnvironment?
 
     /// A token change.
     ///
@@ -131,15 +141,17 @@ public struct PushUpdateRequest: Codable, Sendable, Equatable {
     ///   - provider: The provider now.
     ///   - subscriptionId: The token now.
     ///   - customFields: Subscription fields; default nil.
+    ///   - apnsEnvironment: The new token's APNs environment; default nil (not said).
     public init(
         oldProvider: String?, oldSubscriptionId: String?, provider: String, subscriptionId: String,
-        customFields: [String: JSONValue]? = nil
+        customFields: [String: JSONValue]? = nil, apnsEnvironment: APNsEnvironment? = nil
     ) {
         self.oldProvider = oldProvider
         self.oldSubscriptionId = oldSubscriptionId
         self.provider = provider
         self.subscriptionId = subscriptionId
         self.customFields = customFields
+        self.apnsEnvironment = apnsEnvironment
     }
 
     enum CodingKeys: String, CodingKey {
@@ -148,6 +160,7 @@ public struct PushUpdateRequest: Codable, Sendable, Equatable {
         case oldSubscriptionId = "old_subscription_id"
         case subscriptionId = "subscription_id"
         case customFields = "custom_fields"
+        case apnsEnvironment = "apns_environment"
     }
 }
 

@@ -128,10 +128,14 @@ public struct SubscriptionView: Encodable, Sendable, Equatable {
         try container.encode(s.createdAt, forKey: .createdAt)
         try container.encode(s.updatedAt, forKey: .updatedAt)
         try container.encode(tags, forKey: .tags)
+        try container.encodeIfPresent(s.apnsEnvironment, forKey: .apnsEnvironment)
+        try container.encode(s.isTest, forKey: .isTest)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, channel, provider, status, fields, cats, priority, tags
+        case apnsEnvironment = "apns_environment"
+        case isTest = "is_test"
         case profileId = "profile_id"
         case resourceId = "resource_id"
         case subscriptionId = "subscription_id"

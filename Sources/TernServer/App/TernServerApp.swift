@@ -121,6 +121,7 @@ public final class TernServerApp: Sendable {
         return OpsRoutes.all(store: store, metrics: metrics, benchRoutes: benchRoutes) + sdk.all + admin.all
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
+            + TestDeviceRoutes(service: TestDeviceService(store: store), admin: adminService).all
             + KeyRoutes(admin: adminService).all
             + InAppRoutes(
                 service: InAppService(store: store), authenticator: authenticator, admin: adminService,

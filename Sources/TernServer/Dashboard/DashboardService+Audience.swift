@@ -3,11 +3,15 @@ import TernProtocol
 
 extension DashboardService {
     /// How many devices a message would go to now, after the message's own checks: the same
-    /// filter and the same one-delivery-per-device rule as the fan-out.
+    /// filter and the same one-delivery-per-device rule as the fan-out (for a test send, its test devices).
     public func audienceSize(_ request: MessageRequest, keyProject: Int64? = nil) async throws -> Int {
         _ = try MessagePlan(request, publicId: "m_preview")
         return try await store.read { tx in
             let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
+            if request.test == true {
+                let test = try TestSend.candidates(tx, projectId: scope.projectId, request: request)
+                return Set(test.map { $0.subscription.provider + " " + $0.subscription.token }).count
+            }
             let audience = request.audience
             let filter = AudienceFilter(audience, category: request.category)
             var devices = Set<String>()

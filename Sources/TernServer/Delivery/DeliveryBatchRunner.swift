@@ -90,7 +90,7 @@ struct DeliveryBatchRunner: Sendable {
             pushType: PushType(rawValue: message.pushType) ?? .alert, priority: message.priority,
             expiration: message.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) },
             collapseId: message.collapseId, topic: message.topic,
-            environment: APNsEnvironment(rawValue: message.environment) ?? .production)
+            environment: subscription.environment(messageEnvironment: message.environment))
         return .send(Work(delivery: delivery, push: push, expiration: message.expiration))
     }
 

@@ -7,12 +7,6 @@ public enum PushType: String, Codable, Sendable, CaseIterable {
     case background
 }
 
-/// Which APNs gateway a token belongs to: tokens from development builds only work with sandbox.
-public enum APNsEnvironment: String, Codable, Sendable, CaseIterable {
-    case sandbox
-    case production
-}
-
 /// One notification to one device, as the delivery engine hands it to a provider's client.
 ///
 /// The engine builds ``payload`` once per message (see `PushPayloadBuilder`); a provider client

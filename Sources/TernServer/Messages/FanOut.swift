@@ -21,6 +21,7 @@ public struct FanOut: Sendable, Equatable {
     ) throws -> Int {
         guard !message.fanOutDone else { return 0 }
         let request = try request ?? Self.request(message)
+        if request.test == true { return try TestSend.step(tx, message: message, request: request, now: now, self) }
         let filter = AudienceFilter(request.audience, category: request.category)
         let audience = request.audience
         var candidates: [AudienceCandidate]
@@ -57,6 +58,17 @@ public struct FanOut: Sendable, Equatable {
             guard filter.admits(candidate, tags: tags) else { continue }
             admitted.append(candidate)
         }
+        return try queue(tx, message: message, request: request, admitted: admitted, cursor: cursor, done: done, now: now)
+    }
+
+    /// Queues a delivery for each admitted subscription whose profile did not turn the message's
+    /// category off, copies the message to their inboxes, and advances the message. Returns how many
+    /// deliveries were written.
+    func queue(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
+        cursor: Int64, done: Bool, now: Int64
+    ) throws -> Int {
+        var admitted = admitted
         var skipped = 0
         if let category = request.category, category != PreferenceRules.transactional, !admitted.isEmpty {
             let off = try tx.profilesWithPreferenceOff(

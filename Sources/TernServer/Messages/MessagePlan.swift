@@ -44,6 +44,7 @@ public struct MessagePlan: Sendable, Equatable {
                         + "the resource)")
             }
         }
+        try Self.iosCategory(request)
         if let badge = request.badge, !(0...999_999).contains(badge) {
             throw .badRequest("badge must be 0 to 999999, not \(badge) (0 removes the badge)")
         }
@@ -73,7 +74,8 @@ public struct MessagePlan: Sendable, Equatable {
             delivery: request.trackDelivery ?? !background, open: request.trackOpen ?? !background)
         let content = PushPayloadBuilder.Content(
             title: request.title, subtitle: request.subtitle, body: request.body, badge: request.badge,
-            sound: request.sound, threadId: request.threadId, background: background, mediaURL: mediaURL,
+            sound: request.sound, threadId: request.threadId, category: request.iosCategory, background: background,
+            mediaURL: mediaURL,
             buttons: buttons, clickURL: clickURL, track: track, data: data)
         let template: PushPayloadBuilder.Template
         do {
@@ -111,6 +113,26 @@ public struct MessagePlan: Sendable, Equatable {
         guard TextLength.fits(value, max: max) else { throw .badRequest("\(field) is longer than \(max) characters") }
     }
 
+    /// The longest `ios_category`: 256 characters, as for `thread_id`.
+    public static let maxIOSCategory = 256
+
+    /// `ios_category` names one of the app's own categories: text, outside Tern's reserved `tern.`
+    /// space, and not beside `buttons`, whose category Tern makes itself.
+    static func iosCategory(_ request: MessageRequest) throws(APIError) {
+        guard let category = request.iosCategory else { return }
+        try text(category, "ios_category", max: maxIOSCategory)
+        guard !category.hasPrefix(TernPushPayload.categoryPrefix) else {
+            throw .badRequest(
+                "ios_category \(category.prefix(64)) starts with \(TernPushPayload.categoryPrefix), which is Tern's own: "
+                    + "name a category the app registers")
+        }
+        guard (request.buttons ?? []).isEmpty else {
+            throw .badRequest(
+                "ios_category and buttons cannot go together: the buttons get a category of their own; send one or "
+                    + "the other")
+        }
+    }
+
     static func pushType(_ text: String?) throws(APIError) -> PushType {
         guard let text else { return .alert }
         guard let type = PushType(rawValue: text) else {
@@ -145,6 +167,7 @@ public struct MessagePlan: Sendable, Equatable {
             ("title", request.title != nil), ("subtitle", request.subtitle != nil), ("body", request.body != nil),
             ("sound", request.sound != nil), ("badge", request.badge != nil), ("media_url", request.mediaURL != nil),
             ("buttons", !(request.buttons ?? []).isEmpty), ("click_url", request.clickURL != nil),
+            ("ios_category", request.iosCategory != nil),
         ]
         let found = shown.filter(\.1).map(\.0)
         if !found.isEmpty {

@@ -44,6 +44,13 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// True: each person the push reaches also finds it in their inbox (title, body, media as the
     /// image, click URL as the link, data).
     public var inbox: Bool?
+    /// A notification category the app registered itself (`aps.category`, e.g. `ORDER_V1`): iOS shows
+    /// that category's actions. Not with `buttons` (Tern makes those a category of its own).
+    public var iosCategory: String?
+    /// True: a test send. The message goes only to the test devices of its project (subscriptions
+    /// marked `is_test` and the push subscriptions of test profiles), in the audience's resource when
+    /// it names one, not to the audience; refused when there is none.
+    public var test: Bool?
     public var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -67,6 +74,8 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case title, subtitle, body, buttons, category, badge, sound, data, priority, topic, environment, audience, inbox
+        case test
+        case iosCategory = "ios_category"
         case projectId = "project_id"
         case mediaURL = "media_url"
         case clickURL = "click_url"

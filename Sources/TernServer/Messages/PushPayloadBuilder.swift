@@ -39,6 +39,8 @@ public enum PushPayloadBuilder {
         public var badge: Int?
         public var sound: String?
         public var threadId: String?
+        /// `aps.category`: a category the app registered itself.
+        public var category: String?
         public var background: Bool
         public var mediaURL: String?
         public var buttons: [PushButton]
@@ -48,7 +50,8 @@ public enum PushPayloadBuilder {
 
         public init(
             title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
-            sound: String? = nil, threadId: String? = nil, background: Bool = false, mediaURL: String? = nil,
+            sound: String? = nil, threadId: String? = nil, category: String? = nil, background: Bool = false,
+            mediaURL: String? = nil,
             buttons: [PushButton] = [], clickURL: String? = nil,
             track: TernPushPayload.Tracking = .init(delivery: true, open: true), data: [String: JSONValue] = [:]
         ) {
@@ -58,6 +61,7 @@ public enum PushPayloadBuilder {
             self.badge = badge
             self.sound = sound
             self.threadId = threadId
+            self.category = category
             self.background = background
             self.mediaURL = mediaURL
             self.buttons = buttons
@@ -87,6 +91,7 @@ public enum PushPayloadBuilder {
             if let body = content.body { alert["body"] = .string(body) }
             aps["alert"] = .object(alert)
             if let sound = content.sound { aps["sound"] = .string(sound) }
+            if let category = content.category { aps["category"] = .string(category) }
             if tern.needsServiceExtension { aps["mutable-content"] = .int(1) }
         }
         if let badge = content.badge { aps["badge"] = .int(Int64(badge)) }

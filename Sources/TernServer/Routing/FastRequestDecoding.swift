@@ -64,6 +64,15 @@ enum FastRequestDecoding {
         }
     }
 
+    /// Absent or null: `.some(nil)`; a known environment: it; anything else: nil (JSONDecoder says why).
+    static func optionalEnvironment(_ value: JSONValue?) -> APNsEnvironment?? {
+        switch value {
+        case nil, .null?: .some(nil)
+        case .string(let text)?: APNsEnvironment(rawValue: text).map { .some($0) }
+        default: nil
+        }
+    }
+
     static func optionalBool(_ value: JSONValue?) -> Bool?? {
         switch value {
         case nil, .null?: .some(nil)
@@ -100,13 +109,15 @@ extension PushSubscriptionRequest: FastDecodable {
             case .some(let profileFields) = F.optionalFields(object["profile_fields"]),
             case .some(let customFields) = F.optionalFields(object["custom_fields"]),
             case .some(let replace) = F.optionalBool(object["replace"]),
-            case .some(let skipTriggers) = F.optionalBool(object["skip_triggers"])
+            case .some(let skipTriggers) = F.optionalBool(object["skip_triggers"]),
+            case .some(let environment) = F.optionalEnvironment(object["apns_environment"])
         else { return nil }
         // Categories have their own decoding rules: JSONDecoder reads them.
         if let cats = object["cats"], cats != .null { return nil }
         self.init(
             time: time, provider: provider, subscriptionId: token, sync: sync ?? true, profileFields: profileFields,
-            customFields: customFields, cats: nil, replace: replace, skipTriggers: skipTriggers)
+            customFields: customFields, cats: nil, replace: replace, skipTriggers: skipTriggers,
+            apnsEnvironment: environment)
     }
 }
 
@@ -116,11 +127,12 @@ extension PushUpdateRequest: FastDecodable {
         guard case .string(let provider)? = object["provider"], case .string(let token)? = object["subscription_id"],
             case .some(let oldProvider) = F.optionalString(object["old_provider"]),
             case .some(let oldToken) = F.optionalString(object["old_subscription_id"]),
-            case .some(let customFields) = F.optionalFields(object["custom_fields"])
+            case .some(let customFields) = F.optionalFields(object["custom_fields"]),
+            case .some(let environment) = F.optionalEnvironment(object["apns_environment"])
         else { return nil }
         self.init(
             oldProvider: oldProvider, oldSubscriptionId: oldToken, provider: provider, subscriptionId: token,
-            customFields: customFields)
+            customFields: customFields, apnsEnvironment: environment)
     }
 }
 

@@ -42,6 +42,9 @@ public protocol DeliveryQueries {
     func pushCandidates(profileId: Int64) throws -> [AudienceCandidate]
     /// Push subscriptions with this provider and token in a project's resources.
     func pushCandidates(projectId: Int64, provider: String, token: String) throws -> [AudienceCandidate]
+    /// A project's test devices (in `resourceId` only, when given): push subscriptions marked
+    /// `is_test` and the push subscriptions of test profiles, in id order, at most `limit`.
+    func testPushCandidates(projectId: Int64, resourceId: Int64?, limit: Int) throws -> [AudienceCandidate]
 
     /// What sending needs to know about a subscription now, with its token's invalid mark; nil when it is gone.
     func pushState(subscriptionId: Int64) throws -> PushState?

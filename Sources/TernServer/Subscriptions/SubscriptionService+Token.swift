@@ -27,6 +27,7 @@ extension SubscriptionService {
                 old.updatedAt = now
                 try tx.updateSubscription(old)
                 current.fields = CustomFields.merge(current.fields, request.customFields)
+                current.apnsEnvironment = request.apnsEnvironment ?? current.apnsEnvironment
                 current.updatedAt = now
                 try tx.updateSubscription(current)
                 return try Self.answer(tx, true, profile, current)
@@ -34,6 +35,7 @@ extension SubscriptionService {
             old.provider = request.provider
             old.token = request.subscriptionId
             old.fields = CustomFields.merge(old.fields, request.customFields)
+            old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
             old.updatedAt = now
             try tx.updateSubscription(old)
             return try Self.answer(tx, true, profile, old)

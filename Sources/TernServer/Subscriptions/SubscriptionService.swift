@@ -50,6 +50,7 @@ public struct SubscriptionService: Sendable {
                 existing.fields = fields
                 existing.cats = cats
                 existing.clientTime = request.time
+                existing.apnsEnvironment = request.apnsEnvironment ?? existing.apnsEnvironment
                 existing.updatedAt = now
                 try tx.updateSubscription(existing)
                 subscription = existing
@@ -59,7 +60,8 @@ public struct SubscriptionService: Sendable {
                         profileId: profile.id, resourceId: caller.resource.id, channel: .push,
                         provider: request.provider, token: request.subscriptionId, status: status,
                         hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
-                        fields: fields, cats: cats, clientTime: request.time), now: now)
+                        fields: fields, cats: cats, clientTime: request.time, apnsEnvironment: request.apnsEnvironment),
+                    now: now)
             }
             if request.replace == true {
                 try Self.unsubscribeOthers(

@@ -6,7 +6,7 @@ import TernServer
 enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
-        "subscriptions", "push-events",
+        "subscriptions", "push-events", "test-devices",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -19,7 +19,8 @@ enum AdminCommand {
                 "Options",
                 [
                     OptionSpec("audience", "AUD", "projects create: the JWT audience"),
-                    OptionSpec("project", "ID", "resources list, keys list/create, audit: only this project's"),
+                    OptionSpec(
+                        "project", "ID", "resources list, keys list/create, audit, test-devices list: only this project's"),
                     OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
                     OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
                     OptionSpec("before", "ID", "audit: entries older than this one"),
@@ -42,7 +43,8 @@ enum AdminCommand {
                     OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
                     OptionSpec(
                         "provider", "PROVIDER",
-                        "subscriptions find: the push provider (default \(PushProvider.apns.rawValue))"),
+                        "subscriptions find/test: the push provider (default \(PushProvider.apns.rawValue))"),
+                    OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
                 ] + inboxOptions
             ),
             ("Connection", OptionSpec.connection),
@@ -170,6 +172,21 @@ enum AdminCommand {
             var query = ["db_id": try arg(1, "DB")]
             for name in ["email", "phone", "field", "value"] { query[name] = arguments.value(name) }
             return Call(method: "GET", path: "/profiles", query: query)
+        case ("profiles", "test"):
+            return Call(
+                method: "PUT", path: "/profiles/\(try arg(1, "ID"))/test",
+                body: try json(["is_test": !arguments.has("off")]))
+        case ("subscriptions", "test"):
+            return Call(
+                method: "PUT", path: "/resources/\(try arg(1, "RESOURCE"))/test-devices",
+                body: try json([
+                    "subscription_id": try arg(2, "TOKEN"),
+                    "provider": arguments.value("provider") ?? PushProvider.apns.rawValue, "is_test": !arguments.has("off"),
+                ]))
+        case ("test-devices", "list"):
+            return Call(
+                method: "GET", path: "/test-devices",
+                query: arguments.value("project").map { ["project_id": $0] } ?? [:])
         case ("subscriptions", "find"):
             var query = ["resource_id": try arg(1, "RESOURCE"), "subscription_id": try arg(2, "TOKEN")]
             let push = SubscriptionChannel.push.rawValue

@@ -38,7 +38,11 @@ struct SendOptions {
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
                     OptionSpec("no-track-open", "the app does not report opens"),
                     OptionSpec("topic", "BUNDLE_ID", "the APNs topic (default: the credential's)"),
-                    OptionSpec("environment", "production|sandbox", "which APNs gateway the tokens belong to"),
+                    OptionSpec(
+                        "ios-category", "ID", "aps.category: a notification category the app registered (not with --button)"),
+                    OptionSpec(
+                        "environment", "production|sandbox",
+                        "the APNs gateway for tokens whose SDK did not say its own (default production)"),
                     OptionSpec("project", "ID", "the project whose credentials send it"),
                     OptionSpec("inbox", "also put it in the inbox of each person it reaches"),
                 ]
@@ -53,6 +57,8 @@ struct SendOptions {
                         "provider", "PROVIDER", "with --token: its provider (default \(PushProvider.apns.rawValue))"),
                     OptionSpec("resource", "ID", "every push subscription of the resource"),
                     OptionSpec("to-topic", "NAME", "the push subscriptions of the topic's followers"),
+                    OptionSpec(
+                        "test", "a test send: only the project's test devices (in the audience's resource), refused if none"),
                 ]
             ),
             (
@@ -111,6 +117,8 @@ struct SendOptions {
         message.pushType = arguments.value("push-type")
         message.topic = arguments.value("topic")
         message.environment = arguments.value("environment")
+        message.iosCategory = arguments.value("ios-category")
+        if arguments.has("test") { message.test = true }
         message.badge = try arguments.int("badge")
         message.priority = try arguments.int("priority")
         message.timeToLive = try arguments.int("ttl")

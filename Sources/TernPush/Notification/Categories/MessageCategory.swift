@@ -13,7 +13,7 @@ import TernProtocol
 /// ```
 public enum MessageCategory {
     /// Every category Tern registers starts with it; the app's own must not.
-    public static let prefix = "tern."
+    public static let prefix = TernPushPayload.categoryPrefix
     /// Every action of a Tern category starts with it.
     public static let actionPrefix = "tern.button."
 

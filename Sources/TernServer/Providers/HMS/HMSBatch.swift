@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// Pushes that share one message (payload, type, priority, expiry, collapse id, environment),
 /// up to 1,000 tokens: what one HMS request carries.

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// Where the providers are, and which certificate authorities to trust for them. The defaults
 /// are the real services; tests and staging point them at local stand-ins.

@@ -159,10 +159,12 @@ public struct PushState: Sendable, Equatable {
     public var updatedAt: Int64
     public var invalidMarkedAt: Int64?
     public var invalidReason: String?
+    /// The environment the SDK said the token belongs to; nil when it never said.
+    public var apnsEnvironment: APNsEnvironment?
 
     public init(
         status: SubscriptionStatus, provider: String, token: String, updatedAt: Int64, invalidMarkedAt: Int64? = nil,
-        invalidReason: String? = nil
+        invalidReason: String? = nil, apnsEnvironment: APNsEnvironment? = nil
     ) {
         self.status = status
         self.provider = provider
@@ -170,6 +172,13 @@ public struct PushState: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.invalidMarkedAt = invalidMarkedAt
         self.invalidReason = invalidReason
+        self.apnsEnvironment = apnsEnvironment
+    }
+
+    /// The gateway this subscription's push goes through: the environment its SDK said, else the
+    /// message's (`environment`, production unless the message said sandbox).
+    public func environment(messageEnvironment: String) -> APNsEnvironment {
+        apnsEnvironment ?? APNsEnvironment(rawValue: messageEnvironment) ?? .production
     }
 
     public var tokenIsInvalid: Bool { Self.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: updatedAt) }

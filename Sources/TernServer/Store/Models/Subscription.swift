@@ -23,11 +23,18 @@ public struct SubscriptionValues: Sendable, Equatable {
     public var ccData: [String: JSONValue]?
     /// The client's `time` of the newest change applied (ms since 1970).
     public var clientTime: Int64
+    /// The APNs environment the SDK said the token belongs to; nil when it never said (an SDK from
+    /// before it did, or a subscription not made by the SDK): the message's `environment` then.
+    public var apnsEnvironment: APNsEnvironment?
+    /// A test device (`is_test`): a message sent with `test: true` goes to these (and to the push
+    /// subscriptions of test profiles) only.
+    public var isTest: Bool
 
     public init(
         profileId: Int64, resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String,
         status: SubscriptionStatus, hashId: String, fields: [String: JSONValue] = [:], cats: [String: Bool] = [:],
-        priority: Int64? = nil, ccData: [String: JSONValue]? = nil, clientTime: Int64
+        priority: Int64? = nil, ccData: [String: JSONValue]? = nil, clientTime: Int64,
+        apnsEnvironment: APNsEnvironment? = nil, isTest: Bool = false
     ) {
         self.profileId = profileId
         self.resourceId = resourceId
@@ -41,6 +48,8 @@ public struct SubscriptionValues: Sendable, Equatable {
         self.priority = priority
         self.ccData = ccData
         self.clientTime = clientTime
+        self.apnsEnvironment = apnsEnvironment
+        self.isTest = isTest
     }
 }
 

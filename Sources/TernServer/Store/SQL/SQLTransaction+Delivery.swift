@@ -146,7 +146,7 @@ extension SQLTransaction {
     func pushState(subscriptionId: Int64) throws -> PushState? {
         try database.queryFirst(
             """
-            SELECT s.status, s.provider, s.token, s.updated_at, i.marked_at, i.reason
+            SELECT s.status, s.provider, s.token, s.updated_at, i.marked_at, i.reason, s.apns_environment
             FROM subscriptions s LEFT JOIN invalid_tokens i ON i.provider = s.provider AND i.token = s.token
             WHERE s.id = ?
             """, [subscriptionId]
@@ -154,7 +154,8 @@ extension SQLTransaction {
             PushState(
                 status: SubscriptionStatus(rawValue: row.requiredString(0)) ?? .unsubscribed,
                 provider: row.requiredString(1), token: row.requiredString(2), updatedAt: row.requiredInt(3),
-                invalidMarkedAt: row.int(4), invalidReason: row.string(5))
+                invalidMarkedAt: row.int(4), invalidReason: row.string(5),
+                apnsEnvironment: row.string(6).flatMap(APNsEnvironment.init(rawValue:)))
         }
     }
 
@@ -166,7 +167,7 @@ extension SQLTransaction {
 }
 
 extension SQLTransaction {
-    /// A subscription's columns, then its token's invalid mark (column 15).
+    /// A subscription's columns, then its token's invalid mark (column ``subscriptionColumnCount``).
     private static var candidateColumns: String {
         subscriptionColumns
             + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
@@ -199,7 +200,25 @@ extension SQLTransaction {
         ).map(Self.candidate)
     }
 
+    func testPushCandidates(projectId: Int64, resourceId: Int64?, limit: Int) throws -> [AudienceCandidate] {
+        // Two arms, each on its partial index (subscriptions_test, profiles_test); `is_test` bare
+        // reads as true in both dialects (an INTEGER 0/1 in SQLite, a BOOLEAN in PostgreSQL).
+        let inResource = resourceId == nil ? "" : " AND s.resource_id = ?"
+        let resource: [any SQLiteBindable] = resourceId.map { [$0] } ?? []
+        return try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
+            WHERE s.is_test AND s.channel = 'push' AND r.project_id = ?\(inResource)
+            UNION
+            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
+            JOIN resources r ON r.id = s.resource_id
+            WHERE p.is_test AND s.channel = 'push' AND r.project_id = ?\(inResource)
+            ORDER BY 1 LIMIT ?
+            """, [projectId] + resource + [projectId] + resource + [limit]
+        ).map(Self.candidate)
+    }
+
     private static func candidate(_ row: Connection.Row) throws -> AudienceCandidate {
-        AudienceCandidate(subscription: try subscription(row), invalidMarkedAt: row.int(15))
+        AudienceCandidate(subscription: try subscription(row), invalidMarkedAt: row.int(subscriptionColumnCount))
     }
 }

@@ -52,9 +52,12 @@ extension SQLTransaction {
     static var subscriptionColumns: String {
         """
         s.id, s.profile_id, s.resource_id, s.channel, s.provider, s.token, s.status, s.hash_id, s.fields, s.cats,
-        s.priority, s.cc_data, s.client_time, s.created_at, s.updated_at
+        s.priority, s.cc_data, s.client_time, s.created_at, s.updated_at, s.apns_environment, s.is_test
         """
     }
+
+    /// How many columns ``subscriptionColumns`` has: what a query selects after them starts here.
+    static var subscriptionColumnCount: Int { 17 }
 
     func subscription(id: Int64) throws -> Subscription? {
         try database.queryFirst("SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.id = ?", [id])
@@ -96,13 +99,13 @@ extension SQLTransaction {
         let id = try insert(
             """
             INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
-                cats, priority, cc_data, client_time, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                cats, priority, cc_data, client_time, created_at, updated_at, apns_environment, is_test)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
                 new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
-                Self.jsonOptional(new.ccData), new.clientTime, now, now,
+                Self.jsonOptional(new.ccData), new.clientTime, now, now, new.apnsEnvironment?.rawValue, new.isTest,
             ])
         return Subscription(id: id, values: new, createdAt: now, updatedAt: now)
     }
@@ -111,12 +114,13 @@ extension SQLTransaction {
         try database.run(
             """
             UPDATE subscriptions SET channel = ?, provider = ?, token = ?, status = ?, fields = ?, cats = ?,
-                priority = ?, cc_data = ?, client_time = ?, updated_at = ?
+                priority = ?, cc_data = ?, client_time = ?, updated_at = ?, apns_environment = ?, is_test = ?
             WHERE id = ?
             """,
             [
                 s.channel.rawValue, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
-                s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.id,
+                s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.apnsEnvironment?.rawValue,
+                s.isTest, s.id,
             ])
     }
 
@@ -131,7 +135,8 @@ extension SQLTransaction {
                 hashId: row.requiredString(7),
                 fields: try object(row.string(8)) ?? [:],
                 cats: try flags(row.string(9)) ?? [:], priority: row.int(10),
-                ccData: try object(row.string(11)), clientTime: row.requiredInt(12)),
+                ccData: try object(row.string(11)), clientTime: row.requiredInt(12),
+                apnsEnvironment: row.string(15).flatMap(APNsEnvironment.init(rawValue:)), isTest: row.bool(16) ?? false),
             createdAt: row.requiredInt(13), updatedAt: row.requiredInt(14))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 import TernTestSupport
 
 @testable import TernServer
