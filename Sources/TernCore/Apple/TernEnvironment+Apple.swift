@@ -9,7 +9,8 @@
         public static var apple: TernEnvironment {
             TernEnvironment(
                 deviceInfo: AppleDeviceInfo(), container: AppleAppGroupContainer(), lifecycle: AppLifecycleRelay(),
-                backgroundTasks: ManualBackgroundScheduler())
+                backgroundTasks: ManualBackgroundScheduler(),
+                buildAPNsEnvironment: { AppleProvisioningProfile.environment })
         }
     }
 #endif

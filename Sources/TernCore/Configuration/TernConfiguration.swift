@@ -30,6 +30,12 @@ public struct TernConfiguration: Sendable, Equatable {
     /// The reference's logging switch, kept and saved with the configuration. Tern writes no log of its
     /// own: everything it reports goes to `eventSDKFunctions` subscribers, whatever this is.
     public let enableLogging: Bool
+    /// The APNs environment the app's token belongs to, sent with the subscription so the server
+    /// pushes through the right gateway. Nil (the default): the build says, where it can (on iOS,
+    /// the `aps-environment` entitlement of the app's `embedded.mobileprovision`: `development` is
+    /// ``APNsEnvironment/sandbox``; the simulator is the sandbox; an App Store build has no profile
+    /// and is production), and ``APNsEnvironment/production`` when it cannot.
+    public let apnsEnvironment: APNsEnvironment?
 
     /// The default provider priority: APNs, then Firebase, then Huawei.
     public static let defaultProviderPriorityList = PushProvider.allCases.map(\.rawValue)
@@ -49,6 +55,7 @@ public struct TernConfiguration: Sendable, Equatable {
         private var maxPlacements: Int
         private var collectionEnabled: Bool
         private var enableLogging: Bool
+        private var apnsEnvironment: APNsEnvironment?
 
         /// Starts a configuration; every argument but `apiUrl` has a default, and each has a setter.
         ///
@@ -66,12 +73,14 @@ public struct TernConfiguration: Sendable, Equatable {
         ///   - maxPlacements: The most in-app placements kept; default 10.
         ///   - collectionEnabled: Collect and send data; default true.
         ///   - enableLogging: The reference's logging switch; default false.
+        ///   - apnsEnvironment: The APNs environment of the app's token; default nil: the build's
+        ///     (see ``TernConfiguration/apnsEnvironment``), production when the build does not say.
         public init(
             apiUrl: String, rToken: String? = nil, appInfo: AppInfo? = nil, providerPriorityList: [String]? = nil,
             inAppAutoRequest: Bool = false,
             placementsRequestInterval: TimeInterval = TernConfiguration.defaultPlacementsRequestInterval,
             maxPlacements: Int = TernConfiguration.defaultMaxPlacements, collectionEnabled: Bool = true,
-            enableLogging: Bool = false
+            enableLogging: Bool = false, apnsEnvironment: APNsEnvironment? = nil
         ) {
             self.apiUrl = apiUrl
             self.rToken = rToken
@@ -82,6 +91,7 @@ public struct TernConfiguration: Sendable, Equatable {
             self.maxPlacements = maxPlacements
             self.collectionEnabled = collectionEnabled
             self.enableLogging = enableLogging
+            self.apnsEnvironment = apnsEnvironment
         }
 
         /// A builder holding `configuration`'s values (the validator fixes bad values through it).
@@ -92,7 +102,7 @@ public struct TernConfiguration: Sendable, Equatable {
                 inAppAutoRequest: configuration.inAppAutoRequest,
                 placementsRequestInterval: configuration.placementsRequestInterval,
                 maxPlacements: configuration.maxPlacements, collectionEnabled: configuration.collectionEnabled,
-                enableLogging: configuration.enableLogging)
+                enableLogging: configuration.enableLogging, apnsEnvironment: configuration.apnsEnvironment)
         }
 
         func setApiUrl(_ value: String) {
@@ -175,12 +185,29 @@ public struct TernConfiguration: Sendable, Equatable {
             return self
         }
 
+        /// Sets the APNs environment of the app's token: ``APNsEnvironment/sandbox`` for a
+        /// development-signed build, ``APNsEnvironment/production`` for TestFlight, ad hoc and the App
+        /// Store.
+        ///
+        /// ```swift
+        /// TernConfiguration.Builder(apiUrl: url).setApnsEnvironment(.sandbox).build()
+        /// ```
+        ///
+        /// - Parameter value: The environment, or nil (the default) to read it from the build
+        ///   (production when the build does not say).
+        /// - Returns: This builder.
+        @discardableResult public func setApnsEnvironment(_ value: APNsEnvironment?) -> Builder {
+            apnsEnvironment = value
+            return self
+        }
+
         /// The configuration; it is validated by `initialization(configuration:)`, which reports bad values.
         public func build() -> TernConfiguration {
             TernConfiguration(
                 apiUrl: apiUrl, rToken: rToken, appInfo: appInfo, providerPriorityList: providerPriorityList,
                 inAppAutoRequest: inAppAutoRequest, placementsRequestInterval: placementsRequestInterval,
-                maxPlacements: maxPlacements, collectionEnabled: collectionEnabled, enableLogging: enableLogging)
+                maxPlacements: maxPlacements, collectionEnabled: collectionEnabled, enableLogging: enableLogging,
+                apnsEnvironment: apnsEnvironment)
         }
     }
 }

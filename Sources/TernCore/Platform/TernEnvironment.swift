@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// Everything the SDK takes from the platform, and the outbox's tuning. Apps use ``Tern/shared``,
 /// which picks the platform's defaults; tests and the simulated device make a ``Tern`` with their own.
@@ -31,6 +32,9 @@ public struct TernEnvironment: Sendable {
     public var moduleInitTimeout: TimeInterval
     /// How long a session lasts after the app leaves the foreground.
     public var sessionTimeout: TimeInterval
+    /// The APNs environment the build's signature says (on iOS, ``ProvisioningProfile/buildEnvironment``);
+    /// nil when it cannot say. Used when the configuration's `apnsEnvironment` is nil.
+    public var buildAPNsEnvironment: @Sendable () -> APNsEnvironment?
 
     /// An environment; the platform parts are required, the tuning has the SDK's defaults.
     ///
@@ -47,13 +51,15 @@ public struct TernEnvironment: Sendable {
     ///   - idlePollInterval: Seconds between an idle sender's looks for rows another process wrote; default 30.
     ///   - moduleInitTimeout: Seconds a module may take to initialize before `timeout`; default 10.
     ///   - sessionTimeout: Seconds a session lasts after the app leaves the foreground; default 1,800.
+    ///   - buildAPNsEnvironment: The APNs environment the build says; default: none (nil).
     public init(
         transport: any HTTPTransport = URLSessionTransport(), clock: any TernClock = SystemClock(),
         deviceInfo: any DeviceInfoProvider, container: any AppGroupContainer, lifecycle: any AppLifecycle,
         backgroundTasks: any BackgroundTaskScheduler,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         retryPolicy: RetryPolicy = RetryPolicy(), maxBatchSize: Int = 100, idlePollInterval: TimeInterval = 30,
-        moduleInitTimeout: TimeInterval = 10, sessionTimeout: TimeInterval = 1800
+        moduleInitTimeout: TimeInterval = 10, sessionTimeout: TimeInterval = 1800,
+        buildAPNsEnvironment: @escaping @Sendable () -> APNsEnvironment? = { nil }
     ) {
         self.transport = transport
         self.clock = clock
@@ -67,6 +73,7 @@ public struct TernEnvironment: Sendable {
         self.idlePollInterval = idlePollInterval
         self.moduleInitTimeout = moduleInitTimeout
         self.sessionTimeout = sessionTimeout
+        self.buildAPNsEnvironment = buildAPNsEnvironment
     }
 
     /// Portable ports with the database under `root` (one directory per app group): for Linux, tests

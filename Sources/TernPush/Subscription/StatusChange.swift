@@ -27,7 +27,7 @@ struct StatusChange: Sendable {
         let request = PushSubscriptionRequest(
             time: time, provider: token?.provider ?? "", subscriptionId: token?.token ?? "", sync: sync,
             profileFields: profileFields, customFields: fields, cats: cats, replace: replace,
-            skipTriggers: skipTriggers)
+            skipTriggers: skipTriggers, apnsEnvironment: ready.apnsEnvironment)
         guard let body = try? JSONEncoder().encode(request) else {
             ready.emit(.error(function, PushModuleEvents.subscribeRequestDataIsNil))
             return

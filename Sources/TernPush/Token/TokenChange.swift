@@ -19,7 +19,8 @@ enum TokenChange {
         guard let old else { return }
         let request = PushUpdateRequest(
             oldProvider: old.provider, oldSubscriptionId: old.token, provider: new.provider,
-            subscriptionId: new.token, customFields: await ready.automaticFields())
+            subscriptionId: new.token, customFields: await ready.automaticFields(),
+            apnsEnvironment: ready.apnsEnvironment)
         guard let body = try? JSONEncoder().encode(request) else {
             ready.emit(.error(function, PushModuleEvents.updateRequestDataIsNil))
             return
