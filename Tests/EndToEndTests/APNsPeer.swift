@@ -16,8 +16,10 @@ struct APNsPeer {
     var origin: String { peer.origin.absoluteString }
     var caFile: String { peer.caFile }
 
-    init() throws {
-        let key = try JWTSigningKey.generate(.es256)
+    /// A peer trusting `key` (a new one when nil: two peers given one key stand for APNs' two
+    /// gateways, which trust the same .p8 key).
+    init(key: JWTSigningKey? = nil) throws {
+        let key = try key ?? JWTSigningKey.generate(.es256)
         peer = try ProviderPeer(config: [
             "provider": "apns",
             "apns": ["team_id": Self.teamId, "key_id": Self.keyId, "public_key": key.publicKeyPEM ?? ""],
