@@ -231,7 +231,22 @@ def main():
             button.click()
             wait(driver, lambda d: "Unmark test device" in d.find_element(By.CSS_SELECTOR, ".profile").text)
             driver.get(server.root + "/#/compose")
-            wait(driver, lambda d: "Send a test to 1 test profile (1 device)" in text(d))
+            button = wait(driver, lambda d: next((b for b in d.find_elements(By.XPATH, "//button[contains(., 'Send a test to 1 test device')]")), None))
+            title = driver.find_element(By.CSS_SELECTOR, "input[name='title']")
+            title.clear()
+            title.send_keys("Test before the sale")
+            button.click()
+            wait(driver, lambda d: "Test sent to 1 device" in text(d), 10, "the test send did not say where it went")
+            message = driver.find_element(By.XPATH, "//p[contains(., 'Test sent to 1 device')]/a").text
+            accepted = []
+            for _ in range(100):
+                accepted = [a for a in peer.accepted() if a["payload"].get("tern", {}).get("message_id", "").startswith(message + ".")]
+                if accepted:
+                    break
+                time.sleep(0.1)
+            assert len(accepted) == 1 and accepted[0]["token"] == TOKEN, accepted
+            status, shown = server.admin("GET", f"/messages/{message}")
+            assert status == 200 and shown["request"].get("test") is True, shown
 
         def settings_show_only_the_fingerprint():
             driver.get(server.root + "/#/settings")

@@ -12,8 +12,8 @@ export function render(main) {
   main.append(holder);
   const load = async () => {
     try {
-      const [resources, testProfiles] = await Promise.all([api("GET", "/resources"), api("GET", "/test-profiles")]);
-      clear(holder).append(composer(resources.filter((r) => (r.channels || []).includes("push")), testProfiles));
+      const [resources, testDevices] = await Promise.all([api("GET", "/resources"), api("GET", "/test-devices")]);
+      clear(holder).append(composer(resources.filter((r) => (r.channels || []).includes("push")), testDevices));
     } catch (error) {
       if (error.status !== 401) clear(holder).append(errorBox(error, load));
     }
@@ -21,13 +21,13 @@ export function render(main) {
   load();
 }
 
-function composer(resources, testProfiles) {
+function composer(resources, testDevices) {
   const c = controls(resources);
   const preview = h("div", { class: "panel", "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title", text: "Preview" }));
   const previewBody = h("div", {});
   preview.append(previewBody, h("p", { class: "hint", text: "How an iPhone shows it on the lock screen; the app's name and icon are placeholders." }));
   const dialog = confirmDialog();
-  const testArea = testSend(c, testProfiles);
+  const testArea = testSend(c, testDevices);
   const form = h(
     "form",
     { novalidate: true, "aria-label": "Compose" },
@@ -49,10 +49,10 @@ function composer(resources, testProfiles) {
       "fieldset",
       {},
       h("legend", { text: "Delivery" }),
-      h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment" })),
+      h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment", hint: "For devices whose SDK did not say its own." })),
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
-      field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }),
+      h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
     ),
@@ -140,6 +140,7 @@ function controls(resources) {
     collapse_id: text("collapse_id", { maxlength: 64 }),
     thread_id: text("thread_id"),
     topic: text("topic"),
+    ios_category: text("ios_category", { maxlength: 256 }),
     track_delivery: checkbox("Track delivery (the extension reports it)", "track_delivery", true),
     track_open: checkbox("Track opens", "track_open", true),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
@@ -233,6 +234,7 @@ export function build(c) {
     push_type: c.push_type.value,
     environment: c.environment.value,
     topic: optional(c.topic.value),
+    ios_category: optional(c.ios_category.value),
     track_delivery: c.track_delivery.box.checked,
     track_open: c.track_open.box.checked,
     data: jsonObject(c.data, "Custom data", errors),
@@ -342,25 +344,26 @@ function restoreCategories(form) {
   if (values.category !== undefined) form.querySelector("select[name='category']").value = values.category;
 }
 
-function testSend(c, profiles) {
+function testSend(c, devices) {
   const area = h("div", { class: "note" });
-  if (!profiles.length) {
-    area.append(h("p", { text: "No test devices yet: mark a profile as a test device on the Audience page to send test pushes." }));
+  if (!devices.length) {
+    area.append(h("p", { text: "No test devices yet: mark a profile as a test device on the Audience page (or a device with tern subscriptions test) to send test pushes." }));
     return area;
   }
-  const devices = profiles.reduce((sum, p) => sum + p.subscriptions.filter((s) => s.channel === "push").length, 0);
+  const count = new Set(devices.map((d) => `${d.provider} ${d.subscription_id}`)).size;
   const result = h("p", { role: "status" });
-  const button = h("button", { type: "button", class: "secondary", text: `Send a test to ${number(profiles.length)} test profile${profiles.length > 1 ? "s" : ""} (${number(devices)} device${devices === 1 ? "" : "s"})` });
+  const button = h("button", { type: "button", class: "secondary", text: `Send a test to ${number(count)} test device${count === 1 ? "" : "s"}` });
   button.addEventListener("click", async () => {
     const form = area.nextElementSibling;
     clearErrors(form);
     const request = build(c);
     if (!request) return;
-    request.audience = { type: "profiles", profile_ids: profiles.map((p) => p.id) };
+    // The server sends a test send to the project's test devices only (in the audience's resource).
+    request.test = true;
     button.disabled = true;
     try {
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
-      result.replaceChildren("Test sent: ", h("a", { href: `#/message/${encodeURIComponent(sent.id)}`, text: sent.id }));
+      result.replaceChildren(`Test sent to ${number(sent.counts.total)} device${sent.counts.total === 1 ? "" : "s"}: `, h("a", { href: `#/message/${encodeURIComponent(sent.id)}`, text: sent.id }));
     } catch (error) {
       if (error.status !== 401) showApiError(form, error);
     } finally {

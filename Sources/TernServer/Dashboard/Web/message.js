@@ -84,6 +84,8 @@ function view(message, stats) {
         r.media_url ? pair("Media", r.media_url) : null,
         r.click_url ? pair("Click URL", r.click_url) : null,
         r.category ? pair("Category", r.category) : null,
+        r.ios_category ? pair("iOS category", r.ios_category) : null,
+        r.test ? pair("Test send", "only the test devices") : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         pair("Audience", JSON.stringify(r.audience)),
