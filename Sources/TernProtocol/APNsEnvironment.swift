@@ -40,7 +40,8 @@ public enum APNsEnvironment: String, Codable, Sendable, CaseIterable {
         guard let environment = APNsEnvironment(rawValue: text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "must be \(Self.wireNames) (the token's APNs environment), not \"\(text.prefix(32))\"")
+                debugDescription: "must be \(Self.wireNames) (the token's APNs environment), not \"\(text.prefix(32))\""
+            )
         }
         self = environment
     }

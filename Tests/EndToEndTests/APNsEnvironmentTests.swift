@@ -21,13 +21,28 @@ import Testing
     /// The devices, and the gateway each must be reached through.
     static let devices: [(Device, APNsEnvironment)] = [
         // The app says sandbox itself (a development-signed build, as the reference's option).
-        (Device(name: "configured-sandbox", token: String(repeating: "a1", count: 32), configured: .sandbox, build: nil), .sandbox),
+        (
+            Device(
+                name: "configured-sandbox", token: String(repeating: "a1", count: 32), configured: .sandbox, build: nil),
+            .sandbox
+        ),
         // Nothing configured: the build's development profile says sandbox.
-        (Device(name: "development-build", token: String(repeating: "b2", count: 32), configured: nil, build: developmentBuild), .sandbox),
+        (
+            Device(
+                name: "development-build", token: String(repeating: "b2", count: 32), configured: nil,
+                build: developmentBuild), .sandbox
+        ),
         // Nothing configured, nothing in the build (an App Store build): production.
-        (Device(name: "store-build", token: String(repeating: "c3", count: 32), configured: nil, build: nil), .production),
+        (
+            Device(name: "store-build", token: String(repeating: "c3", count: 32), configured: nil, build: nil),
+            .production
+        ),
         // The configuration wins over the build.
-        (Device(name: "configured-production", token: String(repeating: "d4", count: 32), configured: .production, build: developmentBuild), .production),
+        (
+            Device(
+                name: "configured-production", token: String(repeating: "d4", count: 32), configured: .production,
+                build: developmentBuild), .production
+        ),
     ]
 
     /// What a development build's `embedded.mobileprovision` says, read by the SDK's parser.
@@ -55,7 +70,9 @@ import Testing
         defer { work.remove() }
         // One CA file trusting both peers' authorities.
         let caFile = work.path("providers-ca.pem")
-        let authorities = try [sandbox.caFile, production.caFile].map { try String(contentsOfFile: $0, encoding: .utf8) }
+        let authorities = try [sandbox.caFile, production.caFile].map {
+            try String(contentsOfFile: $0, encoding: .utf8)
+        }
         try authorities.joined(separator: "\n").write(toFile: caFile, atomically: true, encoding: .utf8)
         let server = try await ServerProcess.start(arguments: [
             "--apns-production-url", production.origin, "--apns-sandbox-url", sandbox.origin,
@@ -92,8 +109,10 @@ import Testing
 
         // One send, with a category the app registered itself.
         let (status, output) = try PushDeliveryTests.ternSend(
-            ["--title", "Your order", "--body", "Shipped", "--ios-category", "ORDER_V1", "--resource",
-             "\(server.resourceId)", "--json"], server: server)
+            [
+                "--title", "Your order", "--body", "Shipped", "--ios-category", "ORDER_V1", "--resource",
+                "\(server.resourceId)", "--json",
+            ], server: server)
         try #require(status == 0, "tern send: \(output)")
         let expected = { (gateway: APNsEnvironment) in
             Self.devices.filter { $0.1 == gateway }.map(\.0.token).sorted()

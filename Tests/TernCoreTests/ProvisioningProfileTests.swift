@@ -52,7 +52,8 @@ import Testing
         #expect(sandbox.apnsEnvironment == .sandbox)
         // The validator keeps it.
         #expect(ConfigurationValidator.validate(sandbox).configuration?.apnsEnvironment == .sandbox)
-        #expect(TernConfiguration.Builder(apiUrl: url, apnsEnvironment: .production).build().apnsEnvironment == .production)
+        #expect(
+            TernConfiguration.Builder(apiUrl: url, apnsEnvironment: .production).build().apnsEnvironment == .production)
         #expect(APNsEnvironment(entitlement: "development") == .sandbox)
         #expect(APNsEnvironment(entitlement: "production") == .production)
         #expect(APNsEnvironment(entitlement: "sandbox") == nil)

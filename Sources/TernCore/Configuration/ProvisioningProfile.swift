@@ -38,7 +38,7 @@ public enum ProvisioningProfile {
     /// The APNs environment a profile names, nil when it names none or an unknown one.
     ///
     /// - Parameter profile: The profile file's bytes.
-    /// - Returns: ``APNsEnvironment/sandbox`` for `development`, ``APNsEnvironment/production`` for `production`.
+    /// - Returns: `APNsEnvironment.sandbox` for `development`, `APNsEnvironment.production` for `production`.
     public static func apnsEnvironment(in profile: Data) -> APNsEnvironment? {
         apsEnvironment(in: profile).flatMap(APNsEnvironment.init(entitlement:))
     }

@@ -33,8 +33,8 @@ public struct TernConfiguration: Sendable, Equatable {
     /// The APNs environment the app's token belongs to, sent with the subscription so the server
     /// pushes through the right gateway. Nil (the default): the build says, where it can (on iOS,
     /// the `aps-environment` entitlement of the app's `embedded.mobileprovision`: `development` is
-    /// ``APNsEnvironment/sandbox``; the simulator is the sandbox; an App Store build has no profile
-    /// and is production), and ``APNsEnvironment/production`` when it cannot.
+    /// `APNsEnvironment.sandbox`; the simulator is the sandbox; an App Store build has no profile
+    /// and is production), and `APNsEnvironment.production` when it cannot.
     public let apnsEnvironment: APNsEnvironment?
 
     /// The default provider priority: APNs, then Firebase, then Huawei.
@@ -185,8 +185,8 @@ public struct TernConfiguration: Sendable, Equatable {
             return self
         }
 
-        /// Sets the APNs environment of the app's token: ``APNsEnvironment/sandbox`` for a
-        /// development-signed build, ``APNsEnvironment/production`` for TestFlight, ad hoc and the App
+        /// Sets the APNs environment of the app's token: `APNsEnvironment.sandbox` for a
+        /// development-signed build, `APNsEnvironment.production` for TestFlight, ad hoc and the App
         /// Store.
         ///
         /// ```swift

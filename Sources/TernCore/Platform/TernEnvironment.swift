@@ -32,7 +32,7 @@ public struct TernEnvironment: Sendable {
     public var moduleInitTimeout: TimeInterval
     /// How long a session lasts after the app leaves the foreground.
     public var sessionTimeout: TimeInterval
-    /// The APNs environment the build's signature says (on iOS, ``ProvisioningProfile/buildEnvironment``);
+    /// The APNs environment the build's signature says (on iOS, ``ProvisioningProfile/buildEnvironment(profile:simulator:)``);
     /// nil when it cannot say. Used when the configuration's `apnsEnvironment` is nil.
     public var buildAPNsEnvironment: @Sendable () -> APNsEnvironment?
 

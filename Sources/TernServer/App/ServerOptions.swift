@@ -119,10 +119,16 @@ public enum ServerOptions {
             config, value throws(ConfigurationError) in
             config.benchRoutes = !["0", "false", "no", ""].contains(value.lowercased())
         },
-        providerURL("--apns-production-url", "TERN_APNS_PRODUCTION_URL", "APNs production origin") {
+        providerURL(
+            "--apns-production-url", "TERN_APNS_PRODUCTION_URL",
+            "APNs production origin, for tokens of TestFlight, ad hoc and App Store builds (https://api.push.apple.com)"
+        ) {
             $0.providers.apnsProduction = $1
         },
-        providerURL("--apns-sandbox-url", "TERN_APNS_SANDBOX_URL", "APNs sandbox origin") {
+        providerURL(
+            "--apns-sandbox-url", "TERN_APNS_SANDBOX_URL",
+            "APNs sandbox origin, for tokens of development builds (https://api.sandbox.push.apple.com)"
+        ) {
             $0.providers.apnsSandbox = $1
         },
         providerURL("--fcm-url", "TERN_FCM_URL", "FCM HTTP v1 origin") { $0.providers.fcm = $1 },

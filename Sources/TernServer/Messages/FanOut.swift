@@ -58,7 +58,8 @@ public struct FanOut: Sendable, Equatable {
             guard filter.admits(candidate, tags: tags) else { continue }
             admitted.append(candidate)
         }
-        return try queue(tx, message: message, request: request, admitted: admitted, cursor: cursor, done: done, now: now)
+        return try queue(
+            tx, message: message, request: request, admitted: admitted, cursor: cursor, done: done, now: now)
     }
 
     /// Queues a delivery for each admitted subscription whose profile did not turn the message's

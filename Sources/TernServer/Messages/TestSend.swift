@@ -15,7 +15,8 @@ enum TestSend {
         -> [AudienceCandidate]
     {
         let resourceId = request.audience.resourceId
-        let filter = AudienceFilter(MessageAudience(type: .resource, resourceId: resourceId), category: request.category)
+        let filter = AudienceFilter(
+            MessageAudience(type: .resource, resourceId: resourceId), category: request.category)
         return try tx.testPushCandidates(projectId: projectId, resourceId: resourceId, limit: maxDevices).filter {
             filter.admits($0, tags: nil)
         }

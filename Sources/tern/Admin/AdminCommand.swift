@@ -20,7 +20,8 @@ enum AdminCommand {
                 [
                     OptionSpec("audience", "AUD", "projects create: the JWT audience"),
                     OptionSpec(
-                        "project", "ID", "resources list, keys list/create, audit, test-devices list: only this project's"),
+                        "project", "ID",
+                        "resources list, keys list/create, audit, test-devices list: only this project's"),
                     OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
                     OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
                     OptionSpec("before", "ID", "audit: entries older than this one"),
@@ -181,7 +182,8 @@ enum AdminCommand {
                 method: "PUT", path: "/resources/\(try arg(1, "RESOURCE"))/test-devices",
                 body: try json([
                     "subscription_id": try arg(2, "TOKEN"),
-                    "provider": arguments.value("provider") ?? PushProvider.apns.rawValue, "is_test": !arguments.has("off"),
+                    "provider": arguments.value("provider") ?? PushProvider.apns.rawValue,
+                    "is_test": !arguments.has("off"),
                 ]))
         case ("test-devices", "list"):
             return Call(

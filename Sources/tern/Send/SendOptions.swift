@@ -39,7 +39,8 @@ struct SendOptions {
                     OptionSpec("no-track-open", "the app does not report opens"),
                     OptionSpec("topic", "BUNDLE_ID", "the APNs topic (default: the credential's)"),
                     OptionSpec(
-                        "ios-category", "ID", "aps.category: a notification category the app registered (not with --button)"),
+                        "ios-category", "ID",
+                        "aps.category: a notification category the app registered (not with --button)"),
                     OptionSpec(
                         "environment", "production|sandbox",
                         "the APNs gateway for tokens whose SDK did not say its own (default production)"),
@@ -58,7 +59,8 @@ struct SendOptions {
                     OptionSpec("resource", "ID", "every push subscription of the resource"),
                     OptionSpec("to-topic", "NAME", "the push subscriptions of the topic's followers"),
                     OptionSpec(
-                        "test", "a test send: only the project's test devices (in the audience's resource), refused if none"),
+                        "test",
+                        "a test send: only the project's test devices (in the audience's resource), refused if none"),
                 ]
             ),
             (

@@ -45,7 +45,8 @@ import Testing
         defer { Task { await harness.finish() } }
         try #require(try await Self.subscribe(harness, "first", environment: "sandbox").status == 200)
         // A later subscribe that does not say keeps it.
-        let again = try await harness.server.sdk(.pushSubscribe, InProcessServer.subscription(token: "first", time: 2000))
+        let again = try await harness.server.sdk(
+            .pushSubscribe, InProcessServer.subscription(token: "first", time: 2000))
         try #require(again.status == 200)
         let update = try await harness.server.sdk(
             .pushUpdate,
@@ -152,7 +153,8 @@ import Testing
 
         // Unmarked, the device is no longer a test device.
         let unmark = try await harness.server.admin(
-            "PUT", "/resources/\(harness.resourceId)/test-devices", json: ["subscription_id": "marked", "is_test": false])
+            "PUT", "/resources/\(harness.resourceId)/test-devices",
+            json: ["subscription_id": "marked", "is_test": false])
         try #require(unmark.status == 200)
         let after = try await harness.server.admin("GET", "/test-devices")
         #expect(after.array.compactMap { $0["subscription_id"] as? String } == ["tester-phone"])

@@ -25,10 +25,13 @@ import Testing
                     status: .subscribed, hashId: "h2", clientTime: 1), now: 2)
             return (sandbox, unsaid)
         }
-        let read = try await fixture.store.read { tx in (try tx.subscription(id: sandbox.id), try tx.subscription(id: unsaid.id)) }
+        let read = try await fixture.store.read { tx in
+            (try tx.subscription(id: sandbox.id), try tx.subscription(id: unsaid.id))
+        }
         #expect(read.0?.apnsEnvironment == .sandbox && read.0?.isTest == true)
         #expect(read.1?.apnsEnvironment == nil && read.1?.isTest == false)
-        #expect(try await fixture.store.read { try $0.pushState(subscriptionId: sandbox.id) }?.apnsEnvironment == .sandbox)
+        #expect(
+            try await fixture.store.read { try $0.pushState(subscriptionId: sandbox.id) }?.apnsEnvironment == .sandbox)
 
         var changed = try #require(read.1)
         changed.apnsEnvironment = .production
