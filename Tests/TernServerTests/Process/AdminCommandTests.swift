@@ -40,4 +40,37 @@ import Testing
         #expect(typoStatus == 2)
         #expect(typo.contains("unknown option --colour"))
     }
+
+    @Test func testDevicesAreMarkedListedAndUnmarkedFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let resource = "\(server.resourceId)"
+        var profileId = ""
+        for token in ["phone-a", "phone-b"] {
+            let answer = try await JSONHTTPClient().post(
+                server.url("push/subscribe"),
+                json: ["time": 1, "provider": "ios-apns", "subscription_id": token, "apns_environment": "sandbox"],
+                headers: ["X-Tern-RToken": server.rToken])
+            #expect(answer.status == 200, "\(answer.text)")
+            let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+            profileId = (object?["profile"] as? [String: Any])?["id"] as? String ?? ""
+        }
+        let (markStatus, marked, _) = try Self.tern(["subscriptions", "test", resource, "phone-a"], server: server)
+        #expect(markStatus == 0)
+        #expect(
+            marked.contains("\"is_test\" : true") && marked.contains("\"apns_environment\" : \"sandbox\""), "\(marked)")
+        let (profileStatus, profile, _) = try Self.tern(["profiles", "test", profileId], server: server)
+        #expect(profileStatus == 0)
+        #expect(profile.contains("\"is_test\" : true"), "\(profile)")
+        let (_, listed, _) = try Self.tern(["test-devices", "list"], server: server)
+        #expect(listed.contains("phone-a") && listed.contains("phone-b"), "\(listed)")
+
+        let (_, _, _) = try Self.tern(["subscriptions", "test", resource, "phone-a", "--off"], server: server)
+        let (_, _, _) = try Self.tern(["profiles", "test", profileId, "--off"], server: server)
+        let (_, empty, _) = try Self.tern(["test-devices", "list", "--project", "\(server.projectId)"], server: server)
+        #expect(!empty.contains("phone"), "\(empty)")
+        let (unknownStatus, _, unknown) = try Self.tern(["subscriptions", "test", resource, "nobody"], server: server)
+        #expect(unknownStatus == 1)
+        #expect(unknown.contains("HTTP 404") && unknown.contains("no push subscription"), "\(unknown)")
+    }
 }
