@@ -31,6 +31,10 @@ public struct TernEnvironment: Sendable {
     public var moduleInitTimeout: TimeInterval
     /// How long a session lasts after the app leaves the foreground.
     public var sessionTimeout: TimeInterval
+    /// The module products initialization brings up, in this order (e.g. `["TernPush"]`); nil, the
+    /// default: every linked one. An app never needs it (it links what it uses); a process that links
+    /// every module, as a test runner does, names the ones a test talks to.
+    public var moduleProducts: [String]? = nil
 
     /// An environment; the platform parts are required, the tuning has the SDK's defaults.
     ///
