@@ -3,7 +3,7 @@ import TernCore
 import TernPush
 
 /// Initializes the extension's SDK with the configuration the app saved in the app-group database
-/// (``SharedConfiguration``): the extension never calls `initialization` itself. Tried before each
+/// (`SharedConfiguration`): the extension never calls `initialization` itself. Tried before each
 /// notification until it succeeds.
 actor ExtensionBootstrap {
     private let tern: Tern

@@ -2,7 +2,7 @@ import Foundation
 import TernCore
 import TernProtocol
 
-/// What push brings to the core besides its init step (``ModuleParts``).
+/// What push brings to the core besides its init step (`ModuleParts`).
 enum PushParts {
     /// Fills in `provider` (when the app gave none) and `subscription_id` with the device's token
     /// in a request written before the token arrived; waits (reporting `pushTokenUpdateAwait`) while

@@ -2,7 +2,7 @@ import Foundation
 import TernCore
 import TernProtocol
 
-/// Checks what an app passes to `sendTarget` and turns it into the wire's ``GoalEvent``. Pure: the
+/// Checks what an app passes to `sendTarget` and turns it into the wire's `GoalEvent`. Pure: the
 /// JWT check needs the core and happens when the call runs.
 enum GoalDraft {
     /// Longest `sid`, `eventName` and `clientID`, in UTF-8 bytes (the server's limit).

@@ -181,12 +181,11 @@ public actor ServerProcess {
     {
         let path = directory.path("data/bootstrap.json")
         let deadline = Date().addingTimeInterval(timeout)
+        func written() -> Bootstrap? {
+            FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(Bootstrap.self, from: $0) }
+        }
         while Date() < deadline {
-            if let data = FileManager.default.contents(atPath: path),
-                let info = try? JSONDecoder().decode(Bootstrap.self, from: data)
-            {
-                return info
-            }
+            if let info = written() { return info }
             if !process.isRunning {
                 let log = (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8)) ?? ""
                 throw ServerProcessError(
@@ -194,6 +193,8 @@ public actor ServerProcess {
             }
             try await Task.sleep(for: .milliseconds(25))
         }
+        // A loaded machine may wake this task only after the deadline: look once more before failing.
+        if let info = written() { return info }
         let log = (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8)) ?? ""
         throw ServerProcessError(
             "tern serve wrote no bootstrap.json within \(timeout)s; its log:\n\(log.suffix(2_000))")

@@ -8,6 +8,7 @@ Prints PASS/FAIL per check and a closing "dashboard: N passed, M failed"; exits 
 Screenshots of every page go to --screenshots (default .build/dashboard-screenshots).
 """
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -226,6 +227,31 @@ def main():
             wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".profile .field-value")] == [XSS], 10, "the field lookup did not find the profile")
             assert driver.execute_script("return window.__xss === undefined"), "the looked-up value ran as script"
 
+        def inbox_page_puts_a_message_and_shows_it_as_text():
+            # The device's profile, through the API the pages use.
+            found = fetch(driver, "GET", f"/api/v1/admin/subscriptions?resource_id={server.bootstrap['resource_id']}&provider=ios-apns&subscription_id={TOKEN}", {"Accept": "application/json"})
+            assert found["status"] == 200, found
+            profile = json.loads(found["body"])[0]["profile_id"]
+            driver.get(server.root + "/#/inbox")
+            form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form[aria-label='Put a message in inboxes']"))
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            wait(driver, lambda d: "Paste the person's profile id." in form.text, 10, "an empty form was not refused beside its field")
+            form.find_element(By.NAME, "audience_value").send_keys(profile)
+            form.find_element(By.NAME, "title").send_keys("Inbox " + XSS)
+            form.find_element(By.NAME, "image_url").send_keys("ftp://example.com/a.png")
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            image = form.find_element(By.NAME, "image_url")
+            wait(driver, lambda d: image.get_attribute("aria-invalid") == "true" and "image_url must be https" in d.find_element(By.ID, image.get_attribute("id") + "-error").text, 10, "the API's reason for the image is not beside it")
+            form.find_element(By.NAME, "image_url").clear()
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            wait(driver, lambda d: "In 1 inbox" in form.text, 10, "the put did not say how many inboxes")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".inbox .inbox-title"))
+            assert title.text == "Inbox " + XSS, title.text
+            assert "1 unread" in driver.find_element(By.CSS_SELECTOR, ".inbox").text
+            assert driver.execute_script("return window.__xss === undefined"), "the inbox title's script ran"
+            assert not driver.find_elements(By.CSS_SELECTOR, ".inbox script, .inbox img"), "the title became markup"
+            shot(driver, "inbox")
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -331,6 +357,7 @@ def main():
         for check in [wrong_key_is_refused, sign_in_shows_the_overview, csrf_less_post_is_refused, compose_sends_to_the_device,
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
+                      inbox_page_puts_a_message_and_shows_it_as_text,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,

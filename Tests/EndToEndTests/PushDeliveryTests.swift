@@ -42,7 +42,7 @@ import Testing
         try #require(await stream.next("pushSubscribeRequestSuccessful") != nil, "the subscription never landed")
 
         // The operator: tern send, waiting until every delivery has an outcome.
-        let (status, output) = try Self.ternSend(
+        let (status, output) = try await Self.ternSend(
             ["--title", "Sale", "--body", "30% off", "--resource", "\(server.resourceId)", "--json"], server: server)
         try #require(status == 0, "tern send: \(output)")
         let messageId = try #require(output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
@@ -83,8 +83,8 @@ import Testing
         directory.remove()
     }
 
-    static func ternSend(_ arguments: [String], server: ServerProcess) throws -> (Int32, String) {
-        let run = try TernCommand.run(
+    static func ternSend(_ arguments: [String], server: ServerProcess) async throws -> (Int32, String) {
+        let run = try await TernCommand.run(
             ["send"] + arguments + ["--interval", "0.05", "--data", server.dataDirectory.path("data")])
         return (run.status, run.output + run.error)
     }

@@ -54,7 +54,7 @@ struct AuthTests {
     @Test @MainActor func requestsCarryTheJWTAndTheRToken() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         sdk.tern.setJWTProvider(provider: TestJWTProvider(token: "header.claims.signature"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1)])
@@ -68,7 +68,7 @@ struct AuthTests {
     @Test @MainActor func aNilJWTWithoutAnRTokenWaitsAndRetries() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         let provider = TestJWTProvider(token: nil)
         sdk.tern.setJWTProvider(provider: provider)
@@ -87,7 +87,7 @@ struct AuthTests {
     @Test @MainActor func aNilJWTWithAnRTokenIsReportedAndTheRTokenIsUsed() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.tern.setJWTProvider(provider: TestJWTProvider(token: nil))
         sdk.configure(apiUrl: server.apiUrl)
@@ -103,7 +103,7 @@ struct AuthTests {
     @Test @MainActor func authenticateThenLogOut() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: #"{"id":"p1"}"#))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.core.perform("setToken") { ready in
@@ -139,7 +139,7 @@ struct BackgroundFlushTests {
     @Test @MainActor func registeringAndRunningTheBackgroundTask() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.tern.backgroundTasks.registerBackgroundTask()
         #expect(await events.first(CoreEvents.backgroundTaskRegister) != nil)

@@ -11,7 +11,7 @@ struct ConsentAndClearTests {
     @Test @MainActor func aSavedOptOutHoldsAcrossARestartUntilConsentIsGiven() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let first = try TestSDK()
+        let first = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(first.tern)
         first.configure(apiUrl: server.apiUrl)
         first.tern.setCollectionEnabled(false)
@@ -23,7 +23,7 @@ struct ConsentAndClearTests {
         await first.close()
 
         // The configuration says collect (the default), but the saved opt-out wins.
-        let second = try TestSDK(directory: first.directory)
+        let second = try TestSDK(directory: first.directory, modules: ["TernPush"])
         let later = EventRecorder(second.tern)
         second.configure(apiUrl: server.apiUrl)
         second.tern.enqueueForTest([Entries.ordered(2)])
@@ -39,14 +39,14 @@ struct ConsentAndClearTests {
     @Test @MainActor func anOptOutBeforeInitializationWinsOverAnEarlierRunsConsent() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let first = try TestSDK()
+        let first = try TestSDK(modules: ["TernPush"])
         first.configure(apiUrl: server.apiUrl)
         first.tern.setCollectionEnabled(true)
         #expect(await first.tern.isCollectionEnabled)
         await first.close()
 
         // The user opts out before the app initializes the SDK: there is no store yet.
-        let second = try TestSDK(directory: first.directory)
+        let second = try TestSDK(directory: first.directory, modules: ["TernPush"])
         let events = EventRecorder(second.tern)
         second.tern.setCollectionEnabled(false)
         second.configure(apiUrl: server.apiUrl)
@@ -56,7 +56,7 @@ struct ConsentAndClearTests {
         await second.close()
 
         // And the opt-out was saved: a third run without any call still does not collect.
-        let third = try TestSDK(directory: first.directory)
+        let third = try TestSDK(directory: first.directory, modules: ["TernPush"])
         third.configure(apiUrl: server.apiUrl)
         #expect(await third.tern.isCollectionEnabled == false)
         await third.close()
@@ -66,7 +66,7 @@ struct ConsentAndClearTests {
     @Test @MainActor func aConfigurationWithCollectionOffPausesUntilConsent() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.tern.setAppGroup(groupName: "group.test")
         sdk.tern.initialization(
@@ -84,7 +84,7 @@ struct ConsentAndClearTests {
     @Test @MainActor func clearDeletesTheOutboxAndSettingsAndCancelsRetries() async throws {
         let server = try ScriptedServer(fallback: .text(503, "down"))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.core.perform("setToken") { ready in
@@ -111,7 +111,7 @@ struct ConsentAndClearTests {
 
     @Test @MainActor func sessionsAreReportedWithTheAutomaticFields() async throws {
         let lifecycle = ManualAppLifecycle()
-        let sdk = try TestSDK(lifecycle: lifecycle)
+        let sdk = try TestSDK(lifecycle: lifecycle, modules: ["TernPush"])
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         let before = await withCheckedContinuation { continuation in
             sdk.tern.core.perform("fields") { ready in continuation.resume(returning: await ready.automaticFields()) }

@@ -19,7 +19,7 @@ struct SenderTests {
             script: [ScriptedServer.failure(500, "database is down"), .text(503, "busy")],
             fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1)])
@@ -55,7 +55,7 @@ struct SenderTests {
             ScriptedServer.failure(429, "slow down", headers: [("Retry-After", "1")])
         ])
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1)])
@@ -71,7 +71,7 @@ struct SenderTests {
             ScriptedServer.failure(400, "category not found in resource 7")
         ])
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1), Entries.ordered(2)])
@@ -90,7 +90,7 @@ struct SenderTests {
     @Test @MainActor func orderedChangesReachTheServerOneAtATimeInOrder() async throws {
         let server = try ScriptedServer(script: [ScriptedServer.failure(500, "x"), ScriptedServer.failure(502, "y")])
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest((0..<30).map { Entries.ordered($0) })
@@ -103,7 +103,7 @@ struct SenderTests {
     @Test @MainActor func eventsGoInBatchesEachExactlyOnce() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         sdk.configure(apiUrl: server.apiUrl)
         let ids = (0..<250).map { "m\($0)" }
         sdk.tern.enqueueForTest(ids.map(Entries.event))
@@ -120,7 +120,7 @@ struct SenderTests {
     @Test @MainActor func unacknowledgedRequestsAreSentAfterARestartWithTheirKey() async throws {
         let down = try ScriptedServer(fallback: .text(503, "down"))
         let apiUrl = down.apiUrl
-        let first = try TestSDK()
+        let first = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(first.tern)
         first.configure(apiUrl: apiUrl)
         first.tern.enqueueForTest([Entries.ordered(7), Entries.event("e1")])
@@ -132,7 +132,7 @@ struct SenderTests {
 
         let server = try ScriptedServer()
         defer { server.stop() }
-        let second = try TestSDK(directory: first.directory)
+        let second = try TestSDK(directory: first.directory, modules: ["TernPush"])
         second.configure(apiUrl: server.apiUrl)
         #expect(await second.tern.flush(timeout: 30))
         let requests = await server.requests
@@ -145,7 +145,7 @@ struct SenderTests {
     @Test @MainActor func syncStatesSayPersistedThenSynced() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         sdk.configure(apiUrl: server.apiUrl)
         let updates = await sdk.tern.syncStates()
         let entry = Entries.ordered(1)

@@ -9,31 +9,33 @@ import Testing
         let server = try await RealServer.start()
         let ada = try await InboxEndToEndTests.person(server, "ada@example.com")
         let connection = ["--url", server.apiUrl, "--admin-key", server.process.adminKey]
-        let put = try TernCommand.run(
+        let put = try await TernCommand.run(
             [
                 "inbox", "put", "--profile", ada.profileId, "--title", "Shipped", "--link", "https://e.com/o/1",
                 "--custom", #"{"order":"A-1"}"#, "--days", "7",
             ] + connection)
         #expect(put.status == 0, "\(put.error)")
         #expect(put.output.contains(#""profiles" : 1"#))
-        let list = try TernCommand.run(["inbox", "list", ada.profileId] + connection)
+        let list = try await TernCommand.run(["inbox", "list", ada.profileId] + connection)
         #expect(list.output.contains("Shipped") && list.output.contains(#""unread" : 1"#), "\(list.output)")
-        let expiry = try TernCommand.run(["inbox", "expiry", String(server.process.projectId), "30"] + connection)
+        let expiry = try await TernCommand.run(
+            ["inbox", "expiry", String(server.process.projectId), "30"] + connection)
         #expect(expiry.output.contains(#""expiry_days" : 30"#))
-        let badDays = try TernCommand.run(["inbox", "expiry", String(server.process.projectId), "0"] + connection)
+        let badDays = try await TernCommand.run(
+            ["inbox", "expiry", String(server.process.projectId), "0"] + connection)
         #expect(badDays.status == 1 && badDays.error.contains("expiry_days: must be 1 to 3650"))
 
         _ = try await server.sdk(
             "profile/preferences/set", json: ["preferences": ["push": ["news": false]]], jwt: ada.jwt)
         _ = try await server.sdk("profile/topics/follow", json: ["topic": "release-notes"], jwt: ada.jwt)
-        let preferences = try TernCommand.run(["preferences", "show", ada.profileId] + connection)
+        let preferences = try await TernCommand.run(["preferences", "show", ada.profileId] + connection)
         #expect(preferences.output.contains(#""news" : false"#), "\(preferences.output)")
-        let topics = try TernCommand.run(["topics", "list", String(server.process.projectId)] + connection)
+        let topics = try await TernCommand.run(["topics", "list", String(server.process.projectId)] + connection)
         #expect(topics.output.contains(#""followers" : 1"#) && topics.output.contains("release-notes"))
-        let followers = try TernCommand.run(
+        let followers = try await TernCommand.run(
             ["topics", "followers", String(server.process.projectId), "release-notes"] + connection)
         #expect(followers.output.contains(ada.profileId))
-        let unknown = try TernCommand.run(
+        let unknown = try await TernCommand.run(
             ["topics", "followers", String(server.process.projectId), "nope"] + connection)
         #expect(unknown.status == 1 && unknown.error.contains("has no topic nope"))
         await server.stop()

@@ -20,9 +20,12 @@ public struct TestSDK {
 
     /// An SDK in `directory` (a new temporary one when nil: pass another SDK's to restart on its
     /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given.
+    /// `modules` names the module products to bring up (nil: every one the test runner links, which
+    /// is all of them: a test against a scripted server names the ones whose requests it scripts).
     public init(
         directory: TemporaryDirectory? = nil, retryPolicy: RetryPolicy = .fast, transport: (any HTTPTransport)? = nil,
-        moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle()
+        moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle(),
+        modules: [String]? = nil
     ) throws {
         let directory = try directory ?? TemporaryDirectory(prefix: "tern-sdk")
         self.directory = directory
@@ -32,6 +35,7 @@ public struct TestSDK {
         environment.moduleInitTimeout = moduleInitTimeout
         if let lifecycle { environment.lifecycle = lifecycle }
         environment.random = { 0.5 }
+        environment.moduleProducts = modules
         if let transport { environment.transport = transport }
         tern = Tern(environment: environment)
         events = EventLog(tern)

@@ -4,16 +4,14 @@ import Testing
 
 /// Secrets need not be on the command line, where `ps` shows them to every user of the machine.
 @Suite struct SecretsTests {
-    func tern(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        var merged = ProcessInfo.processInfo.environment
-        merged.merge(environment) { _, new in new }
-        merged["TERN_ADMIN_KEY"] = environment["TERN_ADMIN_KEY"]
-        let pipe = Pipe()
-        let process = try ChildProcess.run(
-            try ServerProcess.binaryURL().path, arguments, environment: merged, output: .pipe(pipe), error: .pipe(pipe))
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        let status = process.waitUntilExit()
-        return (status, String(decoding: output, as: UTF8.self))
+    /// `tern …` with `environment`, and `TERN_ADMIN_KEY` only when `environment` gives it.
+    func tern(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+        status: Int32, output: String
+    ) {
+        var variables: [String: String?] = environment
+        variables["TERN_ADMIN_KEY"] = .some(environment["TERN_ADMIN_KEY"])
+        let run = try await TernCommand.run(arguments, environment: variables)
+        return (run.status, run.output + run.error)
     }
 
     @Test func theAdminKeyAndAnHS256SecretComeFromFiles() async throws {
@@ -26,22 +24,24 @@ import Testing
         try Data((server.process.adminKey + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
         try Data(String(repeating: "z", count: 40).utf8).write(to: URL(fileURLWithPath: secretFile))
         let url = server.process.apiURL.absoluteString
-        let added = try tern([
+        let added = try await tern([
             "jwt-keys", "add", "\(server.first.projectId)", "from-file", "HS256", "--secret-file", secretFile, "--url",
             url,
             "--admin-key-file", keyFile,
         ])
         #expect(added.status == 0, "\(added.output)")
-        let listed = try tern(
+        let listed = try await tern(
             ["jwt-keys", "list", "\(server.first.projectId)", "--url", url],
             environment: ["TERN_ADMIN_KEY_FILE": keyFile])
         #expect(listed.status == 0, "\(listed.output)")
         #expect(listed.output.contains("from-file"))
         #expect(!listed.output.contains(String(repeating: "z", count: 40)))
-        let wrong = try tern(["jwt-keys", "list", "1", "--url", url, "--admin-key-file", directory.path("missing")])
+        let wrong = try await tern([
+            "jwt-keys", "list", "1", "--url", url, "--admin-key-file", directory.path("missing"),
+        ])
         #expect(wrong.status != 0)
         #expect(wrong.output.contains("cannot read"))
-        let help = try tern(["help"])
+        let help = try await tern(["help"])
         #expect(help.output.contains("shows in ps"), "\(help.output)")
     }
 }

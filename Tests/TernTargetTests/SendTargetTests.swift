@@ -8,6 +8,9 @@ import Testing
 /// `sendTarget` against a loopback API: what goes on the wire, batching, and what is refused before
 /// anything is queued.
 @Suite(.serialized) struct SendTargetTests {
+    /// The modules whose requests the scripted server expects (the inbox would sync for the JWT).
+    static let modules = ["TernPush", "TernTarget"]
+
     /// Goals in the bodies the API received, in order.
     static func goals(_ api: LoopbackAPI) async -> [[String: Any]] {
         await api.requests.filter { $0.path == "/api/v1/event/post" }.flatMap {
@@ -17,7 +20,7 @@ import Testing
 
     @Test func everyParameterIsOnTheWireWithTheReferencesKeys() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl, jwt: "header.claims.signature")
         let queued = sdk.tern.target.sendTarget(
             sid: "pixel-1", clientID: "client-7", eventName: "purchase", sendMessageId: "smid-3",
@@ -68,7 +71,7 @@ import Testing
 
     @Test func goalsQueuedWhileARequestIsOutGoTogetherInOneBatch() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl)
         await api.hold()
         sdk.tern.target.sendTarget(sid: "s", eventName: "goal-0")
@@ -120,7 +123,7 @@ import Testing
     @Test(arguments: BadPayload.allCases)
     func payloadsThatAreNotScalarsAreRefusedAndNothingIsSent(bad: BadPayload) async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl)
         let refused = sdk.tern.target.sendTarget(sid: "s", eventName: "bad", payload: bad.payload)
         guard case .failed(let reason) = refused.state else {
@@ -142,7 +145,7 @@ import Testing
 
     @Test func emptyNamesAndIncompleteSubscriptionsAreRefusedBeforeQueueing() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl, jwt: "jwt")
         let target = sdk.tern.target
         #expect(target.sendTarget(sid: "s", eventName: "").state != .queued)
@@ -176,7 +179,7 @@ import Testing
 
     @Test func profileFieldsOrASubscriptionWithoutAJWTProviderAreRefusedWithJwtIsNil() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl)
         sdk.tern.target.sendTarget(sid: "s", eventName: "with-fields", profileFields: ["_fname": "Ada"])
         sdk.tern.target.sendTarget(
@@ -195,7 +198,7 @@ import Testing
     @Test func aRefusalFromTheServerIsAnErrorEventWithItsReason() async throws {
         let api = try LoopbackAPI()
         await api.answer(.envelopeError(400, "events[0].sid \"nope\" is not a pixel of project 1"))
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl)
         sdk.tern.target.sendTarget(sid: "nope", eventName: "e")
         let failure = try #require(await sdk.events.first("mobileEventRequestFailed"))

@@ -43,9 +43,10 @@ public protocol TernModuleEntry {
 enum ModuleDiscovery {
     static let products = ["TernPush", "TernTarget", "TernProfile", "TernInApp", "TernInbox", "TernPreferences"]
 
-    /// The linked modules' instances for `core`, in ``products`` order.
+    /// The linked modules' instances for `core`, in ``products`` order (or the environment's
+    /// `moduleProducts`, when it names them).
     static func linked(_ core: CoreServices) -> [any TernModule] {
-        products.compactMap { product in
+        (core.environment.moduleProducts ?? products).compactMap { product in
             (_typeByName(mangledName(product)) as? any TernModuleEntry.Type)?.module(core)
         }
     }

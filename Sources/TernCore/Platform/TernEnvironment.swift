@@ -35,6 +35,10 @@ public struct TernEnvironment: Sendable {
     /// The APNs environment the build's signature says (on iOS, ``ProvisioningProfile/buildEnvironment(profile:simulator:)``);
     /// nil when it cannot say. Used when the configuration's `apnsEnvironment` is nil.
     public var buildAPNsEnvironment: @Sendable () -> APNsEnvironment?
+    /// The module products initialization brings up, in this order (e.g. `["TernPush"]`); nil, the
+    /// default: every linked one. An app never needs it (it links what it uses); a process that links
+    /// every module, as a test runner does, names the ones a test talks to.
+    public var moduleProducts: [String]? = nil
 
     /// An environment; the platform parts are required, the tuning has the SDK's defaults.
     ///

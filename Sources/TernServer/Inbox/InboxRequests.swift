@@ -42,7 +42,7 @@ public struct InboxPutRequest: Codable, Sendable, Equatable {
         }
         try MessagePlan.text(title, "title", max: 1024)
         try MessagePlan.text(body, "body", max: 4096)
-        if let imageURL { _ = try MessageURLs.media(imageURL) }
+        if let imageURL { _ = try MessageURLs.media(imageURL, "image_url") }
         if let link { _ = try MessageURLs.link(link, "link") }
         if let days = expiresInDays, !(1...InboxLimits.maxExpiryDays).contains(days) {
             throw .badRequest("expires_in_days: must be 1 to \(InboxLimits.maxExpiryDays), not \(days)")

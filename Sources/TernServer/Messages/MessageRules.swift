@@ -6,15 +6,16 @@ enum MessageURLs {
     static let maxLength = 2048
 
     /// Media the extension downloads: https (plain http only on loopback, for local testing).
-    static func media(_ text: String) throws(APIError) -> String {
-        let url = try absolute(text, "media_url")
+    /// `field` is the request's name for it, which the reason starts with.
+    static func media(_ text: String, _ field: String = "media_url") throws(APIError) -> String {
+        let url = try absolute(text, field)
         let scheme = url.scheme?.lowercased() ?? ""
         let host = url.host?.lowercased() ?? ""
         let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
         guard scheme == "https" || (scheme == "http" && loopback) else {
-            throw .badRequest("media_url must be https (the extension downloads nothing else), not \(scheme)://")
+            throw .badRequest("\(field) must be https (the extension downloads nothing else), not \(scheme)://")
         }
-        guard !host.isEmpty else { throw .badRequest("media_url has no host: send an absolute https URL") }
+        guard !host.isEmpty else { throw .badRequest("\(field) has no host: send an absolute https URL") }
         return text
     }
 

@@ -111,6 +111,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(failedByReason, forKey: .failedByReason)
         try container.encode(delivered, forKey: .delivered)
         try container.encode(opened, forKey: .opened)
+        try container.encode(skippedByPreference, forKey: .skippedByPreference)
         try container.encode(done, forKey: .done)
         try container.encode(skippedByPreference, forKey: .skippedByPreference)
     }

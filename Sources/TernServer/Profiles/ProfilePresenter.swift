@@ -1,7 +1,7 @@
 import Foundation
 import TernProtocol
 
-/// Builds the wire's ``ProfileData`` from stored rows.
+/// Builds the wire's `ProfileData` from stored rows.
 enum ProfilePresenter {
     /// The profile with one subscription (or none), its categories titled from the resource.
     /// `categories` are the subscription's resource's, when the caller has them already.

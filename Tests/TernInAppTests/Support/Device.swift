@@ -38,7 +38,7 @@ final class RecordingPresenter: InAppPresenter {
     var channel: InAppDisplayChannel? { state.withLock { $0.channel } }
 
     /// Waits until `count` presentations were handed over.
-    func waitForShown(_ count: Int, timeout: TimeInterval = 10) async -> Bool {
+    func waitForShown(_ count: Int, timeout: TimeInterval = 30) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if shown.count >= count { return true }

@@ -28,7 +28,7 @@ struct PushEventsAPITests {
     @Test @MainActor func anOpenIsReportedOnceHoweverOftenTheAppReportsIt() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         let pushEvents = sdk.tern.push.pushEvents
@@ -47,7 +47,7 @@ struct PushEventsAPITests {
     }
 
     @Test @MainActor func aPushThatIsNotTernsOrDoesNotAskForTheEventIsRefusedWithAReason() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.pushEvents.deliveryEvent(from: ["aps": ["alert": "not ours"]])

@@ -15,7 +15,7 @@ struct SubscriptionTests {
     @Test @MainActor func subscribeSendsTheTokenTheFieldsAndTheDeviceInfo() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -67,7 +67,7 @@ struct SubscriptionTests {
     @Test @MainActor func withSyncFalseTheProfileIsNil() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -84,7 +84,7 @@ struct SubscriptionTests {
             script: [ScriptedServer.failure(503, "try later")],
             fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-firebase", pushToken: "fcm-1")
@@ -105,7 +105,7 @@ struct SubscriptionTests {
     @Test @MainActor func nonScalarCustomFieldsAreRefusedAtOnceAndNothingIsSent() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -127,7 +127,7 @@ struct SubscriptionTests {
     @Test @MainActor func aChangeMadeBeforeTheTokenWaitsForIt() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.subscription.subscribe()

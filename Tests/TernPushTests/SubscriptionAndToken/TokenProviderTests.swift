@@ -7,7 +7,7 @@ import Testing
 @Suite("push.token asks the providers in priority order and moves the subscription with the token")
 struct TokenProviderTests {
     @Test @MainActor func theFirstProviderInPriorityOrderWithATokenWins() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.fastProviders()
@@ -25,7 +25,7 @@ struct TokenProviderTests {
     }
 
     @Test @MainActor func aProviderIsAskedAgainUntilItGivesAToken() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.fastProviders()
@@ -38,7 +38,7 @@ struct TokenProviderTests {
     }
 
     @Test @MainActor func aProviderThatNeverAnswersIsGivenUpWithAReason() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setFetchPolicy(ProviderFetchPolicy(attempts: 2, delay: 0, timeout: 0.05))
@@ -53,7 +53,7 @@ struct TokenProviderTests {
     @Test @MainActor func changingThePriorityMovesTheSubscriptionWithPushUpdate() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.fastProviders()
@@ -76,7 +76,7 @@ struct TokenProviderTests {
     }
 
     @Test @MainActor func anInvalidPriorityListIsRefusedWithItsReason() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.changeProviderPriority([])
@@ -95,7 +95,7 @@ struct TokenProviderTests {
     @Test @MainActor func forcedTokenUpdateRenewsTheFirebaseTokenAndMovesTheSubscription() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.fastProviders()
@@ -116,7 +116,7 @@ struct TokenProviderTests {
     }
 
     @Test @MainActor func apnsTokensCannotBeDeletedOrForcedAndUnknownProvidersAreRefused() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "apns-1")

@@ -7,7 +7,7 @@ import Testing
 @Suite("push.token keeps the device's token and moves the subscription with it")
 struct TokenTests {
     @Test @MainActor func anUnknownProviderOrAnEmptyTokenIsRefused() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "android-fcm", pushToken: "x")
@@ -23,7 +23,7 @@ struct TokenTests {
     }
 
     @Test @MainActor func getTokenAnswersWithTheSavedTokenOnTheMainQueue() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "ios-huawei", pushToken: "hms-1")
@@ -36,7 +36,7 @@ struct TokenTests {
         #expect(onMain)
         await sdk.close()
         // The token survives a restart.
-        let again = try TestSDK(directory: sdk.directory)
+        let again = try TestSDK(directory: sdk.directory, modules: ["TernPush"])
         again.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         let saved = await withCheckedContinuation { continuation in
             again.tern.push.token.getToken { continuation.resume(returning: $0) }
@@ -48,7 +48,7 @@ struct TokenTests {
     @Test @MainActor func aNewTokenMovesTheSubscriptionWithPushUpdate() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -69,7 +69,7 @@ struct TokenTests {
             script: [ScriptedServer.ok(profileJSON: #"{"id":"p1","subscription":{"status":"suspended"}}"#)],
             fallback: ScriptedServer.failure(404, "no profile for this token"))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush"])
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")

@@ -6,13 +6,16 @@ import Testing
 
 @Suite("push.subscription.unSuspend and the sign-in / sign-out hand-over")
 struct UnsuspendTests {
+    /// The modules whose requests the scripted server expects (the inbox would sync for the JWT).
+    static let modules = ["TernPush"]
+
     static let withSubscription = #"{"id":"p1","subscription":{"subscription_id":"tok-1","status":"subscribed"}}"#
     static let withoutSubscription = #"{"id":"p2"}"#
 
     @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -36,7 +39,7 @@ struct UnsuspendTests {
     @Test @MainActor func unSuspendIsSentOnceAndAServerErrorReachesTheCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.failure(503, "maintenance"))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -53,7 +56,7 @@ struct UnsuspendTests {
         let server = try ScriptedServer(
             script: [ScriptedServer.failure(503, "busy"), ScriptedServer.ok(), ScriptedServer.failure(400, "bad cat")])
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -79,7 +82,7 @@ struct UnsuspendTests {
                 ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
             ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         let events = EventRecorder(sdk.tern)
         sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
@@ -105,7 +108,7 @@ struct UnsuspendTests {
     @Test @MainActor func theHandOverDoesNotSubscribeWhenTheAppLastUnsubscribed() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription))
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         let events = EventRecorder(sdk.tern)
         sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
@@ -126,7 +129,7 @@ struct UnsuspendTests {
     @Test @MainActor func anAppOnAnRTokenAloneHasNoUserToHandOverTo() async throws {
         let server = try ScriptedServer()
         defer { server.stop() }
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: Self.modules)
         let events = EventRecorder(sdk.tern)
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")

@@ -369,22 +369,23 @@ struct InAppServer: Sendable {
         ]
         let file = directory.path("campaign.json")
         try JSONSerialization.data(withJSONObject: campaign).write(to: URL(fileURLWithPath: file))
-        let created = try TernCommand.run(["inapp", "create", file] + connection)
+        let created = try await TernCommand.run(["inapp", "create", file] + connection)
         #expect(created.status == 0, "\(created.error)")
         let id = try #require(
             (try JSONSerialization.jsonObject(with: Data(created.output.utf8)) as? [String: Any])?["id"] as? String)
-        #expect(try TernCommand.run(["inapp", "start", id] + connection).status == 0)
-        let caps = try TernCommand.run(["inapp", "caps", "\(app.server.projectId)", "--per-day", "2"] + connection)
+        #expect(try await TernCommand.run(["inapp", "start", id] + connection).status == 0)
+        let caps = try await TernCommand.run(
+            ["inapp", "caps", "\(app.server.projectId)", "--per-day", "2"] + connection)
         #expect(caps.status == 0 && caps.output.contains("\"per_day\" : 2"), "\(caps.output) \(caps.error)")
         let placed = try await app.placements([:])
         #expect(placed.placements.map(\.campaignId) == [id] && placed.projectCaps.perDay == 2)
-        let stats = try TernCommand.run(["inapp", "stats", id] + connection)
+        let stats = try await TernCommand.run(["inapp", "stats", id] + connection)
         #expect(stats.status == 0 && stats.output.contains("\"placed\" : 1"), "\(stats.output)")
-        let refused = try TernCommand.run(["inapp", "pause", "424242"] + connection)
+        let refused = try await TernCommand.run(["inapp", "pause", "424242"] + connection)
         #expect(refused.status == 1 && refused.error.contains("campaign 424242 not found"), "\(refused.error)")
         let edit = directory.path("edit.json")
         try Data(#"{"triggers": []}"#.utf8).write(to: URL(fileURLWithPath: edit))
-        let badEdit = try TernCommand.run(["inapp", "edit", id, edit] + connection)
+        let badEdit = try await TernCommand.run(["inapp", "edit", id, edit] + connection)
         #expect(badEdit.status == 1 && badEdit.error.contains("triggers"), "\(badEdit.error)")
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// refusals with their reasons. No provider credentials are configured here, so every delivery
 /// fails with the reason the sender gives; the real sending paths are the provider clients' tests.
 @Suite(.serialized) struct SendCommandTests {
-    static func tern(_ arguments: [String], server: ServerProcess) throws -> (Int32, String, String) {
-        try TernCommand.run(["send"] + arguments + ["--data", server.dataDirectory.path("data")])
+    static func tern(_ arguments: [String], server: ServerProcess) async throws -> (Int32, String, String) {
+        try await TernCommand.run(["send"] + arguments + ["--data", server.dataDirectory.path("data")])
     }
 
     static func subscribe(_ server: ServerProcess, _ token: String, provider: String = "ios-apns") async throws {
@@ -24,7 +24,7 @@ import Testing
         try await Self.subscribe(server, "cli-2")
         try await Self.subscribe(server, "cli-3", provider: "ios-huawei")
 
-        let (status, output, error) = try Self.tern(
+        let (status, output, error) = try await Self.tern(
             [
                 "--title", "Sale", "--body", "30% off", "--resource", "\(server.resourceId)",
                 "--button", "shop:Shop now:url:https://example.com/sale", "--custom-field", "order=7",
@@ -45,7 +45,7 @@ import Testing
         let reasons = stats["failed_by_reason"] as? [String: Int] ?? [:]
         #expect(reasons.values.reduce(0, +) == stats["failed"] as? Int)
 
-        let (tableStatus, table, _) = try Self.tern(
+        let (tableStatus, table, _) = try await Self.tern(
             ["--body", "again", "--token", "cli-1", "--interval", "0.05"], server: server)
         #expect(tableStatus == 0)
         #expect(table.contains("funnel of m_"))
@@ -61,7 +61,8 @@ import Testing
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }
         try await Self.subscribe(server, "quiet")
-        let (status, output, _) = try Self.tern(["--title", "Hi", "--token", "quiet", "--no-wait"], server: server)
+        let (status, output, _) = try await Self.tern(
+            ["--title", "Hi", "--token", "quiet", "--no-wait"], server: server)
         #expect(status == 0)
         #expect(output.hasPrefix("message m_"))
         #expect(output.split(separator: "\n").count == 1)
@@ -70,21 +71,23 @@ import Testing
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }
-        let (noAudience, _, why) = try Self.tern(["--title", "Hi"], server: server)
+        let (noAudience, _, why) = try await Self.tern(["--title", "Hi"], server: server)
         #expect(noAudience == 2)
         #expect(why.contains("say who gets it: --profile, --profiles, --token, --resource or --to-topic"))
-        let (twoAudiences, _, both) = try Self.tern(
+        let (twoAudiences, _, both) = try await Self.tern(
             ["--title", "Hi", "--token", "t", "--resource", "1"], server: server)
         #expect(twoAudiences == 2)
         #expect(both.contains("pick one audience"))
-        let (badPriority, _, server400) = try Self.tern(
+        let (badPriority, _, server400) = try await Self.tern(
             ["--title", "Hi", "--token", "t", "--priority", "7"], server: server)
         #expect(badPriority == 1)
         #expect(server400.contains("HTTP 400: priority must be 10"))
-        let (badButton, _, button) = try Self.tern(["--title", "Hi", "--token", "t", "--button", "x"], server: server)
+        let (badButton, _, button) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--button", "x"], server: server)
         #expect(badButton == 2)
         #expect(button.contains("should be ID:TITLE:ACTION[:URL]"))
-        let (typo, _, unknown) = try Self.tern(["--title", "Hi", "--token", "t", "--colour", "red"], server: server)
+        let (typo, _, unknown) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--colour", "red"], server: server)
         #expect(typo == 2)
         #expect(unknown.contains("unknown option --colour"))
     }

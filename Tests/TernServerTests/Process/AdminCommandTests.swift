@@ -5,8 +5,8 @@ import Testing
 /// The `tern` management subcommands against a running server.
 @Suite(.serialized) struct AdminCommandTests {
     /// Runs `tern <arguments>` with the server's bootstrap directory; returns exit status, stdout, stderr.
-    static func tern(_ arguments: [String], server: ServerProcess) throws -> (Int32, String, String) {
-        try TernCommand.run(arguments + ["--data", server.dataDirectory.path("data")])
+    static func tern(_ arguments: [String], server: ServerProcess) async throws -> (Int32, String, String) {
+        try await TernCommand.run(arguments + ["--data", server.dataDirectory.path("data")])
     }
 
     @Test func subcommandsManageCategoriesPixelsAndLookUpSubscriptions() async throws {
@@ -15,13 +15,13 @@ import Testing
         let resource = "\(server.resourceId)"
         let project = "\(server.projectId)"
 
-        let (setStatus, setOutput, _) = try Self.tern(
+        let (setStatus, setOutput, _) = try await Self.tern(
             ["categories", "set", resource, "news", "--title", "News"], server: server)
         #expect(setStatus == 0)
         #expect(setOutput.contains("\"title\" : \"News\""))
-        let (_, shown, _) = try Self.tern(["resources", "show", resource], server: server)
+        let (_, shown, _) = try await Self.tern(["resources", "show", resource], server: server)
         #expect(shown.contains("\"news\""))
-        let (pixelStatus, pixel, _) = try Self.tern(
+        let (pixelStatus, pixel, _) = try await Self.tern(
             ["pixels", "create", project, "--sid", "app-pixel"], server: server)
         #expect(pixelStatus == 0)
         #expect(pixel.contains("app-pixel"))
@@ -29,14 +29,15 @@ import Testing
         _ = try await JSONHTTPClient().post(
             server.url("push/subscribe"), json: ["time": 1, "provider": "ios-apns", "subscription_id": "cli-token"],
             headers: ["X-Tern-RToken": server.rToken])
-        let (findStatus, found, _) = try Self.tern(["subscriptions", "find", resource, "cli-token"], server: server)
+        let (findStatus, found, _) = try await Self.tern(
+            ["subscriptions", "find", resource, "cli-token"], server: server)
         #expect(findStatus == 0)
         #expect(found.contains("\"subscription_id\" : \"cli-token\""))
 
-        let (missingStatus, _, missing) = try Self.tern(["resources", "show", "999"], server: server)
+        let (missingStatus, _, missing) = try await Self.tern(["resources", "show", "999"], server: server)
         #expect(missingStatus == 1)
         #expect(missing.contains("HTTP 404: resource 999 does not exist"))
-        let (typoStatus, _, typo) = try Self.tern(["pixels", "list", project, "--colour", "red"], server: server)
+        let (typoStatus, _, typo) = try await Self.tern(["pixels", "list", project, "--colour", "red"], server: server)
         #expect(typoStatus == 2)
         #expect(typo.contains("unknown option --colour"))
     }

@@ -5,14 +5,14 @@ import Testing
 /// The command line's help and its parser come from the same declarations, and the exit status
 /// says what happened: 2 for a mistake in the options, 4 when no server answers.
 @Suite struct CommandLineTests {
-    static func tern(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        try TernCommand.run(arguments)
+    static func tern(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        try await TernCommand.run(arguments)
     }
 
     /// Every `--option` the help of `tern send` lists is one the parser takes: given with a value
     /// where it takes one, none is refused as unknown.
-    @Test func sendHelpListsOnlyWhatTheParserTakes() throws {
-        let help = try Self.tern(["send", "--help"])
+    @Test func sendHelpListsOnlyWhatTheParserTakes() async throws {
+        let help = try await Self.tern(["send", "--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("usage: tern send [options]\n"))
         let options = help.output.split(separator: "\n").compactMap { line -> String? in
@@ -24,20 +24,20 @@ import Testing
         #expect(options.count > 30, "\(options.count) options in the help")
         for option in options {
             // --interval 0 stops the command once the options are read, before it looks for a server.
-            let run = try Self.tern(["send", option + "=1", "--interval", "0"])
+            let run = try await Self.tern(["send", option + "=1", "--interval", "0"])
             #expect(run.status == 2)
             #expect(!run.error.contains("unknown option"), "\(option): \(run.error)")
         }
     }
 
-    @Test func positionalArgumentsTheHelpDoesNotShowAreRefusedWithStatus2() throws {
-        let run = try Self.tern(["send", "hello", "--token", "t"])
+    @Test func positionalArgumentsTheHelpDoesNotShowAreRefusedWithStatus2() async throws {
+        let run = try await Self.tern(["send", "hello", "--token", "t"])
         #expect(run.status == 2)
         #expect(run.error.contains("unexpected argument hello; see tern send --help"))
     }
 
-    @Test func anUnreachableServerExitsWith4() throws {
-        let run = try Self.tern(["projects", "list", "--url", "http://127.0.0.1:1/api/v1", "--admin-key", "k"])
+    @Test func anUnreachableServerExitsWith4() async throws {
+        let run = try await Self.tern(["projects", "list", "--url", "http://127.0.0.1:1/api/v1", "--admin-key", "k"])
         #expect(run.status == 4)
         #expect(run.error.contains("cannot reach http://127.0.0.1:1/api/v1"))
     }

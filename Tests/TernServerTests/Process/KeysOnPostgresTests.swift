@@ -29,10 +29,10 @@ import Testing
         #expect(try await call(server, old, "GET", "/projects/\(otherId)/databases").status == 404)
         #expect(try await call(server, old, "POST", "/projects/\(server.projectId)/pixels", ["sid": "x"]).status == 403)
 
-        let rotated = try await call(server, admin, "POST", "/keys/\(id)/rotate", ["grace_seconds": 1])
+        let rotated = try await call(server, admin, "POST", "/keys/\(id)/rotate", ["grace_seconds": 4])
         let new = try #require(rotated.json?["secret"] as? String, "\(rotated.text)")
         #expect(try await call(server, old, "GET", "/projects").status == 200, "within the grace period")
-        try await Task.sleep(for: .milliseconds(1500))
+        try await Task.sleep(for: .milliseconds(4500))
         #expect(try await call(server, old, "GET", "/projects").status == 401, "after the grace period")
         #expect(try await call(server, new, "GET", "/projects").status == 200)
         #expect(try await call(server, admin, "DELETE", "/keys/\(id)").status == 204)

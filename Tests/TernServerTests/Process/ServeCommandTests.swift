@@ -86,8 +86,8 @@ import Testing
         }
     }
 
-    @Test func helpListsEveryOption() throws {
-        let (status, output, _) = try TernCommand.run(["serve", "--help"])
+    @Test func helpListsEveryOption() async throws {
+        let (status, output, _) = try await TernCommand.run(["serve", "--help"])
         #expect(status == 0)
         for option in [
             "--host", "--port", "--data", "--threads", "--max-body-bytes", "--max-header-bytes",
@@ -97,8 +97,8 @@ import Testing
         }
     }
 
-    @Test func badOptionExitsWithAReason() throws {
-        let (status, _, output) = try TernCommand.run(["serve", "--port", "seventy"])
+    @Test func badOptionExitsWithAReason() async throws {
+        let (status, _, output) = try await TernCommand.run(["serve", "--port", "seventy"])
         #expect(status == 2)
         #expect(output.contains("--port must be an integer"))
     }

@@ -94,10 +94,27 @@ import Testing
         #expect(try await Self.stats(second, id)["sent"] as? Int == Self.devices, "both nodes read the same stats")
 
         var accepted: [String: Int] = [:]
+        var apnsIds: [String: Set<String>] = [:]
         for entry in try await fixture.peer.log() where entry["status"] as? Int == 200 {
-            accepted[entry["token"] as? String ?? "", default: 0] += 1
+            let token = entry["token"] as? String ?? ""
+            accepted[token, default: 0] += 1
+            apnsIds[token, default: []].insert((entry["headers"] as? [String: String])?["apns-id"] ?? "")
         }
         #expect(accepted.count == Self.devices, "every device got the push")
         #expect(accepted.values.allSatisfy { $0 <= 2 }, "only what the killed node had in flight went out again")
+        #expect(apnsIds.values.allSatisfy { $0.count == 1 }, "a delivery sent again must carry its first apns-id")
+
+        // The node that kept running claimed deliveries, and its /metrics says how long the claims took.
+        let metrics = try await client.get(first.rootURL("/metrics")).text
+        #expect(Self.sample(metrics, "tern_outbox_claimed_total") > 0, "\(metrics.suffix(600))")
+        #expect(Self.sample(metrics, "tern_outbox_claim_seconds_count") > 0, "\(metrics.suffix(600))")
+    }
+
+    /// The value of the Prometheus sample `name` (without labels) in `metrics`; 0 when absent.
+    static func sample(_ metrics: String, _ name: String) -> Double {
+        for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.dropFirst(name.count + 1)) ?? 0
+        }
+        return 0
     }
 }

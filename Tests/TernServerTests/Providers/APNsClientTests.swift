@@ -26,8 +26,16 @@ import Testing
         #expect(headers["apns-expiration"] == String(Int(expiration.timeIntervalSince1970)))
         #expect(headers["apns-collapse-id"] == "sale")
         #expect(headers["apns-id"] == apnsId)
+        #expect(apnsId == APNsID.delivery(messageId: push.messageId, deliveryId: push.deliveryId))
         let payload = try #require(entry["payload"] as? [String: Any])
         #expect((payload["tern"] as? [String: Any])?["message_id"] as? String == "m-1")
+
+        // The same delivery sent again (a retry, or a lease that expired) reaches APNs as the same push.
+        guard case .sent(let again?) = await client.send(push) else {
+            Issue.record("the second attempt was not sent")
+            return
+        }
+        #expect(again == apnsId)
     }
 
     @Test func backgroundPushGoesWithPriorityFive() async throws {

@@ -6,16 +6,20 @@ import Testing
 
 /// Pure pieces of the provider clients: ids, request checks, answer mapping, credential checks.
 @Suite struct ProviderUnitTests {
-    @Test func apnsIdsAreRandomVersionFourUUIDs() {
-        let ids = (0..<1000).map { _ in APNsID.random() }
-        #expect(Set(ids).count == 1000)
-        for id in ids.prefix(50) {
+    @Test func eachDeliveryHasOneAPNsIDOnEveryAttempt() {
+        let ids = (1...1000).map { APNsID.delivery(messageId: "m1", deliveryId: Int64($0)) }
+        #expect(Set(ids).count == 1000, "two deliveries share an apns-id")
+        #expect(ids[6] == APNsID.delivery(messageId: "m1", deliveryId: 7), "a resend must carry the id it had")
+        #expect(
+            APNsID.delivery(messageId: "m2", deliveryId: 7) != ids[6], "another message's delivery 7 is another push")
+        for id in ids.prefix(50) + [APNsID.delivery(messageId: "", deliveryId: .max)] {
             #expect(UUID(uuidString: id) != nil, "\(id)")
             let characters = Array(id)
-            #expect(characters[14] == "4")
-            #expect("89ab".contains(characters[19]))
+            #expect(characters.count == 36 && characters[14] == "8", "version 8: \(id)")
+            #expect("89ab".contains(characters[19]), "variant 10: \(id)")
             #expect(id == id.lowercased())
         }
+        #expect(ids[0].hasSuffix("-8000-000000000001"), "the delivery's row id is the last 62 bits: \(ids[0])")
     }
 
     @Test func apnsRequestsAreCheckedBeforeSending() throws {

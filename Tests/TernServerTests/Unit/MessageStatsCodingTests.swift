@@ -16,7 +16,7 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "message_id", "targeted", "queued", "sending", "sent", "failed", "failed_by_reason", "invalid_token",
-                "delivered", "opened", "done",
+                "delivered", "opened", "skipped_by_preference", "done",
             ])
         #expect(object["targeted"] as? Int == 10)
         #expect(object["sending"] as? Int == 2)

@@ -1,25 +1,25 @@
-import Synchronization
-
-/// `apns-id` values: random (version 4) UUIDs in lowercase. The bits come from SplitMix64 over a
-/// process-wide counter seeded once from the system's generator: an id per push must cost no
-/// system call (the system generator asks the kernel on every call on Linux), and these ids only
-/// need to be unique, not secret.
+/// `apns-id` values: one per delivery, the same on every attempt. A delivery that goes out again
+/// (a retry, or a lease that expired under a node that died mid-batch) carries the id it had, so
+/// APNs's answers, Apple's delivery log and the device name one notification, beside the payload's
+/// `tern.message_id`.
+///
+/// The id is a version 8 (RFC 9562 "custom") UUID in lowercase: 64 bits of FNV-1a over the
+/// message's public id, then the delivery's row id. Row ids are unique within one store (every node
+/// on one PostgreSQL shares them); the message's id keeps two deployments' delivery 5 apart.
 enum APNsID {
-    private static let state: Atomic<UInt64> = {
-        var generator = SystemRandomNumberGenerator()
-        return Atomic(generator.next())
-    }()
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func random() -> String {
-        var high = next()
-        var low = next()
-        high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
-        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
+    static func delivery(messageId: String, deliveryId: Int64) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a 64, offset basis
+        for byte in messageId.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let high = (hash & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_8000  // version 8
+        let low = (UInt64(bitPattern: deliveryId) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         return String(unsafeUninitializedCapacity: 36) { out in
             var position = 0
-            for (word, count) in [(high, 16), (low, 16)] {
-                for index in 0..<count {
+            for word in [high, low] {
+                for index in 0..<16 {
                     if position == 8 || position == 13 || position == 18 || position == 23 {
                         out[position] = UInt8(ascii: "-")
                         position += 1
@@ -30,13 +30,5 @@ enum APNsID {
             }
             return 36
         }
-    }
-
-    /// SplitMix64 (Steele, Lea and Flood, 2014) over the shared counter.
-    private static func next() -> UInt64 {
-        var z = state.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

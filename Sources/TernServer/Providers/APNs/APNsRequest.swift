@@ -25,7 +25,8 @@ enum APNsRequest {
         }
         let headers =
             [("authorization", authorization), ("apns-topic", topic)] + fields + [
-                ("apns-id", APNsID.random()), ("content-type", "application/json"),
+                ("apns-id", APNsID.delivery(messageId: push.messageId, deliveryId: push.deliveryId)),
+                ("content-type", "application/json"),
             ]
         // The token is hex (checked above): nothing to escape.
         return HTTP2ConnectionPool.Request(
