@@ -108,7 +108,7 @@ import Testing
         }
 
         // One send, with a category the app registered itself.
-        let (status, output) = try PushDeliveryTests.ternSend(
+        let (status, output) = try await PushDeliveryTests.ternSend(
             [
                 "--title", "Your order", "--body", "Shipped", "--ios-category", "ORDER_V1", "--resource",
                 "\(server.resourceId)", "--json",
@@ -129,19 +129,19 @@ import Testing
         #expect(try await production.peer.stats()["connections"] ?? 0 >= 1)
 
         // A test send before any test device: refused, nothing sent.
-        let refused = try PushDeliveryTests.ternSend(
+        let refused = try await PushDeliveryTests.ternSend(
             ["--title", "Test", "--test", "--resource", "\(server.resourceId)"], server: server)
         #expect(refused.0 == 1, "\(refused.1)")
         #expect(refused.1.contains("no test device"), "\(refused.1)")
 
         // Mark the store build's device, then test: only it gets the push, through production.
         let storeToken = Self.devices[2].0.token
-        let mark = try TernCommand.run([
+        let mark = try await TernCommand.run([
             "subscriptions", "test", "\(server.resourceId)", storeToken, "--data", server.dataDirectory.path("data"),
         ])
         try #require(mark.status == 0, "\(mark.output)\(mark.error)")
         #expect(mark.output.contains("\"is_test\" : true"), "\(mark.output)")
-        let test = try PushDeliveryTests.ternSend(
+        let test = try await PushDeliveryTests.ternSend(
             ["--title", "Test", "--test", "--resource", "\(server.resourceId)", "--json"], server: server)
         try #require(test.0 == 0, "tern send --test: \(test.1)")
         #expect(test.1.contains("\"targeted\":1") || test.1.contains("\"targeted\" : 1"), "\(test.1)")
