@@ -188,6 +188,10 @@ public struct IdentityService: Sendable {
 public struct IdentityPolicyChange: Codable, Sendable, Equatable {
     /// `basic` or `verified`.
     public var mode: IdentityMode
+
+    public init(mode: IdentityMode) {
+        self.mode = mode
+    }
 }
 
 /// An installation's binding as the management API shows it.
