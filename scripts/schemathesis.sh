@@ -81,7 +81,7 @@ run() {
         --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --seed "$SEED" --report junit \
         --report-dir "$REPORT_DIR/$name" "$@") || status=1
 }
-run sdk --include-path-regex '^/api/v1/(push|profile|event|inapp)/' -H "X-Tern-RToken: $rtoken" \
+run sdk --include-path-regex '^/api/v1/(push|profile|event|inapp|identity)/' -H "X-Tern-RToken: $rtoken" \
     -H "Authorization: Bearer $jwt"
 # Rotating or revoking a key by a generated id could change or end the very key the run uses: those two
 # are tested in TernSecurityTests (KeyRoleTests) instead.

@@ -240,8 +240,8 @@ public enum IdentityWire {
     public static let maxExternalIdLength = 256
     /// Longest operation id and binding id, in characters.
     public static let maxIdLength = 64
-    /// Longest identity JWT, in bytes.
-    public static let maxTokenBytes = 8192
+    /// Longest identity JWT, in characters.
+    public static let maxTokenLength = 8192
     /// The identity JWT's allowed lifetime (`exp − iat`), in seconds.
     public static let tokenLifetime: ClosedRange<Int64> = 1...3600
     /// The binding id of an installation the server has never changed.

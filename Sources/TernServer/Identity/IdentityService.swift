@@ -169,8 +169,8 @@ public struct IdentityService: Sendable {
                     throw .invalid("external_id", String(problem.dropFirst("external_id ".count)))
                 }
             case (nil, let token?):
-                guard !token.isEmpty, token.utf8.count <= IdentityWire.maxTokenBytes else {
-                    throw .invalid("token", "must be a JWT of 1 to \(IdentityWire.maxTokenBytes) bytes")
+                guard !token.isEmpty, TextLength.fits(token, max: IdentityWire.maxTokenLength) else {
+                    throw .invalid("token", "must be a JWT of 1 to \(IdentityWire.maxTokenLength) characters")
                 }
             }
         }
