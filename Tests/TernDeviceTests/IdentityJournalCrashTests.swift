@@ -22,7 +22,9 @@ struct IdentityJournalCrashTests {
         defer { data.remove() }
         let common = ["--data", data.url.path, "--rtoken", server.rToken, "--quiet"]
         let online = common + ["--api-url", server.apiURL.absoluteString]
-        #expect(try await DeviceProcess.run(online + ["set-token", "--provider", "ios-apns", "--token", Self.token]).status == 0)
+        #expect(
+            try await DeviceProcess.run(online + ["set-token", "--provider", "ios-apns", "--token", Self.token]).status
+                == 0)
         #expect(try await DeviceProcess.run(online + ["subscribe"]).status == 0)
 
         // Queued while the server cannot be reached (nothing listens on port 9), then killed: the

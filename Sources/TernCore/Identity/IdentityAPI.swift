@@ -27,7 +27,8 @@ public struct IdentityAPI: Sendable {
     public func login(externalId: String) {
         if let problem = IdentityWire.problem(externalId: externalId) {
             core.emit(
-                .error("login", IdentityEvents.invalidIdentityRequestData,
+                .error(
+                    "login", IdentityEvents.invalidIdentityRequestData,
                     value: ["field": "external_id", "reason": problem]))
             return
         }
@@ -53,7 +54,8 @@ public struct IdentityAPI: Sendable {
                     mode: $0.followsPolicy && $0.policyRevision == nil ? .auto : $0.mode)
             }
             return IdentityState(
-                confirmed: await store.setting(IdentityJournal.confirmedKey, as: IdentityBinding.self), pending: pending,
+                confirmed: await store.setting(IdentityJournal.confirmedKey, as: IdentityBinding.self),
+                pending: pending,
                 halted: await store.setting(IdentityJournal.haltedKey, as: IdentityHalt.self))
         }
     }
@@ -81,8 +83,12 @@ enum IdentityQueue {
         let function = source == .identity ? "login" : source.function
         guard ready.configuration.rToken != nil else {
             ready.emit(
-                .error(function, IdentityEvents.invalidIdentityRequestData,
-                    value: ["field": "rToken", "reason": "the identity journal needs the configuration's rToken (setRToken)"]))
+                .error(
+                    function, IdentityEvents.invalidIdentityRequestData,
+                    value: [
+                        "field": "rToken",
+                        "reason": "the identity journal needs the configuration's rToken (setRToken)",
+                    ]))
             return
         }
         let mode = ready.configuration.identityMode
@@ -99,8 +105,12 @@ enum IdentityQueue {
         let function = source == .identity ? "logout" : source.function
         guard ready.configuration.rToken != nil else {
             ready.emit(
-                .error(function, IdentityEvents.invalidIdentityRequestData,
-                    value: ["field": "rToken", "reason": "the identity journal needs the configuration's rToken (setRToken)"]))
+                .error(
+                    function, IdentityEvents.invalidIdentityRequestData,
+                    value: [
+                        "field": "rToken",
+                        "reason": "the identity journal needs the configuration's rToken (setRToken)",
+                    ]))
             return
         }
         await append(
@@ -136,7 +146,9 @@ enum IdentityQueue {
             return
         }
         for operation in operations {
-            var value: [String: any Sendable] = ["operation_id": operation.operationId, "kind": operation.kind.rawValue]
+            var value: [String: any Sendable] = [
+                "operation_id": operation.operationId, "kind": operation.kind.rawValue,
+            ]
             if let externalId = operation.externalId { value["external_id"] = externalId }
             ready.emit(.info(function, IdentityEvents.identityOperationQueued, value: value))
         }

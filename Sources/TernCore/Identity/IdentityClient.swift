@@ -16,11 +16,15 @@ struct IdentityClient: Sendable {
     }
 
     func status(_ installation: TokenData) async -> Result {
-        await post(.identityStatus, IdentityInstallationRequest(provider: installation.provider, subscriptionId: installation.token))
+        await post(
+            .identityStatus,
+            IdentityInstallationRequest(provider: installation.provider, subscriptionId: installation.token))
     }
 
     func policy(_ installation: TokenData) async -> Result {
-        await post(.identityPolicy, IdentityInstallationRequest(provider: installation.provider, subscriptionId: installation.token))
+        await post(
+            .identityPolicy,
+            IdentityInstallationRequest(provider: installation.provider, subscriptionId: installation.token))
     }
 
     func change(_ request: IdentityChangeRequest) async -> Result {

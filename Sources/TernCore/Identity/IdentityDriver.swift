@@ -12,8 +12,6 @@ actor IdentityDriver {
     private var wakeAgain = false
     private var stopped = false
     private var timer: Task<Void, Never>?
-    /// True once the journal's head was checked against the configured mode after this start.
-    private var modeChecked = false
     private var conflicts: [Int64: Int] = [:]
     let retry = RetryPolicy(budget: .infinity)
     /// A 409 answered more often than this for one operation waits like a failure before the next try.
@@ -50,7 +48,6 @@ actor IdentityDriver {
 
     /// Forgets what it knew about the journal (after `clear()`).
     func reset() {
-        modeChecked = false
         conflicts = [:]
     }
 
@@ -87,25 +84,28 @@ actor IdentityDriver {
         var head = original
         let client = IdentityClient(ready: ready)
         guard ready.configuration.rToken != nil else {
-            return await fail(head, ready, status: nil, code: IdentityWire.invalidRequest, field: "rToken",
-                reason: "the identity journal needs the configuration's rToken (setRToken): it names the installation's resource")
+            return await fail(
+                head, ready, status: nil, code: IdentityWire.invalidRequest, field: "rToken",
+                reason:
+                    "the identity journal needs the configuration's rToken (setRToken): it names the installation's resource"
+            )
         }
         guard let installation = await ready.token() else { return .wait(1) }
         // The requests the app made before this operation go first (a subscribe before a login).
         if let queued = try? await ready.store.orderedRows(upTo: head.outboxWatermark), queued > 0 { return .wait(0.2) }
+        // A login is queued in the configured mode: another mode means the configuration changed since
+        // (a restart, a new initialization).
         let configured = ready.configuration.identityMode
-        if !modeChecked {
-            modeChecked = true
-            if head.kind == .login, head.followsPolicy ? configured != .auto : head.mode != configured {
-                return await reconcileThenHalt(head, ready, client, installation, toMode: configured)
-            }
+        if head.kind == .login, head.followsPolicy ? configured != .auto : head.mode != configured {
+            return await reconcileThenHalt(head, ready, client, installation, toMode: configured)
         }
         if head.followsPolicy, head.kind == .login, head.policyRevision == nil {
             switch await client.policy(installation) {
             case .answer(let status, let answer?, _) where (200..<300).contains(status):
                 guard let binding = answer.binding, let policy = answer.policy, policy.mode != .auto else {
                     // A malformed policy never means BASIC.
-                    return await retryLater(head, ready, status: status, reason: "identity/policy answered without a policy")
+                    return await retryLater(
+                        head, ready, status: status, reason: "identity/policy answered without a policy")
                 }
                 if binding.operationId == head.operationId { return await confirm(head, binding, ready) }
                 head.mode = policy.mode
@@ -124,7 +124,8 @@ actor IdentityDriver {
                 switch await client.status(installation) {
                 case .answer(let status, let answer?, _) where (200..<300).contains(status):
                     guard let binding = answer.binding else {
-                        return await retryLater(head, ready, status: status, reason: "identity/status answered without a binding")
+                        return await retryLater(
+                            head, ready, status: status, reason: "identity/status answered without a binding")
                     }
                     if binding.operationId == head.operationId { return await confirm(head, binding, ready) }
                     head.expectedBindingId = binding.bindingId
@@ -142,7 +143,8 @@ actor IdentityDriver {
             if head.followsPolicy { request.expectedPolicyRevision = head.policyRevision }
             if head.mode == .verified {
                 guard let proof = await proof(head, ready) else {
-                    return await fail(head, ready, status: nil, code: IdentityWire.invalidToken, field: "token",
+                    return await fail(
+                        head, ready, status: nil, code: IdentityWire.invalidToken, field: "token",
                         reason: "a VERIFIED login needs a JWT from the app's backend: the IdentityTokenProvider "
                             + "(or the JWTInterface) gave none; it is never sent as BASIC instead")
                 }
@@ -186,14 +188,17 @@ actor IdentityDriver {
             return await reconcile(head, ready, field: answer?.field, reason: answer?.errorText ?? "")
         }
         if status == 403, answer?.code == IdentityWire.modeMismatch, head.followsPolicy {
-            return await halt(head, ready, toMode: .verified, binding: nil,
+            return await halt(
+                head, ready, toMode: .verified, binding: nil,
                 reason: "the project became VERIFIED while this BASIC login was unconfirmed: log in again")
         }
         if RetryPolicy.isRetryable(status: status) {
-            return await retryLater(head, ready, status: status, reason: answer?.errorText ?? "HTTP \(status)",
+            return await retryLater(
+                head, ready, status: status, reason: answer?.errorText ?? "HTTP \(status)",
                 retryAfter: retryAfter)
         }
-        return await fail(head, ready, status: status, code: answer?.code, field: answer?.field,
+        return await fail(
+            head, ready, status: status, code: answer?.code, field: answer?.field,
             reason: answer?.errorText ?? "the server answered \(status)")
     }
 
@@ -205,29 +210,36 @@ actor IdentityDriver {
     {
         var head = original
         ready.emit(
-            .info(head.source.function, IdentityEvents.identityRebindConflict,
+            .info(
+                head.source.function, IdentityEvents.identityRebindConflict,
                 value: ["operation_id": head.operationId, "field": field ?? "", "reason": reason]))
         conflicts[head.seq, default: 0] += 1
         guard let installation = await ready.token() else { return .wait(1) }
         let client = IdentityClient(ready: ready)
-        let read = head.followsPolicy && head.kind == .login ? await client.policy(installation) : await client.status(installation)
-        guard case .answer(let status, let answer?, _) = read, (200..<300).contains(status), let binding = answer.binding
+        let read =
+            head.followsPolicy && head.kind == .login
+            ? await client.policy(installation) : await client.status(installation)
+        guard case .answer(let status, let answer?, _) = read, (200..<300).contains(status),
+            let binding = answer.binding
         else {
             return await retryLater(head, ready, status: nil, reason: "reconciling: the binding could not be read")
         }
         if binding.operationId == head.operationId { return await confirm(head, binding, ready) }
         if head.followsPolicy, head.kind == .login {
             guard let policy = answer.policy, policy.mode != .auto else {
-                return await retryLater(head, ready, status: status, reason: "reconciling: the policy could not be read")
+                return await retryLater(
+                    head, ready, status: status, reason: "reconciling: the policy could not be read")
             }
             if policy.mode != head.mode {
-                return await halt(head, ready, toMode: policy.mode, binding: nil,
+                return await halt(
+                    head, ready, toMode: policy.mode, binding: nil,
                     reason: "the project's identity mode changed from \(head.mode.rawValue) to \(policy.mode.rawValue) "
                         + "while this login was unconfirmed: log in again")
             }
             head.policyRevision = policy.revision
         }
-        let satisfied = head.kind == .login ? binding.externalId == head.externalId && head.externalId != nil : !binding.isBound
+        let satisfied =
+            head.kind == .login ? binding.externalId == head.externalId && head.externalId != nil : !binding.isBound
         if satisfied { return await confirm(head, binding, ready) }
         head.expectedBindingId = binding.bindingId
         try? await ready.store.prepareIdentity(head)
@@ -248,14 +260,13 @@ actor IdentityDriver {
             if let binding = answer.binding, binding.operationId == head.operationId {
                 return await confirm(head, binding, ready)
             }
-            return await halt(head, ready, toMode: toMode, binding: answer.binding,
+            return await halt(
+                head, ready, toMode: toMode, binding: answer.binding,
                 reason: "this login was made in \(head.followsPolicy ? "auto" : head.mode.rawValue) mode and the SDK "
                     + "now runs in \(toMode.rawValue): log in again")
         case .answer(let status, let answer, let retryAfter):
-            modeChecked = false
             return await answered(head, ready, status: status, answer, retryAfter: retryAfter)
         case .network(let reason):
-            modeChecked = false
             return await retryLater(head, ready, status: nil, reason: reason)
         }
     }
@@ -269,13 +280,16 @@ actor IdentityDriver {
             var value: [String: any Sendable] = ["operation_id": head.operationId, "binding_id": binding.bindingId]
             if let externalId = binding.externalId { value["external_id"] = externalId }
             ready.emit(
-                .info(head.source.function,
+                .info(
+                    head.source.function,
                     binding.isBound ? IdentityEvents.identityLoginConfirmed : IdentityEvents.identityLogoutConfirmed,
                     value: value))
             // Per-person data of the modules (in-app state, the inbox) goes with a change of person;
             // authenticate() and logOut() told them already.
             if head.source == .identity, previous?.externalId != binding.externalId {
-                for module in await ready.runtime.modules { await module.identityChanged(ready, bound: binding.isBound) }
+                for module in await ready.runtime.modules {
+                    await module.identityChanged(ready, bound: binding.isBound)
+                }
             }
         }
         return .next
@@ -306,7 +320,8 @@ actor IdentityDriver {
             guard (try? await ready.store.finishIdentity(head.seq, confirmed: binding, halted: .some(halt))) == true
             else { return }
             ready.emit(
-                .error(head.source.function, IdentityEvents.identityAuthModeChanged,
+                .error(
+                    head.source.function, IdentityEvents.identityAuthModeChanged,
                     value: [
                         "operation_id": head.operationId, "code": IdentityWire.authModeChanged, "reason": reason,
                         "from_mode": halt.fromMode.rawValue, "to_mode": toMode.rawValue,
@@ -321,7 +336,8 @@ actor IdentityDriver {
         let outcome: RetryPolicy.Outcome = status.map { .status($0, retryAfter: retryAfter) } ?? .network(reason)
         let decision = retry.decide(
             RetryPolicy.isRetryable(status: status ?? 500) ? outcome : .status(503, retryAfter: nil),
-            attempt: max(head.attempts, 1), firstAttemptAt: head.createdAt, now: ready.now, random: Double.random(in: 0..<1))
+            attempt: max(head.attempts, 1), firstAttemptAt: head.createdAt, now: ready.now,
+            random: Double.random(in: 0..<1))
         let delay: TimeInterval =
             switch decision {
             case .retry(let after): after
@@ -329,7 +345,9 @@ actor IdentityDriver {
             }
         var value: [String: any Sendable] = ["operation_id": head.operationId, "reason": reason, "retry_after": delay]
         if let status { value["http_code"] = status }
-        ready.emit(EventRecord(.retry, function: head.source.function, event: IdentityEvents.identityOperationRetry, value: value))
+        ready.emit(
+            EventRecord(
+                .retry, function: head.source.function, event: IdentityEvents.identityOperationRetry, value: value))
         return .wait(delay)
     }
 }

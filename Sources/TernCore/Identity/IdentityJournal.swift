@@ -153,7 +153,8 @@ extension CoreStore {
     func orderedRows(upTo watermark: Int64) throws -> Int {
         try read {
             Int(
-                try db.queryFirst("SELECT COUNT(*) FROM outbox WHERE lane = ? AND id <= ?", [OutboxLane.ordered.rawValue, watermark])?
+                try db.queryFirst(
+                    "SELECT COUNT(*) FROM outbox WHERE lane = ? AND id <= ?", [OutboxLane.ordered.rawValue, watermark])?
                     .int(0) ?? 0)
         }
     }

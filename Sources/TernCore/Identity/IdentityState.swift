@@ -62,7 +62,8 @@ public struct IdentityHalt: Codable, Sendable, Equatable {
     ///   - fromMode: Its mode.
     ///   - toMode: The mode now.
     ///   - reason: Why.
-    public init(operationId: String, externalId: String?, fromMode: IdentityMode, toMode: IdentityMode, reason: String) {
+    public init(operationId: String, externalId: String?, fromMode: IdentityMode, toMode: IdentityMode, reason: String)
+    {
         code = IdentityWire.authModeChanged
         self.operationId = operationId
         self.externalId = externalId

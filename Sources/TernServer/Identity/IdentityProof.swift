@@ -26,7 +26,8 @@ struct IdentityProof {
         let candidates = keys.filter { $0.kid == kid }
         guard !candidates.isEmpty else {
             throw .token(
-                "JWT rejected: no key with kid \"\(kid.prefix(64))\" in project \(project.id); add it (tern jwt-keys add)")
+                "JWT rejected: no key with kid \"\(kid.prefix(64))\" in project \(project.id); add it (tern jwt-keys add)"
+            )
         }
         var failure = IdentityError.token("JWT rejected")
         for key in candidates {

@@ -27,12 +27,15 @@ public struct IdentityRoutes: Sendable {
             [CallerAuthentication(authenticator: authenticator)],
             routes: [
                 .identity(.identityStatus, IdentityInstallationRequest.self) { request, caller in
-                    Answer(status: 200, body: try JSONCoders.encoder.encode(try await identity.status(request, caller: caller)))
+                    Answer(
+                        status: 200,
+                        body: try JSONCoders.encoder.encode(try await identity.status(request, caller: caller)))
                 },
                 .identity(.identityPolicy, IdentityInstallationRequest.self) { request, caller in
                     Answer(
                         status: 200,
-                        body: try JSONCoders.encoder.encode(try await identity.policyAndBinding(request, caller: caller)))
+                        body: try JSONCoders.encoder.encode(
+                            try await identity.policyAndBinding(request, caller: caller)))
                 },
                 .identity(.identityChange, IdentityChangeRequest.self) { request, caller in
                     try await identity.change(request, caller: caller)

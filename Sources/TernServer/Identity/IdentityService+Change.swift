@@ -148,7 +148,8 @@ extension IdentityService {
             try tx.updateSubscription(subscription)
             try tx.clearTags(subscriptionId: subscription.id)
         }
-        guard let target, !landed, let model = subscriptions.first(where: { $0.status == .subscribed }) ?? subscriptions.first
+        guard let target, !landed,
+            let model = subscriptions.first(where: { $0.status == .subscribed }) ?? subscriptions.first
         else { return }
         var values = model.values
         values.profileId = target.id

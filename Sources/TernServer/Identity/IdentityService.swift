@@ -78,7 +78,8 @@ public struct IdentityService: Sendable {
     static func subscriptions(_ tx: any StoreTransaction, caller: Caller, _ provider: String, _ token: String)
         throws -> [Subscription]
     {
-        let found = try tx.subscriptions(resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
+        let found = try tx.subscriptions(
+            resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
         guard !found.isEmpty else {
             throw IdentityError(
                 status: 404, code: IdentityWire.unknownInstallation, field: "subscription_id",
@@ -125,7 +126,8 @@ public struct IdentityService: Sendable {
     {
         try Self.validate(provider, token)
         return try await store.read { tx in
-            guard let installation = try tx.identityInstallation(resourceId: resourceId, provider: provider, token: token)
+            guard
+                let installation = try tx.identityInstallation(resourceId: resourceId, provider: provider, token: token)
             else {
                 throw APIError.notFound(
                     "no identity binding for this \(provider) token on resource \(resourceId): it never changed")
@@ -152,7 +154,9 @@ public struct IdentityService: Sendable {
         }
         switch request.operation {
         case .logout:
-            if request.externalId != nil { throw .invalid("external_id", "a logout sends neither external_id nor token") }
+            if request.externalId != nil {
+                throw .invalid("external_id", "a logout sends neither external_id nor token")
+            }
             if request.token != nil { throw .invalid("token", "a logout sends neither external_id nor token") }
             if request.expectedPolicyRevision != nil {
                 throw .invalid("expected_policy_revision", "a logout needs no policy: leave it out")

@@ -78,7 +78,8 @@ extension SQLTransaction {
                 """, [installationId, operationId])
         else { return nil }
         return AppliedIdentityOperation(
-            fingerprint: row.requiredString(0), status: Int(row.requiredInt(1)), answer: Data(row.requiredString(2).utf8))
+            fingerprint: row.requiredString(0), status: Int(row.requiredInt(1)),
+            answer: Data(row.requiredString(2).utf8))
     }
 
     func insertIdentityOperation(

@@ -25,8 +25,11 @@ enum DeviceCommand {
                     OptionSpec("api-url", "URL", "the server's API root, e.g. http://127.0.0.1:8080/api/v1"),
                     OptionSpec("rtoken", "TOKEN", "the resource token"),
                     OptionSpec("jwt", "TOKEN", "a JWT sent with every request (Authorization: Bearer)"),
-                    OptionSpec("identity-mode", "MODE", "how identity logins prove the person: auto (default), basic or verified"),
-                    OptionSpec("identity-token", "TOKEN", "the JWT a VERIFIED identity login sends (the app backend's)"),
+                    OptionSpec(
+                        "identity-mode", "MODE",
+                        "how identity logins prove the person: auto (default), basic or verified"),
+                    OptionSpec(
+                        "identity-token", "TOKEN", "the JWT a VERIFIED identity login sends (the app backend's)"),
                     OptionSpec("wait", "SECONDS", "how long to wait for the outbox to empty (default 30; 0: don't)"),
                     OptionSpec("os-version", "V", "what the device reports (default 18.6.2)"),
                     OptionSpec("model", "M", "what the device reports (default iPhone14,7)"),

@@ -189,7 +189,9 @@ import Testing
         ])
         #expect(expired.status == 401 && expired.json?["field"] as? String == "token")
         #expect((expired.json?["error_text"] as? String)?.contains("expired") == true, "\(expired.text)")
-        let tooLong = try await change(["operation": "login", "token": try Self.identityJWT(server, "ada", lifetime: 7200)])
+        let tooLong = try await change([
+            "operation": "login", "token": try Self.identityJWT(server, "ada", lifetime: 7200),
+        ])
         #expect(tooLong.status == 401 && (tooLong.json?["error_text"] as? String)?.contains("3600") == true)
         let policy = try await server.admin(
             "PUT", "/projects/\(server.process.projectId)/identity-policy", json: ["mode": "verified"])
@@ -201,8 +203,10 @@ import Testing
         #expect(both.status == 400 && both.json?["field"] as? String == "external_id")
         let noOperation = try await server.sdk(
             "identity/change",
-            json: ["provider": "ios-apns", "subscription_id": Self.token, "operation": "login", "external_id": "a",
-                "expected_binding_id": "initial"], jwt: nil)
+            json: [
+                "provider": "ios-apns", "subscription_id": Self.token, "operation": "login", "external_id": "a",
+                "expected_binding_id": "initial",
+            ], jwt: nil)
         #expect(noOperation.status == 400 && noOperation.json?["field"] as? String == "operation_id")
         let unknown = try await server.sdk(
             "identity/status", json: ["provider": "ios-apns", "subscription_id": "never-subscribed"], jwt: nil)
@@ -232,10 +236,12 @@ final class BeforeFirstChange: HTTPTransport {
     }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if request.url.path.hasSuffix(Endpoint.identityChange.rawValue), done.withLock({ ran in
-            defer { ran = true }
-            return !ran
-        }) {
+        if request.url.path.hasSuffix(Endpoint.identityChange.rawValue),
+            done.withLock({ ran in
+                defer { ran = true }
+                return !ran
+            })
+        {
             await before()
         }
         return try await network.send(request)

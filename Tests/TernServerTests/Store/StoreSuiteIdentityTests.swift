@@ -20,7 +20,9 @@ import Testing
                     status: .subscribed, hashId: "h0", clientTime: 1), now: 1)
             return profile.id
         }
-        return (Caller(project: fixture.project, resource: resource, database: fixture.database, identity: nil), anonymous)
+        return (
+            Caller(project: fixture.project, resource: resource, database: fixture.database, identity: nil), anonymous
+        )
     }
 
     static func change(
@@ -63,17 +65,25 @@ import Testing
             bindingId: "b1", externalId: "ada", mode: .basic, version: 1, operationId: "op1", updatedAt: 7)
         let changed = found
         let installationId = found.id
-        #expect(try await fixture.store.write { try $0.updateIdentityInstallation(changed, expectedBindingId: "initial") })
+        #expect(
+            try await fixture.store.write { try $0.updateIdentityInstallation(changed, expectedBindingId: "initial") })
         #expect(
             try await !fixture.store.write { try $0.updateIdentityInstallation(changed, expectedBindingId: "initial") },
             "a stale expectation changes nothing")
         let applied = AppliedIdentityOperation(fingerprint: "f", status: 200, answer: Data("{}".utf8))
-        try await fixture.store.write { try $0.insertIdentityOperation(installationId: installationId, operationId: "op1", applied, now: 7) }
-        #expect(try await fixture.store.read { try $0.identityOperation(installationId: installationId, operationId: "op1") } == applied)
+        try await fixture.store.write {
+            try $0.insertIdentityOperation(installationId: installationId, operationId: "op1", applied, now: 7)
+        }
+        #expect(
+            try await fixture.store.read {
+                try $0.identityOperation(installationId: installationId, operationId: "op1")
+            } == applied)
         #expect(try await fixture.store.read { try $0.identityOperationCount(installationId: installationId) } == 1)
         #expect(
-            try await fixture.store.read { try $0.identityInstallation(resourceId: resourceId, provider: "ios-apns", token: "t") }?
-                .binding == changed.binding)
+            try await fixture.store.read {
+                try $0.identityInstallation(resourceId: resourceId, provider: "ios-apns", token: "t")
+            }?
+            .binding == changed.binding)
     }
 
     @Test(arguments: StoreFactory.all)
@@ -89,14 +99,16 @@ import Testing
         let bound = try #require(try Self.decode(first).binding)
         #expect(bound.externalId == "ada" && bound.version == 1 && bound.mode == .basic && bound.operationId == "op-1")
         let subscriptions = try await fixture.store.read { tx in
-            try tx.subscriptions(resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token)
+            try tx.subscriptions(
+                resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token)
         }
         #expect(subscriptions.count == 2)
         #expect(subscriptions.first { $0.profileId == anonymous }?.status == .suspended)
         #expect(subscriptions.first { $0.profileId != anonymous }?.status == .subscribed)
         // The same id for another change is refused; a stale binding id is a conflict.
         await #expect(throws: (any Error).self) {
-            _ = try await service.change(Self.change(.logout, expected: bound.bindingId, operation: "op-1"), caller: caller)
+            _ = try await service.change(
+                Self.change(.logout, expected: bound.bindingId, operation: "op-1"), caller: caller)
         }
         do {
             _ = try await service.change(Self.change(.logout, expected: "initial", operation: "op-2"), caller: caller)
@@ -109,7 +121,8 @@ import Testing
             Self.change(.logout, expected: bound.bindingId, operation: "op-3"), caller: caller)
         #expect(try Self.decode(logout).binding?.externalId == nil)
         let after = try await fixture.store.read { tx in
-            try tx.subscriptions(resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token)
+            try tx.subscriptions(
+                resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token)
         }
         #expect(after.first { $0.profileId == anonymous }?.status == .subscribed)
         #expect(after.first { $0.profileId != anonymous }?.status == .suspended)
