@@ -30,9 +30,9 @@ public struct TernConfiguration: Sendable, Equatable {
     /// The reference's logging switch, kept and saved with the configuration. Tern writes no log of its
     /// own: everything it reports goes to `eventSDKFunctions` subscribers, whatever this is.
     public let enableLogging: Bool
-    /// How ``IdentityAPI/login(externalId:)`` proves who signs in: ``IdentityMode/auto`` (the
-    /// default) follows the project's policy, read from the server; ``IdentityMode/basic`` sends the
-    /// external id alone; ``IdentityMode/verified`` sends a JWT from the app's backend.
+    /// How ``IdentityAPI/login(externalId:)`` proves who signs in: `IdentityMode.auto` (the
+    /// default) follows the project's policy, read from the server; `IdentityMode.basic` sends the
+    /// external id alone; `IdentityMode.verified` sends a JWT from the app's backend.
     public var identityMode: IdentityMode = .auto
 
     /// The default provider priority: APNs, then Firebase, then Huawei.
@@ -185,7 +185,7 @@ public struct TernConfiguration: Sendable, Equatable {
         /// operation keeps the mode it was made in: after a restart with another mode, an unfinished
         /// login halts with `IDENTITY_AUTH_MODE_CHANGED`.
         ///
-        /// - Parameter value: ``IdentityMode/auto`` (default), ``IdentityMode/basic`` or ``IdentityMode/verified``.
+        /// - Parameter value: `IdentityMode.auto` (default), `IdentityMode.basic` or `IdentityMode.verified`.
         /// - Returns: This builder.
         @discardableResult public func setIdentityMode(_ value: IdentityMode) -> Builder {
             identityMode = value

@@ -6,9 +6,9 @@ import TernProtocol
 ///
 /// Each ``login(externalId:)`` and ``logout()`` is written to the SDK's database in call order, then
 /// sent (after the requests the app queued before it) until the server confirms it, across restarts
-/// and crashes; the server applies each operation once. In ``IdentityMode/basic`` a login sends the
-/// external id, in ``IdentityMode/verified`` a JWT from the app's backend
-/// (``setIdentityTokenProvider(_:)``), in ``IdentityMode/auto`` (the default) what the project's
+/// and crashes; the server applies each operation once. In `IdentityMode.basic` a login sends the
+/// external id, in `IdentityMode.verified` a JWT from the app's backend
+/// (``setIdentityTokenProvider(_:)``), in `IdentityMode.auto` (the default) what the project's
 /// policy asks. Bad input is an `invalidIdentityRequestData` event; nothing is thrown.
 ///
 /// ```swift

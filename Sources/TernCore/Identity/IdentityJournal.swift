@@ -47,7 +47,7 @@ enum IdentityJournal {
         );
         """
 
-    /// The confirmed binding (``IdentityBinding``) in the settings.
+    /// The confirmed binding (`IdentityBinding`) in the settings.
     static let confirmedKey = "core.identity.confirmed"
     /// The last halted login (``IdentityHalt``) in the settings.
     static let haltedKey = "core.identity.halted"

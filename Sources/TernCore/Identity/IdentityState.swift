@@ -33,7 +33,7 @@ public struct PendingIdentityOperation: Sendable, Equatable {
     public var kind: IdentityOperationKind
     /// The person a login names; nil for a logout (or a login from `authenticate()` before its JWT is read).
     public var externalId: String?
-    /// The mode it was made in (``IdentityMode/auto`` until the policy is read).
+    /// The mode it was made in (`IdentityMode.auto` until the policy is read).
     public var mode: IdentityMode
 }
 
