@@ -92,6 +92,16 @@ import Testing
         defer { Task { await fixture.finish() } }
         let (caller, anonymous) = try await Self.installed(fixture)
         let service = IdentityService(store: fixture.store, verifier: CryptoTokenVerifier())
+        // The anonymous binding's tags go with the change.
+        let anonymousSubscription = try #require(
+            try await fixture.store.read { tx in
+                try tx.subscriptions(
+                    resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token
+                ).first
+            })
+        try await fixture.store.write {
+            try $0.setTags(subscriptionId: anonymousSubscription.id, ["tier": "gold"], now: 2)
+        }
         let login = Self.change(.login, externalId: "ada", expected: IdentityWire.initialBindingId, operation: "op-1")
         let first = try await service.change(login, caller: caller)
         let again = try await service.change(login, caller: caller)
@@ -105,6 +115,12 @@ import Testing
         #expect(subscriptions.count == 2)
         #expect(subscriptions.first { $0.profileId == anonymous }?.status == .suspended)
         #expect(subscriptions.first { $0.profileId != anonymous }?.status == .subscribed)
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: anonymousSubscription.id) }.isEmpty)
+        // Ada's profile is the one whose _external_id field is hers.
+        let adas = try await fixture.store.read { tx in
+            try tx.profiles(dbId: fixture.database.id, field: IdentityService.externalIdField, value: .string("ada"))
+        }
+        #expect(adas.map(\.id) == subscriptions.filter { $0.profileId != anonymous }.map(\.profileId))
         // The same id for another change is refused; a stale binding id is a conflict.
         await #expect(throws: (any Error).self) {
             _ = try await service.change(
