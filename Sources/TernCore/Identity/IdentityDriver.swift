@@ -13,7 +13,8 @@ actor IdentityDriver {
     private var stopped = false
     private var timer: Task<Void, Never>?
     private var conflicts: [Int64: Int] = [:]
-    let retry = RetryPolicy(budget: .infinity)
+    /// Failed attempts of each operation in this run, for the backoff.
+    private var failures: [Int64: Int] = [:]
     /// A 409 answered more often than this for one operation waits like a failure before the next try.
     static let maxConflictsInARow = 5
 
@@ -49,6 +50,7 @@ actor IdentityDriver {
     /// Forgets what it knew about the journal (after `clear()`).
     func reset() {
         conflicts = [:]
+        failures = [:]
     }
 
     private func run(_ ready: ReadyCore) async {
@@ -74,6 +76,7 @@ actor IdentityDriver {
             if case .wait(let seconds) = step, seconds <= 0 { continue }
             guard case .next = step else { return step }
             conflicts[head.seq] = nil
+            failures[head.seq] = nil
         }
         return .idle
     }
@@ -334,10 +337,15 @@ actor IdentityDriver {
         _ head: JournalOperation, _ ready: ReadyCore, status: Int?, reason: String, retryAfter: String? = nil
     ) async -> Step {
         let outcome: RetryPolicy.Outcome = status.map { .status($0, retryAfter: retryAfter) } ?? .network(reason)
+        // The SDK's retry policy without its deadline: an identity operation is retried until confirmed.
+        let environment = ready.runtime.environment
+        failures[head.seq, default: 0] += 1
+        var retry = environment.retryPolicy
+        retry.budget = .infinity
         let decision = retry.decide(
             RetryPolicy.isRetryable(status: status ?? 500) ? outcome : .status(503, retryAfter: nil),
-            attempt: max(head.attempts, 1), firstAttemptAt: head.createdAt, now: ready.now,
-            random: Double.random(in: 0..<1))
+            attempt: failures[head.seq] ?? 1, firstAttemptAt: head.createdAt, now: ready.now,
+            random: environment.random())
         let delay: TimeInterval =
             switch decision {
             case .retry(let after): after
