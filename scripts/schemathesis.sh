@@ -49,6 +49,10 @@ curl -fs -X POST "$api_url/admin/projects/$project_id/pixels" -H "Authorization:
 curl -fs -X PUT "$api_url/admin/resources/$resource_id/categories/news" -H "Authorization: Bearer $admin_key" \
     -H "Content-Type: application/json" -d '{"title":"News"}' >/dev/null
 
+# An installation for the identity endpoints (schemathesis_hooks.py names it in valid requests).
+curl -fs -X POST "$api_url/push/subscribe" -H "X-Tern-RToken: $rtoken" -H "Content-Type: application/json" \
+    -d '{"time":1,"provider":"ios-apns","subscription_id":"schemathesis-identity-token"}' >/dev/null
+
 # A JWT for the SDK run (HS256, an hour), so that the JWT-only fields and endpoints are reached too;
 # the rToken is sent beside it, as the SDK does.
 secret="schemathesis-secret-$(date +%s)-0123456789abcdef0123456789"
@@ -81,7 +85,7 @@ run() {
         --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --seed "$SEED" --report junit \
         --report-dir "$REPORT_DIR/$name" "$@") || status=1
 }
-run sdk --include-path-regex '^/api/v1/(push|profile|event|inapp)/' -H "X-Tern-RToken: $rtoken" \
+run sdk --include-path-regex '^/api/v1/(push|profile|event|inapp|identity)/' -H "X-Tern-RToken: $rtoken" \
     -H "Authorization: Bearer $jwt"
 # Rotating or revoking a key by a generated id could change or end the very key the run uses: those two
 # are tested in TernSecurityTests (KeyRoleTests) instead.

@@ -21,6 +21,8 @@ public final class Tern: Sendable {
     public let eventSDKFunctions: SDKEvents
     /// `authenticate()` and `logOut()`.
     public let authFunctions: AuthAPI
+    /// The installation's identity binding: `login(externalId:)`, `logout()`, `identityState`.
+    public let identity: IdentityAPI
     /// The background flush (`registerBackgroundTask()`).
     public let backgroundTasks: BackgroundTasksAPI
     /// What Tern's modules build on; apps never need it.
@@ -42,6 +44,7 @@ public final class Tern: Sendable {
         eventSDKFunctions = SDKEvents(bus: bus)
         core = CoreServices(runtime: runtime)
         authFunctions = AuthAPI(core: core)
+        identity = IdentityAPI(core: core)
         backgroundTasks = BackgroundTasksAPI(core: core)
     }
 
@@ -116,7 +119,8 @@ public final class Tern: Sendable {
         return try? await runtime.store?.statistics()
     }
 
-    /// Sends what is due, returning true when the outbox emptied before `timeout` seconds.
+    /// Sends what is due, returning true when the outbox and the identity journal emptied before
+    /// `timeout` seconds.
     public func flush(timeout: TimeInterval) async -> Bool {
         await flushQueues()
         return await runtime.flush(until: environment.clock.now().addingTimeInterval(timeout))

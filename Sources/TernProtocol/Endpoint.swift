@@ -55,6 +55,13 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     /// Removes the signed-in person from a topic (``TopicRequest``).
     case profileTopicsUnfollow = "profile/topics/unfollow"
 
+    /// Reads the installation's identity binding (``IdentityInstallationRequest``, answered with ``IdentityAnswer``).
+    case identityStatus = "identity/status"
+    /// Reads the binding and the project's identity policy together (the SDK's AUTO mode).
+    case identityPolicy = "identity/policy"
+    /// Changes the binding: a login or a logout of the journal (``IdentityChangeRequest``).
+    case identityChange = "identity/change"
+
     /// The path on the server, e.g. `/api/v1/push/subscribe`.
     public var path: String { Wire.apiPrefix + rawValue }
 

@@ -73,6 +73,9 @@ struct PushModule: TernModule {
     func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async {
         await IdentityHandOver.run(core, signedIn: signedIn)
     }
+
+    /// Nothing: the server moved the device's subscription with the identity binding itself.
+    func identityChanged(_ core: ReadyCore, bound: Bool) async {}
 }
 
 /// Found by name when the SDK initializes (`TernModuleEntry`), so the module comes up whether or

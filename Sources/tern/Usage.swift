@@ -38,6 +38,8 @@ enum Usage {
                         | list PROFILE | expiry PROJECT [DAYS]
           preferences   show PROFILE
           topics        list PROJECT | followers PROJECT TOPIC [--limit N]
+          identity      policy PROJECT [basic|verified]   the project's identity mode (each set is a new revision)
+                        | show RESOURCE TOKEN [--provider ios-apns]   an installation's binding
 
         Every management command accepts --url URL (the server's api_url) and --admin-key-file FILE, or
         TERN_URL and TERN_ADMIN_KEY (or TERN_ADMIN_KEY_FILE), or --data DIR to read DIR/bootstrap.json.

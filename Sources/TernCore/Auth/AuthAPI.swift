@@ -12,6 +12,8 @@ public struct AuthAPI: Sendable {
 
     /// Sends `profile/authenticate` with the current credentials (JWT or rToken) and the device's
     /// token, linking the device to the user's profile: `authenticateSuccessful` or `authenticateFailed`.
+    /// When the JWT names the person (`identity.external_id`), the identity journal also queues a
+    /// login of that id (see ``IdentityAPI``).
     public func authenticate() {
         let function = "authenticate"
         core.perform(function) { ready in
@@ -33,14 +35,24 @@ public struct AuthAPI: Sendable {
                 ready.post(function) { _ in await runtime.authenticationRefused(attempt) }
             }
             for module in await runtime.modules { await module.authenticationChanged(ready, signedIn: true) }
+            // A JWT that names the person (`identity.external_id`) binds the installation through the
+            // identity journal too, in the configured mode.
+            if await ready.auth.hasProvider, let jwt = await ready.auth.jwt(),
+                let externalId = IdentityClaims.externalId(jwt)
+            {
+                await IdentityQueue.login(ready, externalId: externalId, source: .authenticate)
+            }
         }
     }
 
     /// Ends the user's session: the device is anonymous again (`userLogOut`), or
-    /// `notAuthenticatedError` when no one was signed in.
+    /// `notAuthenticatedError` when no one was signed in. When the identity journal's last word is a
+    /// login, it also queues a logout (confirmed later: see ``IdentityAPI/identityState``).
     public func logOut() {
         let function = "logOut"
         core.perform(function) { ready in
+            // The identity journal's binding ends too, when the journal's last word is a login.
+            if await IdentityQueue.isBound(ready) { await IdentityQueue.logout(ready, source: .logOut) }
             guard await ready.isAuthenticated() else {
                 ready.emit(.error(function, CoreEvents.notAuthenticatedError))
                 return

@@ -36,6 +36,10 @@ public struct TernConfiguration: Sendable, Equatable {
     /// `APNsEnvironment.sandbox`; the simulator is the sandbox; an App Store build has no profile
     /// and is production), and `APNsEnvironment.production` when it cannot.
     public let apnsEnvironment: APNsEnvironment?
+    /// How ``IdentityAPI/login(externalId:)`` proves who signs in: `IdentityMode.auto` (the
+    /// default) follows the project's policy, read from the server; `IdentityMode.basic` sends the
+    /// external id alone; `IdentityMode.verified` sends a JWT from the app's backend.
+    public var identityMode: IdentityMode = .auto
 
     /// The default provider priority: APNs, then Firebase, then Huawei.
     public static let defaultProviderPriorityList = PushProvider.allCases.map(\.rawValue)
@@ -56,6 +60,7 @@ public struct TernConfiguration: Sendable, Equatable {
         private var collectionEnabled: Bool
         private var enableLogging: Bool
         private var apnsEnvironment: APNsEnvironment?
+        private var identityMode: IdentityMode = .auto
 
         /// Starts a configuration; every argument but `apiUrl` has a default, and each has a setter.
         ///
@@ -103,6 +108,7 @@ public struct TernConfiguration: Sendable, Equatable {
                 placementsRequestInterval: configuration.placementsRequestInterval,
                 maxPlacements: configuration.maxPlacements, collectionEnabled: configuration.collectionEnabled,
                 enableLogging: configuration.enableLogging, apnsEnvironment: configuration.apnsEnvironment)
+            identityMode = configuration.identityMode
         }
 
         func setApiUrl(_ value: String) {
@@ -201,13 +207,26 @@ public struct TernConfiguration: Sendable, Equatable {
             return self
         }
 
+        /// Sets how logins prove who signs in (see ``TernConfiguration/identityMode``). Each queued
+        /// operation keeps the mode it was made in: after a restart with another mode, an unfinished
+        /// login halts with `IDENTITY_AUTH_MODE_CHANGED`.
+        ///
+        /// - Parameter value: `IdentityMode.auto` (default), `IdentityMode.basic` or `IdentityMode.verified`.
+        /// - Returns: This builder.
+        @discardableResult public func setIdentityMode(_ value: IdentityMode) -> Builder {
+            identityMode = value
+            return self
+        }
+
         /// The configuration; it is validated by `initialization(configuration:)`, which reports bad values.
         public func build() -> TernConfiguration {
-            TernConfiguration(
+            var configuration = TernConfiguration(
                 apiUrl: apiUrl, rToken: rToken, appInfo: appInfo, providerPriorityList: providerPriorityList,
                 inAppAutoRequest: inAppAutoRequest, placementsRequestInterval: placementsRequestInterval,
                 maxPlacements: maxPlacements, collectionEnabled: collectionEnabled, enableLogging: enableLogging,
                 apnsEnvironment: apnsEnvironment)
+            configuration.identityMode = identityMode
+            return configuration
         }
     }
 }

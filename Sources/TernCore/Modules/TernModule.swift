@@ -16,6 +16,10 @@ public protocol TernModule: Sendable {
     /// The user signed in (`authenticate()`, `signedIn` true) or out (`logOut()`): called after the
     /// core queued its own request, in call order with the app's other calls.
     func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async
+    /// The server confirmed a change of the installation's person made with `Tern.shared.identity`
+    /// (`bound` false: anonymous now): the module forgets what belonged to the previous person. By
+    /// default it does what it does for ``authenticationChanged(_:signedIn:)``.
+    func identityChanged(_ core: ReadyCore, bound: Bool) async
 }
 
 extension TernModule {
@@ -24,6 +28,11 @@ extension TernModule {
 
     /// Most modules keep nothing per user.
     public func authenticationChanged(_ core: ReadyCore, signedIn: Bool) async {}
+
+    /// What the module does for a sign-in or sign-out.
+    public func identityChanged(_ core: ReadyCore, bound: Bool) async {
+        await authenticationChanged(core, signedIn: bound)
+    }
 }
 
 /// How a module is found when the SDK initializes, whatever the app touched first: each module

@@ -17,6 +17,7 @@ extension CoreRuntime {
             bus.emit(.error("clear", CoreEvents.databaseError, value: ["reason": "\(error)"]))
         }
         await sessions?.reset()
+        await identity.reset()
         if case .ready(let ready) = phase {
             for module in modules { await module.clear(ready) }
         }
@@ -31,7 +32,8 @@ extension CoreRuntime {
         // A cancelled run (the system's background time is up) stops at its next step.
         while environment.clock.now() < deadline, !Task.isCancelled {
             guard let statistics = try? await store.statistics() else { return false }
-            if statistics.pending.values.reduce(0, +) == 0 { return true }
+            let journal = (try? await store.identityOperations().count) ?? 0
+            if statistics.pending.values.reduce(0, +) == 0, journal == 0 { return true }
             do { try await environment.clock.sleep(seconds: 0.05) } catch { return false }
             sender?.wake()
         }
@@ -43,6 +45,7 @@ extension CoreRuntime {
         await awaitWrites()
         initTask?.cancel()
         await sender?.stop()
+        await identity.stop()
         await sessions?.stop()
         parked = []
         let waiting = unparkWaiters

@@ -108,6 +108,8 @@ extension CoreRuntime {
         initTask = nil
         // The commands that waited run now, in the order they were made, before any later letter.
         await unpark(ready)
+        // The identity journal continues where the last run stopped.
+        await identity.wake(ready)
     }
 
     private static func initialize(

@@ -21,6 +21,9 @@ actor CoreRuntime {
     nonisolated let environment: TernEnvironment
     nonisolated let bus: EventBus
     nonisolated let auth = AuthSource()
+    /// The identity journal's sender, and the app's backend for VERIFIED logins.
+    nonisolated let identity = IdentityDriver()
+    nonisolated let identityTokens = IdentityTokenSource()
     let completions: CompletionRegistry
     let syncStates = SyncStateHub()
     /// Every call and follow-up, in order.
@@ -214,6 +217,7 @@ actor CoreRuntime {
         try await store.setSetting(Self.tokenKey, token)
         cachedToken = .some(token)
         sender?.wake()
+        if let readyCore { await identity.wake(readyCore) }
     }
 
     func tokenAndAutomaticFields() async -> (token: TokenData?, fields: [String: JSONValue]) {

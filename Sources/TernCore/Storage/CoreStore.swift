@@ -42,6 +42,8 @@ public actor CoreStore {
         "CREATE INDEX outbox_lane_batch ON outbox (lane, batch_key, id);",
         // Each module's own schema version (its migrations come with the module: `ModuleParts`).
         "CREATE TABLE module_versions (module TEXT PRIMARY KEY, version INTEGER NOT NULL);",
+        // The identity binding journal: logins and logouts in call order, until the server confirms them.
+        IdentityJournal.migration,
     ]
 
     /// Opens (creating and migrating when needed) the database in `directory`.
@@ -142,6 +144,7 @@ public actor CoreStore {
             try db.run("DELETE FROM outbox")
             try db.run("DELETE FROM settings")
             try db.run("DELETE FROM counters")
+            try db.run("DELETE FROM identity_journal")
         }
     }
 }

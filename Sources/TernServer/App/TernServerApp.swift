@@ -135,6 +135,10 @@ public final class TernServerApp: Sendable {
                 preferences: PreferenceService(store: store), authenticator: authenticator, admin: adminService,
                 metrics: metrics
             ).all
+            + IdentityRoutes(
+                identity: IdentityService(store: store, verifier: verifier), authenticator: authenticator,
+                admin: adminService, metrics: metrics
+            ).all
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the store.

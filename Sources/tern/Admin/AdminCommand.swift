@@ -6,7 +6,7 @@ import TernServer
 enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
-        "subscriptions", "push-events", "test-devices",
+        "subscriptions", "push-events", "test-devices", "identity",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -44,7 +44,7 @@ enum AdminCommand {
                     OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
                     OptionSpec(
                         "provider", "PROVIDER",
-                        "subscriptions find/test: the push provider (default \(PushProvider.apns.rawValue))"),
+                        "subscriptions find/test, identity show: the push provider (default \(PushProvider.apns.rawValue))"),
                     OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
                 ] + inboxOptions
             ),
@@ -75,6 +75,21 @@ enum AdminCommand {
         func arg(_ index: Int, _ name: String) throws -> String { try arguments.position(index, name) }
         if let call = try inboxPlan(topic, verb, arguments) { return call }
         switch (topic, verb) {
+        case ("identity", "policy"):
+            let project = try arg(1, "PROJECT")
+            guard arguments.positionals.count > 2 else {
+                return Call(method: "GET", path: "/projects/\(project)/identity-policy")
+            }
+            let mode = try arg(2, "MODE")
+            guard ["basic", "verified"].contains(mode) else { throw CommandError("MODE is basic or verified") }
+            return Call(method: "PUT", path: "/projects/\(project)/identity-policy", body: try json(["mode": mode]))
+        case ("identity", "show"):
+            return Call(
+                method: "GET", path: "/resources/\(try arg(1, "RESOURCE"))/identity",
+                query: [
+                    "provider": arguments.value("provider") ?? PushProvider.apns.rawValue,
+                    "subscription_id": try arg(2, "TOKEN"),
+                ])
         case ("projects", "list"): return Call(method: "GET", path: "/projects")
         case ("projects", "create"):
             return Call(

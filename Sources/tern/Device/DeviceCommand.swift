@@ -25,6 +25,11 @@ enum DeviceCommand {
                     OptionSpec("api-url", "URL", "the server's API root, e.g. http://127.0.0.1:8080/api/v1"),
                     OptionSpec("rtoken", "TOKEN", "the resource token"),
                     OptionSpec("jwt", "TOKEN", "a JWT sent with every request (Authorization: Bearer)"),
+                    OptionSpec(
+                        "identity-mode", "MODE",
+                        "how identity logins prove the person: auto (default), basic or verified"),
+                    OptionSpec(
+                        "identity-token", "TOKEN", "the JWT a VERIFIED identity login sends (the app backend's)"),
                     OptionSpec("wait", "SECONDS", "how long to wait for the outbox to empty (default 30; 0: don't)"),
                     OptionSpec("os-version", "V", "what the device reports (default 18.6.2)"),
                     OptionSpec("model", "M", "what the device reports (default iPhone14,7)"),
@@ -65,6 +70,8 @@ enum DeviceCommand {
                                 durably queued before the next, and a rerun continues after the last one queued
               delivery|open --message-id ID           a push event (event/push)
               authenticate | logout | consent on|off | foreground | background
+              identity-login EXTERNAL_ID | identity-logout   queue a login / logout in the identity journal
+              identity-state                          print the confirmed binding, the queued operations, a halt
               inbox-read ID | inbox-delete ID | inbox-sync       the signed-in person's inbox (needs --jwt)
               preference CHANNEL.CATEGORY=on|off | follow TOPIC | unfollow TOPIC
               flush                                   only send what is queued
@@ -102,4 +109,10 @@ enum DeviceCommand {
 struct StaticJWT: JWTInterface {
     let token: String
     func getToken() -> String? { token }
+}
+
+/// An identity JWT given on the command line, whatever the person.
+struct StaticIdentityToken: IdentityTokenProvider {
+    let token: String
+    func identityToken(externalId: String) async -> String? { token }
 }

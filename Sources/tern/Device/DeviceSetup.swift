@@ -1,4 +1,5 @@
 import Foundation
+import TernCore
 import TernServer
 
 /// Where the device's SDK talks to and keeps its data.
@@ -7,6 +8,8 @@ struct DeviceSetup {
     var apiUrl: String
     var rToken: String?
     var jwt: String?
+    var identityMode: IdentityMode
+    var identityToken: String?
     var quiet: Bool
     var wait: TimeInterval
     var osVersion: String
@@ -36,6 +39,12 @@ struct DeviceSetup {
         self.apiUrl = apiUrl
         self.rToken = rToken
         jwt = arguments.value("jwt")
+        let mode = arguments.value("identity-mode") ?? IdentityMode.auto.rawValue
+        guard let identityMode = IdentityMode(rawValue: mode) else {
+            throw CommandError("--identity-mode is auto, basic or verified, not \(mode)")
+        }
+        self.identityMode = identityMode
+        identityToken = arguments.value("identity-token")
         quiet = arguments.has("quiet")
         wait = try arguments.double("wait", default: 30)
         osVersion = arguments.value("os-version") ?? "18.6.2"

@@ -29,9 +29,11 @@ final class SimulatedDevice: Sendable {
             }
         }
         if let jwt = setup.jwt { tern.setJWTProvider(provider: StaticJWT(token: jwt)) }
+        if let token = setup.identityToken { tern.identity.setIdentityTokenProvider(StaticIdentityToken(token: token)) }
         tern.setAppGroup(groupName: Self.appGroup)
         tern.initialization(
-            configuration: TernConfiguration.Builder(apiUrl: setup.apiUrl).setRToken(setup.rToken).build())
+            configuration: TernConfiguration.Builder(apiUrl: setup.apiUrl).setRToken(setup.rToken)
+                .setIdentityMode(setup.identityMode).build())
     }
 
     /// Waits for the outbox, stops the SDK and returns the exit status.
@@ -79,6 +81,22 @@ final class SimulatedDevice: Sendable {
             try await DeviceGoals(tern: tern, arguments: arguments).run()
         case "delivery", "open":
             try await pushEvent(command, messageId: try arguments.required("message-id"))
+        case "identity-login":
+            tern.identity.login(externalId: try arguments.position(1, "EXTERNAL_ID"))
+            await tern.flushQueues()
+            Self.output(["identity": "queued"])
+        case "identity-logout":
+            tern.identity.logout()
+            await tern.flushQueues()
+            Self.output(["identity": "queued"])
+        case "identity-state":
+            let state = await tern.identity.identityState
+            let fields: [String: Any] = [
+                "external_id": state.confirmedExternalId as Any, "binding_id": state.confirmed?.bindingId as Any,
+                "version": state.confirmed?.version as Any, "pending": state.pending.map(\.kind.rawValue),
+                "halted": state.halted?.code as Any,
+            ]
+            Self.output(fields.mapValues(DeviceEventPrinter.json))
         case "authenticate": tern.authFunctions.authenticate()
         case "logout": tern.authFunctions.logOut()
         case "consent":
