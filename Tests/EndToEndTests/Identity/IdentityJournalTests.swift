@@ -101,20 +101,20 @@ import Testing
         let server = try await RealServer.start()
         let connection = ["--url", server.apiUrl, "--admin-key", server.process.adminKey]
         let project = String(server.process.projectId)
-        let initial = try TernCommand.run(["identity", "policy", project] + connection)
+        let initial = try await TernCommand.run(["identity", "policy", project] + connection)
         #expect(initial.status == 0 && initial.output.contains(#""mode" : "basic""#), "\(initial.output)")
-        let set = try TernCommand.run(["identity", "policy", project, "verified"] + connection)
+        let set = try await TernCommand.run(["identity", "policy", project, "verified"] + connection)
         #expect(set.status == 0 && set.output.contains(#""revision" : 2"#), "\(set.output)")
-        let bad = try TernCommand.run(["identity", "policy", project, "auto"] + connection)
+        let bad = try await TernCommand.run(["identity", "policy", project, "auto"] + connection)
         #expect(bad.status == 2 && bad.error.contains("basic or verified"), "\(bad.error)")
-        let missing = try TernCommand.run(
+        let missing = try await TernCommand.run(
             ["identity", "show", String(server.process.resourceId), Self.token] + connection)
         #expect(missing.status == 1 && missing.error.contains("never changed"), "\(missing.error)")
         let sdk = try await Self.subscribedSDK(server, mode: .verified)
         sdk.tern.identity.setIdentityTokenProvider(StaticIdentity(try Self.identityJWT(server, "ada")))
         sdk.tern.identity.login(externalId: "ada")
         #expect(await sdk.events.first("identityLoginConfirmed") != nil, "\(sdk.events.names)")
-        let shown = try TernCommand.run(
+        let shown = try await TernCommand.run(
             ["identity", "show", String(server.process.resourceId), Self.token] + connection)
         #expect(shown.output.contains(#""external_id" : "ada""#) && shown.output.contains(#""operations" : 1"#))
         await sdk.close()
