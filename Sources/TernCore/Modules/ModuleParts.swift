@@ -66,7 +66,7 @@ public struct EventCatalog: Sendable {
 
     /// The core's event kinds.
     public init() {
-        add(CoreEvents.allCases + InAppModuleEvents.allCases)
+        add(CoreEvents.allCases)
     }
 
     /// Adds event kinds (a kind already known stays as it was).

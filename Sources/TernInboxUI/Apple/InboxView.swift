@@ -1,4 +1,4 @@
-#if canImport(SwiftUI) && os(iOS)
+#if os(iOS)
     import SwiftUI
     import TernInbox
 
