@@ -9,7 +9,7 @@ public enum ProfileModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     /// `update.updateProfileFields(...)` succeeded (`profile/update`).
     /// Message: "successful request: profile/update".
     case profileUpdateRequestSuccessful
-    /// `update.updateProfileFields(...)` failed; a ``RetryEvent`` when the SDK retries, an ``ErrorEvent``
+    /// `update.updateProfileFields(...)` failed; a `RetryEvent` when the SDK retries, an `ErrorEvent`
     /// otherwise. Message: "failed request: profile/update".
     case profileUpdateRequestFailed
 

@@ -12,7 +12,7 @@ public enum TagsEvents: String, SDKEvent, CaseIterable, Equatable {
     case invalidTagsRequestData
     /// `profile.tags.set(...)` succeeded (`profile/tags/set`). Message: "successful request: profile/tags/set".
     case setTagsRequestSuccessful
-    /// `profile.tags.set(...)` failed; a ``RetryEvent`` when the SDK retries, an ``ErrorEvent`` otherwise.
+    /// `profile.tags.set(...)` failed; a `RetryEvent` when the SDK retries, an `ErrorEvent` otherwise.
     /// `value` holds `http_code`, `error`, `error_text`. Message: "failed request: profile/tags/set".
     case setTagsRequestFailed
     /// `profile.tags.remove(...)` succeeded (`profile/tags/remove`).

@@ -4,7 +4,7 @@
 
     /// The signed-in person's inbox, drawn ready: newest first, unread ones marked, a tap marks a
     /// message read and opens its link, a designed card's buttons and offer, and what an empty inbox
-    /// says. Every decision is ``InboxViewModel``'s (TernInbox); this view only draws it.
+    /// says. Every decision is `InboxViewModel`'s (TernInbox); this view only draws it.
     ///
     /// ```swift
     /// InboxView(Tern.shared, onUnread: { unread = $0 })
@@ -45,6 +45,7 @@
             _model = State(initialValue: InboxViewModel(locale: locale ?? .autoupdatingCurrent, emptyText: empty))
         }
 
+        /// The inbox's messages, or the empty inbox's text, following the inbox as it changes.
         public var body: some View {
             Group {
                 if model.screen.isEmpty {

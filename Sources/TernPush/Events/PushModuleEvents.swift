@@ -19,8 +19,8 @@ public enum PushModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     /// `error_text` and, when `sync` was true, `profile` (a `ProfileData`).
     /// Message: "successful request: push/subscribe".
     case pushSubscribeRequestSuccessful
-    /// `subscription.subscribe(...)` failed; a ``RetryEvent`` when the SDK retries (5xx or no answer), an
-    /// ``ErrorEvent`` otherwise. `value` holds `http_code`, and `error`/`error_text` when the server
+    /// `subscription.subscribe(...)` failed; a `RetryEvent` when the SDK retries (5xx or no answer), an
+    /// `ErrorEvent` otherwise. `value` holds `http_code`, and `error`/`error_text` when the server
     /// answered. Message: "failed request: push/subscribe".
     case pushSubscribeRequestFailed
     /// `subscription.suspend(...)` succeeded (`push/suspend`); `value` as for
@@ -38,7 +38,7 @@ public enum PushModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     /// The subscription moved to the device's new push token (`push/update`).
     /// Message: "successful request: push/update".
     case tokenUpdateRequestSuccessful
-    /// Moving the subscription to the new push token failed (`push/update`); a ``RetryEvent`` when the
+    /// Moving the subscription to the new push token failed (`push/update`); a `RetryEvent` when the
     /// SDK retries. Message: "failed request: push/update".
     case tokenUpdateRequestFailed
     /// A status call (`latest`, `current`, `latestForProvider`) was answered (`push/status`).
@@ -57,7 +57,7 @@ public enum PushModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     /// A push's delivery or open event reached the server (`event/push`).
     /// Message: "successful request: event/push".
     case pushEventRequestSuccessful
-    /// A push's delivery or open event could not be reported (`event/push`); a ``RetryEvent`` when the
+    /// A push's delivery or open event could not be reported (`event/push`); a `RetryEvent` when the
     /// SDK retries. Message: "failed request: event/push".
     case pushEventRequestFailed
     /// An error: the provider priority list names no known provider.

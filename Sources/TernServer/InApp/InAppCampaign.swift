@@ -34,7 +34,7 @@ public struct InAppAudience: Codable, Sendable, Equatable {
 }
 
 /// A campaign as the management API takes it (`POST`, and `PATCH` after merging the stored one).
-/// Times are ISO-8601 text, checked by ``InAppValidation``.
+/// Times are ISO-8601 text, checked by `InAppValidation`.
 public struct InAppCampaignSpec: Codable, Sendable, Equatable {
     public var projectId: Int64
     public var resourceId: Int64

@@ -2,9 +2,9 @@ import Foundation
 import TernCrypto
 import TernProtocol
 
-/// Management-API keys: who a secret is (``authorize(secret:target:)``), and creating, listing,
+/// Management-API keys: who a secret is (`authorize(secret:target:)`), and creating, listing,
 /// rotating and revoking keys. Only digests are stored; a secret is shown once, in the answer that
-/// made it. Every change through the API lands in the audit log (``AdminKeyCheck`` writes it).
+/// made it. Every change through the API lands in the audit log (`AdminKeyCheck` writes it).
 public struct KeyService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64

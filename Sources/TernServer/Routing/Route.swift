@@ -4,7 +4,7 @@ import TernHTTP
 /// A request matched to a route: the HTTP request, the path's parameters, its id for the logs, and
 /// what the group's middleware established (the caller, the idempotency token).
 public struct RouteRequest: Sendable {
-    /// The HTTP request (``AdminKeyCheck`` may fill in a project key's `project_id` query).
+    /// The HTTP request (`AdminKeyCheck` may fill in a project key's `project_id` query).
     public internal(set) var http: HTTPRequest
     public let parameters: [String: String]
     public let requestId: String
@@ -41,7 +41,7 @@ public struct RouteRequest: Sendable {
         return caller
     }
 
-    /// The key ``AdminKeyCheck`` established; a route outside such a group has none.
+    /// The key `AdminKeyCheck` established; a route outside such a group has none.
     func holder() throws -> KeyHolder {
         guard let keyHolder else { throw APIError(status: 500, reason: "route \(routeName) runs without a key check") }
         return keyHolder

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An in-app campaign as stored: the columns placements filter on, and the rest of its definition
-/// (display type, triggers, audience, caps, content) as JSON (``InAppDefinition``).
+/// (display type, triggers, audience, caps, content) as JSON (`InAppDefinition`).
 public struct InAppCampaignRecord: Sendable, Equatable {
     public var id: Int64
     public var projectId: Int64
@@ -14,7 +14,7 @@ public struct InAppCampaignRecord: Sendable, Equatable {
     public var startsAt: Int64?
     /// ms since 1970; nil: no end.
     public var endsAt: Int64?
-    /// The ``InAppDefinition`` as JSON.
+    /// The `InAppDefinition` as JSON.
     public var definition: String
     public var createdAt: Int64
     public var updatedAt: Int64
@@ -80,7 +80,7 @@ public protocol InAppQueries {
     func inAppStatic(campaignId: Int64, name: String) throws -> InAppStaticFile?
     /// The names of a campaign's static resources, sorted.
     func inAppStaticNames(campaignId: Int64) throws -> [String]
-    /// The project's caps as JSON (``TernProtocol/InAppCaps``), nil when never set.
+    /// The project's caps as JSON (`InAppCaps`), nil when never set.
     func inAppProjectCaps(projectId: Int64) throws -> String?
     func setInAppProjectCaps(projectId: Int64, caps: String, now: Int64) throws
 }

@@ -2,14 +2,14 @@ import Foundation
 import TernProtocol
 
 /// What a subscription row holds besides its id and timestamps: declared once, for a new row
-/// (``StoreTransaction/insertSubscription(_:now:)``) and a stored one (``Subscription``). For push,
+/// (`StoreTransaction.insertSubscription(_:now:)`) and a stored one (``Subscription``). For push,
 /// `provider` and `token` (the push token, shown as `subscription_id`) identify the device; for
 /// email, SMS and cc-data channels the address goes in `token` and `provider` is empty.
 public struct SubscriptionValues: Sendable, Equatable {
     public var profileId: Int64
     public var resourceId: Int64
     public var channel: SubscriptionChannel
-    /// A ``PushProvider``'s wire name for push, empty for the other channels.
+    /// A `PushProvider`'s wire name for push, empty for the other channels.
     public var provider: String
     public var token: String
     public var status: SubscriptionStatus
