@@ -112,6 +112,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(delivered, forKey: .delivered)
         try container.encode(opened, forKey: .opened)
         try container.encode(done, forKey: .done)
+        try container.encode(skippedByPreference, forKey: .skippedByPreference)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -124,7 +125,8 @@ public struct MessageStats: Codable, Sendable, Equatable {
             failedByReason: try container.decode([String: Int64].self, forKey: .failedByReason),
             delivered: try container.decode(Int64.self, forKey: .delivered),
             opened: try container.decode(Int64.self, forKey: .opened),
-            done: try container.decode(Bool.self, forKey: .done))
+            done: try container.decode(Bool.self, forKey: .done),
+            skippedByPreference: try container.decodeIfPresent(Int64.self, forKey: .skippedByPreference) ?? 0)
     }
 
     /// Where each status's count goes.
