@@ -130,7 +130,8 @@ let package = Package(
         .testTarget(
             name: "TernCoreTests",
             dependencies: [
-                "TernCore", "TernPush", "TernTarget", "TernProfile", "TernHTTP", "TernTestSupport", "TernSDKTestKit",
+                "TernCore", "TernPush", "TernTarget", "TernProfile", "TernInApp", "TernInbox", "TernHTTP",
+                "TernTestSupport", "TernSDKTestKit",
             ]),
         .testTarget(
             name: "TernPushTests",

@@ -15,6 +15,13 @@
 # `make docs`: nothing is compiled again. The baselines are the Linux build's public API: on
 # other systems (where the Apple-only API is compiled in) the check says it was skipped.
 #
+# TernInAppUI and TernInboxUI (IOS_API_MODULES) are the exception: every line of them is under
+# `#if os(iOS)`, so their Linux modules are empty and a Linux dump would baseline nothing. Their
+# baselines are dumped from the SDK's iOS build instead (.build/ios, made by
+# ../shared/apple/ios-build.sh, which `make test` runs first): swift-api-digester reads the iOS
+# modules against the iOS SDK's interfaces as swift-symbolgraph-extract does for `make docs`.
+# Without an iOS build they are skipped, with a line that says so.
+#
 # Env (the checks' own tests use them): TERN_MODULES_DIR, TERN_API_MODULES (products to check),
 # TERN_API_BASELINE (a baseline directory instead of api-baseline/).
 set -euo pipefail
@@ -34,42 +41,70 @@ fi
 mkdir -p "$work"
 current=$(mktemp -d)
 trap 'rm -rf "$current"' EXIT
-if [ -z "${TERN_MODULES_DIR:-}" ]; then
-    [ "$mode" = update ] && build_sdk
+if [ -z "${TERN_MODULES_DIR:-}" ] && [ "$mode" = update ]; then
+    build_sdk
+    ios_status=0
+    build_sdk_ios || ios_status=$?
+    [ $ios_status -eq 2 ] && exit 1
 fi
 modules_path=$(modules_dir)
 mapfile -t flags < <(tool_flags "$modules_path")
 
+ios_only() { # ios_only MODULE: true for a product whose API exists only in the iOS build
+    local each
+    for each in "${IOS_API_MODULES[@]}"; do [ "$each" = "$1" ] && return 0; done
+    return 1
+}
+
+dumped=()
+skipped=()
 for module in "${modules[@]}"; do
-    swift-api-digester -dump-sdk -module "$module" "${flags[@]}" -swift-version 6 -abort-on-module-fail \
+    module_flags=("${flags[@]}")
+    from=$modules_path
+    if ios_only "$module"; then
+        from=$(ios_modules_dir)
+        if [ -n "${TERN_MODULES_DIR:-}" ] && [ -z "${TERN_IOS_MODULES_DIR:-}" ] || [ ! -e "$from/$module.swiftmodule" ]; then
+            skipped+=("$module")
+            continue
+        fi
+        mapfile -t module_flags < <(ios_tool_flags)
+    fi
+    swift-api-digester -dump-sdk -module "$module" "${module_flags[@]}" -swift-version 6 -abort-on-module-fail \
         -avoid-location -avoid-tool-args -o "$current/$module.json" >"$current/$module.log" 2>&1 || {
         cat "$current/$module.log" >&2
-        echo "api-baseline: swift-api-digester could not read $module from $modules_path (is it built?)" >&2
+        echo "api-baseline: swift-api-digester could not read $module from $from (is it built?)" >&2
         exit 1
     }
     python3 "$root/scripts/lib/api_text.py" "$current/$module.json" >"$current/$module.txt"
+    dumped+=("$module")
+done
+for module in "${skipped[@]}"; do
+    echo "api-baseline: $module skipped: its public API exists only in the iOS build (on Linux the module is" \
+        "empty), and there is no iOS build in $(ios_modules_dir) (../shared/apple/ios-build.sh makes it)"
 done
 
 if [ "$mode" = update ]; then
     mkdir -p "$baseline"
-    for module in "${modules[@]}"; do cp "$current/$module.txt" "$baseline/$module.txt"; done
-    echo "api-baseline: wrote ${modules[*]/%/.txt} in $baseline"
+    for module in "${dumped[@]}"; do cp "$current/$module.txt" "$baseline/$module.txt"; done
+    echo "api-baseline: wrote ${dumped[*]/%/.txt} in $baseline"
     exit 0
 fi
 
 status=0
-for module in "${modules[@]}"; do
+for module in "${dumped[@]}"; do
+    where=""
+    ios_only "$module" && where=" (from the iOS build: on Linux the module is empty)"
     if [ ! -f "$baseline/$module.txt" ]; then
         echo "api-baseline: $module has no baseline ($baseline/$module.txt): run 'make api-baseline'"
         status=1
         continue
     fi
     if cmp -s "$baseline/$module.txt" "$current/$module.txt"; then
-        echo "api-baseline: $module unchanged"
+        echo "api-baseline: $module unchanged$where"
         continue
     fi
     status=1
-    echo "api-baseline: the public API of $module changed without its baseline:"
+    echo "api-baseline: the public API of $module$where changed without its baseline:"
     # Lines only in the baseline are declarations removed or changed: a breaking change for apps.
     comm -23 "$baseline/$module.txt" "$current/$module.txt" | sed 's/^/  - removed or changed (breaks apps): /'
     comm -13 "$baseline/$module.txt" "$current/$module.txt" | sed 's/^/  + added or changed: /'

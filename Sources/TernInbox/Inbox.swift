@@ -19,8 +19,9 @@ extension Tern {
 }
 
 /// `Tern.shared.inbox`. Synced when the SDK initializes for a signed-in person, each time the app
-/// comes to the foreground (a session starts), on a push that says the inbox changed
-/// (``handleNotification(_:)``), and on demand (``sync()``). Reads and deletes show at once and go
+/// comes to the foreground (a session starts), on a push that says the inbox changed (TernPush
+/// hands every Tern push it shows in the foreground or sees tapped to the inbox by itself;
+/// ``handleNotification(_:)`` is for pushes the app handles elsewhere), and on demand (``sync()``). Reads and deletes show at once and go
 /// through the SDK's durable outbox, so they reach the server once even if the app is killed.
 public struct Inbox: Sendable {
     let core: CoreServices
@@ -88,7 +89,13 @@ public struct Inbox: Sendable {
         }
     }
 
-    /// Syncs when `userInfo` is a push that says the inbox changed; returns whether it did.
+    /// Syncs when `userInfo` is a push that says the inbox changed; returns whether it did. Pushes
+    /// that TernPush's notification manager handles (`willPresent`, `didReceive`) reach the inbox
+    /// without this call; use it for pushes the app receives elsewhere (its own notification-center
+    /// delegate, `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
+    ///
+    /// - Parameter userInfo: The push's payload.
+    /// - Returns: True when the push carries the inbox's change marker and a sync was started.
     @discardableResult
     public func handleNotification(_ userInfo: [AnyHashable: Any]) -> Bool {
         guard Self.carriesInboxChange(userInfo) else { return false }
@@ -102,6 +109,16 @@ public struct Inbox: Sendable {
         if let flag = userInfo[pushKey] as? Bool { return flag }
         if let flag = userInfo[pushKey] as? Int { return flag != 0 }
         return false
+    }
+
+    /// ``carriesInboxChange(_:)`` for a payload as JSON (what TernPush hands the modules).
+    static func carriesInboxChange(_ payload: [String: JSONValue]) -> Bool {
+        switch payload[pushKey] {
+        case .bool(let flag)?: flag
+        case .int(let value)?: value != 0
+        case .double(let value)?: value != 0
+        default: false
+        }
     }
 
     /// Marks the message read on every device of the person: at once here, then through the outbox.
@@ -218,20 +235,29 @@ enum InboxSync {
 struct InboxModule: TernModule {
     let core: CoreServices
     var moduleName: String { "inbox" }
-    var parts: ModuleParts { ModuleParts(events: InboxEvents.allCases) }
+    var parts: ModuleParts {
+        let core = core
+        return ModuleParts(
+            events: InboxEvents.allCases,
+            handlePush: { payload, ready in
+                // A push that says the inbox changed (TernPush hands over every Tern push it gets).
+                guard Inbox.carriesInboxChange(payload), await ready.auth.hasProvider else { return }
+                let state = await InboxState.shared(core)
+                Task { _ = try? await InboxSync.run(ready, state: state) }
+            })
+    }
 
     func initialize(_ ready: ReadyCore) async throws {
         let state = await InboxState.shared(core)
         await state.setReady(ready)
         let lifecycle = core.environment.lifecycle
         let task = Task {
-            var first = true
-            for await appState in await lifecycle.states() where appState == .foreground {
-                // The first foreground is initialization's own sync below.
-                if first {
-                    first = false
-                    continue
-                }
+            // A session starts when the app comes back to the foreground; the state the app was in
+            // when observing began (the launch) is initialization's own sync below.
+            var previous: AppState?
+            for await appState in await lifecycle.states() {
+                defer { previous = appState }
+                guard appState == .foreground, let previous, previous != .foreground else { continue }
                 if await ready.auth.hasProvider { _ = try? await InboxSync.run(ready, state: state) }
             }
         }

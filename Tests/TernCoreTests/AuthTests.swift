@@ -69,7 +69,7 @@ struct AuthTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         let provider = TestJWTProvider(token: nil)
         sdk.tern.setJWTProvider(provider: provider)
         sdk.configure(apiUrl: server.apiUrl, rToken: nil)
@@ -88,7 +88,7 @@ struct AuthTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.tern.setJWTProvider(provider: TestJWTProvider(token: nil))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1)])
@@ -104,7 +104,7 @@ struct AuthTests {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: #"{"id":"p1"}"#))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.core.perform("setToken") { ready in
             try? await ready.setToken(TokenData(provider: "ios-apns", token: "t1"))
@@ -140,7 +140,7 @@ struct BackgroundFlushTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.tern.backgroundTasks.registerBackgroundTask()
         #expect(await events.first(CoreEvents.backgroundTaskRegister) != nil)
         sdk.configure(apiUrl: server.apiUrl)

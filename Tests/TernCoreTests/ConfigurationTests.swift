@@ -37,16 +37,6 @@ struct ConfigurationTests {
         #expect(Self.kinds(outcome) == ["invalidRTokenValue"])
     }
 
-    @Test func badInAppValuesAreReportedAndReplacedByDefaults() {
-        let outcome = ConfigurationValidator.validate(
-            TernConfiguration.Builder(apiUrl: "http://127.0.0.1:8080/api/v1/").setMaxPlacements(0)
-                .setPlacementsRequestInterval(0).build())
-        #expect(Self.kinds(outcome) == ["maxPlacementsInvalid", "requestIntervalInvalid"])
-        #expect(outcome.configuration?.maxPlacements == TernConfiguration.defaultMaxPlacements)
-        #expect(outcome.configuration?.placementsRequestInterval == TernConfiguration.defaultPlacementsRequestInterval)
-        #expect(outcome.configuration?.apiUrl == "http://127.0.0.1:8080/api/v1")
-    }
-
     @Test func aGoodConfigurationRaisesNothing() {
         let outcome = ConfigurationValidator.validate(
             TernConfiguration.Builder(apiUrl: "https://push.example.com/api/v1").setRToken("rt_1").build())

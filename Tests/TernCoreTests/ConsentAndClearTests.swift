@@ -12,7 +12,7 @@ struct ConsentAndClearTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let first = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(first.tern)
+        let events = first.events
         first.configure(apiUrl: server.apiUrl)
         first.tern.setCollectionEnabled(false)
         first.tern.enqueueForTest([Entries.ordered(1)])
@@ -24,7 +24,7 @@ struct ConsentAndClearTests {
 
         // The configuration says collect (the default), but the saved opt-out wins.
         let second = try TestSDK(directory: first.directory, modules: ["TernPush"])
-        let later = EventRecorder(second.tern)
+        let later = second.events
         second.configure(apiUrl: server.apiUrl)
         second.tern.enqueueForTest([Entries.ordered(2)])
         #expect(await later.first(CoreEvents.collectionDisabled) != nil)
@@ -47,7 +47,7 @@ struct ConsentAndClearTests {
 
         // The user opts out before the app initializes the SDK: there is no store yet.
         let second = try TestSDK(directory: first.directory, modules: ["TernPush"])
-        let events = EventRecorder(second.tern)
+        let events = second.events
         second.tern.setCollectionEnabled(false)
         second.configure(apiUrl: server.apiUrl)
         second.tern.enqueueForTest([Entries.ordered(1)])
@@ -67,7 +67,7 @@ struct ConsentAndClearTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.tern.setAppGroup(groupName: "group.test")
         sdk.tern.initialization(
             configuration: TernConfiguration.Builder(apiUrl: server.apiUrl).setRToken("rt").setCollectionEnabled(false)
@@ -85,7 +85,7 @@ struct ConsentAndClearTests {
         let server = try ScriptedServer(fallback: .text(503, "down"))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.core.perform("setToken") { ready in
             try? await ready.setToken(TokenData(provider: "ios-apns", token: "t"))

@@ -1,3 +1,5 @@
+import TernInApp
+import TernInbox
 import TernProfile
 import TernPush
 import TernSDKTestKit
@@ -43,11 +45,13 @@ struct EventCatalogTests {
         let before = await sdk.tern.core.eventCatalog()
         #expect(before.lookup("core.configSet") != nil)
         #expect(before.lookup("push.pushSubscribeRequestSuccessful") == nil)
+        #expect(before.lookup("inApp.maxPlacementsInvalid") == nil, "in-app's kinds come with the in-app module")
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         let catalog = await sdk.tern.core.eventCatalog()
         let modules: [[any SDKEvent]] = [
             CoreEvents.allCases, PushModuleEvents.allCases, TargetModuleEvents.allCases,
-            ProfileModuleEvents.allCases, TagsEvents.allCases, InAppModuleEvents.allCases,
+            ProfileModuleEvents.allCases, TagsEvents.allCases, PreferencesEvents.allCases, InAppModuleEvents.allCases,
+            InboxEvents.allCases,
         ]
         for kind in modules.joined() {
             #expect(catalog.lookup(kind.description)?.description == kind.description)

@@ -37,7 +37,7 @@ struct InitializationTests {
 
     @Test @MainActor func callsBeforeInitializationWaitThenRunInOrder() async throws {
         let sdk = try TestSDK()
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         let trace = Trace()
         for index in 0..<50 {
             sdk.tern.core.perform("call\(index)") { ready in
@@ -58,7 +58,7 @@ struct InitializationTests {
 
     @Test @MainActor func anUnusableConfigurationFailsWaitingCallsWithConfigIsNotSet() async throws {
         let sdk = try TestSDK()
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         let trace = Trace()
         sdk.tern.core.perform("subscribe") { _ in await trace.add("ran") }
         sdk.tern.initialization(configuration: TernConfiguration.Builder(apiUrl: "").build())
@@ -145,7 +145,7 @@ struct InitializationTests {
 
     @Test @MainActor func withoutAnAppGroupTheSDKSaysSo() async throws {
         let sdk = try TestSDK()
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1", appGroup: nil)
         let event = await events.first(CoreEvents.appGroupIsNotSet)
         #expect(event is ErrorEvent)
@@ -160,7 +160,7 @@ struct ManagedInitializationTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK()
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         let statuses = await withCheckedContinuation { continuation in
             sdk.tern.initialize(apiUrl: server.apiUrl, rToken: "rt_managed", appGroup: "group.managed") {
                 continuation.resume(returning: $0)

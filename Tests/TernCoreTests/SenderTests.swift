@@ -20,7 +20,7 @@ struct SenderTests {
             fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1)])
         let success = await events.first(PushModuleEvents.pushSubscribeRequestSuccessful)
@@ -56,7 +56,7 @@ struct SenderTests {
         ])
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1)])
         #expect(await events.first(PushModuleEvents.pushSubscribeRequestSuccessful) != nil)
@@ -72,7 +72,7 @@ struct SenderTests {
         ])
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest([Entries.ordered(1), Entries.ordered(2)])
         #expect(await events.first(PushModuleEvents.pushSubscribeRequestSuccessful) != nil)
@@ -91,7 +91,7 @@ struct SenderTests {
         let server = try ScriptedServer(script: [ScriptedServer.failure(500, "x"), ScriptedServer.failure(502, "y")])
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest((0..<30).map { Entries.ordered($0) })
         #expect(await events.count(PushModuleEvents.pushSubscribeRequestSuccessful, reaches: 30))
@@ -121,7 +121,7 @@ struct SenderTests {
         let down = try ScriptedServer(fallback: .text(503, "down"))
         let apiUrl = down.apiUrl
         let first = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(first.tern)
+        let events = first.events
         first.configure(apiUrl: apiUrl)
         first.tern.enqueueForTest([Entries.ordered(7), Entries.event("e1")])
         #expect(await events.first(PushModuleEvents.pushSubscribeRequestFailed) is RetryEvent)

@@ -173,6 +173,61 @@ import Testing
         await server.stop()
     }
 
+    /// `subscription.unSubscribe` and `getSubscriptionStatus` against the server, with their events:
+    /// unsubscribed, the non-anonymous campaign no longer shows; a JWT the server refuses fails both.
+    @Test func unsubscribingHidesTheMembersCampaignAndTheStatusSaysSoWithTheirEvents() async throws {
+        let server = try await RealServer.start()
+        let resource = try await inAppResource(server)
+        let members = try await campaign(
+            server, resource: resource.id, name: "members", priority: 5, anonymous: false,
+            triggers: [["type": "custom", "name": "go"]])
+        let device = try InAppDevice()
+        device.start(apiUrl: server.apiUrl, rToken: resource.rToken, jwt: try server.jwt(email: "bo@example.com"))
+        device.inApp.subscription.subscribe()
+        #expect(await device.events.first("inAppSubscribeRequestSuccessful")?.httpCode == 200)
+        device.inApp.getPlacements()
+        await device.settle()
+        device.inApp.trigger(name: "go")
+        try #require(await device.presenter.waitForShown(1))
+        #expect(device.presenter.shown[0].campaign.campaignId == members)
+        device.presenter.channel?.closed(device.presenter.shown[0].id)
+
+        let queued = device.inApp.subscription.unSubscribe(customFields: ["reason": "settings"])
+        #expect(queued.state == .queued)
+        let unsubscribed = try #require(await device.events.first("inAppUnsubscribeRequestSuccessful"))
+        #expect(!unsubscribed.isError && unsubscribed.function == "unSubscribe" && unsubscribed.httpCode == 200)
+        #expect(unsubscribed.profile?.subscription?.status == "unsubscribed")
+
+        let status = await withCheckedContinuation { continuation in
+            device.inApp.subscription.getSubscriptionStatus { continuation.resume(returning: $0) }
+        }
+        #expect(status?.httpCode == 200)
+        #expect(status?.response?.profile?.subscription?.status == "unsubscribed")
+        let statusEvent = try #require(await device.events.first("inAppStatusRequestSuccessful"))
+        #expect(statusEvent.function == "getSubscriptionStatus" && statusEvent.httpCode == 200)
+
+        device.inApp.getPlacements()
+        await device.settle()
+        device.inApp.trigger(name: "go")
+        await device.settle()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(device.presenter.shown.count == 1, "unsubscribed: the non-anonymous campaign does not show")
+        await device.close()
+
+        let refused = try InAppDevice()
+        refused.start(apiUrl: server.apiUrl, rToken: resource.rToken, jwt: "not.a.jwt")
+        refused.inApp.subscription.unSubscribe()
+        let failed = try #require(await refused.events.first("inAppUnsubscribeRequestFailed"))
+        #expect(failed.isError && failed.httpCode == 401)
+        let answer = await withCheckedContinuation { continuation in
+            refused.inApp.subscription.getSubscriptionStatus { continuation.resume(returning: $0) }
+        }
+        #expect(answer?.httpCode == 401)
+        #expect(await refused.events.first("inAppStatusRequestFailed")?.isError == true)
+        await refused.close()
+        await server.stop()
+    }
+
     @Test func anImageThatDoesNotLoadIsAnErrorInTheStatisticsAndTheNextCampaignShowsWithItsServedImage() async throws {
         let server = try await RealServer.start()
         let resource = try await inAppResource(server)

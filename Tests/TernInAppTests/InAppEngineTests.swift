@@ -186,6 +186,58 @@ import Testing
         api.stop()
     }
 
+    /// `inAppStaticErrorLoad` through the portable mapping: a base URL that cannot hold the page's
+    /// resources (found before drawing), and a resource the drawing reports it could not load
+    /// (what the iOS web view's bridge hands the channel). Each is an event and an `error` in the
+    /// campaign's statistics; nothing stays on screen, the next campaign still shows.
+    @Test func aStaticResourceThatFailsIsInAppStaticErrorLoadAndTheNextCampaignStillShows() async throws {
+        let api = try ScriptedServer(
+            fallback: Fixtures.response([
+                Fixtures.placement(
+                    "ftp-base", priority: 5, triggers: [["type": "custom", "name": "first"]],
+                    content: ["kind": "html", "html": "<p>Hi</p>", "base_url": "ftp://cdn.example/assets/"]),
+                Fixtures.placement(
+                    "web", priority: 4, triggers: [["type": "custom", "name": "second"]],
+                    content: ["kind": "html", "html": "<p>Hi</p>", "base_url": NSNull()]),
+                Fixtures.placement("fine", priority: 1, triggers: [["type": "custom", "name": "first"]]),
+            ]))
+        let device = try InAppDevice(presenter: RecordingPresenter(confirms: false))
+        device.start(apiUrl: api.apiUrl)
+        device.inApp.trigger(name: "first")
+        let builder = try #require(await device.events.first("inAppStaticErrorLoad"))
+        #expect(builder.isError && builder.reason?.contains("ftp://cdn.example/assets/") == true)
+        try #require(await device.presenter.waitForShown(1))
+        let fine = device.presenter.shown[0]
+        #expect(fine.campaign.campaignId == "fine", "the next matching campaign showed")
+        device.presenter.channel?.shown(fine.id)
+        device.presenter.channel?.closed(fine.id)
+
+        device.inApp.trigger(name: "second")
+        try #require(await device.presenter.waitForShown(2))
+        let web = device.presenter.shown[1]
+        #expect(web.campaign.campaignId == "web")
+        device.presenter.channel?.failed(web.id, .staticResource("https://cdn.example/font.woff did not load"))
+        let drawn = try #require(
+            await device.events.first(where: { $0.name == "inAppStaticErrorLoad" }, after: builder.index + 1))
+        #expect(drawn.isError && drawn.function == "inAppDisplay" && drawn.reason?.contains("font.woff") == true)
+        await device.settle()
+        #expect(device.presenter.state.withLock { $0.removals } >= 1, "the failed page was taken off")
+
+        let deadline = Date().addingTimeInterval(10)
+        while await eventRequests(api).filter({ $0["type"] as? String == "error" }).count < 2, Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        let errors = await eventRequests(api).filter { $0["type"] as? String == "error" }
+        #expect(errors.compactMap { $0["campaign_id"] as? String } == ["ftp-base", "web"])
+        #expect((errors.last?["reason"] as? String)?.contains("font.woff") == true)
+        #expect(
+            await eventRequests(api).filter {
+                $0["campaign_id"] as? String == "web" && $0["type"] as? String == "shown"
+            }.isEmpty)
+        await device.close()
+        api.stop()
+    }
+
     @Test func buttonsWithoutAHandlerAreNotDrawnAndHandlersGetTheirActions() async throws {
         let api = try ScriptedServer(
             fallback: Fixtures.response([

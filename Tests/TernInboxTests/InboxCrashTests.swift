@@ -52,24 +52,20 @@ import Testing
     }
 }
 
-/// `tern device …` in its own process, its standard output collected as it comes.
+/// `tern device …` in its own process (the kit's `ChildProcess`), its standard output collected as
+/// it comes.
 final class KilledDevice: Sendable {
-    let process: Process
+    let process: ChildProcess
     private let collected = Mutex<String>("")
 
-    private init(_ process: Process) { self.process = process }
+    private init(_ process: ChildProcess) { self.process = process }
 
     static func start(_ arguments: [String]) throws -> KilledDevice {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = ["device"] + arguments
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let process = try ChildProcess.run(
+            try ServerProcess.binaryURL().path, ["device"] + arguments, output: .pipe(pipe), error: .null)
         let device = KilledDevice(process)
         let handle = pipe.fileHandleForReading
-        try process.run()
         DispatchQueue.global().async {
             while true {
                 let chunk = handle.availableData
@@ -91,16 +87,7 @@ final class KilledDevice: Sendable {
         return false
     }
 
-    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+    func kill() { process.signal(SIGKILL) }
 
-    func wait() async -> Int32 {
-        let process = process
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        return process.terminationStatus
-    }
+    func wait() async -> Int32 { await process.wait() }
 }

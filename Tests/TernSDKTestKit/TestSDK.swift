@@ -15,7 +15,7 @@ import TernTestSupport
 public struct TestSDK {
     public let directory: TemporaryDirectory
     public let tern: Tern
-    /// Every event of this SDK (a test that subscribes its own ``EventRecorder`` replaces it).
+    /// Every event of this SDK (the SDK has one subscriber: use this log, not a second one).
     public let events: EventLog
 
     /// An SDK in `directory` (a new temporary one when nil: pass another SDK's to restart on its
@@ -109,94 +109,5 @@ public struct SeenEvent: Sendable {
         field = value["field"] as? String
         count = value["count"] as? Int
         profile = value["profile"] as? ProfileData
-    }
-}
-
-/// Every SDK event of one SDK, in the order the subscriber got them; tests wait for the one they need:
-/// the first one of a kind (``first(_:timeout:)``), or the next one after the last returned
-/// (``next(_:timeout:)``). Events are kept, so a wait that timed out leaves later ones to the next wait.
-public final class EventLog: Sendable {
-    private struct Waiter {
-        let id: UUID
-        let after: Int
-        let matches: @Sendable (SeenEvent) -> Bool
-        let continuation: CheckedContinuation<SeenEvent?, Never>
-    }
-
-    private struct State {
-        var seen: [SeenEvent] = []
-        var waiters: [Waiter] = []
-        /// Where ``next(_:timeout:)`` looks from: after the last event it returned.
-        var cursor = 0
-    }
-
-    private let state = Mutex(State())
-
-    public init(_ tern: Tern) {
-        tern.eventSDKFunctions.subscribe { [weak self] event in self?.record(SeenEvent(event)) }
-    }
-
-    private func record(_ event: SeenEvent) {
-        var event = event
-        let ready = state.withLock { state in
-            event.index = state.seen.count
-            state.seen.append(event)
-            let index = event.index
-            let ready = state.waiters.filter { index >= $0.after && $0.matches(event) }
-            state.waiters.removeAll { index >= $0.after && $0.matches(event) }
-            return ready
-        }
-        for waiter in ready { waiter.continuation.resume(returning: event) }
-    }
-
-    /// Every event so far.
-    public var all: [SeenEvent] { state.withLock { $0.seen } }
-
-    /// How many events were seen so far: pass it as `after` to wait only for later ones.
-    public var count: Int { state.withLock { $0.seen.count } }
-
-    /// Every event's name so far, in order (for failure messages).
-    public var names: [String] { state.withLock { $0.seen.map(\.name) } }
-
-    /// The next event named `name` after the last one this returned (already seen or still to come),
-    /// nil after `timeout` seconds.
-    public func next(_ name: String, timeout: TimeInterval = 30) async -> SeenEvent? {
-        let after = state.withLock { $0.cursor }
-        guard let found = await first(where: { $0.name == name }, after: after, timeout: timeout) else { return nil }
-        state.withLock { $0.cursor = max($0.cursor, found.index + 1) }
-        return found
-    }
-
-    /// The first event named `name` (already seen or still to come), nil after `timeout` seconds.
-    public func first(_ name: String, timeout: TimeInterval = 30) async -> SeenEvent? {
-        await first(where: { $0.name == name }, timeout: timeout)
-    }
-
-    /// The first event from index `after` on (see ``count``) that `matches`, nil after `timeout` seconds.
-    public func first(
-        where matches: @escaping @Sendable (SeenEvent) -> Bool, after: Int = 0, timeout: TimeInterval = 30
-    ) async -> SeenEvent? {
-        let id = UUID()
-        let expiry = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(timeout))
-            self?.expire(id)
-        }
-        defer { expiry.cancel() }
-        return await withCheckedContinuation { continuation in
-            let found: SeenEvent?? = state.withLock { state in
-                if let found = state.seen.dropFirst(after).first(where: matches) { return .some(found) }
-                state.waiters.append(Waiter(id: id, after: after, matches: matches, continuation: continuation))
-                return .none
-            }
-            if case .some(let found) = found { continuation.resume(returning: found) }
-        }
-    }
-
-    private func expire(_ id: UUID) {
-        let expired = state.withLock { state -> Waiter? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index)
-        }
-        expired?.continuation.resume(returning: nil)
     }
 }

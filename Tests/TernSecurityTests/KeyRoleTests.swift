@@ -254,18 +254,13 @@ import Testing
     }
 
     func tern(_ arguments: [String], _ environment: [String: String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binaryURL()
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
-        process.environment = merged
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let process = try ChildProcess.run(
+            try ServerProcess.binaryURL().path, arguments, environment: merged, output: .pipe(pipe), error: .pipe(pipe))
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let status = process.waitUntilExit()
+        return (status, String(decoding: output, as: UTF8.self))
     }
 }

@@ -5,8 +5,13 @@
 # -Xswiftc -warnings-as-errors`, the build `make test` runs), so documentation and the API check add
 # no compilation of their own. TERN_MODULES_DIR points them at other modules (the checks' tests do).
 
-# Each SDK product is one module of the same name.
-SDK_MODULES=(TernProtocol TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp TernInbox)
+# Each SDK product is one module of the same name. TernInAppUI and TernInboxUI are iOS only: on
+# Linux they are empty modules, and their API comes from the SDK's iOS build (docs: the iOS symbol
+# graphs; api-baseline: IOS_API_MODULES).
+SDK_MODULES=(TernProtocol TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp TernInbox
+    TernInAppUI TernInboxUI)
+# The products whose public API exists only in the iOS build.
+IOS_API_MODULES=(TernInAppUI TernInboxUI)
 # The server's library product: `make docs` builds its reference (the operators' guides and its API).
 SERVER_MODULES=(TernServer)
 # The SDK's iOS minimum (Package.swift's platforms): the target of the iOS symbol graphs.
@@ -24,7 +29,7 @@ target_triple() {
 # Builds the SDK's products (nothing when the test build is current).
 build_sdk() {
     local product
-    for product in TernNotificationService TernTarget TernProfile TernInApp TernInbox; do  # and what they depend on
+    for product in TernNotificationService TernTarget TernProfile TernInAppUI TernInboxUI; do  # and what they depend on
         (cd "$root" && swift build "${BUILD_FLAGS[@]}" --target "$product" >"$work/build-$product.log" 2>&1) || {
             cat "$work/build-$product.log" >&2
             echo "docs: the SDK did not build (whole log: $work/build-$product.log)" >&2
@@ -71,7 +76,7 @@ build_sdk_ios() {
     script=$(ios_build_script)
     [ -x "$script" ] || return 1
     (cd "$root" && TERN_IOS_SCRATCH="$(ios_scratch)" "$script" TernCore TernPush TernNotificationService \
-        TernTarget TernProfile >"$work/build-ios.log" 2>&1) || {
+        TernTarget TernProfile TernInApp TernInAppUI TernInbox TernInboxUI >"$work/build-ios.log" 2>&1) || {
         cat "$work/build-ios.log" >&2
         echo "docs: the SDK did not build for iOS (whole log: $work/build-ios.log)" >&2
         return 2

@@ -16,32 +16,42 @@
         /// The identifiers registered in this process (the system's own registry is per process too).
         private static let registered = OSAllocatedUnfairLock(initialState: Set<String>())
 
+        /// `BGTaskScheduler.shared`, as the portable scheduler drives it.
+        struct Port: SystemTaskPort {
+            func register(identifier: String, launch: @escaping @Sendable (SystemTaskRun) -> Void) -> Bool {
+                BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+                    // BGTask is not marked Sendable; the system hands it over once, and it is
+                    // completed once, from the run's job.
+                    nonisolated(unsafe) let backgroundTask = task
+                    launch(
+                        SystemTaskRun(
+                            setExpiration: { handler in backgroundTask.expirationHandler = handler },
+                            complete: { success in backgroundTask.setTaskCompleted(success: success) }))
+                }
+            }
+
+            func submit(identifier: String, earliest: Date) {
+                let request = BGAppRefreshTaskRequest(identifier: identifier)
+                request.earliestBeginDate = earliest
+                // A refused request (too many pending, the simulator) only means no background run.
+                try? BGTaskScheduler.shared.submit(request)
+            }
+        }
+
+        private let scheduler = SystemBackgroundScheduler(
+            port: Port(),
+            claim: { identifier in Self.registered.withLock { $0.insert(identifier).inserted } },
+            release: { identifier in Self.registered.withLock { _ = $0.remove(identifier) } })
+
         /// The scheduler over `BGTaskScheduler.shared`.
         public init() {}
 
         public func register(identifier: String, work: @escaping @Sendable () async -> Void) -> Bool {
-            let first = Self.registered.withLock { $0.insert(identifier).inserted }
-            guard first else { return true }
-            let accepted = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
-                // BGTask is not marked Sendable; it is completed once, from the job below.
-                nonisolated(unsafe) let backgroundTask = task
-                let job = Task {
-                    await work()
-                    backgroundTask.setTaskCompleted(success: !Task.isCancelled)
-                }
-                // The system's time is up: the flush stops at its next step and the job completes the
-                // task (unsuccessfully) right after.
-                task.expirationHandler = { job.cancel() }
-            }
-            if !accepted { Self.registered.withLock { _ = $0.remove(identifier) } }
-            return accepted
+            scheduler.register(identifier: identifier, work: work)
         }
 
         public func schedule(identifier: String, earliest: Date) async {
-            let request = BGAppRefreshTaskRequest(identifier: identifier)
-            request.earliestBeginDate = earliest
-            // A refused request (too many pending, the simulator) only means no background run.
-            try? BGTaskScheduler.shared.submit(request)
+            await scheduler.schedule(identifier: identifier, earliest: earliest)
         }
     }
 #endif

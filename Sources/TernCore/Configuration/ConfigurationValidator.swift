@@ -9,18 +9,18 @@ public enum ConfigurationValidator {
         /// The configuration to use; nil when the URL or rToken make it unusable.
         public var configuration: TernConfiguration?
         /// The events to report for the configuration, in order: an error per bad value (e.g.
-        /// `invalidUrlValue`, `invalidPushProviders`, `maxPlacementsInvalid`).
+        /// `invalidUrlValue`, then the modules' own, e.g. `invalidPushProviders`).
         public var events: [EventRecord]
     }
 
     static let function = "initialization"
 
     /// Checks `configuration`: an invalid `apiUrl` (not an absolute http(s) URL with a host,
-    /// `invalidUrlValue`) or an empty `rToken` (`invalidRTokenValue`) make it unusable; a bad provider
-    /// list (`invalidPushProviders`), `maxPlacements` below 1 (`maxPlacementsInvalid`) or a
-    /// `placementsRequestInterval` not above 0 (`requestIntervalInvalid`) are reported and replaced by
-    /// their defaults. The URL is trimmed of spaces and trailing slashes. Then each module's checks run (``ModuleParts/checkConfiguration``,
-    /// in module order), which report their own events and fix their own values.
+    /// `invalidUrlValue`) or an empty `rToken` (`invalidRTokenValue`) make it unusable. The URL is
+    /// trimmed of spaces and trailing slashes. Then each module's checks run
+    /// (``ModuleParts/checkConfiguration``, in module order), which report their own events and
+    /// replace their own bad values by defaults (push: the provider list; in-app: `maxPlacements`
+    /// and `placementsRequestInterval`).
     ///
     /// - Parameters:
     ///   - configuration: The configuration the app passed to `initialization(configuration:)`.
@@ -41,21 +41,6 @@ public enum ConfigurationValidator {
             usable = false
         }
         for check in checks { events += check(configuration, builder) }
-        if configuration.maxPlacements < 1 {
-            events.append(
-                .error(
-                    function, InAppModuleEvents.maxPlacementsInvalid,
-                    value: ["maxPlacements": configuration.maxPlacements]
-                ))
-            builder.setMaxPlacements(TernConfiguration.defaultMaxPlacements)
-        }
-        let interval = configuration.placementsRequestInterval
-        if !(interval > 0) || !interval.isFinite {
-            events.append(
-                .error(
-                    function, InAppModuleEvents.requestIntervalInvalid, value: ["placementsRequestInterval": interval]))
-            builder.setPlacementsRequestInterval(TernConfiguration.defaultPlacementsRequestInterval)
-        }
         guard usable else { return Outcome(configuration: nil, events: events) }
         builder.setApiUrl(normalized(configuration.apiUrl))
         return Outcome(configuration: builder.build(), events: events)

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// What the core offers Tern's modules: ordered commands that run once the SDK is initialized,
 /// module registration, events. Apps never need it.
@@ -34,6 +35,20 @@ public final class CoreServices: Sendable {
     /// after the calls the app made before they were posted.
     public func perform(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) {
         runtime.mailbox.post(.command(function, body))
+    }
+
+    /// A module that handles pushes (TernPush) got a Tern push while the app runs: every
+    /// registered module reads it (``ModuleParts/handlePush``), in the mailbox after the calls made
+    /// before, so a module never has to import the one that received it.
+    ///
+    /// - Parameters:
+    ///   - payload: The push's `userInfo` as JSON.
+    ///   - function: The SDK function that got it (`willPresent`, `didReceive`), for events.
+    public func handlePush(_ payload: [String: JSONValue], function: String) {
+        let runtime = runtime
+        perform(function) { ready in
+            for handler in await runtime.pushHandlers { await handler(payload, ready) }
+        }
     }
 
     /// Adds a module: it is initialized with the others (or at once, after initialization) and

@@ -34,6 +34,12 @@ public struct ModuleParts: Sendable {
     public typealias ConfigurationCheck =
         @Sendable (_ configuration: TernConfiguration, _ fixes: TernConfiguration.Builder) -> [EventRecord]
 
+    /// Reads a Tern push that a module handling pushes (TernPush) got while the app runs (shown in
+    /// the foreground, or tapped), for what concerns this module: the inbox syncs when the push
+    /// carries its change marker. Runs in the SDK's mailbox, in order with the app's calls: start
+    /// long work (a request) without waiting for it. `payload` is the push's `userInfo` as JSON.
+    public typealias PushHandler = @Sendable (_ payload: [String: JSONValue], _ core: ReadyCore) async -> Void
+
     /// Every event kind of the module (`MyEvents.allCases`): a request's stored success and failure
     /// events are found again by `module.name` when its answer comes, after a restart too.
     public var events: [any SDKEvent]
@@ -44,16 +50,26 @@ public struct ModuleParts: Sendable {
     public var finalizeBody: BodyFinalizer?
     /// See ``ConfigurationCheck``.
     public var checkConfiguration: ConfigurationCheck?
+    /// See ``PushHandler``.
+    public var handlePush: PushHandler?
 
-    /// The parts; every one may be left out.
+    /// The parts; every one may be left out (default: none).
+    ///
+    /// - Parameters:
+    ///   - events: See ``events``.
+    ///   - migrations: See ``migrations``.
+    ///   - finalizeBody: See ``finalizeBody``.
+    ///   - checkConfiguration: See ``checkConfiguration``.
+    ///   - handlePush: See ``handlePush``.
     public init(
         events: [any SDKEvent] = [], migrations: [String] = [], finalizeBody: BodyFinalizer? = nil,
-        checkConfiguration: ConfigurationCheck? = nil
+        checkConfiguration: ConfigurationCheck? = nil, handlePush: PushHandler? = nil
     ) {
         self.events = events
         self.migrations = migrations
         self.finalizeBody = finalizeBody
         self.checkConfiguration = checkConfiguration
+        self.handlePush = handlePush
     }
 }
 
@@ -66,7 +82,7 @@ public struct EventCatalog: Sendable {
 
     /// The core's event kinds.
     public init() {
-        add(CoreEvents.allCases + InAppModuleEvents.allCases + IdentityEvents.allCases)
+        add(CoreEvents.allCases + IdentityEvents.allCases)
     }
 
     /// Adds event kinds (a kind already known stays as it was).

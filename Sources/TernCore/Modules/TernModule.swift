@@ -50,7 +50,7 @@ public protocol TernModuleEntry {
 /// A product that is not linked is simply not found. A new module product adds its name here or
 /// registers itself (``CoreServices/register(_:)``), after the linked ones.
 enum ModuleDiscovery {
-    static let products = ["TernPush", "TernTarget", "TernProfile", "TernInApp", "TernInbox", "TernPreferences"]
+    static let products = ["TernPush", "TernTarget", "TernProfile", "TernInApp", "TernInbox"]
 
     /// The linked modules' instances for `core`, in ``products`` order (or the environment's
     /// `moduleProducts`, when it names them).

@@ -42,6 +42,8 @@ actor CoreRuntime {
     /// The registered modules' body finalizers and configuration checks, in registration order.
     var finalizers: [ModuleParts.BodyFinalizer] = []
     var configurationChecks: [ModuleParts.ConfigurationCheck] = []
+    /// The registered modules' readers of a Tern push (``ModuleParts/handlePush``), in module order.
+    var pushHandlers: [ModuleParts.PushHandler] = []
     /// Modules whose migrations failed on the open database, with the reason.
     var migrationFailures: [String: String] = [:]
     /// Letters waiting for initialization, in the order they were posted.
@@ -112,6 +114,7 @@ actor CoreRuntime {
         events.add(parts.events)
         if let finalize = parts.finalizeBody { finalizers.append(finalize) }
         if let check = parts.checkConfiguration { configurationChecks.append(check) }
+        if let handle = parts.handlePush { pushHandlers.append(handle) }
         await sender?.use(events, finalizers)
         if let store { await migrate(module, store) }
         if case .ready(let ready) = phase {

@@ -171,6 +171,7 @@ public struct InApp: Sendable {
 struct InAppModule: TernModule {
     let core: CoreServices
     var moduleName: String { "inapp" }
+    var parts: ModuleParts { InAppParts.parts }
 
     static func engine(_ core: CoreServices) async -> InAppEngine {
         await core.slots.value("inapp.engine") { InAppEngine(core: core) }

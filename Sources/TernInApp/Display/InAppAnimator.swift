@@ -1,6 +1,6 @@
 import Foundation
 
-#if canImport(UIKit)
+#if os(iOS)
     import UIKit
 #endif
 
@@ -20,7 +20,7 @@ public protocol InAppAnimator {
     /// The campaign's id as the server gives it.
     var campaignId: String { get }
 
-    #if canImport(UIKit)
+    #if os(iOS)
         /// Applies changes to the view without animation.
         @MainActor func prepare(_ block: (UIView) -> Void)
 

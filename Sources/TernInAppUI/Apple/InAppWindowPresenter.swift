@@ -5,7 +5,7 @@
     import WebKit
 
     /// The SDK's own drawing of in-app messages: a window above the app's active scene, with HTML
-    /// in a web view (its script talks through ``InAppScriptBridge``) and templates in SwiftUI.
+    /// in a web view (its script talks through `InAppScriptBridge`) and templates in SwiftUI.
     /// Nothing is visible until everything is loaded; a load failure is reported and nothing stays.
     @MainActor
     public final class InAppWindowPresenter: InAppPresenter {

@@ -1,4 +1,4 @@
-#if canImport(SwiftUI) && os(iOS)
+#if os(iOS)
     import SwiftUI
     import TernInbox
 
@@ -45,6 +45,7 @@
             _model = State(initialValue: InboxViewModel(locale: locale ?? .autoupdatingCurrent, emptyText: empty))
         }
 
+        /// The inbox's messages, or the empty inbox's text, following the inbox as it changes.
         public var body: some View {
             Group {
                 if model.screen.isEmpty {

@@ -42,6 +42,9 @@ public final class NotificationManager {
     var platformDelegate: AnyObject?
     /// Hands the app's lifecycle to the SDK instance (iOS: `registerForPushNotifications(for:)`).
     var attachLifecycle: (@Sendable (any AppLifecycle) -> Void)?
+    /// Hands each Tern push the app gets to the modules that read pushes (the inbox syncs on its
+    /// change marker): `core.handlePush`, set by `Tern.shared.push.notificationManager`.
+    var pushReceived: (@Sendable (_ payload: [String: JSONValue], _ function: String) -> Void)?
     /// Raises `permissionDenied` when the person refuses notifications.
     var permissionDenied: (@Sendable () -> Void)?
     private let issues: (any PushIssueReporting)?
@@ -103,9 +106,13 @@ public final class NotificationManager {
     public func willPresent(_ notification: PlatformNotification, completion: @escaping (PresentationOptions) -> Void) {
         NotificationCenter.default.post(
             name: .ternPushWillPresent, object: self, userInfo: ["notification": notification])
-        if let issues, let message = parser.parse(json: notification.pushNotification.content.userInfo).message {
+        let userInfo = notification.pushNotification.content.userInfo
+        if let message = parser.parse(json: userInfo).message {
+            pushReceived?(userInfo, "willPresent")
             // The reference's `pushReceive`: a Tern push reached the app in the foreground.
-            Task { await issues.progress(.pushReceive, messageId: message.messageId, function: "willPresent") }
+            if let issues {
+                Task { await issues.progress(.pushReceive, messageId: message.messageId, function: "willPresent") }
+            }
         }
         let standard = PresentationOptions.standard(applicationControlsBadging: applicationControlsBadging)
         if customPushProcessing {
@@ -122,6 +129,8 @@ public final class NotificationManager {
     /// The person tapped a notification or one of its buttons, or dismissed it.
     public func didReceive(_ response: PlatformNotificationResponse, completion: @escaping () -> Void) {
         NotificationCenter.default.post(name: .ternPushDidReceive, object: self, userInfo: ["response": response])
+        let userInfo = response.pushResponse.notification.content.userInfo
+        if parser.parse(json: userInfo).message != nil { pushReceived?(userInfo, "didReceive") }
         if customClickProcessing {
             guard let onNotificationClick else { return completion() }
             let once = Once(completion)

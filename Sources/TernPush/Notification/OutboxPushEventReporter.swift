@@ -12,6 +12,8 @@ import TernProtocol
 /// ```
 public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
     let core: CoreServices
+    /// How a report's body is encoded (tests: one that fails).
+    var encoding = RequestEncoding.json
 
     /// A reporter writing into `core`'s outbox.
     ///
@@ -49,7 +51,7 @@ public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
         let (written, done) = AsyncStream<Void>.makeStream()
         let item = PushEventRequest.Item(
             messageId: messageId, type: type, time: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-        guard let body = try? JSONEncoder().encode(item) else {
+        guard let body = try? encoding.encode(item) else {
             core.emit(.error(function, PushModuleEvents.pushEventRequestDataIsNil, value: ["message_id": messageId]))
             done.finish()
             return written

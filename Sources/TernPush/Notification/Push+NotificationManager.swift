@@ -23,6 +23,7 @@ enum NotificationManagers {
             manager.permissionDenied = { bus.emit(.error("registerForPushNotifications", CoreEvents.permissionDenied)) }
             manager.setOpenReporter(OutboxPushEventReporter(core: core))
             manager.attachLifecycle = { core.attachAppLifecycle($0) }
+            manager.pushReceived = { payload, function in core.handlePush(payload, function: function) }
             return manager
         }
     }

@@ -38,12 +38,13 @@ extension SubscriptionAPI {
     private func status(
         _ mode: PushStatusRequest.Mode, provider: String?, function: String, _ completion: @escaping StatusCompletion
     ) {
+        let encoding = self.encoding
         core.perform(function) { ready in
             let token = await ready.token()
             // Without a token the query waits for one (rToken requests name the profile by it).
             let request = PushStatusRequest(
                 mode: mode, provider: provider ?? token?.provider ?? "", subscriptionId: token?.token ?? "")
-            guard let body = try? JSONEncoder().encode(request) else {
+            guard let body = try? encoding.encode(request) else {
                 ready.emit(.error(function, PushModuleEvents.pushStatusRequestDataIsNil))
                 ready.onMain { completion(nil) }
                 return

@@ -9,6 +9,8 @@ import Foundation
 /// ```
 public struct SubscriptionAPI: Sendable {
     let core: CoreServices
+    /// How the status queries' bodies are encoded (tests: one that fails).
+    var encoding = RequestEncoding.json
 
     /// Subscribes the device (status `subscribed`): `pushSubscribeRequestSuccessful` with the
     /// answer in `event.value` (`http_code`, `error`, `error_text`, `profile`, the profile nil when

@@ -113,6 +113,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(opened, forKey: .opened)
         try container.encode(skippedByPreference, forKey: .skippedByPreference)
         try container.encode(done, forKey: .done)
+        try container.encode(skippedByPreference, forKey: .skippedByPreference)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -29,7 +29,7 @@ struct PushEventsAPITests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         let pushEvents = sdk.tern.push.pushEvents
         for _ in 0..<3 { pushEvents.openEvent(from: Self.userInfo("m-1")) }
@@ -48,7 +48,7 @@ struct PushEventsAPITests {
 
     @Test @MainActor func aPushThatIsNotTernsOrDoesNotAskForTheEventIsRefusedWithAReason() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.pushEvents.deliveryEvent(from: ["aps": ["alert": "not ours"]])
         sdk.tern.push.pushEvents.openEvent(from: Self.userInfo("m-3", open: false))

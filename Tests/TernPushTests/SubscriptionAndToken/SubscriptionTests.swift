@@ -16,7 +16,7 @@ struct SubscriptionTests {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let request = sdk.tern.push.subscription.subscribe(
@@ -68,7 +68,7 @@ struct SubscriptionTests {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe(sync: false)
@@ -85,7 +85,7 @@ struct SubscriptionTests {
             fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-firebase", pushToken: "fcm-1")
         sdk.tern.push.subscription.subscribe()
@@ -106,7 +106,7 @@ struct SubscriptionTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let nested = sdk.tern.push.subscription.subscribe(customFields: ["prefs": ["a": 1]])
@@ -128,7 +128,7 @@ struct SubscriptionTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.subscription.subscribe()
         #expect(await events.first(PushModuleEvents.pushTokenUpdateAwait) != nil)

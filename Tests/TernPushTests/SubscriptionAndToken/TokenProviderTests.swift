@@ -8,7 +8,7 @@ import Testing
 struct TokenProviderTests {
     @Test @MainActor func theFirstProviderInPriorityOrderWithATokenWins() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.fastProviders()
         let apns = FakeTokenProvider(token: nil)
@@ -18,7 +18,7 @@ struct TokenProviderTests {
         sdk.tern.push.token.setAPNSTokenProvider(apns)
         sdk.tern.push.token.setFCMTokenProvider(fcm)
         // Once all three are set, APNs (asked three times, nothing) gives way to Firebase.
-        #expect(await events.first(where: { $0.message == "push provider set: ios-firebase" }) != nil)
+        #expect(await events.firstEvent(where: { $0.message == "push provider set: ios-firebase" }) != nil)
         #expect(await sdk.tern.push.token.getToken() == TokenData(provider: "ios-firebase", token: "fcm-1"))
         #expect(await apns.asked >= 3)
         await sdk.close()
@@ -26,7 +26,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func aProviderIsAskedAgainUntilItGivesAToken() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.fastProviders()
         let apns = FakeTokenProvider(token: "a1b2c3", nilAnswers: 2)
@@ -39,7 +39,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func aProviderThatNeverAnswersIsGivenUpWithAReason() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setFetchPolicy(ProviderFetchPolicy(attempts: 2, delay: 0, timeout: 0.05))
         sdk.tern.push.token.setFCMTokenProvider(FakeTokenProvider(token: "never", silent: true))
@@ -54,7 +54,7 @@ struct TokenProviderTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.fastProviders()
         sdk.tern.push.token.setAPNSTokenProvider(FakeTokenProvider(token: "apns-1"))
@@ -77,7 +77,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func anInvalidPriorityListIsRefusedWithItsReason() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.changeProviderPriority([])
         sdk.tern.push.token.changeProviderPriority(["ios-apns", "android-fcm"])
@@ -96,7 +96,7 @@ struct TokenProviderTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.fastProviders()
         let fcm = FakeTokenProvider(token: "fcm-1")
@@ -117,7 +117,7 @@ struct TokenProviderTests {
 
     @Test @MainActor func apnsTokensCannotBeDeletedOrForcedAndUnknownProvidersAreRefused() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "apns-1")
         await sdk.tern.push.token.forcedTokenUpdate()

@@ -8,7 +8,7 @@ import Testing
 struct TokenTests {
     @Test @MainActor func anUnknownProviderOrAnEmptyTokenIsRefused() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "android-fcm", pushToken: "x")
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "")
@@ -24,7 +24,7 @@ struct TokenTests {
 
     @Test @MainActor func getTokenAnswersWithTheSavedTokenOnTheMainQueue() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         sdk.tern.push.token.setToken(provider: "ios-huawei", pushToken: "hms-1")
         let provider = await events.first(PushModuleEvents.pushProviderSet)
@@ -49,7 +49,7 @@ struct TokenTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe()
@@ -70,7 +70,7 @@ struct TokenTests {
             fallback: ScriptedServer.failure(404, "no profile for this token"))
         defer { server.stop() }
         let sdk = try TestSDK(modules: ["TernPush"])
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let latest = await withCheckedContinuation { continuation in

@@ -12,11 +12,15 @@ struct UnsuspendTests {
     static let withSubscription = #"{"id":"p1","subscription":{"subscription_id":"tok-1","status":"subscribed"}}"#
     static let withoutSubscription = #"{"id":"p2"}"#
 
+    /// The inbox (linked in the test binary) syncs on its own once a JWT provider is set: not part of
+    /// the conversation these tests script.
+    static let inboxSync = "/api/v1/inbox/list"
+
     @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let answer = await withCheckedContinuation { continuation in
@@ -40,7 +44,7 @@ struct UnsuspendTests {
         let server = try ScriptedServer(fallback: ScriptedServer.failure(503, "maintenance"))
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         let answer = await sdk.tern.push.subscription.unSuspend()
@@ -57,7 +61,7 @@ struct UnsuspendTests {
             script: [ScriptedServer.failure(503, "busy"), ScriptedServer.ok(), ScriptedServer.failure(400, "bad cat")])
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.push.subscription.subscribe()
@@ -80,10 +84,10 @@ struct UnsuspendTests {
                 ScriptedServer.ok(profileJSON: Self.withSubscription),  // subscribe
                 ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // profile/authenticate
                 ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
-            ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
+            ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription), bystanders: [Self.inboxSync])
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -106,10 +110,11 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func theHandOverDoesNotSubscribeWhenTheAppLastUnsubscribed() async throws {
-        let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription))
+        let server = try ScriptedServer(
+            fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription), bystanders: [Self.inboxSync])
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
@@ -130,7 +135,7 @@ struct UnsuspendTests {
         let server = try ScriptedServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
-        let events = EventRecorder(sdk.tern)
+        let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
         sdk.tern.authFunctions.authenticate()

@@ -10,17 +10,19 @@ import Testing
             messageId: "m_1",
             counts: DeliveryCounts(
                 total: 10, byStatus: [.queued: 1, .sending: 2, .sent: 4, .failed: 2, .invalidToken: 1]),
-            failedByReason: ["BadTopic": 2], delivered: 3, opened: 1, done: false)
+            failedByReason: ["BadTopic": 2], delivered: 3, opened: 1, done: false, skippedByPreference: 5)
         let data = try JSONEncoder().encode(stats)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(
             Set(object.keys) == [
                 "message_id", "targeted", "queued", "sending", "sent", "failed", "failed_by_reason", "invalid_token",
-                "delivered", "opened", "skipped_by_preference", "done",
+                "delivered", "opened", "done", "skipped_by_preference",
             ])
         #expect(object["targeted"] as? Int == 10)
         #expect(object["sending"] as? Int == 2)
         #expect(object["invalid_token"] as? Int == 1)
+        #expect(
+            object["skipped_by_preference"] as? Int == 5, "the funnel's preference skips, as the API document has them")
         #expect(try JSONDecoder().decode(MessageStats.self, from: data) == stats)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernCore
 
 /// Events of the in-app module.
 public enum InAppModuleEvents: String, SDKEvent, CaseIterable, Equatable {
@@ -46,11 +47,11 @@ public enum InAppModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     /// An error: an in-app notification's content did not load.
     /// Message: "error loading in-app notification content".
     case inAppContentErrorLoad
-    /// An error: the configuration's `maxPlacements` is below 1; the configuration is refused.
+    /// An error: the configuration's `maxPlacements` is below 1; the default (10) is used instead.
     /// Message: "Invalid in-app configuration: maxPlacements must be >= 1".
     case maxPlacementsInvalid
-    /// An error: the configuration's `placementsRequestInterval` is not above 0; the configuration is
-    /// refused. Message: "Invalid in-app configuration: placementsRequestInterval must be > 0".
+    /// An error: the configuration's `placementsRequestInterval` is not above 0; the default (300 s)
+    /// is used instead. Message: "Invalid in-app configuration: placementsRequestInterval must be > 0".
     case requestIntervalInvalid
     /// An error: more placements arrived than `maxPlacements` allows; the extra ones are dropped.
     /// Message: "in-app placements limit exceeded".
