@@ -96,14 +96,15 @@ extension SQLTransaction {
         let id = try insert(
             """
             INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
-                cats, priority, cc_data, client_time, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                cats, priority, cc_data, client_time, created_at, updated_at, app_version_key, language,
+                first_session, last_session, session_count, foreground_time)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
                 new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
                 Self.jsonOptional(new.ccData), new.clientTime, now, now,
-            ])
+            ] + BuiltInColumns(new.fields).values)
         return Subscription(id: id, values: new, createdAt: now, updatedAt: now)
     }
 
@@ -111,13 +112,14 @@ extension SQLTransaction {
         try database.run(
             """
             UPDATE subscriptions SET channel = ?, provider = ?, token = ?, status = ?, fields = ?, cats = ?,
-                priority = ?, cc_data = ?, client_time = ?, updated_at = ?
+                priority = ?, cc_data = ?, client_time = ?, updated_at = ?, app_version_key = ?, language = ?,
+                first_session = ?, last_session = ?, session_count = ?, foreground_time = ?
             WHERE id = ?
             """,
             [
                 s.channel.rawValue, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
-                s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.id,
-            ])
+                s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt,
+            ] + BuiltInColumns(s.fields).values + [s.id])
     }
 
     static func subscription(_ row: Connection.Row) throws -> Subscription {

@@ -40,6 +40,8 @@ protocol SQLTransaction: StoreTransaction {
     /// none on SQLite (one writer); on PostgreSQL, where several nodes claim, `FOR UPDATE` and
     /// `FOR UPDATE SKIP LOCKED`.
     var claimLocks: (turns: String, deliveries: String) { get }
+    /// The SQL the backend speaks where the two differ (audience filters on JSON fields).
+    static var dialect: SQLDialect { get }
 }
 
 extension SQLTransaction {

@@ -3,6 +3,7 @@
 enum SQLiteMigrations {
     static let all: [String] = [
         version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables, inboxAndPreferences,
+        segments,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
