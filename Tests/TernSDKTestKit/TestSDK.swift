@@ -19,10 +19,12 @@ public struct TestSDK {
     public let events: EventLog
 
     /// An SDK in `directory` (a new temporary one when nil: pass another SDK's to restart on its
-    /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given.
+    /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given;
+    /// `sessionTimeout`: seconds away after which a foreground starts a new session.
     public init(
         directory: TemporaryDirectory? = nil, retryPolicy: RetryPolicy = .fast, transport: (any HTTPTransport)? = nil,
-        moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle()
+        moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle(),
+        sessionTimeout: TimeInterval = 1800
     ) throws {
         let directory = try directory ?? TemporaryDirectory(prefix: "tern-sdk")
         self.directory = directory
@@ -30,6 +32,7 @@ public struct TestSDK {
             directory.url, deviceInfo: HostDeviceInfo(model: "iPhone14,7", name: "iPhone", osVersion: "18.6.2"))
         environment.retryPolicy = retryPolicy
         environment.moduleInitTimeout = moduleInitTimeout
+        environment.sessionTimeout = sessionTimeout
         if let lifecycle { environment.lifecycle = lifecycle }
         environment.random = { 0.5 }
         if let transport { environment.transport = transport }

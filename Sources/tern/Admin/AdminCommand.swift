@@ -6,7 +6,7 @@ import TernServer
 enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
-        "subscriptions", "push-events",
+        "subscriptions", "push-events", "segments",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -19,7 +19,7 @@ enum AdminCommand {
                 "Options",
                 [
                     OptionSpec("audience", "AUD", "projects create: the JWT audience"),
-                    OptionSpec("project", "ID", "resources list, keys list/create, audit: only this project's"),
+                    OptionSpec("project", "ID", "resources list, keys list/create, audit, segments: only this project's"),
                     OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
                     OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
                     OptionSpec("before", "ID", "audit: entries older than this one"),
@@ -28,7 +28,7 @@ enum AdminCommand {
                     OptionSpec("title", "T", "categories set: the title"),
                     OptionSpec("steady", "categories set: a steady category"),
                     OptionSpec("sid", "SID", "pixels create: the pixel's sid"),
-                    OptionSpec("name", "NAME", "pixels create, keys create: its name"),
+                    OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
                     OptionSpec("limit", "N", "pixels goals, audit: at most N"),
                     OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
                     OptionSpec(
@@ -43,7 +43,7 @@ enum AdminCommand {
                     OptionSpec(
                         "provider", "PROVIDER",
                         "subscriptions find: the push provider (default \(PushProvider.apns.rawValue))"),
-                ] + inboxOptions
+                ] + inboxOptions + segmentOptions
             ),
             ("Connection", OptionSpec.connection),
         ],
@@ -71,6 +71,7 @@ enum AdminCommand {
         let verb = try arguments.position(0, "a subcommand")
         func arg(_ index: Int, _ name: String) throws -> String { try arguments.position(index, name) }
         if let call = try inboxPlan(topic, verb, arguments) { return call }
+        if let call = try segmentPlan(topic, verb, arguments) { return call }
         switch (topic, verb) {
         case ("projects", "list"): return Call(method: "GET", path: "/projects")
         case ("projects", "create"):
