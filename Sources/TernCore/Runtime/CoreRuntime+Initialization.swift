@@ -94,8 +94,8 @@ extension CoreRuntime {
             let tracker = SessionTracker(store: store, clock: environment.clock, timeout: environment.sessionTimeout)
             sessions = tracker
             let mailbox = mailbox
-            await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled) {
-                mailbox.post(.command(DeviceReport.function) { ready in await DeviceReport.queue(ready) })
+            await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled) { record, at in
+                mailbox.post(.command(DeviceReport.function) { ready in await DeviceReport.queue(ready, record, at: at) })
             }
         } else {
             await sessions?.setEnabled(collectionEnabled)

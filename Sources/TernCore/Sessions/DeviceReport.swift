@@ -10,15 +10,13 @@ import TernProtocol
 enum DeviceReport {
     static let function = "deviceReport"
 
-    static func queue(_ ready: ReadyCore) async {
+    /// Queues the report of `record` as it was at `at`.
+    static func queue(_ ready: ReadyCore, _ record: SessionRecord, at: Date) async {
         let runtime = ready.runtime
-        guard await ready.collectionEnabled(), let token = await ready.token(),
-            let record = await runtime.sessions?.current()
-        else { return }
+        guard await ready.collectionEnabled(), let token = await ready.token() else { return }
         let info = await runtime.environment.deviceInfo.current()
         let request = record.report(
-            token: token, appVersion: ready.configuration.appInfo?.appVer, language: info.language,
-            now: runtime.environment.clock.now())
+            token: token, appVersion: ready.configuration.appInfo?.appVer, language: info.language, now: at)
         guard let body = try? JSONEncoder().encode(request) else { return }
         let entry = OutboxEntry(
             endpoint: .deviceReport, lane: .ordered, body: body,

@@ -74,8 +74,8 @@ extension SessionRecord {
 
 /// Counts sessions from the app's lifecycle: initialization alone starts none, being in the
 /// foreground does. Records nothing while collection is off. When a session starts and when the
-/// app leaves the foreground it calls `onReport` (the core queues a `device/report` through its
-/// mailbox).
+/// app leaves the foreground it calls `onReport` with the record then (the core queues a
+/// `device/report` of it through its mailbox).
 actor SessionTracker {
     static let key = "core.sessions"
     private let store: CoreStore
@@ -84,7 +84,7 @@ actor SessionTracker {
     private var record = SessionRecord()
     private var enabled = true
     private var listener: Task<Void, Never>?
-    private var onReport: (@Sendable () -> Void)?
+    private var onReport: (@Sendable (SessionRecord, Date) -> Void)?
 
     init(store: CoreStore, clock: any TernClock, timeout: TimeInterval) {
         self.store = store
@@ -92,7 +92,9 @@ actor SessionTracker {
         self.timeout = timeout
     }
 
-    func start(lifecycle: any AppLifecycle, enabled: Bool, onReport: (@Sendable () -> Void)? = nil) async {
+    func start(
+        lifecycle: any AppLifecycle, enabled: Bool, onReport: (@Sendable (SessionRecord, Date) -> Void)? = nil
+    ) async {
         self.enabled = enabled
         self.onReport = onReport
         record = await store.setting(Self.key, as: SessionRecord.self) ?? SessionRecord()
@@ -121,11 +123,8 @@ actor SessionTracker {
         case .background: record = record.enteringBackground(at: now)
         }
         await save()
-        if record.isReportable(after: before) { onReport?() }
+        if record.isReportable(after: before) { onReport?(record, now) }
     }
-
-    /// The record now, for a report.
-    func current() -> SessionRecord { record }
 
     func fields() -> [String: JSONValue] {
         record.fields(now: clock.now())
