@@ -141,7 +141,10 @@ import Testing
         let cases: [(String, String)] = [
             (#"{"field": "session_count", "op": "like", "value": 3}"#, "filter.op: unknown operator \"like\""),
             (#"{"field": "language", "op": ">", "value": "en"}"#, "filter: gt does not fit language, a text field"),
-            (#"{"field": "sesion_count", "op": ">=", "value": 3}"#, "filter.field: unknown built-in field \"sesion_count\""),
+            (
+                #"{"field": "sesion_count", "op": ">=", "value": 3}"#,
+                "filter.field: unknown built-in field \"sesion_count\""
+            ),
             (
                 #"{"and": [{"field": "session_count", "op": ">=", "value": "three"}]}"#,
                 "filter.and[0].value: must be a number"

@@ -95,7 +95,8 @@ extension CoreRuntime {
             sessions = tracker
             let mailbox = mailbox
             await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled) { record, at in
-                mailbox.post(.command(DeviceReport.function) { ready in await DeviceReport.queue(ready, record, at: at) })
+                mailbox.post(
+                    .command(DeviceReport.function) { ready in await DeviceReport.queue(ready, record, at: at) })
             }
         } else {
             await sessions?.setEnabled(collectionEnabled)

@@ -58,7 +58,8 @@ extension SessionRecord {
         let fields = fields(now: now)
         return DeviceReportRequest(
             time: Int64(now.timeIntervalSince1970 * 1000), provider: token.provider, subscriptionId: token.token,
-            appVersion: appVersion.flatMap { $0.isEmpty ? nil : $0 }, language: language.flatMap { $0.isEmpty ? nil : $0 },
+            appVersion: appVersion.flatMap { $0.isEmpty ? nil : $0 },
+            language: language.flatMap { $0.isEmpty ? nil : $0 },
             firstSession: fields[BuiltInField.firstSession.key]?.intValue,
             lastSession: fields[BuiltInField.lastSession.key]?.intValue,
             sessionCount: fields[BuiltInField.sessionCount.key]?.intValue,

@@ -27,7 +27,9 @@ extension DashboardService {
                 var cursor: Int64 = 0
                 while true {
                     let chunk =
-                        try filtered.map { try tx.pushCandidates($0.0, filter: $0.1, now: now, after: cursor, limit: 5000) }
+                        try filtered.map {
+                            try tx.pushCandidates($0.0, filter: $0.1, now: now, after: cursor, limit: 5000)
+                        }
                         ?? tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000)
                     try admit(chunk)
                     guard chunk.count == 5000, let last = chunk.last else { break }

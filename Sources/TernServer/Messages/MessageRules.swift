@@ -108,7 +108,8 @@ enum MessageAudienceRules {
             allowed.insert("topic")
         case .segment:
             guard let id = audience.segmentId, id > 0 else {
-                throw .badRequest("audience type segment needs segment_id (a segment of the project: tern segments list)")
+                throw .badRequest(
+                    "audience type segment needs segment_id (a segment of the project: tern segments list)")
             }
             allowed.insert("segment_id")
             allowed.remove("resource_id")
@@ -116,7 +117,8 @@ enum MessageAudienceRules {
         if let filter = audience.filter {
             guard audience.type == .resource else {
                 throw .badRequest(
-                    "audience.filter goes with type resource (a segment brings its own filter), not \(audience.type.rawValue)")
+                    "audience.filter goes with type resource (a segment brings its own filter), not \(audience.type.rawValue)"
+                )
             }
             _ = try AudienceExpression.parse(filter, path: "audience.filter")
         }

@@ -70,7 +70,8 @@ public struct AudienceCondition: Sendable, Equatable {
         for (prefix, make) in [("fields.", Subject.field), ("tags.", Subject.tag)] where field.hasPrefix(prefix) {
             let name = String(field.dropFirst(prefix.count))
             guard !name.isEmpty, TextLength.fits(name, max: 128), !name.contains("\""), !name.contains("\\") else {
-                throw AudienceExpression.refuse(path, "\(prefix)<name> needs a name of 1 to 128 characters without \" or \\")
+                throw AudienceExpression.refuse(
+                    path, "\(prefix)<name> needs a name of 1 to 128 characters without \" or \\")
             }
             return make(name)
         }
@@ -114,10 +115,14 @@ public struct AudienceCondition: Sendable, Equatable {
                 operands.append(try scalar(kind, .eq, item, path: "\(valuePath)[\(index)]"))
             }
             if case .text = operands[0], case .text = operands.last {
-                let texts = operands.compactMap { operand -> String? in if case .text(let t) = operand { t } else { nil } }
+                let texts = operands.compactMap { operand -> String? in
+                    if case .text(let t) = operand { t } else { nil }
+                }
                 if texts.count == operands.count { return .texts(texts) }
             }
-            let numbers = operands.compactMap { operand -> Double? in if case .number(let n) = operand { n } else { nil } }
+            let numbers = operands.compactMap { operand -> Double? in
+                if case .number(let n) = operand { n } else { nil }
+            }
             guard numbers.count == operands.count else {
                 throw AudienceExpression.refuse(valuePath, "in takes values of one type: all text or all numbers")
             }

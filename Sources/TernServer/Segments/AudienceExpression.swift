@@ -41,7 +41,8 @@ public indirect enum AudienceExpression: Sendable, Equatable {
         for key in ["and", "or"] {
             guard let parts = object[key] else { continue }
             guard object.count == 1 else {
-                throw refuse(path, "an \(key) takes no other keys (found \(object.keys.sorted().joined(separator: ", ")))")
+                throw refuse(
+                    path, "an \(key) takes no other keys (found \(object.keys.sorted().joined(separator: ", ")))")
             }
             guard depth < maxDepth else { throw refuse(path, "nests deeper than \(maxDepth) levels of and/or") }
             guard case .array(let items) = parts, !items.isEmpty else {

@@ -38,7 +38,8 @@ public struct FilterSQL {
         _ expression: AudienceExpression, _ dialect: SQLDialect, _ now: Int64, _ p: inout [any SQLiteBindable]
     ) -> String {
         switch expression {
-        case .all(let parts): return "(" + parts.map { condition($0, dialect, now, &p) }.joined(separator: " AND ") + ")"
+        case .all(let parts):
+            return "(" + parts.map { condition($0, dialect, now, &p) }.joined(separator: " AND ") + ")"
         case .any(let parts): return "(" + parts.map { condition($0, dialect, now, &p) }.joined(separator: " OR ") + ")"
         case .condition(let c):
             switch c.subject {

@@ -30,7 +30,8 @@ public struct SegmentService: Sendable {
         }
         let name = try Self.name(spec.name)
         guard let filter = spec.filter else {
-            throw APIError.badRequest("filter is missing: e.g. {\"field\": \"session_count\", \"op\": \">=\", \"value\": 3}")
+            throw APIError.badRequest(
+                "filter is missing: e.g. {\"field\": \"session_count\", \"op\": \">=\", \"value\": 3}")
         }
         let text = try Self.filterText(filter)
         let now = clock()
@@ -120,7 +121,8 @@ public struct SegmentService: Sendable {
         let sample = size == 0 ? [] : try tx.audienceSample(scope, filter: filter, now: now, limit: size)
         let views = try sample.map {
             SubscriptionView(
-                $0, profileId: try tx.profile(id: $0.profileId)?.publicId ?? "", tags: try tx.tags(subscriptionId: $0.id))
+                $0, profileId: try tx.profile(id: $0.profileId)?.publicId ?? "",
+                tags: try tx.tags(subscriptionId: $0.id))
         }
         let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         return AudiencePreview(count: count, sample: views, tookMs: (took * 10).rounded() / 10)

@@ -59,7 +59,9 @@ public protocol SegmentQueries {
         -> [Subscription]
     /// The next chunk after subscription id `cursor`, for the fan-out (the push rules are checked
     /// again there).
-    func pushCandidates(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int)
+    func pushCandidates(
+        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
+    )
         throws -> [AudienceCandidate]
     /// Sets the subscription's fields (the built-in ones a device reported merged in) and their
     /// columns, leaving `updated_at` alone: a report is not a new token (an invalid mark stays).

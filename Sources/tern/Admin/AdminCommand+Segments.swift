@@ -69,7 +69,8 @@ extension AdminCommand {
         }
         guard let json = arguments.value("filter") else { return nil }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)), case .object = value else {
-            throw CommandError("--filter must be a JSON object, like '{\"field\": \"session_count\", \"op\": \">=\", \"value\": 3}'")
+            throw CommandError(
+                "--filter must be a JSON object, like '{\"field\": \"session_count\", \"op\": \">=\", \"value\": 3}'")
         }
         return value
     }

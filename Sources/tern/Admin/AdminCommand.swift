@@ -19,7 +19,8 @@ enum AdminCommand {
                 "Options",
                 [
                     OptionSpec("audience", "AUD", "projects create: the JWT audience"),
-                    OptionSpec("project", "ID", "resources list, keys list/create, audit, segments: only this project's"),
+                    OptionSpec(
+                        "project", "ID", "resources list, keys list/create, audit, segments: only this project's"),
                     OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
                     OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
                     OptionSpec("before", "ID", "audit: entries older than this one"),

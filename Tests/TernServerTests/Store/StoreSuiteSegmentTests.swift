@@ -126,8 +126,10 @@ import Testing
         func ids(_ text: String) async throws -> [Int] {
             let filter = try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
             let first = seeded[0].0.id
-            return try await fixture.store.read { try $0.audienceSample(scope, filter: filter, now: Self.now, limit: 100) }
-                .map { Int($0.id - first) }
+            return try await fixture.store.read {
+                try $0.audienceSample(scope, filter: filter, now: Self.now, limit: 100)
+            }
+            .map { Int($0.id - first) }
         }
         // Versions compare part by part: 2.10 and 10.0 are above 2.9; 1.9, 1.0, 0.9 and "abc" are not ≥ 2.0.
         #expect(try await ids(#"{"field": "app_version", "op": ">", "value": "2.9"}"#) == [3, 4, 7])

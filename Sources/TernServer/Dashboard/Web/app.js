@@ -8,10 +8,11 @@ const pages = {
   messages: () => import("./messages.js"),
   message: () => import("./message.js"),
   audience: () => import("./audience.js"),
+  segments: () => import("./segments.js"),
   inapp: () => import("./inapp.js"),
   settings: () => import("./settings.js"),
 };
-const titles = { overview: "Overview", compose: "Compose", messages: "Messages", message: "Message", audience: "Audience", inapp: "In-app", settings: "Settings" };
+const titles = { overview: "Overview", compose: "Compose", messages: "Messages", message: "Message", audience: "Audience", segments: "Segments", inapp: "In-app", settings: "Settings" };
 const main = document.getElementById("main");
 const top = document.getElementById("top");
 let stopPage = null;

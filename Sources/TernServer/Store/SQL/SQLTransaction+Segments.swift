@@ -88,7 +88,9 @@ extension SQLTransaction {
         ).map(Self.subscription)
     }
 
-    func pushCandidates(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int)
+    func pushCandidates(
+        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
+    )
         throws -> [AudienceCandidate]
     {
         let condition = audienceWhere(scope, filter, now: now)
