@@ -3,8 +3,8 @@ import TernProtocol
 import TernSQLite
 
 /// The built-in field columns of a subscription row, read from its fields (the SDK sends them in
-/// `custom_fields` and `device/report`): written beside `fields` on every insert and update, so
-/// the columns never disagree with the fields they come from.
+/// `custom_fields` and `device/report`), and `pushable`: written beside `fields` on every insert
+/// and update, so the columns never disagree with what they come from.
 struct BuiltInColumns {
     var appVersionKey: String?
     var language: String?
@@ -32,5 +32,21 @@ struct BuiltInColumns {
 
     var values: [any SQLiteBindable] {
         [appVersionKey, language, firstSession, lastSession, sessionCount, foregroundTime]
+    }
+
+    /// `pushable`'s SQL: 1 for a subscription the push rules admit (subscribed, push, a known
+    /// provider, a token) whose token has no invalid mark at least as new as its write; its
+    /// parameters are ``pushableValues(_:updatedAt:)``. A later mark sets it to 0
+    /// (`markTokenInvalid`); the subscription's next write sets it again.
+    static let pushableSQL = """
+        CASE WHEN ? = 1 AND NOT EXISTS (SELECT 1 FROM invalid_tokens i
+            WHERE i.provider = ? AND i.token = ? AND i.marked_at >= ?) THEN 1 ELSE 0 END
+        """
+
+    static func pushableValues(_ s: SubscriptionValues, updatedAt: Int64) -> [any SQLiteBindable] {
+        let eligible =
+            s.channel == .push && s.status == .subscribed && PushProvider(rawValue: s.provider) != nil
+            && !s.token.isEmpty
+        return [eligible ? 1 : 0, s.provider, s.token, updatedAt]
     }
 }

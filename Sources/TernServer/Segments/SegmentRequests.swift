@@ -73,11 +73,11 @@ public struct SegmentView: Codable, Sendable, Equatable {
     }
 }
 
-/// A preview: how many push subscriptions match now, and the first of them.
+/// A preview: how many push subscriptions match now, and a sample of them.
 public struct AudiencePreview: Encodable, Sendable {
     /// Subscriptions (subscribed, of a known provider, token not marked invalid) the filter admits.
     public var count: Int64
-    /// The first ones by id, with their fields and tags.
+    /// Up to the sample size of them, in index order, with their fields and tags.
     public var sample: [SubscriptionView]
     /// How long the two queries took, in milliseconds.
     public var tookMs: Double

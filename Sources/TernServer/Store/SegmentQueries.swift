@@ -54,7 +54,8 @@ public protocol SegmentQueries {
 
     /// How many push subscriptions in `scope` the filter admits at `now` (all of them when nil).
     func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64
-    /// The first `limit` of them by id.
+    /// `limit` of them, in the order the index gives (a sample, not the first by id: it stops as
+    /// soon as it has them).
     func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
         -> [Subscription]
     /// The next chunk after subscription id `cursor`, for the fan-out (the push rules are checked

@@ -103,7 +103,7 @@ import Testing
             let (count, sample) = try await fixture.store.read { tx in
                 (
                     try tx.audienceCount(scope, filter: filter, now: Self.now),
-                    try tx.audienceSample(scope, filter: filter, now: Self.now, limit: 100).map(\.id)
+                    try tx.audienceSample(scope, filter: filter, now: Self.now, limit: 100).map(\.id).sorted()
                 )
             }
             #expect(count == Int64(expected.count), "\(text)")
@@ -129,7 +129,7 @@ import Testing
             return try await fixture.store.read {
                 try $0.audienceSample(scope, filter: filter, now: Self.now, limit: 100)
             }
-            .map { Int($0.id - first) }
+            .map { Int($0.id - first) }.sorted()
         }
         // Versions compare part by part: 2.10 and 10.0 are above 2.9; 1.9, 1.0, 0.9 and "abc" are not ≥ 2.0.
         #expect(try await ids(#"{"field": "app_version", "op": ">", "value": "2.9"}"#) == [3, 4, 7])

@@ -1,5 +1,5 @@
 // Segments: build a filter on built-in fields, custom fields and tags, preview how many push
-// subscriptions match (and the first of them), save it with a name; the saved segments of the
+// subscriptions match (and a sample of them), save it with a name; the saved segments of the
 // project, each with its preview and a delete. The server checks every filter (docs/segments.md).
 import { api } from "./api.js";
 import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, table, announce, number } from "./ui.js";

@@ -48,22 +48,17 @@ extension SQLTransaction {
             filter: row.requiredString(4), createdAt: row.requiredInt(5), updatedAt: row.requiredInt(6))
     }
 
-    /// The push rules, the scope and the filter, as one condition on `subscriptions s`.
+    /// The push rules (`pushable`), the scope and the filter, as one condition on `subscriptions s`:
+    /// with a filter on built-in fields, all of it is read from the `subscriptions_audience` index.
     private func audienceWhere(_ scope: AudienceScope, _ filter: AudienceExpression?, now: Int64) -> FilterSQL {
-        let providers = PushProvider.allCases.map(\.rawValue)
-        var sql = """
-            s.channel = 'push' AND s.status = 'subscribed' AND s.token <> ''
-            AND s.provider IN (\(providers.map { _ in "?" }.joined(separator: ", ")))
-            AND NOT EXISTS (SELECT 1 FROM invalid_tokens i
-                WHERE i.provider = s.provider AND i.token = s.token AND i.marked_at >= s.updated_at)
-            """
-        var parameters: [any SQLiteBindable] = providers
+        var sql: String
+        var parameters: [any SQLiteBindable]
         if let resourceId = scope.resourceId {
-            sql += " AND s.resource_id = ?"
-            parameters.append(resourceId)
+            sql = "s.resource_id = ? AND s.pushable = 1"
+            parameters = [resourceId]
         } else {
-            sql += " AND s.resource_id IN (SELECT r.id FROM resources r WHERE r.project_id = ?)"
-            parameters.append(scope.projectId)
+            sql = "s.resource_id IN (SELECT r.id FROM resources r WHERE r.project_id = ?) AND s.pushable = 1"
+            parameters = [scope.projectId]
         }
         if let filter {
             let compiled = FilterSQL.compile(filter, dialect: Self.dialect, now: now)
@@ -75,15 +70,18 @@ extension SQLTransaction {
 
     func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64 {
         let condition = audienceWhere(scope, filter, now: now)
-        return try scalar("SELECT COUNT(*) FROM subscriptions s WHERE \(condition.sql)", condition.parameters)
+        return try database.queryOnce(
+            "SELECT COUNT(*) FROM subscriptions s WHERE \(condition.sql)", condition.parameters
+        )
+        .first?.int(0) ?? 0
     }
 
     func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
         -> [Subscription]
     {
         let condition = audienceWhere(scope, filter, now: now)
-        return try database.query(
-            "SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE \(condition.sql) ORDER BY s.id LIMIT ?",
+        return try database.queryOnce(
+            "SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE \(condition.sql) LIMIT ?",
             condition.parameters + [limit]
         ).map(Self.subscription)
     }
@@ -94,7 +92,7 @@ extension SQLTransaction {
         throws -> [AudienceCandidate]
     {
         let condition = audienceWhere(scope, filter, now: now)
-        return try database.query(
+        return try database.queryOnce(
             """
             SELECT \(Self.subscriptionColumns) FROM subscriptions s
             WHERE \(condition.sql) AND s.id > ? ORDER BY s.id LIMIT ?

@@ -22,6 +22,8 @@ protocol SQLConnection {
     @discardableResult func run(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int
     func query(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
     func queryFirst(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Row?
+    /// Runs a query without keeping it prepared: for text that varies with the input (filters).
+    func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
 }
 
 /// A transaction of either backend (SQLite, PostgreSQL). Where the dialects agree (placeholders are

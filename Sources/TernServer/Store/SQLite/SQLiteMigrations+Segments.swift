@@ -1,7 +1,10 @@
 extension SQLiteMigrations {
     /// Built-in segments (issue 14): the built-in fields of each subscription in columns of their
-    /// own (read from its fields on every write), each indexed with the resource for audience
-    /// filters; saved segments per project. Rows written before keep their fields and get the
+    /// own (read from its fields on every write) and `pushable` (1 for a subscribed push
+    /// subscription of a known provider whose token is not marked invalid: the push rules every
+    /// audience applies, kept on each write and each invalid mark), all in one covering index with
+    /// the resource, so a filter on built-in fields is counted from the index alone; tags by name
+    /// and value with their subscription; saved segments per project. Rows written before get the
     /// numeric and text columns here; `app_version_key` fills on their next write (the SDK reports
     /// at each session).
     static let segments = """
@@ -22,12 +25,14 @@ extension SQLiteMigrations {
                 THEN CAST(json_extract(fields, '$._session_count') AS INTEGER) END,
             foreground_time = CASE WHEN json_type(fields, '$._foreground_time') IN ('integer', 'real')
                 THEN CAST(json_extract(fields, '$._foreground_time') AS INTEGER) END;
-        CREATE INDEX subscriptions_app_version ON subscriptions (resource_id, app_version_key);
-        CREATE INDEX subscriptions_language ON subscriptions (resource_id, language);
-        CREATE INDEX subscriptions_first_session ON subscriptions (resource_id, first_session);
-        CREATE INDEX subscriptions_last_session ON subscriptions (resource_id, last_session);
-        CREATE INDEX subscriptions_session_count ON subscriptions (resource_id, session_count);
-        CREATE INDEX subscriptions_foreground_time ON subscriptions (resource_id, foreground_time);
+        ALTER TABLE subscriptions ADD COLUMN pushable INTEGER NOT NULL DEFAULT 0;
+        UPDATE subscriptions SET pushable = CASE WHEN channel = 'push' AND status = 'subscribed' AND token <> ''
+            AND provider IN ('ios-apns', 'ios-firebase', 'ios-huawei')
+            AND NOT EXISTS (SELECT 1 FROM invalid_tokens i WHERE i.provider = subscriptions.provider
+                AND i.token = subscriptions.token AND i.marked_at >= subscriptions.updated_at) THEN 1 ELSE 0 END;
+        CREATE INDEX subscriptions_audience ON subscriptions (resource_id, pushable, session_count, app_version_key,
+            last_session, first_session, foreground_time, language);
+        CREATE INDEX subscription_tags_audience ON subscription_tags (name, value, subscription_id);
         CREATE TABLE segments (
             id INTEGER PRIMARY KEY,
             project_id INTEGER NOT NULL REFERENCES projects (id),
