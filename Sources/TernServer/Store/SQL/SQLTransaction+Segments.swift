@@ -92,10 +92,13 @@ extension SQLTransaction {
         throws -> [AudienceCandidate]
     {
         let condition = audienceWhere(scope, filter, now: now)
+        // The chunk's ids first, from the covering indexes alone (sorted there), then their rows:
+        // never a read of the rows of the matches after the chunk.
         return try database.queryOnce(
             """
             SELECT \(Self.subscriptionColumns) FROM subscriptions s
-            WHERE \(condition.sql) AND s.id > ? ORDER BY s.id LIMIT ?
+            WHERE s.id IN (SELECT s.id FROM subscriptions s WHERE \(condition.sql) AND s.id > ? ORDER BY s.id LIMIT ?)
+            ORDER BY s.id
             """, condition.parameters + [cursor, limit]
         ).map { AudienceCandidate(subscription: try Self.subscription($0), invalidMarkedAt: nil) }
     }

@@ -3,7 +3,8 @@ extension SQLiteMigrations {
     /// own (read from its fields on every write) and `pushable` (1 for a subscribed push
     /// subscription of a known provider whose token is not marked invalid: the push rules every
     /// audience applies, kept on each write and each invalid mark), all in one covering index with
-    /// the resource, so a filter on built-in fields is counted from the index alone; tags by name
+    /// the resource, so a filter on built-in fields is counted from the index alone, and in one by
+    /// id, so a segment's fan-out walks its matches in id order without reading rows; tags by name
     /// and value with their subscription; saved segments per project. Rows written before get the
     /// numeric and text columns here; `app_version_key` fills on their next write (the SDK reports
     /// at each session).
@@ -32,6 +33,8 @@ extension SQLiteMigrations {
                 AND i.token = subscriptions.token AND i.marked_at >= subscriptions.updated_at) THEN 1 ELSE 0 END;
         CREATE INDEX subscriptions_audience ON subscriptions (resource_id, pushable, session_count, app_version_key,
             last_session, first_session, foreground_time, language);
+        CREATE INDEX subscriptions_audience_by_id ON subscriptions (id, resource_id, pushable, session_count,
+            app_version_key, last_session, first_session, foreground_time, language);
         CREATE INDEX subscription_tags_audience ON subscription_tags (name, value, subscription_id);
         CREATE TABLE segments (
             id INTEGER PRIMARY KEY,
