@@ -153,7 +153,7 @@ import Testing
             (#"{"field": "fields.plan", "op": ">", "value": "gold"}"#, "filter.value: gt compares numbers"),
         ]
         for (filter, reason) in cases {
-            for path in ["admin/segments", "admin/segments/preview"] {
+            for path in ["admin/segments", "admin/audience/preview"] {
                 let answer = try await JSONHTTPClient().send(
                     "POST", server.url(path),
                     body: Data(#"{"project_id": \#(server.projectId), "name": "bad", "filter": \#(filter)}"#.utf8),

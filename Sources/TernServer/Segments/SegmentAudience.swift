@@ -48,6 +48,6 @@ enum SegmentAudience {
             ? "segment \(audience.segmentId ?? 0)" : "audience.filter on resource \(audience.resourceId ?? 0)"
         throw APIError.conflict(
             "\(what) matches no push subscription now: nothing was sent (preview it with "
-                + "POST /api/v1/admin/segments/preview, or change the filter)")
+                + "POST /api/v1/admin/audience/preview, or change the filter)")
     }
 }

@@ -31,7 +31,7 @@ public struct SegmentSpec: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/v1/admin/segments/preview`: a filter not saved yet, previewed (the dashboard's
+/// `POST /api/v1/admin/audience/preview`: a filter not saved yet, previewed (the dashboard's
 /// builder).
 public struct AudiencePreviewRequest: Codable, Sendable, Equatable {
     public var projectId: Int64

@@ -2,7 +2,8 @@ import Foundation
 import TernHTTP
 import TernProtocol
 
-/// The management routes of segments under `/api/v1/admin/segments`: reading and previewing need
+/// The management routes of segments under `/api/v1/admin/segments`, and the preview of a filter
+/// not saved yet (`POST /api/v1/admin/audience/preview`): reading and previewing need
 /// a `read` key, creating, editing and deleting a `send` key (a segment picks who messages reach);
 /// a project key reaches its own project's segments only.
 public struct SegmentRoutes: Sendable {
@@ -25,7 +26,7 @@ public struct SegmentRoutes: Sendable {
             }
         }
         let previewNew = RouteGroup([AdminKeyCheck(keys: keys, needs: .read, scope: .bodyProject)]) {
-            Route.json("POST", "\(p)/preview") { request in
+            Route.json("POST", "/api/v1/admin/audience/preview") { request in
                 try await service.preview(try JSONBody.decode(AudiencePreviewRequest.self, from: request.http))
             }
         }

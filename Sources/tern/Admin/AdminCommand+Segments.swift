@@ -55,7 +55,7 @@ extension AdminCommand {
                 guard let size = Int64(sample) else { throw CommandError("--sample must be a number") }
                 fields["sample"] = .int(size)
             }
-            return Call(method: "POST", path: "/segments/preview", body: try body(fields, resource))
+            return Call(method: "POST", path: "/audience/preview", body: try body(fields, resource))
         default:
             throw CommandError("segments: list, show, create, edit, delete or preview, not \(verb)")
         }

@@ -163,7 +163,7 @@ function builder(projects, resources) {
     if (!request) return;
     clear(result).append(h("p", { class: "muted", text: "Counting…" }));
     try {
-      clear(result).append(previewPanel(await api("POST", "/segments/preview", { ...request, sample: 10 })));
+      clear(result).append(previewPanel(await api("POST", "/audience/preview", { ...request, sample: 10 })));
     } catch (error) {
       clear(result);
       if (error.status !== 401) showApiError(form, error);
