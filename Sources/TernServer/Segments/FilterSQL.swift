@@ -10,7 +10,7 @@ public enum SQLDialect: Sendable {
 /// An ``AudienceExpression`` as a SQL condition on `subscriptions s`, with every value a `?`
 /// parameter (never spliced into the text). Built-in fields are columns with indexes; tags go
 /// through `subscription_tags`' `(name, value)` index; custom fields are read from the JSON text.
-/// Means what ``AudienceCondition/matches(fields:tags:now:)`` means.
+/// Means what ``AudienceExpression/matches(fields:tags:now:)`` means.
 public struct FilterSQL {
     public var sql: String
     public var parameters: [any SQLiteBindable]
