@@ -117,6 +117,10 @@ let package = Package(
             name: "tern-bench-inbox", dependencies: ["TernServer", "TernProtocol", "TernHTTP", "TernCrypto"],
             path: "bench/inbox"),
 
+        // Issue 14's benchmark: segment previews on 1,000,000 subscriptions and segment fan-out.
+        .executableTarget(
+            name: "tern-bench-segments", dependencies: ["TernServer", "TernProtocol"], path: "bench/segments"),
+
         // Tests.
         .testTarget(name: "TernProtocolTests", dependencies: ["TernProtocol"]),
         .testTarget(name: "TernSQLiteTests", dependencies: ["TernSQLite"]),

@@ -138,7 +138,7 @@ for module in "${modules[@]}" "${server_modules[@]}"; do
         mkdir -p "$out/catalogs"
         cp -R "$catalog" "$generated"
         python3 "$root/scripts/lib/docs_articles.py" "$root/docs" "$generated" operating providers sending \
-            scaling dashboard
+            scaling dashboard segments
         catalog="$generated"
     fi
     archive="$out/archives/$module.doccarchive"

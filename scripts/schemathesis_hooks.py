@@ -3,7 +3,9 @@
 Categories, pixels and resources are data of the server, not of the API: a subscription may only
 name a category its resource has, a goal only a pixel and a resource of its project (unknown ones
 are refused with the reason). The run creates category "news" and pixel "pixel"; in requests that
-are meant to be valid, generated names are mapped to those.
+are meant to be valid, generated names are mapped to those. An audience filter's operator must fit
+its field's kind, a rule between a condition's members the schema cannot tie together: valid
+requests get a filter that fits (docs/segments.md); a report's last session is not before its first.
 """
 import os
 
@@ -12,6 +14,7 @@ from schemathesis.generation import GenerationMode
 
 RESOURCE_ID = int(os.environ.get("TERN_ST_RESOURCE_ID", "1"))
 IDENTITY_TOKEN = "schemathesis-identity-token"
+FITTING_FILTER = {"and": [{"field": "session_count", "op": ">=", "value": 0}, {"field": "tags.plan", "op": "exists"}]}
 
 
 def _categories(value):
@@ -41,6 +44,11 @@ def map_case(context, case):
     audience = body.get("audience")
     if isinstance(audience, dict) and isinstance(audience.get("categories"), list):
         audience["categories"] = ["news" for _ in audience["categories"]]
+    for holder in (body, audience if isinstance(audience, dict) else {}):
+        if "filter" in holder:
+            holder["filter"] = FITTING_FILTER
+    if isinstance(body.get("first_session"), int) and isinstance(body.get("last_session"), int):
+        body["last_session"] = max(body["first_session"], body["last_session"])
     events = body.get("events")
     for event in events if isinstance(events, list) else []:
         if not isinstance(event, dict):

@@ -13,6 +13,9 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     case pushUnsubscribe = "push/unsubscribe"
     /// `push/update`: moves the subscription from the old token (or provider) to the new one.
     case pushUpdate = "push/update"
+    /// `device/report`: the built-in fields of the install's binding (``DeviceReportRequest``):
+    /// app version, language, sessions and foreground time.
+    case deviceReport = "device/report"
     /// `push/status`: the profile's latest subscription, the current token's, or a provider's latest.
     case pushStatus = "push/status"
     /// `push/unsuspend`: suspends other profiles' subscriptions with this token and resumes the JWT

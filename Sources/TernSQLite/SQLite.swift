@@ -156,6 +156,28 @@ public final class SQLiteDatabase {
     public func query(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws -> [SQLiteRow] {
         let statement = try prepared(sql, parameters)
         defer { sqlite3_reset(statement) }
+        return try rows(statement)
+    }
+
+    /// Runs a query prepared for this call only, not kept with the others: for statements whose
+    /// text varies with the input (a server's audience filters), so the prepared statements a
+    /// connection keeps stay as many as the queries written in code.
+    ///
+    /// - Parameters:
+    ///   - sql: One statement with `?` placeholders.
+    ///   - parameters: A value for each placeholder.
+    /// - Returns: Every row.
+    /// - Throws: ``SQLiteError`` when it cannot be prepared or run.
+    public func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws -> [SQLiteRow] {
+        var fresh: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &fresh, nil)
+        guard rc == SQLITE_OK, let statement = fresh else { throw error(rc) }
+        defer { sqlite3_finalize(statement) }
+        try bind(statement, parameters)
+        return try rows(statement)
+    }
+
+    private func rows(_ statement: OpaquePointer) throws -> [SQLiteRow] {
         var rows: [SQLiteRow] = []
         let columns = sqlite3_column_count(statement)
         while true {
@@ -232,6 +254,11 @@ public final class SQLiteDatabase {
             statements[sql] = fresh
             statement = fresh
         }
+        try bind(statement, parameters)
+        return statement
+    }
+
+    private func bind(_ statement: OpaquePointer, _ parameters: [any SQLiteBindable]) throws {
         sqlite3_clear_bindings(statement)
         guard Int(sqlite3_bind_parameter_count(statement)) == parameters.count else {
             throw SQLiteError(
@@ -253,7 +280,6 @@ public final class SQLiteDatabase {
             }
             guard rc == SQLITE_OK else { throw error(rc) }
         }
-        return statement
     }
 
     private static func value(_ statement: OpaquePointer, _ column: Int32) -> SQLiteValue {

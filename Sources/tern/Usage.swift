@@ -36,6 +36,12 @@ enum Usage {
           inbox         put (--profile ID | --profiles A,B | --to-topic NAME | --resource ID) --title T [--body B]
                         [--image URL] [--link URL] [--custom JSON] [--days N] [--project ID]
                         | list PROFILE | expiry PROJECT [DAYS]
+          segments      list [--project ID] | show ID | delete ID
+                        | create --project ID --name NAME (--where FILTER | --filter JSON) [--resource ID]
+                        | edit ID [--name NAME] [--where FILTER | --filter JSON] [--resource ID]
+                        | preview ID [--sample N] | preview --project ID (--where F | --filter J) [--resource ID]
+                        FILTER: 'session_count >= 3 and app_version >= 2.0', fields.NAME, tags.KEY, and/or,
+                        ( ), = != < <= > >= in (a, b) exists, not exists, before/after TIME, within N days
           preferences   show PROFILE
           topics        list PROJECT | followers PROJECT TOPIC [--limit N]
           identity      policy PROJECT [basic|verified]   the project's identity mode (each set is a new revision)

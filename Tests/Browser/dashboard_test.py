@@ -252,6 +252,29 @@ def main():
             assert not driver.find_elements(By.CSS_SELECTOR, ".inbox script, .inbox img"), "the title became markup"
             shot(driver, "inbox")
 
+        def segments_page_previews_a_filter_and_saves_it():
+            driver.get(server.root + "/#/segments")
+            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='subject']"))).select_by_value("session_count")
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='op']")).select_by_value("gte")
+            driver.find_element(By.CSS_SELECTOR, ".condition input[name='value']").send_keys("0")
+            driver.find_element(By.XPATH, "//button[normalize-space()='Preview']").click()
+            count = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".preview-count"), message=text(driver))
+            assert count.text == "1 push subscription match", count.text
+            assert TOKEN in text(driver), "the sample does not show the device"
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='op']")).select_by_value("gt")
+            value = driver.find_element(By.CSS_SELECTOR, ".condition input[name='value']")
+            value.clear()
+            value.send_keys("100")
+            driver.find_element(By.XPATH, "//button[normalize-space()='Preview']").click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".preview-count").text == "0 push subscriptions match", message=text(driver))
+            driver.find_element(By.CSS_SELECTOR, "input[name='name']").send_keys("Power users")
+            driver.find_element(By.XPATH, "//button[normalize-space()='Save segment']").click()
+            wait(driver, lambda d: "Saved segment" in text(d) and "Power users" in text(d), message=text(driver))
+            status, listed = server.admin("GET", f"/segments?project_id={server.bootstrap['project_id']}")
+            assert status == 200 and [s["name"] for s in listed] == ["Power users"], listed
+            assert listed[0]["filter"] == {"field": "session_count", "op": "gt", "value": 100}, listed
+            shot(driver, "segments")
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -358,6 +381,7 @@ def main():
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       inbox_page_puts_a_message_and_shows_it_as_text,
+                      segments_page_previews_a_filter_and_saves_it,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,

@@ -19,13 +19,14 @@ public struct TestSDK {
     public let events: EventLog
 
     /// An SDK in `directory` (a new temporary one when nil: pass another SDK's to restart on its
-    /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given.
-    /// `modules` names the module products to bring up (nil: every one the test runner links, which
-    /// is all of them: a test against a scripted server names the ones whose requests it scripts).
+    /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given;
+    /// `sessionTimeout`: seconds away after which a foreground starts a new session. `modules` names
+    /// the module products to bring up (nil: every one the test runner links, which is all of them: a
+    /// test against a scripted server names the ones whose requests it scripts).
     public init(
         directory: TemporaryDirectory? = nil, retryPolicy: RetryPolicy = .fast, transport: (any HTTPTransport)? = nil,
         moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle(),
-        modules: [String]? = nil
+        sessionTimeout: TimeInterval = 1800, modules: [String]? = nil
     ) throws {
         let directory = try directory ?? TemporaryDirectory(prefix: "tern-sdk")
         self.directory = directory
@@ -33,6 +34,7 @@ public struct TestSDK {
             directory.url, deviceInfo: HostDeviceInfo(model: "iPhone14,7", name: "iPhone", osVersion: "18.6.2"))
         environment.retryPolicy = retryPolicy
         environment.moduleInitTimeout = moduleInitTimeout
+        environment.sessionTimeout = sessionTimeout
         if let lifecycle { environment.lifecycle = lifecycle }
         environment.random = { 0.5 }
         environment.moduleProducts = modules

@@ -61,6 +61,13 @@ public enum CoreEvents: String, SDKEvent, CaseIterable, Equatable {
     case databaseError
     /// Internal: a module (push, target, profile, ...) did not initialize; see ``ModuleInitStatus``.
     case moduleInitFailed
+    /// Internal: the server took the SDK's report of the built-in fields (`device/report`: app
+    /// version, language, sessions, foreground time), sent when a session starts and when the app
+    /// leaves the foreground.
+    case deviceReportSuccessful
+    /// Internal: the report of the built-in fields failed (e.g. 404 before the device subscribed);
+    /// a ``RetryEvent`` while it is retried.
+    case deviceReportFailed
 
     static let moduleName = "core"
     public var module: String { Self.moduleName }
@@ -68,7 +75,7 @@ public enum CoreEvents: String, SDKEvent, CaseIterable, Equatable {
     /// False for the internal events the reference leaves out of its public table.
     public var isPublic: Bool {
         switch self {
-        case .collectionDisabled, .databaseError, .moduleInitFailed: false
+        case .collectionDisabled, .databaseError, .moduleInitFailed, .deviceReportSuccessful, .deviceReportFailed: false
         default: true
         }
     }
@@ -94,6 +101,8 @@ public enum CoreEvents: String, SDKEvent, CaseIterable, Equatable {
         case .collectionDisabled: "data collection is disabled: call setCollectionEnabled(true) after consent"
         case .databaseError: "the SDK database could not be opened or written"
         case .moduleInitFailed: "a module failed to initialize"
+        case .deviceReportSuccessful: "successful request: device/report"
+        case .deviceReportFailed: "failed request: device/report"
         }
     }
 }

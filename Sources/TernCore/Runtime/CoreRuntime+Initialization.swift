@@ -93,7 +93,11 @@ extension CoreRuntime {
         if sessions == nil {
             let tracker = SessionTracker(store: store, clock: environment.clock, timeout: environment.sessionTimeout)
             sessions = tracker
-            await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled)
+            let mailbox = mailbox
+            await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled) { record, at in
+                mailbox.post(
+                    .command(DeviceReport.function) { ready in await DeviceReport.queue(ready, record, at: at) })
+            }
         } else {
             await sessions?.setEnabled(collectionEnabled)
         }

@@ -51,8 +51,32 @@ struct SessionRecord: Codable, Sendable, Equatable {
     }
 }
 
+extension SessionRecord {
+    /// The `device/report` of this record at `now` for the device's token, with the app's version
+    /// and the device's language.
+    func report(token: TokenData, appVersion: String?, language: String?, now: Date) -> DeviceReportRequest {
+        let fields = fields(now: now)
+        return DeviceReportRequest(
+            time: Int64(now.timeIntervalSince1970 * 1000), provider: token.provider, subscriptionId: token.token,
+            appVersion: appVersion.flatMap { $0.isEmpty ? nil : $0 },
+            language: language.flatMap { $0.isEmpty ? nil : $0 },
+            firstSession: fields[BuiltInField.firstSession.key]?.intValue,
+            lastSession: fields[BuiltInField.lastSession.key]?.intValue,
+            sessionCount: fields[BuiltInField.sessionCount.key]?.intValue,
+            foregroundTime: fields[BuiltInField.foregroundTime.key]?.intValue)
+    }
+
+    /// Pure: whether going from `before` to this record is worth a report: a session started, or a
+    /// foreground stretch ended (its time counted).
+    func isReportable(after before: SessionRecord) -> Bool {
+        count != before.count || (before.stretchStart != nil && stretchStart == nil)
+    }
+}
+
 /// Counts sessions from the app's lifecycle: initialization alone starts none, being in the
-/// foreground does. Records nothing while collection is off.
+/// foreground does. Records nothing while collection is off. When a session starts and when the
+/// app leaves the foreground it calls `onReport` with the record then (the core queues a
+/// `device/report` of it through its mailbox).
 actor SessionTracker {
     static let key = "core.sessions"
     private let store: CoreStore
@@ -61,6 +85,7 @@ actor SessionTracker {
     private var record = SessionRecord()
     private var enabled = true
     private var listener: Task<Void, Never>?
+    private var onReport: (@Sendable (SessionRecord, Date) -> Void)?
 
     init(store: CoreStore, clock: any TernClock, timeout: TimeInterval) {
         self.store = store
@@ -68,8 +93,11 @@ actor SessionTracker {
         self.timeout = timeout
     }
 
-    func start(lifecycle: any AppLifecycle, enabled: Bool) async {
+    func start(
+        lifecycle: any AppLifecycle, enabled: Bool, onReport: (@Sendable (SessionRecord, Date) -> Void)? = nil
+    ) async {
         self.enabled = enabled
+        self.onReport = onReport
         record = await store.setting(Self.key, as: SessionRecord.self) ?? SessionRecord()
         if let stale = record.stretchStart {
             // The process ended in the foreground without saying when: count nothing for that stretch.
@@ -90,11 +118,13 @@ actor SessionTracker {
     func apply(_ state: AppState) async {
         guard enabled else { return }
         let now = clock.now()
+        let before = record
         switch state {
         case .foreground: record = record.enteringForeground(at: now, timeout: timeout)
         case .background: record = record.enteringBackground(at: now)
         }
         await save()
+        if record.isReportable(after: before) { onReport?(record, now) }
     }
 
     func fields() -> [String: JSONValue] {

@@ -36,6 +36,8 @@ struct AdminKeyCheck: RouteMiddleware {
         case bodyProject
         /// `{campaign_id}` in the path (an in-app campaign).
         case campaign
+        /// `{segment_id}` in the path.
+        case segment
     }
 
     init(keys: KeyService, needs: Permission, scope: Scope) {
@@ -124,6 +126,7 @@ struct AdminKeyCheck: RouteMiddleware {
         case .database: return query["db_id"] == nil ? .none : .database(try request.integer("db_id"))
         case .key: return .key(try request.integer("key_id"))
         case .campaign: return .campaign(request.parameter("campaign_id"))
+        case .segment: return .segment(try request.integer("segment_id"))
         case .bodyProject:
             let body = try JSONBody.decode(ProjectField.self, from: request.http)
             return body.projectId.map { .project($0) } ?? .none

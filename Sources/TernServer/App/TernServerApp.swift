@@ -131,6 +131,7 @@ public final class TernServerApp: Sendable {
                 inbox: InboxService(store: store), authenticator: authenticator, admin: adminService, metrics: metrics
             )
             .all
+            + SegmentRoutes(service: SegmentService(store: store), admin: adminService).all
             + PreferenceRoutes(
                 preferences: PreferenceService(store: store), authenticator: authenticator, admin: adminService,
                 metrics: metrics

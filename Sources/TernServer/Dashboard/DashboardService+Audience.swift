@@ -7,12 +7,15 @@ extension DashboardService {
     public func audienceSize(_ request: MessageRequest, keyProject: Int64? = nil) async throws -> Int {
         _ = try MessagePlan(request, publicId: "m_preview")
         return try await store.read { tx in
+            let request = try SegmentAudience.resolve(tx, request, keyProject: keyProject)
             let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
             if request.test == true {
                 let test = try TestSend.candidates(tx, projectId: scope.projectId, request: request)
                 return Set(test.map { $0.subscription.provider + " " + $0.subscription.token }).count
             }
             let audience = request.audience
+            let filtered = try SegmentAudience.filtered(audience, projectId: scope.projectId)
+            let now = ServerClock.milliseconds()
             let filter = AudienceFilter(audience, category: request.category)
             var devices = Set<String>()
             func admit(_ candidates: [AudienceCandidate]) throws {
@@ -24,10 +27,14 @@ extension DashboardService {
                 }
             }
             switch audience.type {
-            case .resource:
+            case .resource, .segment:
                 var cursor: Int64 = 0
                 while true {
-                    let chunk = try tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000)
+                    let chunk =
+                        try filtered.map {
+                            try tx.pushCandidates($0.0, filter: $0.1, now: now, after: cursor, limit: 5000)
+                        }
+                        ?? tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000)
                     try admit(chunk)
                     guard chunk.count == 5000, let last = chunk.last else { break }
                     cursor = last.subscription.id

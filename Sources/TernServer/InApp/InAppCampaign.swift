@@ -10,18 +10,27 @@ public enum InAppCampaignStatus: String, Codable, Sendable, CaseIterable {
 /// Who an audience campaign is for: every filter must hold for the profile's in-app subscription
 /// (categories active, custom fields equal) and the device's push binding (tags), as a message's
 /// `resource` audience is evaluated (``AudienceFilter``).
+///
+/// `filter` (an ``AudienceExpression``) is evaluated on the device's push binding, where the SDK
+/// reports the built-in fields and sets tags: its fields and tags.
 public struct InAppAudience: Codable, Sendable, Equatable {
     public var categories: [String]?
     public var fields: [String: JSONValue]?
     public var tags: [String: String?]?
+    /// Conditions on built-in and custom fields and tags of the device's push binding.
+    public var filter: JSONValue?
 
-    public init(categories: [String]? = nil, fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil) {
+    public init(
+        categories: [String]? = nil, fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil,
+        filter: JSONValue? = nil
+    ) {
         self.categories = categories
         self.fields = fields
         self.tags = tags
+        self.filter = filter
     }
 
-    /// True when it filters nothing.
+    /// True when its categories, fields and tags filter nothing (the `filter` is checked apart).
     var isEmpty: Bool { (categories ?? []).isEmpty && (fields ?? [:]).isEmpty && (tags ?? [:]).isEmpty }
 
     /// The same filters as a message's audience of this resource.

@@ -14,6 +14,8 @@ struct LiveCampaign: Sendable {
     /// else the screens its `open_page` triggers name.
     let screens: Set<String>?
     let audience: AudienceFilter?
+    /// The audience's `filter`, on the device's push binding.
+    let expression: AudienceExpression?
     /// The placement's JSON before and after the smid's value.
     let head: String
     let tail: String
@@ -35,6 +37,11 @@ struct LiveCampaign: Sendable {
         }
         self.screens = screens
         audience = definition.audience.flatMap { $0.isEmpty ? nil : $0.filter(resourceId: record.resourceId) }
+        expression = try definition.audience?.filter.map { json in
+            do { return try AudienceExpression.parse(json, path: "audience.filter") } catch {
+                throw StoreError.backend("in-app campaign \(record.id): its stored filter is refused: \(error)")
+            }
+        }
         let placement = try record.placement(smid: Self.placeholder, servesStatic: servesStatic)
         let json = String(decoding: try JSONCoders.encoder.encode(placement), as: UTF8.self)
         // A string inside the content cannot hold this unescaped: its quotes would be `\"`.
@@ -130,7 +137,8 @@ actor InAppCatalog {
             let capsJSON = String(decoding: try JSONCoders.encoder.encode(caps), as: UTF8.self)
             return Entry(
                 campaigns: campaigns, projectCapsJSON: capsJSON,
-                needsTags: campaigns.contains { $0.audience?.needsTags == true }, loadedAt: now)
+                needsTags: campaigns.contains { $0.audience?.needsTags == true || $0.expression != nil },
+                loadedAt: now)
         }
     }
 

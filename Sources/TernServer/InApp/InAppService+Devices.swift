@@ -101,13 +101,15 @@ extension InAppService {
             }
             let inApp = try Self.subscription(tx, profile: profile.id, resourceId: caller.resource.id)
             var tags: [String: String]?
+            var pushBinding: Subscription?
             if entry.needsTags, let provider = request.provider, let token = request.subscriptionId,
                 let binding = try tx.subscription(
                     of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             {
                 tags = try tx.tags(subscriptionId: binding.id)
+                pushBinding = binding
             }
-            return DeviceSubject(profile: profile, inApp: inApp, tags: tags)
+            return DeviceSubject(profile: profile, inApp: inApp, tags: tags, binding: pushBinding)
         }
         let subscribed = subject.inApp?.status == .subscribed
         var chosen: [LiveCampaign] = []
@@ -115,6 +117,11 @@ extension InAppService {
             guard campaign.anonymous || subscribed else { continue }
             if let audience = campaign.audience {
                 guard let inApp = subject.inApp, audience.matches(inApp, tags: subject.tags) else { continue }
+            }
+            if let expression = campaign.expression {
+                guard let binding = subject.binding,
+                    expression.matches(fields: binding.fields, tags: subject.tags ?? [:], now: now)
+                else { continue }
             }
             chosen.append(campaign)
             if chosen.count == limit { break }
@@ -201,6 +208,8 @@ extension InAppService {
         var profile: Profile?
         var inApp: Subscription?
         var tags: [String: String]?
+        /// The device's push binding, read when a campaign's audience needs its tags or fields.
+        var binding: Subscription? = nil
     }
 
     static func subscription(_ tx: any StoreTransaction, profile: Int64, resourceId: Int64) throws -> Subscription? {

@@ -129,11 +129,17 @@ enum InboxAudience {
                 projectId: projectId, provider: audience.provider ?? "", token: audience.token ?? ""
             )
             .filter { filter.admits($0, tags: nil) }.map(\.subscription.profileId)
-        case .resource:
+        case .resource, .segment:
+            let audience = try SegmentAudience.resolve(tx, MessageRequest(audience: audience), keyProject: projectId)
+                .audience
             let filter = AudienceFilter(audience, category: nil)
+            let filtered = try SegmentAudience.filtered(audience, projectId: projectId)
+            let now = ServerClock.milliseconds()
             var after: Int64 = 0
             while true {
-                let page = try tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: after, limit: 5000)
+                let page =
+                    try filtered.map { try tx.pushCandidates($0.0, filter: $0.1, now: now, after: after, limit: 5000) }
+                    ?? tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: after, limit: 5000)
                 for candidate in page {
                     let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
                     if filter.admits(candidate, tags: tags) { ids.append(candidate.subscription.profileId) }

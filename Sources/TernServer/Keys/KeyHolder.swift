@@ -31,6 +31,8 @@ enum ScopeTarget: Sendable {
     case key(Int64)
     /// An in-app campaign, by the id in its path.
     case campaign(String)
+    /// A segment, by the id in its path.
+    case segment(Int64)
 
     /// How to name it in a refusal.
     var label: String {
@@ -43,6 +45,7 @@ enum ScopeTarget: Sendable {
         case .database(let id): "database \(id)"
         case .key(let id): "key \(id)"
         case .campaign(let id): "campaign \(id.prefix(32))"
+        case .segment(let id): "segment \(id)"
         }
     }
 }

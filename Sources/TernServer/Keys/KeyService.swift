@@ -60,6 +60,9 @@ public struct KeyService: Sendable {
         case .campaign(let id):
             guard let id = Int64(id), let campaign = try tx.inAppCampaign(id: id) else { return .missing }
             return .project(campaign.projectId)
+        case .segment(let id):
+            guard let segment = try tx.segment(id: id) else { return .missing }
+            return .project(segment.projectId)
         }
     }
 

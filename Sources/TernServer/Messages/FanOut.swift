@@ -28,7 +28,14 @@ public struct FanOut: Sendable, Equatable {
         var cursor = message.fanOutCursor
         var done = true
         switch audience.type {
-        case .resource:
+        case .resource, .segment:
+            if let (scope, expression) = try SegmentAudience.filtered(audience, projectId: message.projectId) {
+                candidates = try tx.pushCandidates(
+                    scope, filter: expression, now: message.createdAt, after: cursor, limit: chunkSize)
+                cursor = candidates.last?.subscription.id ?? cursor
+                done = candidates.count < chunkSize
+                break
+            }
             candidates = try tx.pushCandidates(
                 resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize)
             cursor = candidates.last?.subscription.id ?? cursor

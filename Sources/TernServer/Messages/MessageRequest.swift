@@ -94,8 +94,12 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 /// - `profiles`: `profile_ids`, up to 1,000;
 /// - `token`: `provider` and `token`, one device;
 /// - `topic`: `topic`, the push subscriptions of the topic's followers in the message's project;
+/// - `segment`: `segment_id`, a saved segment of the message's project: its filter, on its resource
+///   (or every resource of the project); a segment that matches nothing is refused (409);
 /// - `resource`: every push subscription of `resource_id`, narrowed by `categories` (each active),
-///   `fields` (custom fields equal to these values) and `tags` (each key present, equal to the value unless null).
+///   `fields` (custom fields equal to these values) and `tags` (each key present, equal to the value unless null),
+///   and by `filter` (an ``AudienceExpression``: comparisons on built-in and custom fields and tags,
+///   with and/or); a filter that matches nothing is refused (409).
 ///
 /// Whatever the kind: only subscribed subscriptions, never a token marked invalid, never one that
 /// turned the message's category off.
@@ -114,13 +118,21 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     public var tags: [String: String?]?
     /// For `topic`: the topic's name.
     public var topic: String?
+    /// For `resource`: an ``AudienceExpression``'s JSON that narrows it; for `segment`, the
+    /// segment's filter as it was when the message was made (set by the server).
+    public var filter: JSONValue?
+    /// For `segment`: the segment's id.
+    public var segmentId: Int64?
 
     public init(
         type: AudienceType, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
         token: String? = nil, resourceId: Int64? = nil, status: String? = nil, categories: [String]? = nil,
-        fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil, topic: String? = nil
+        fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil, topic: String? = nil,
+        filter: JSONValue? = nil, segmentId: Int64? = nil
     ) {
         self.topic = topic
+        self.filter = filter
+        self.segmentId = segmentId
         self.type = type
         self.profileId = profileId
         self.profileIds = profileIds
@@ -136,16 +148,18 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     public static let maxProfiles = 1000
 
     enum CodingKeys: String, CodingKey {
-        case type, provider, token, status, categories, fields, tags, topic
+        case type, provider, token, status, categories, fields, tags, topic, filter
+        case segmentId = "segment_id"
         case profileId = "profile_id"
         case profileIds = "profile_ids"
         case resourceId = "resource_id"
     }
 }
 
-/// Who a message is for: one profile, several, one device, a resource's subscriptions, or a topic's followers.
+/// Who a message is for: one profile, several, one device, a resource's subscriptions, a topic's
+/// followers, or a saved segment.
 public enum AudienceType: String, Codable, Sendable, CaseIterable {
-    case profile, profiles, token, resource, topic
+    case profile, profiles, token, resource, topic, segment
 
     /// Refuses another type with the reason a person can act on.
     public init(from decoder: any Decoder) throws {

@@ -107,11 +107,27 @@ enum MessageAudienceRules {
                 throw .badRequest("audience.\(problem)")
             }
             allowed.insert("topic")
+        case .segment:
+            guard let id = audience.segmentId, id > 0 else {
+                throw .badRequest(
+                    "audience type segment needs segment_id (a segment of the project: tern segments list)")
+            }
+            allowed.insert("segment_id")
+            allowed.remove("resource_id")
+        }
+        if let filter = audience.filter {
+            guard audience.type == .resource else {
+                throw .badRequest(
+                    "audience.filter goes with type resource (a segment brings its own filter), not \(audience.type.rawValue)"
+                )
+            }
+            _ = try AudienceExpression.parse(filter, path: "audience.filter")
         }
         let given: [(String, Bool)] = [
             ("profile_id", audience.profileId != nil), ("profile_ids", audience.profileIds != nil),
             ("provider", audience.provider != nil), ("token", audience.token != nil),
-            ("topic", audience.topic != nil),
+            ("topic", audience.topic != nil), ("segment_id", audience.segmentId != nil),
+            ("resource_id", audience.resourceId != nil),
         ]
         if let stray = given.first(where: { $0.1 && !allowed.contains($0.0) }) {
             throw .badRequest("audience.\(stray.0) does not go with type \(audience.type.rawValue)")

@@ -71,11 +71,19 @@ public struct MessageService: Sendable {
     ) throws -> (MessageView, StoredMessage) {
         let plan = planned.plan
         let now = planned.now
+        let request = try SegmentAudience.resolve(tx, request, keyProject: keyProject)
+        var content = planned.content
+        var audience = planned.audience
+        if request.audience.type == .segment {
+            content = String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self)
+            audience = String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self)
+        }
         let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
+        try SegmentAudience.requireMatches(tx, request.audience, projectId: scope.projectId, now: now)
         let message = try tx.insertMessage(
             StoredMessage(
                 id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
-                content: planned.content, audience: planned.audience, payloadPrefix: plan.template.prefix,
+                content: content, audience: audience, payloadPrefix: plan.template.prefix,
                 payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
                 expiration: plan.expiration(createdAt: now), collapseId: plan.collapseId, topic: plan.topic,
                 environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false, total: 0,

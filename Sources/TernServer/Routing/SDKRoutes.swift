@@ -30,7 +30,8 @@ public struct SDKRoutes: Sendable {
     public var all: [Route] {
         RouteGroup(
             [CallerAuthentication(authenticator: authenticator), IdempotencyKeys(metrics: metrics)],
-            routes: subscriptions.routes + profiles.routes + tags.routes + events.routes
+            routes: subscriptions.routes + profiles.routes + tags.routes
+                + DeviceReportService(store: tags.store, clock: tags.clock).routes + events.routes
         ).all
     }
 }

@@ -33,7 +33,7 @@ public protocol Store: Sendable {
 /// Every query the services need, grouped by subject.
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
-    PreferenceQueries, IdentityQueries
+    PreferenceQueries, IdentityQueries, SegmentQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

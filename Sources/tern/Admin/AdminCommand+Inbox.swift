@@ -15,7 +15,9 @@ extension AdminCommand {
         OptionSpec("profile", "ID", "inbox put: one profile's inbox"),
         OptionSpec("profiles", "ID,ID,…", "inbox put: several profiles' inboxes"),
         OptionSpec("to-topic", "NAME", "inbox put: the inboxes of the topic's followers"),
-        OptionSpec("resource", "ID", "inbox put: the people with a push subscription of the resource"),
+        OptionSpec(
+            "resource", "ID",
+            "inbox put: the people with a push subscription of the resource; segments: limit to this resource"),
     ]
 
     /// The call for an inbox, preferences or topics command; nil for another topic.

@@ -6,7 +6,7 @@ import TernServer
 enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
-        "subscriptions", "push-events", "test-devices", "identity",
+        "subscriptions", "push-events", "test-devices", "identity", "segments",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -21,7 +21,7 @@ enum AdminCommand {
                     OptionSpec("audience", "AUD", "projects create: the JWT audience"),
                     OptionSpec(
                         "project", "ID",
-                        "resources list, keys list/create, audit, test-devices list: only this project's"),
+                        "resources list, keys list/create, audit, test-devices list, segments: only this project's"),
                     OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
                     OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
                     OptionSpec("before", "ID", "audit: entries older than this one"),
@@ -30,7 +30,7 @@ enum AdminCommand {
                     OptionSpec("title", "T", "categories set: the title"),
                     OptionSpec("steady", "categories set: a steady category"),
                     OptionSpec("sid", "SID", "pixels create: the pixel's sid"),
-                    OptionSpec("name", "NAME", "pixels create, keys create: its name"),
+                    OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
                     OptionSpec("limit", "N", "pixels goals, audit: at most N"),
                     OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
                     OptionSpec(
@@ -46,7 +46,7 @@ enum AdminCommand {
                         "provider", "PROVIDER",
                         "subscriptions find/test, identity show: the push provider (default \(PushProvider.apns.rawValue))"),
                     OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
-                ] + inboxOptions
+                ] + inboxOptions + segmentOptions
             ),
             ("Connection", OptionSpec.connection),
         ],
@@ -74,6 +74,7 @@ enum AdminCommand {
         let verb = try arguments.position(0, "a subcommand")
         func arg(_ index: Int, _ name: String) throws -> String { try arguments.position(index, name) }
         if let call = try inboxPlan(topic, verb, arguments) { return call }
+        if let call = try segmentPlan(topic, verb, arguments) { return call }
         switch (topic, verb) {
         case ("identity", "policy"):
             let project = try arg(1, "PROJECT")

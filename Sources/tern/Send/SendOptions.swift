@@ -61,6 +61,7 @@ struct SendOptions {
                     OptionSpec(
                         "test",
                         "a test send: only the project's test devices (in the audience's resource), refused if none"),
+                    OptionSpec("segment", "ID", "a saved segment (tern segments list); refused when it matches no one"),
                 ]
             ),
             (
@@ -70,6 +71,10 @@ struct SendOptions {
                     OptionSpec("with-category", "NAME", repeatable: true, "the category must be on"),
                     OptionSpec("field", "NAME=VALUE", repeatable: true, "a subscription custom field equals VALUE"),
                     OptionSpec("tag", "KEY[=VALUE]", repeatable: true, "the tag is set (to VALUE)"),
+                    OptionSpec(
+                        "where", "FILTER",
+                        "with --resource: 'session_count >= 3 and app_version >= 2.0' (see tern help, segments)"),
+                    OptionSpec("filter", "JSON", "with --resource: the filter as the API's JSON"),
                 ]
             ),
             (
@@ -145,11 +150,11 @@ struct SendOptions {
     }
 
     static func audience(_ arguments: Arguments) throws(CommandError) -> MessageAudience {
-        let kinds = ["profile", "profiles", "token", "resource", "to-topic"].filter(arguments.has)
+        let kinds = ["profile", "profiles", "token", "resource", "to-topic", "segment"].filter(arguments.has)
         guard kinds.count == 1 else {
             throw CommandError(
                 kinds.isEmpty
-                    ? "say who gets it: --profile, --profiles, --token, --resource or --to-topic"
+                    ? "say who gets it: --profile, --profiles, --token, --resource, --to-topic or --segment"
                     : "pick one audience, not \(kinds.map { "--\($0)" }.joined(separator: " and "))")
         }
         let type = kinds[0] == "to-topic" ? AudienceType.topic : AudienceType(rawValue: kinds[0]) ?? .resource
@@ -166,6 +171,15 @@ struct SendOptions {
             audience.resourceId = try arguments.int("resource").map(Int64.init)
         case .topic:
             audience.topic = arguments.value("to-topic")
+        case .segment:
+            audience.segmentId = try arguments.int("segment").map(Int64.init)
+        }
+        do {
+            audience.filter = try AdminCommand.filter(arguments)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("\(error)")
         }
         if let resource = try arguments.int("in-resource") { audience.resourceId = Int64(resource) }
         let categories = arguments.all("with-category")

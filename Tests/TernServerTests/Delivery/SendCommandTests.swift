@@ -73,7 +73,7 @@ import Testing
         defer { Task { await server.stop() } }
         let (noAudience, _, why) = try await Self.tern(["--title", "Hi"], server: server)
         #expect(noAudience == 2)
-        #expect(why.contains("say who gets it: --profile, --profiles, --token, --resource or --to-topic"))
+        #expect(why.contains("say who gets it: --profile, --profiles, --token, --resource, --to-topic or --segment"))
         let (twoAudiences, _, both) = try await Self.tern(
             ["--title", "Hi", "--token", "t", "--resource", "1"], server: server)
         #expect(twoAudiences == 2)

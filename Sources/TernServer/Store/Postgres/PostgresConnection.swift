@@ -46,7 +46,17 @@ final class PostgresConnection {
 
     /// Runs a statement and reads every row.
     func query(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> [PostgresRow] {
-        let result = try executePrepared(sql, parameters)
+        read(try executePrepared(sql, parameters))
+    }
+
+    /// Runs a statement without preparing it on the connection (`PQexecParams`): for statements
+    /// whose text varies with the input (audience filters), so the statements a connection keeps
+    /// prepared stay as many as the queries written in code.
+    func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> [PostgresRow] {
+        read(try execute(sql, parameters, prepared: false))
+    }
+
+    private func read(_ result: OpaquePointer?) -> [PostgresRow] {
         defer { PQclear(result) }
         let rows = Int(PQntuples(result))
         let columns = Int(PQnfields(result))
@@ -74,7 +84,13 @@ final class PostgresConnection {
     private func executePrepared(_ sql: String, _ parameters: [any SQLiteBindable]) throws(PostgresError)
         -> OpaquePointer?
     {
-        let name = try statementName(sql)
+        try execute(sql, parameters, prepared: true)
+    }
+
+    private func execute(_ sql: String, _ parameters: [any SQLiteBindable], prepared: Bool) throws(PostgresError)
+        -> OpaquePointer?
+    {
+        let name = prepared ? try statementName(sql) : ""
         var buffers: [[UInt8]?] = []
         var formats: [Int32] = []
         buffers.reserveCapacity(parameters.count)
@@ -99,7 +115,9 @@ final class PostgresConnection {
         }
         let lengths = buffers.map { Int32($0?.count ?? 0) }
         let result = Self.withPointers(buffers) { pointers in
-            PQexecPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 0)
+            prepared
+                ? PQexecPrepared(handle, name, Int32(parameters.count), pointers, lengths, formats, 0)
+                : PQexecParams(handle, Self.numbered(sql), Int32(parameters.count), nil, pointers, lengths, formats, 0)
         }
         do {
             try check(result)

@@ -6,7 +6,7 @@
 enum PostgresMigrations {
     static let all: [String] = [
         version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles, inAppTables,
-        inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings,
+        inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

@@ -12,6 +12,7 @@ struct PostgresTransaction: SQLTransaction {
     let writable: Bool
     /// Where claim latency goes.
     let stats: PostgresStats
+    static let dialect = SQLDialect.postgres
 
     /// Inserts one row and returns the id PostgreSQL gave it.
     func insert(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int64 {

@@ -140,6 +140,10 @@ extension SQLTransaction {
             INSERT INTO invalid_tokens (provider, token, reason, marked_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (provider, token) DO UPDATE SET reason = excluded.reason, marked_at = excluded.marked_at
             """, [provider, token, reason, now])
+        // Audiences count only pushable subscriptions: the mark holds for every write up to now.
+        try database.run(
+            "UPDATE subscriptions SET pushable = 0 WHERE provider = ? AND token = ? AND updated_at <= ? AND pushable = 1",
+            [provider, token, now])
         return true
     }
 

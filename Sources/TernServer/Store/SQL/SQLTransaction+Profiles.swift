@@ -99,14 +99,15 @@ extension SQLTransaction {
         let id = try insert(
             """
             INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
-                cats, priority, cc_data, client_time, created_at, updated_at, apns_environment, is_test)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                cats, priority, cc_data, client_time, created_at, updated_at, apns_environment, is_test,
+                app_version_key, language, first_session, last_session, session_count, foreground_time, pushable)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(BuiltInColumns.pushableSQL))
             """,
             [
                 new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
                 new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
                 Self.jsonOptional(new.ccData), new.clientTime, now, now, new.apnsEnvironment?.rawValue, new.isTest,
-            ])
+            ] + BuiltInColumns(new.fields).values + BuiltInColumns.pushableValues(new, updatedAt: now))
         return Subscription(id: id, values: new, createdAt: now, updatedAt: now)
     }
 
@@ -114,14 +115,17 @@ extension SQLTransaction {
         try database.run(
             """
             UPDATE subscriptions SET channel = ?, provider = ?, token = ?, status = ?, fields = ?, cats = ?,
-                priority = ?, cc_data = ?, client_time = ?, updated_at = ?, apns_environment = ?, is_test = ?
+                priority = ?, cc_data = ?, client_time = ?, updated_at = ?, apns_environment = ?, is_test = ?,
+                app_version_key = ?, language = ?, first_session = ?, last_session = ?, session_count = ?,
+                foreground_time = ?, pushable = \(BuiltInColumns.pushableSQL)
             WHERE id = ?
             """,
             [
                 s.channel.rawValue, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
                 s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.apnsEnvironment?.rawValue,
-                s.isTest, s.id,
-            ])
+                s.isTest,
+            ] + BuiltInColumns(s.fields).values + BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
+                + [s.id])
     }
 
     static func subscription(_ row: Connection.Row) throws -> Subscription {

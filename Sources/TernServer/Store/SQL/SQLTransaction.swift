@@ -22,6 +22,8 @@ protocol SQLConnection {
     @discardableResult func run(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int
     func query(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
     func queryFirst(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Row?
+    /// Runs a query without keeping it prepared: for text that varies with the input (filters).
+    func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
 }
 
 /// A transaction of either backend (SQLite, PostgreSQL). Where the dialects agree (placeholders are
@@ -40,6 +42,8 @@ protocol SQLTransaction: StoreTransaction {
     /// none on SQLite (one writer); on PostgreSQL, where several nodes claim, `FOR UPDATE` and
     /// `FOR UPDATE SKIP LOCKED`.
     var claimLocks: (turns: String, deliveries: String) { get }
+    /// The SQL the backend speaks where the two differ (audience filters on JSON fields).
+    static var dialect: SQLDialect { get }
 }
 
 extension SQLTransaction {

@@ -1,0 +1,109 @@
+import Foundation
+import TernProtocol
+
+/// A checked audience filter: conditions on built-in fields, custom fields and tags, combined with
+/// `and` and `or` to any depth (up to ``maxDepth``). Made from its JSON by ``parse(_:path:)``, which
+/// refuses a malformed one with the path of the part to change and the reason; compiled to SQL by
+/// ``FilterSQL`` and evaluated in memory by ``matches(fields:tags:now:)`` (in-app campaigns), with
+/// the same meaning.
+///
+/// ```json
+/// {"and": [{"field": "session_count", "op": ">=", "value": 3},
+///          {"field": "app_version", "op": ">=", "value": "2.0"},
+///          {"or": [{"field": "tags.interest", "op": "in", "value": ["travel", "food"]},
+///                  {"field": "fields.plan", "op": "exists"}]}]}
+/// ```
+public indirect enum AudienceExpression: Sendable, Equatable {
+    /// Every part must hold.
+    case all([AudienceExpression])
+    /// At least one part must hold.
+    case any([AudienceExpression])
+    case condition(AudienceCondition)
+
+    /// How deep `and`/`or` may nest.
+    public static let maxDepth = 8
+    /// Conditions in one filter.
+    public static let maxConditions = 100
+
+    /// Checks `json` and builds the filter; throws a 400 naming the part (`path`, e.g.
+    /// `filter.and[1].op`) and the reason.
+    public static func parse(_ json: JSONValue, path: String = "filter") throws(APIError) -> AudienceExpression {
+        var count = 0
+        return try parse(json, path: path, depth: 1, count: &count)
+    }
+
+    private static func parse(_ json: JSONValue, path: String, depth: Int, count: inout Int) throws(APIError)
+        -> AudienceExpression
+    {
+        guard case .object(let object) = json else {
+            throw refuse(path, "must be an object: {\"and\": [...]}, {\"or\": [...]} or {\"field\": ..., \"op\": ...}")
+        }
+        for key in ["and", "or"] {
+            guard let parts = object[key] else { continue }
+            guard object.count == 1 else {
+                throw refuse(
+                    path, "an \(key) takes no other keys (found \(object.keys.sorted().joined(separator: ", ")))")
+            }
+            guard depth < maxDepth else { throw refuse(path, "nests deeper than \(maxDepth) levels of and/or") }
+            guard case .array(let items) = parts, !items.isEmpty else {
+                throw refuse("\(path).\(key)", "must be a non-empty array of conditions")
+            }
+            var checked: [AudienceExpression] = []
+            for (index, item) in items.enumerated() {
+                checked.append(try parse(item, path: "\(path).\(key)[\(index)]", depth: depth + 1, count: &count))
+            }
+            return key == "and" ? .all(checked) : .any(checked)
+        }
+        count += 1
+        guard count <= maxConditions else { throw refuse(path, "a filter has at most \(maxConditions) conditions") }
+        return .condition(try AudienceCondition(object, path: path))
+    }
+
+    static func refuse(_ path: String, _ reason: String) -> APIError {
+        .badRequest("\(path): \(reason)")
+    }
+
+    /// True when the subscription with these fields and tags is in the audience at `now` (ms).
+    public func matches(fields: [String: JSONValue], tags: [String: String], now: Int64) -> Bool {
+        switch self {
+        case .all(let parts): parts.allSatisfy { $0.matches(fields: fields, tags: tags, now: now) }
+        case .any(let parts): parts.contains { $0.matches(fields: fields, tags: tags, now: now) }
+        case .condition(let condition): condition.matches(fields: fields, tags: tags, now: now)
+        }
+    }
+
+    /// True when some condition reads tags.
+    public var readsTags: Bool {
+        switch self {
+        case .all(let parts), .any(let parts): parts.contains(where: \.readsTags)
+        case .condition(let condition): if case .tag = condition.subject { true } else { false }
+        }
+    }
+}
+
+/// The comparisons a condition can make, by name or by symbol.
+public enum FilterOperator: String, Sendable, CaseIterable {
+    case eq, ne, lt, lte, gt, gte, exists
+    case notExists = "not_exists"
+    case before, after
+    case withinDays = "within_days"
+    case `in`
+
+    /// The symbols taken for the same operators.
+    static let symbols: [String: FilterOperator] = [
+        "=": .eq, "==": .eq, "≠": .ne, "!=": .ne, "<": .lt, "≤": .lte, "<=": .lte, ">": .gt, "≥": .gte, ">=": .gte,
+    ]
+
+    /// The operator named `text`, by name or symbol.
+    static func named(_ text: String) -> FilterOperator? {
+        FilterOperator(rawValue: text) ?? symbols[text]
+    }
+
+    var isOrdering: Bool { [.lt, .lte, .gt, .gte].contains(self) }
+
+    /// Everything a refusal lists.
+    static var described: String {
+        "eq (=), ne (≠, !=), lt (<), lte (≤, <=), gt (>), gte (≥, >=), exists, not_exists, before, after, "
+            + "within_days, in"
+    }
+}

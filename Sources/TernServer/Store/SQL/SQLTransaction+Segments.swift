@@ -1,0 +1,114 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+extension SQLTransaction {
+    private static var segmentColumns: String {
+        "id, project_id, resource_id, name, filter, created_at, updated_at"
+    }
+
+    func insertSegment(_ segment: SegmentRecord) throws -> SegmentRecord {
+        var stored = segment
+        stored.id = try insert(
+            """
+            INSERT INTO segments (project_id, resource_id, name, filter, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [segment.projectId, segment.resourceId, segment.name, segment.filter, segment.createdAt, segment.updatedAt])
+        return stored
+    }
+
+    func segment(id: Int64) throws -> SegmentRecord? {
+        try database.queryFirst("SELECT \(Self.segmentColumns) FROM segments WHERE id = ?", [id]).map(Self.segment)
+    }
+
+    func segments(projectId: Int64?) throws -> [SegmentRecord] {
+        if let projectId {
+            return try database.query(
+                "SELECT \(Self.segmentColumns) FROM segments WHERE project_id = ? ORDER BY name, id", [projectId]
+            ).map(Self.segment)
+        }
+        return try database.query("SELECT \(Self.segmentColumns) FROM segments ORDER BY project_id, name, id", [])
+            .map(Self.segment)
+    }
+
+    func updateSegment(_ segment: SegmentRecord) throws {
+        try database.run(
+            "UPDATE segments SET resource_id = ?, name = ?, filter = ?, updated_at = ? WHERE id = ?",
+            [segment.resourceId, segment.name, segment.filter, segment.updatedAt, segment.id])
+    }
+
+    func deleteSegment(id: Int64) throws -> Bool {
+        try database.run("DELETE FROM segments WHERE id = ?", [id]) > 0
+    }
+
+    private static func segment(_ row: Connection.Row) -> SegmentRecord {
+        SegmentRecord(
+            id: row.requiredInt(0), projectId: row.requiredInt(1), resourceId: row.int(2), name: row.requiredString(3),
+            filter: row.requiredString(4), createdAt: row.requiredInt(5), updatedAt: row.requiredInt(6))
+    }
+
+    /// The push rules (`pushable`), the scope and the filter, as one condition on `subscriptions s`:
+    /// with a filter on built-in fields, all of it is read from the `subscriptions_audience` index.
+    private func audienceWhere(_ scope: AudienceScope, _ filter: AudienceExpression?, now: Int64) -> FilterSQL {
+        var sql: String
+        var parameters: [any SQLiteBindable]
+        if let resourceId = scope.resourceId {
+            sql = "s.resource_id = ? AND s.pushable = 1"
+            parameters = [resourceId]
+        } else {
+            sql = "s.resource_id IN (SELECT r.id FROM resources r WHERE r.project_id = ?) AND s.pushable = 1"
+            parameters = [scope.projectId]
+        }
+        if let filter {
+            let compiled = FilterSQL.compile(filter, dialect: Self.dialect, now: now)
+            sql += " AND " + compiled.sql
+            parameters += compiled.parameters
+        }
+        return FilterSQL(sql: sql, parameters: parameters)
+    }
+
+    func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64 {
+        let condition = audienceWhere(scope, filter, now: now)
+        return try database.queryOnce(
+            "SELECT COUNT(*) FROM subscriptions s WHERE \(condition.sql)", condition.parameters
+        )
+        .first?.int(0) ?? 0
+    }
+
+    func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
+        -> [Subscription]
+    {
+        let condition = audienceWhere(scope, filter, now: now)
+        return try database.queryOnce(
+            "SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE \(condition.sql) LIMIT ?",
+            condition.parameters + [limit]
+        ).map(Self.subscription)
+    }
+
+    func pushCandidates(
+        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
+    )
+        throws -> [AudienceCandidate]
+    {
+        let condition = audienceWhere(scope, filter, now: now)
+        // The chunk's ids first, from the covering indexes alone (sorted there), then their rows:
+        // never a read of the rows of the matches after the chunk.
+        return try database.queryOnce(
+            """
+            SELECT \(Self.subscriptionColumns) FROM subscriptions s
+            WHERE s.id IN (SELECT s.id FROM subscriptions s WHERE \(condition.sql) AND s.id > ? ORDER BY s.id LIMIT ?)
+            ORDER BY s.id
+            """, condition.parameters + [cursor, limit]
+        ).map { AudienceCandidate(subscription: try Self.subscription($0), invalidMarkedAt: nil) }
+    }
+
+    func setSubscriptionFields(id: Int64, fields: [String: JSONValue]) throws {
+        try database.run(
+            """
+            UPDATE subscriptions SET fields = ?, app_version_key = ?, language = ?, first_session = ?,
+                last_session = ?, session_count = ?, foreground_time = ?
+            WHERE id = ?
+            """, [Self.json(fields)] + BuiltInColumns(fields).values + [id])
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TernProtocol
+
+/// A saved audience: a name in its project, an optional resource it is limited to, and its filter
+/// (the JSON of an ``AudienceExpression``, as the API took it).
+public struct SegmentRecord: Sendable, Equatable {
+    public var id: Int64
+    public var projectId: Int64
+    public var resourceId: Int64?
+    public var name: String
+    /// Canonical JSON text of the filter.
+    public var filter: String
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: Int64, projectId: Int64, resourceId: Int64?, name: String, filter: String, createdAt: Int64,
+        updatedAt: Int64
+    ) {
+        self.id = id
+        self.projectId = projectId
+        self.resourceId = resourceId
+        self.name = name
+        self.filter = filter
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Where an audience filter looks: the push subscriptions (subscribed, of a known provider, with a
+/// token not marked invalid) of one resource, or of every resource of a project.
+public struct AudienceScope: Sendable, Equatable {
+    public var projectId: Int64
+    public var resourceId: Int64?
+
+    public init(projectId: Int64, resourceId: Int64?) {
+        self.projectId = projectId
+        self.resourceId = resourceId
+    }
+}
+
+/// Segments, and the audience queries a filter compiles into (on both backends, through ``FilterSQL``).
+public protocol SegmentQueries {
+    /// Stores a new segment (its `id` is ignored); a second one with the same name in the project
+    /// is a ``StoreError/conflict(_:)``.
+    func insertSegment(_ segment: SegmentRecord) throws -> SegmentRecord
+    func segment(id: Int64) throws -> SegmentRecord?
+    /// A project's segments (every project's when nil), by name.
+    func segments(projectId: Int64?) throws -> [SegmentRecord]
+    /// Saves name, resource, filter and `updated_at`.
+    func updateSegment(_ segment: SegmentRecord) throws
+    /// False when there was none.
+    func deleteSegment(id: Int64) throws -> Bool
+
+    /// How many push subscriptions in `scope` the filter admits at `now` (all of them when nil).
+    func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64
+    /// `limit` of them, in the order the index gives (a sample, not the first by id: it stops as
+    /// soon as it has them).
+    func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
+        -> [Subscription]
+    /// The next chunk after subscription id `cursor`, for the fan-out (the push rules are checked
+    /// again there).
+    func pushCandidates(
+        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
+    )
+        throws -> [AudienceCandidate]
+    /// Sets the subscription's fields (the built-in ones a device reported merged in) and their
+    /// columns, leaving `updated_at` alone: a report is not a new token (an invalid mark stays).
+    func setSubscriptionFields(id: Int64, fields: [String: JSONValue]) throws
+}

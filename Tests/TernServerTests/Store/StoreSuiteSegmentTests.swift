@@ -1,0 +1,206 @@
+import Foundation
+import TernProtocol
+import TernServer
+import TernTestSupport
+import Testing
+
+/// Audience filters and segments, on every backend: each filter compiled to SQL admits exactly
+/// the subscriptions its in-memory meaning admits, built-in columns follow the fields, segments
+/// keep their names unique per project.
+@Suite struct StoreSuiteSegmentTests {
+    static let day: Int64 = 86_400_000
+    static let now: Int64 = 1_800_000_000_000
+
+    /// Twelve push subscriptions with different versions, sessions, languages, custom fields and
+    /// tags, plus three the push rules leave out (suspended, another channel, invalid token).
+    static func seed(_ fixture: StoreFixture) async throws -> [(Subscription, [String: String])] {
+        let (database, resource) = (fixture.database, fixture.resource)
+        let versions = ["1.9", "2.0", "2.0.1", "2.10", "10.0", "2.9", "1.0", "3.0 (45)", "2", "0.9", "2.1", "abc"]
+        return try await fixture.store.write { tx in
+            var made: [(Subscription, [String: String])] = []
+            for index in 0..<15 {
+                let profile = try tx.createProfile(dbId: database.id, publicId: "p\(index)", now: 1)
+                var fields: [String: JSONValue] = [
+                    BuiltInField.appVersion.key: .string(versions[index % versions.count]),
+                    BuiltInField.sessionCount.key: .int(Int64(index % 6)),
+                    BuiltInField.foregroundTime.key: .int(Int64(index * 37)),
+                    BuiltInField.lastSession.key: .int(now - Int64(index) * day),
+                    BuiltInField.firstSession.key: .int(now - 100 * day),
+                    "plan": .string(index % 3 == 0 ? "gold" : "free"),
+                    "score": index % 4 == 0 ? .double(Double(index) + 0.5) : .int(Int64(index)),
+                    "vip": .bool(index % 5 == 0),
+                ]
+                if index % 2 == 0 { fields[BuiltInField.language.key] = .string(index % 4 == 0 ? "en" : "fr") }
+                if index == 7 { fields["plan"] = .int(7) }
+                let channel: SubscriptionChannel = index == 13 ? .email : .push
+                let subscription = try tx.insertSubscription(
+                    SubscriptionValues(
+                        profileId: profile.id, resourceId: resource.id, channel: channel,
+                        provider: channel == .push ? "ios-apns" : "", token: "tok\(index)",
+                        status: index == 12 ? .suspended : .subscribed, hashId: "h\(index)", fields: fields,
+                        clientTime: 1), now: 10)
+                var tags: [String: String] = [:]
+                if index % 3 != 2 { tags["interest"] = index % 2 == 0 ? "travel" : "food" }
+                if index > 9 { tags["tier"] = "b" }
+                if !tags.isEmpty { try tx.setTags(subscriptionId: subscription.id, tags, now: 10) }
+                if index == 14 {
+                    _ = try tx.markTokenInvalid(
+                        provider: "ios-apns", token: "tok14", reason: "Unregistered", since: nil, now: 20)
+                }
+                made.append((subscription, tags))
+            }
+            return made
+        }
+    }
+
+    static let filters: [String] = [
+        #"{"field": "session_count", "op": ">=", "value": 3}"#,
+        #"{"and": [{"field": "session_count", "op": "≥", "value": 3}, {"field": "app_version", "op": "≥", "value": "2.0"}]}"#,
+        #"{"field": "app_version", "op": "<", "value": "2.9.1"}"#,
+        #"{"field": "app_version", "op": "=", "value": "2.0.0"}"#,
+        #"{"field": "app_version", "op": "in", "value": ["2", "10"]}"#,
+        #"{"field": "app_version", "op": "not_exists"}"#,
+        #"{"field": "session_count", "op": ">", "value": 2.5}"#,
+        #"{"field": "session_count", "op": "!=", "value": 2}"#,
+        #"{"field": "session_count", "op": "in", "value": [0, 5, 1.5]}"#,
+        #"{"field": "foreground_time", "op": "<=", "value": 148}"#,
+        #"{"field": "language", "op": "eq", "value": "en"}"#,
+        #"{"field": "language", "op": "ne", "value": "en"}"#,
+        #"{"field": "language", "op": "not_exists"}"#,
+        #"{"field": "last_session", "op": "within_days", "value": 4}"#,
+        #"{"field": "last_session", "op": "before", "value": "2027-01-11T00:00:00Z"}"#,
+        #"{"field": "first_session", "op": "after", "value": 1}"#,
+        #"{"field": "fields.plan", "op": "=", "value": "gold"}"#,
+        #"{"field": "fields.plan", "op": "ne", "value": "gold"}"#,
+        #"{"field": "fields.plan", "op": "in", "value": ["gold", "free"]}"#,
+        #"{"field": "fields.score", "op": ">", "value": 6}"#,
+        #"{"field": "fields.score", "op": "in", "value": [4.5, 5]}"#,
+        #"{"field": "fields.vip", "op": "eq", "value": true}"#,
+        #"{"field": "fields.vip", "op": "ne", "value": true}"#,
+        #"{"field": "fields.missing", "op": "exists"}"#,
+        #"{"field": "fields.score", "op": "exists"}"#,
+        #"{"field": "tags.interest", "op": "=", "value": "travel"}"#,
+        #"{"field": "tags.interest", "op": "≠", "value": "travel"}"#,
+        #"{"field": "tags.interest", "op": "not_exists"}"#,
+        #"{"field": "tags.tier", "op": "in", "value": ["a", "b"]}"#,
+        #"{"or": [{"field": "tags.tier", "op": "exists"}, {"and": [{"field": "fields.plan", "op": "=", "value": "gold"}, {"field": "session_count", "op": "<", "value": 4}]}]}"#,
+    ]
+
+    @Test(arguments: StoreFactory.all)
+    func everyFilterAdmitsInSQLWhatItMeansInMemory(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let seeded = try await Self.seed(fixture)
+        // The push rules: the suspended (12), the email (13) and the invalid token (14) never count.
+        let eligible = seeded.filter { [12, 13, 14].contains(Int($0.0.id - seeded[0].0.id)) == false }
+        let scope = AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id)
+        let everyone = try await fixture.store.read { try $0.audienceCount(scope, filter: nil, now: Self.now) }
+        #expect(everyone == 12)
+        for text in Self.filters {
+            let filter = try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
+            let expected = eligible.filter { filter.matches(fields: $0.0.fields, tags: $0.1, now: Self.now) }
+                .map(\.0.id)
+            let (count, sample) = try await fixture.store.read { tx in
+                (
+                    try tx.audienceCount(scope, filter: filter, now: Self.now),
+                    try tx.audienceSample(scope, filter: filter, now: Self.now, limit: 100).map(\.id).sorted()
+                )
+            }
+            #expect(count == Int64(expected.count), "\(text)")
+            #expect(sample == expected, "\(text)")
+            let candidates = try await fixture.store.read {
+                try $0.pushCandidates(
+                    AudienceScope(projectId: fixture.project.id, resourceId: nil), filter: filter, now: Self.now,
+                    after: 0, limit: 100)
+            }
+            #expect(candidates.map(\.subscription.id) == expected, "project-wide: \(text)")
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func knownFiltersAdmitTheSubscriptionsTheyName(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let seeded = try await Self.seed(fixture)
+        let scope = AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id)
+        func ids(_ text: String) async throws -> [Int] {
+            let filter = try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
+            let first = seeded[0].0.id
+            return try await fixture.store.read {
+                try $0.audienceSample(scope, filter: filter, now: Self.now, limit: 100)
+            }
+            .map { Int($0.id - first) }.sorted()
+        }
+        // Versions compare part by part: 2.10 and 10.0 are above 2.9; 1.9, 1.0, 0.9 and "abc" are not ≥ 2.0.
+        #expect(try await ids(#"{"field": "app_version", "op": ">", "value": "2.9"}"#) == [3, 4, 7])
+        #expect(try await ids(#"{"field": "app_version", "op": "=", "value": "2"}"#) == [1, 8])
+        #expect(
+            try await ids(
+                #"{"and": [{"field": "session_count", "op": ">=", "value": 3}, {"field": "app_version", "op": ">=", "value": "2.0"}]}"#
+            ) == [3, 4, 5, 10])
+        #expect(try await ids(#"{"field": "tags.interest", "op": "=", "value": "food"}"#) == [1, 3, 7, 9])
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func builtInColumnsFollowTheFieldsAndAReportKeepsUpdatedAt(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let (database, resource) = (fixture.database, fixture.resource)
+        let subscription = try await fixture.store.write { tx in
+            let profile = try tx.createProfile(dbId: database.id, publicId: "p", now: 1)
+            return try tx.insertSubscription(
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: "t",
+                    status: .subscribed, hashId: "h", fields: ["x": 1], clientTime: 1), now: 10)
+        }
+        let scope = AudienceScope(projectId: fixture.project.id, resourceId: resource.id)
+        let engaged = try AudienceExpression.parse(
+            .object(["field": "session_count", "op": ">=", "value": 3]))
+        #expect(try await fixture.store.read { try $0.audienceCount(scope, filter: engaged, now: 0) } == 0)
+        var fields = subscription.fields
+        fields[BuiltInField.sessionCount.key] = 4
+        try await fixture.store.write { [fields] in try $0.setSubscriptionFields(id: subscription.id, fields: fields) }
+        #expect(try await fixture.store.read { try $0.audienceCount(scope, filter: engaged, now: 0) } == 1)
+        let read = try #require(try await fixture.store.read { try $0.subscription(id: subscription.id) })
+        #expect(read.fields == fields && read.updatedAt == 10)
+        var back = read
+        back.fields[BuiltInField.sessionCount.key] = 1
+        back.updatedAt = 20
+        try await fixture.store.write { [back] in try $0.updateSubscription(back) }
+        #expect(try await fixture.store.read { try $0.audienceCount(scope, filter: engaged, now: 0) } == 0)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func segmentsAreUniqueByNameInTheirProjectAndEditable(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let projectId = fixture.project.id
+        let made = try await fixture.store.write {
+            try $0.insertSegment(
+                SegmentRecord(
+                    id: 0, projectId: projectId, resourceId: nil, name: "engaged", filter: "{}", createdAt: 1,
+                    updatedAt: 1))
+        }
+        #expect(made.id > 0)
+        let error = await #expect(throws: StoreError.self) {
+            try await fixture.store.write {
+                try $0.insertSegment(
+                    SegmentRecord(
+                        id: 0, projectId: projectId, resourceId: nil, name: "engaged", filter: "{}", createdAt: 2,
+                        updatedAt: 2))
+            }
+        }
+        #expect(error?.isConflict == true, "\(String(describing: error))")
+        var changed = made
+        changed.name = "active"
+        changed.resourceId = fixture.resource.id
+        changed.filter = #"{"field":"language","op":"eq","value":"en"}"#
+        changed.updatedAt = 5
+        try await fixture.store.write { [changed] in try $0.updateSegment(changed) }
+        #expect(try await fixture.store.read { try $0.segment(id: made.id) } == changed)
+        #expect(try await fixture.store.read { try $0.segments(projectId: projectId) } == [changed])
+        #expect(try await fixture.store.read { try $0.segments(projectId: projectId + 100) } == [])
+        #expect(try await fixture.store.write { try $0.deleteSegment(id: made.id) })
+        #expect(try await !fixture.store.write { try $0.deleteSegment(id: made.id) })
+    }
+}
