@@ -44,7 +44,8 @@ enum AdminCommand {
                     OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
                     OptionSpec(
                         "provider", "PROVIDER",
-                        "subscriptions find/test, identity show: the push provider (default \(PushProvider.apns.rawValue))"),
+                        "subscriptions find/test, identity show: the push provider (default \(PushProvider.apns.rawValue))"
+                    ),
                     OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
                 ] + inboxOptions + segmentOptions
             ),

@@ -56,7 +56,8 @@ import Testing
             let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
             profileId = (object?["profile"] as? [String: Any])?["id"] as? String ?? ""
         }
-        let (markStatus, marked, _) = try await Self.tern(["subscriptions", "test", resource, "phone-a"], server: server)
+        let (markStatus, marked, _) = try await Self.tern(
+            ["subscriptions", "test", resource, "phone-a"], server: server)
         #expect(markStatus == 0)
         #expect(
             marked.contains("\"is_test\" : true") && marked.contains("\"apns_environment\" : \"sandbox\""), "\(marked)")
@@ -68,9 +69,11 @@ import Testing
 
         let (_, _, _) = try await Self.tern(["subscriptions", "test", resource, "phone-a", "--off"], server: server)
         let (_, _, _) = try await Self.tern(["profiles", "test", profileId, "--off"], server: server)
-        let (_, empty, _) = try await Self.tern(["test-devices", "list", "--project", "\(server.projectId)"], server: server)
+        let (_, empty, _) = try await Self.tern(
+            ["test-devices", "list", "--project", "\(server.projectId)"], server: server)
         #expect(!empty.contains("phone"), "\(empty)")
-        let (unknownStatus, _, unknown) = try await Self.tern(["subscriptions", "test", resource, "nobody"], server: server)
+        let (unknownStatus, _, unknown) = try await Self.tern(
+            ["subscriptions", "test", resource, "nobody"], server: server)
         #expect(unknownStatus == 1)
         #expect(unknown.contains("HTTP 404") && unknown.contains("no push subscription"), "\(unknown)")
     }
