@@ -38,6 +38,24 @@ import Testing
         let unknown = try await TernCommand.run(
             ["topics", "followers", String(server.process.projectId), "nope"] + connection)
         #expect(unknown.status == 1 && unknown.error.contains("has no topic nope"))
+
+        // `tern send --to-topic`: the followers' devices, and only theirs.
+        let bob = try await InboxEndToEndTests.person(server, "bob@example.com")
+        for (jwt, token) in [(ada.jwt, "t-ada"), (bob.jwt, "t-bob")] {
+            let subscribed = try await server.sdk(
+                "push/subscribe",
+                json: ["time": 1000, "provider": "ios-apns", "subscription_id": token, "sync": true] as [String: Any],
+                jwt: jwt)
+            #expect(subscribed.status == 200, "\(subscribed.text)")
+        }
+        let sent = try await TernCommand.run(
+            ["send", "--title", "v2 is out", "--to-topic", "release-notes", "--interval", "0.05", "--json"]
+                + connection)
+        #expect(sent.status == 0, "\(sent.error)")
+        let funnel =
+            try JSONSerialization.jsonObject(
+                with: Data((sent.output.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
+        #expect(funnel?["targeted"] as? Int == 1, "only Ada follows release-notes: \(sent.output)")
         await server.stop()
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct TagsTests {
     @Test func tagsGoInOrderWithTheDevicesTokenOnceItArrives() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: api.apiUrl)
         let set = sdk.tern.profile.tags.setTags(["interest": "travel", "tier": "gold"])
         let removed = sdk.tern.profile.tags.removeTags(["tier", "tier"])
@@ -44,7 +44,7 @@ import Testing
             (Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", "v") }), "send at most 100"),
         ] as [([String: String], String)])
     func badTagsAreRefusedBeforeQueueing(tags: [String: String], words: String) async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         let refused = sdk.tern.profile.tags.setTags(tags)
         guard case .failed(let reason) = refused.state else {
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func badRemovalsAreRefusedBeforeQueueing() async throws {
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: "http://127.0.0.1:9/api/v1")
         #expect(sdk.tern.profile.tags.removeTags([]).state != .queued)
         #expect(sdk.tern.profile.tags.removeTags(["ok", ""]).state != .queued)
@@ -73,7 +73,7 @@ import Testing
     @Test func aRefusalIsSetTagsRequestFailedWithTheServersReason() async throws {
         let api = try LoopbackAPI()
         await api.answer(.envelopeError(404, "no profile holds this push token on resource 1"))
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: api.apiUrl)
         sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "t")
         sdk.tern.profile.tags.setTags(["a": "b"])

@@ -12,7 +12,7 @@ import Testing
             .json(
                 200, Data(#"{"error":0,"error_text":"","profile":{"id":"p1","status":"active","is_test":false}}"#.utf8))
         )
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: api.apiUrl, jwt: "user.jwt.token")
         var fields: [String: Any?] = ["_fname": "Andrey", "tags": ["a", "b"], "address": ["city": "Lisbon"]]
         fields.merge(sdk.tern.profile.update.actionField("visits").incr(1)) { _, new in new }
@@ -40,7 +40,7 @@ import Testing
 
     @Test func withoutAJWTProviderNothingIsQueuedAndJwtIsNilSaysWhy() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: api.apiUrl)
         sdk.tern.profile.update.updateProfileFields(profileFields: ["_fname": "A"])
         let refusal = try #require(await sdk.events.first("jwtIsNil"))
@@ -55,7 +55,7 @@ import Testing
 
     @Test func aValueJSONCannotCarryIsRefusedAtOnce() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: api.apiUrl, jwt: "jwt")
         let refused = sdk.tern.profile.update.updateProfileFields(profileFields: ["born": Date(), "ok": 1])
         guard case .failed(let reason) = refused.state else {
@@ -75,7 +75,7 @@ import Testing
     @Test func aRefusalIsProfileUpdateRequestFailedWithTheServersText() async throws {
         let api = try LoopbackAPI()
         await api.answer(.envelopeError(400, "Platform profile processing error: with field \"x\": Incorrect field"))
-        let sdk = try TestSDK()
+        let sdk = try TestSDK(modules: ["TernPush", "TernProfile"])
         sdk.configure(apiUrl: api.apiUrl, jwt: "jwt")
         sdk.tern.profile.update.updateProfileFields(profileFields: ["x": 1])
         let failure = try #require(await sdk.events.first("profileUpdateRequestFailed"))
