@@ -94,7 +94,7 @@ struct SenderTests {
         let events = sdk.events
         sdk.configure(apiUrl: server.apiUrl)
         sdk.tern.enqueueForTest((0..<30).map { Entries.ordered($0) })
-        #expect(await events.count(PushModuleEvents.pushSubscribeRequestSuccessful, reaches: 30))
+        #expect(await events.count(PushModuleEvents.pushSubscribeRequestSuccessful, reaches: 30, timeout: 120))
         let numbers = await server.requests.compactMap(Entries.number)
         #expect(numbers == [0, 0] + Array(0..<30))
         await sdk.close()
