@@ -16,7 +16,7 @@ extension CoreRuntime {
         } catch {
             bus.emit(.error("clear", CoreEvents.databaseError, value: ["reason": "\(error)"]))
         }
-        await sessions?.reset()
+        sessions?.reset()
         await identity.reset()
         if case .ready(let ready) = phase {
             for module in modules { await module.clear(ready) }
@@ -46,7 +46,8 @@ extension CoreRuntime {
         initTask?.cancel()
         await sender?.stop()
         await identity.stop()
-        await sessions?.stop()
+        sessionListener?.cancel()
+        sessionListener = nil
         parked = []
         let waiting = unparkWaiters
         unparkWaiters = []

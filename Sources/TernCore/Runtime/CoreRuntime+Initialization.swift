@@ -91,15 +91,17 @@ extension CoreRuntime {
         await sender?.start()
         sender?.wake()
         if sessions == nil {
-            let tracker = SessionTracker(store: store, clock: environment.clock, timeout: environment.sessionTimeout)
-            sessions = tracker
-            let mailbox = mailbox
-            await tracker.start(lifecycle: environment.lifecycle, enabled: collectionEnabled) { record, at in
-                mailbox.post(
-                    .command(DeviceReport.function) { ready in await DeviceReport.queue(ready, record, at: at) })
+            sessions = SessionTracker(timeout: environment.sessionTimeout, enabled: collectionEnabled)
+            let saved = await store.setting(SessionTracker.key, as: SessionRecord.self)
+            if sessions?.restore(saved) == true, let record = sessions?.record {
+                try? await store.setSetting(SessionTracker.key, record)
+            }
+            let states = await environment.lifecycle.states()
+            sessionListener = Task { [weak self] in
+                for await state in states { await self?.applySession(state) }
             }
         } else {
-            await sessions?.setEnabled(collectionEnabled)
+            sessions?.enabled = collectionEnabled
         }
     }
 

@@ -34,6 +34,8 @@ actor CoreRuntime {
     var store: CoreStore?
     var sender: Sender?
     var sessions: SessionTracker?
+    /// Applies the app's lifecycle states to `sessions`.
+    var sessionListener: Task<Void, Never>?
     var modules: [any TernModule] = []
     /// The linked modules' names in initialization order (the others come after them).
     var linkedOrder: [String] = []
@@ -235,7 +237,7 @@ actor CoreRuntime {
             fields["_app_ver"] = .string(appInfo.appVer)
         }
         if let sessions {
-            fields.merge(await sessions.fields()) { _, session in session }
+            fields.merge(sessions.fields(now: environment.clock.now())) { _, session in session }
         }
         return fields
     }
@@ -248,7 +250,20 @@ actor CoreRuntime {
                 bus.emit(.error("setCollectionEnabled", CoreEvents.databaseError, value: ["reason": "\(error)"]))
             }
         }
-        await sessions?.setEnabled(enabled)
+        sessions?.enabled = enabled
         if enabled { sender?.wake() }
+    }
+}
+
+extension CoreRuntime {
+    /// A lifecycle state for the session count: saved, and reported through the mailbox when a
+    /// session starts or a foreground stretch ends. The listener awaits each before the next.
+    func applySession(_ state: AppState) async {
+        let now = environment.clock.now()
+        guard let change = sessions?.apply(state, at: now) else { return }
+        try? await store?.setSetting(SessionTracker.key, change.record)
+        guard change.reportable else { return }
+        let record = change.record
+        mailbox.post(.command(DeviceReport.function) { ready in await DeviceReport.queue(ready, record, at: now) })
     }
 }

@@ -74,74 +74,48 @@ extension SessionRecord {
 }
 
 /// Counts sessions from the app's lifecycle: initialization alone starts none, being in the
-/// foreground does. Records nothing while collection is off. When a session starts and when the
-/// app leaves the foreground it calls `onReport` with the record then (the core queues a
-/// `device/report` of it through its mailbox).
-actor SessionTracker {
+/// foreground does. Records nothing while collection is off. It is a value held by `CoreRuntime`
+/// (which saves it and queues a `device/report` when a session starts or a foreground stretch
+/// ends), so a subscribe reads the session fields without leaving the core's actor.
+struct SessionTracker {
     static let key = "core.sessions"
-    private let store: CoreStore
-    private let clock: any TernClock
-    private let timeout: TimeInterval
-    private var record = SessionRecord()
-    private var enabled = true
-    private var listener: Task<Void, Never>?
-    private var onReport: (@Sendable (SessionRecord, Date) -> Void)?
+    let timeout: TimeInterval
+    var enabled: Bool
+    private(set) var record = SessionRecord()
 
-    init(store: CoreStore, clock: any TernClock, timeout: TimeInterval) {
-        self.store = store
-        self.clock = clock
+    init(timeout: TimeInterval, enabled: Bool) {
         self.timeout = timeout
-    }
-
-    func start(
-        lifecycle: any AppLifecycle, enabled: Bool, onReport: (@Sendable (SessionRecord, Date) -> Void)? = nil
-    ) async {
-        self.enabled = enabled
-        self.onReport = onReport
-        record = await store.setting(Self.key, as: SessionRecord.self) ?? SessionRecord()
-        if let stale = record.stretchStart {
-            // The process ended in the foreground without saying when: count nothing for that stretch.
-            record.stretchStart = nil
-            record.lastBackground = stale
-            await save()
-        }
-        let states = await lifecycle.states()
-        listener = Task { [weak self] in
-            for await state in states { await self?.apply(state) }
-        }
-    }
-
-    func setEnabled(_ enabled: Bool) {
         self.enabled = enabled
     }
 
-    func apply(_ state: AppState) async {
-        guard enabled else { return }
-        let now = clock.now()
+    /// Takes the saved record. A stretch the last process ended in the foreground without saying
+    /// when counts nothing; true when that changed the record (it must be saved again).
+    mutating func restore(_ saved: SessionRecord?) -> Bool {
+        record = saved ?? SessionRecord()
+        guard let stale = record.stretchStart else { return false }
+        record.stretchStart = nil
+        record.lastBackground = stale
+        return true
+    }
+
+    /// Applies `state` at `now`: the record to save and whether it is worth a report; nil while
+    /// collection is off.
+    mutating func apply(_ state: AppState, at now: Date) -> (record: SessionRecord, reportable: Bool)? {
+        guard enabled else { return nil }
         let before = record
         switch state {
         case .foreground: record = record.enteringForeground(at: now, timeout: timeout)
         case .background: record = record.enteringBackground(at: now)
         }
-        await save()
-        if record.isReportable(after: before) { onReport?(record, now) }
+        return (record, record.isReportable(after: before))
     }
 
-    func fields() -> [String: JSONValue] {
-        record.fields(now: clock.now())
+    func fields(now: Date) -> [String: JSONValue] {
+        record.fields(now: now)
     }
 
     /// Forgets every session (`clear`).
-    func reset() {
+    mutating func reset() {
         record = SessionRecord()
-    }
-
-    func stop() {
-        listener?.cancel()
-        listener = nil
-    }
-
-    private func save() async {
-        try? await store.setSetting(Self.key, record)
     }
 }
