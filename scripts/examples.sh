@@ -31,9 +31,19 @@ status=0
 # The app as an app; the Notification Service Extension as an app extension links it (--extension:
 # it and every SDK module it uses built with -application-extension, so app-only API such as
 # UIApplication.shared is an error there, as it is in Xcode's extension target).
-(cd "$root/Examples" && TERN_IOS_SCRATCH="$root/.build/ios-examples" "$script" TernExampleApp) \
+# The build cache keeps object files of sources that moved or went away, which then clash with their
+# new selves: start it afresh whenever the list of the SDK's and the example's files changed.
+cache="$root/.build/ios-examples"
+files=$(cd "$root" && find Sources Examples -name '*.swift' | LC_ALL=C sort | cksum)
+if [ -d "$cache" ] && [ "$(cat "$cache/.tern-files" 2>/dev/null)" != "$files" ]; then
+    echo "examples: the SDK's files changed since the last build: starting its cache afresh"
+    rm -rf "$cache"
+fi
+mkdir -p "$cache"
+echo "$files" >"$cache/.tern-files"
+(cd "$root/Examples" && TERN_IOS_SCRATCH="$cache" "$script" TernExampleApp) \
     >"$log" 2>&1 || status=$?
-(cd "$root/Examples" && TERN_IOS_SCRATCH="$root/.build/ios-examples" "$script" --extension TernExampleNotificationService) \
+(cd "$root/Examples" && TERN_IOS_SCRATCH="$cache" "$script" --extension TernExampleNotificationService) \
     >>"$log" 2>&1 || status=$?
 cat "$log"
 if [ $status -eq 0 ]; then
