@@ -10,22 +10,14 @@ public final class ScriptedServer: Sendable {
         var script: [HTTPResponse]
         var fallback: HTTPResponse
         var held = false
-        /// Paths answered with the fallback, kept out of ``requests`` and of the script.
-        let bystanders: Set<String>
-        var bystanderRequests: [HTTPRequest] = []
         var heldRequests: [CheckedContinuation<Void, Never>] = []
 
-        init(script: [HTTPResponse], fallback: HTTPResponse, bystanders: Set<String>) {
+        init(script: [HTTPResponse], fallback: HTTPResponse) {
             self.script = script
             self.fallback = fallback
-            self.bystanders = bystanders
         }
 
         func answer(_ request: HTTPRequest) async -> HTTPResponse {
-            if bystanders.contains(request.path) {
-                bystanderRequests.append(request)
-                return fallback
-            }
             requests.append(request)
             if held { await withCheckedContinuation { heldRequests.append($0) } }
             return script.isEmpty ? fallback : script.removeFirst()
@@ -48,13 +40,10 @@ public final class ScriptedServer: Sendable {
     private let log: Log
     private let server: HTTPServer
 
-    /// Answers the `script` in order, then `fallback`. Requests to `bystanders` (paths such as
-    /// `/api/v1/inbox/list`: what another linked module asks on its own, e.g. the inbox's sync when a
-    /// JWT provider is set) get the fallback and stay out of ``requests`` and of the script.
-    public init(
-        script: [HTTPResponse] = [], fallback: HTTPResponse = ScriptedServer.ok(), bystanders: Set<String> = []
-    ) throws {
-        let log = Log(script: script, fallback: fallback, bystanders: bystanders)
+    /// Answers the `script` in order, then `fallback`. Every request counts: a test brings up only
+    /// the modules it scripts (`TestSDK(modules:)`), so no other module's own requests take an answer.
+    public init(script: [HTTPResponse] = [], fallback: HTTPResponse = ScriptedServer.ok()) throws {
+        let log = Log(script: script, fallback: fallback)
         self.log = log
         server = try HTTPServer(
             configuration: .init(host: "127.0.0.1", port: 0, threads: 4),

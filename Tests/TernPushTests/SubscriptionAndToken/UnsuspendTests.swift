@@ -12,10 +12,6 @@ struct UnsuspendTests {
     static let withSubscription = #"{"id":"p1","subscription":{"subscription_id":"tok-1","status":"subscribed"}}"#
     static let withoutSubscription = #"{"id":"p2"}"#
 
-    /// The inbox (linked in the test binary) syncs on its own once a JWT provider is set: not part of
-    /// the conversation these tests script.
-    static let inboxSync = "/api/v1/inbox/list"
-
     @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
@@ -84,7 +80,7 @@ struct UnsuspendTests {
                 ScriptedServer.ok(profileJSON: Self.withSubscription),  // subscribe
                 ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // profile/authenticate
                 ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
-            ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription), bystanders: [Self.inboxSync])
+            ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
         let events = sdk.events
@@ -111,7 +107,7 @@ struct UnsuspendTests {
 
     @Test @MainActor func theHandOverDoesNotSubscribeWhenTheAppLastUnsubscribed() async throws {
         let server = try ScriptedServer(
-            fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription), bystanders: [Self.inboxSync])
+            fallback: ScriptedServer.ok(profileJSON: Self.withoutSubscription))
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
         let events = sdk.events
