@@ -85,6 +85,36 @@ import Testing
     }
 
     @Test(arguments: StoreFactory.all)
+    func audienceSizeOfASegmentCountsItsMatchesAndSaysNoneForOneThatMatchesNothing(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("gold-1", fields: ["plan": "gold"])
+        try await harness.subscribe("gold-2", fields: ["plan": "gold"])
+        try await harness.subscribe("free", fields: ["plan": "free"])
+        func segment(_ name: String, plan: String) async throws -> Int64 {
+            let made = try await harness.server.admin(
+                "POST", "/segments",
+                json: [
+                    "project_id": harness.server.bootstrap.projectId, "resource_id": harness.resourceId, "name": name,
+                    "filter": ["field": "fields.plan", "op": "eq", "value": plan],
+                ])
+            try #require(made.status == 201, "\(made.errorText)")
+            return made.json.int("id")
+        }
+        func size(_ id: Int64) async throws -> InProcessServer.Reply {
+            try await harness.server.admin(
+                "POST", "/audience/size", json: ["title": "t", "audience": ["type": "segment", "segment_id": id]])
+        }
+        let gold = try await size(try await segment("gold", plan: "gold"))
+        #expect(gold.status == 200 && gold.json.int("devices") == 2, "\(gold.errorText)")
+        let nobody = try await size(try await segment("nobody", plan: "platinum"))
+        #expect(nobody.status == 200 && nobody.json.int("devices") == 0, "\(nobody.errorText)")
+        let missing = try await size(999)
+        #expect(missing.status == 404 && missing.errorText.contains("audience.segment_id"), "\(missing.errorText)")
+        #expect(try await harness.server.admin("GET", "/messages").array.isEmpty, "a size check stored a message")
+    }
+
+    @Test(arguments: StoreFactory.all)
     func aProfileMarkedAsTestIsListedAndUnmarkedIsNot(store: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: store)
         defer { Task { await harness.finish() } }
