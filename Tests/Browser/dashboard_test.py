@@ -29,6 +29,7 @@ from stack import ROOT, APNsPeer, Server
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager never fetches a browser or a driver
 
 TOKEN = "ab" * 32
+GOLD_TOKEN = "cd" * 32  # a second device, whose subscription has plan=gold: the segment's only match
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
 
@@ -275,6 +276,73 @@ def main():
             assert listed[0]["filter"] == {"field": "session_count", "op": "gt", "value": 100}, listed
             shot(driver, "segments")
 
+        def compose_sends_to_a_saved_segment():
+            server.device(os.path.join(scratch, "gold"), "set-token", "--provider", "ios-apns", "--token", GOLD_TOKEN)
+            server.device(os.path.join(scratch, "gold"), "subscribe", "--custom-field", "plan=gold")
+            name = "Gold <b>plan</b>"
+            status, segment = server.admin("POST", "/segments", {"project_id": server.bootstrap["project_id"], "resource_id": resource, "name": name,
+                                                                 "filter": {"field": "fields.plan", "op": "eq", "value": "gold"}})
+            assert status == 201, f"segment: {status} {segment}"
+            driver.get(server.root + "/#/compose")
+            option = f"select[name='segment_id'] option[value='{segment['id']}']"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, option), message="the segment is not in the picker")
+            label = driver.find_element(By.CSS_SELECTOR, option).get_attribute("textContent")
+            assert label.startswith(name + " (#"), f"the segment's name is not shown as text: {label!r}"
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='audience_type']")).select_by_value("segment")
+            picker = driver.find_element(By.CSS_SELECTOR, "select[name='segment_id']")
+            assert picker.is_displayed(), "the segment picker is hidden"
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            assert picker.get_attribute("aria-invalid") == "true", "a segment audience without a segment was not refused"
+            Select(picker).select_by_value(str(segment["id"]))
+            title = driver.find_element(By.CSS_SELECTOR, "input[name='title']")
+            title.clear()
+            title.send_keys("Gold members only")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if d.find_element(By.ID, "confirm-text").text else None)
+            assert f"Segment “{name}” matches 1 push subscription now" in confirm.text and "1 device" in confirm.text, confirm.text
+            assert not driver.find_elements(By.CSS_SELECTOR, "dialog b"), "the segment's name became markup"
+            shot(driver, "compose-segment-confirm")
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            message = driver.current_url.split("#/message/")[1]
+            status, shown = server.admin("GET", f"/messages/{message}")
+            assert status == 200 and shown["request"]["audience"].get("segment_id") == segment["id"], shown
+            accepted = []
+            for _ in range(200):
+                accepted = [a for a in peer.accepted() if a["payload"].get("tern", {}).get("message_id", "").startswith(message + ".")]
+                if accepted:
+                    break
+                time.sleep(0.1)
+            time.sleep(0.5)  # anything sent to another device would have arrived with it
+            accepted = [a for a in peer.accepted() if a["payload"].get("tern", {}).get("message_id", "").startswith(message + ".")]
+            assert [a["token"] for a in accepted] == [GOLD_TOKEN], accepted
+            wait(driver, lambda d: "100 % sent" in text(d), 30, "the segment's message never showed 100 % sent")
+
+        def audience_page_marks_one_subscription_as_a_test_device():
+            def search(token):
+                driver.get(server.root + "/#/audience")
+                Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
+                driver.find_element(By.CSS_SELECTOR, "input[name='value']").send_keys(token, Keys.ENTER)
+
+            def listed():
+                status, devices = server.admin("GET", f"/test-devices?project_id={server.bootstrap['project_id']}")
+                assert status == 200, devices
+                return {d["subscription_id"]: d["is_test"] for d in devices}
+
+            search(GOLD_TOKEN)
+            mark = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Mark subscription {GOLD_TOKEN} as a test device']"))
+            mark.click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Unmark subscription {GOLD_TOKEN} as a test device']"), 10, "the mark did not show")
+            assert "not a test device" in driver.find_element(By.CSS_SELECTOR, ".profile").text, "marking the subscription marked its profile"
+            assert listed().get(GOLD_TOKEN) is True, listed()
+            shot(driver, "audience-subscription-test")
+            driver.get(server.root + "/#/compose")
+            wait(driver, lambda d: d.find_elements(By.XPATH, "//button[contains(., 'Send a test to 2 test devices')]"), 10, "compose does not count the marked subscription")
+            search(GOLD_TOKEN)
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Unmark subscription {GOLD_TOKEN} as a test device']")).click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Mark subscription {GOLD_TOKEN} as a test device']"), 10, "the unmark did not show")
+            assert GOLD_TOKEN not in listed(), listed()
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -381,7 +449,8 @@ def main():
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       inbox_page_puts_a_message_and_shows_it_as_text,
-                      segments_page_previews_a_filter_and_saves_it,
+                      segments_page_previews_a_filter_and_saves_it, compose_sends_to_a_saved_segment,
+                      audience_page_marks_one_subscription_as_a_test_device,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,

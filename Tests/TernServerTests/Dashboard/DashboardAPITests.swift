@@ -4,10 +4,12 @@ import TernServer
 import Testing
 
 /// The management-API routes the dashboard added: overview, message list, audience size, test
-/// profiles, a profile's push events.
+/// profiles, a profile's push events; each on every backend (PostgreSQL when the tests have one),
+/// so the dashboard's queries of both stores run.
 @Suite struct DashboardAPITests {
-    @Test func overviewCountsSubscriptionsByProviderAndStatusAndMessagesPerDay() async throws {
-        let harness = try await DeliveryHarness.make()
+    @Test(arguments: StoreFactory.all)
+    func overviewCountsSubscriptionsByProviderAndStatusAndMessagesPerDay(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
         defer { Task { await harness.finish() } }
         try await harness.subscribe("a")
         try await harness.subscribe("b")
@@ -35,8 +37,9 @@ import Testing
         #expect(reply.errorText.contains("days must be"))
     }
 
-    @Test func messageListIsNewestFirstWithCountsAndPagesWithBefore() async throws {
-        let harness = try await DeliveryHarness.make()
+    @Test(arguments: StoreFactory.all)
+    func messageListIsNewestFirstWithCountsAndPagesWithBefore(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
         defer { Task { await harness.finish() } }
         try await harness.subscribe("a")
         let first = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
@@ -54,8 +57,9 @@ import Testing
         #expect(bad.status == 400)
     }
 
-    @Test func audienceSizeCountsDevicesTheFanOutWouldReach() async throws {
-        let harness = try await DeliveryHarness.make()
+    @Test(arguments: StoreFactory.all)
+    func audienceSizeCountsDevicesTheFanOutWouldReach(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
         defer { Task { await harness.finish() } }
         let put = try await harness.server.admin(
             "PUT", "/resources/\(harness.resourceId)/categories/news", json: ["title": "News"])
@@ -80,8 +84,39 @@ import Testing
         #expect(try await harness.server.admin("GET", "/messages").array.isEmpty, "a size check stored a message")
     }
 
-    @Test func aProfileMarkedAsTestIsListedAndUnmarkedIsNot() async throws {
-        let harness = try await DeliveryHarness.make()
+    @Test(arguments: StoreFactory.all)
+    func audienceSizeOfASegmentCountsItsMatchesAndSaysNoneForOneThatMatchesNothing(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("gold-1", fields: ["plan": "gold"])
+        try await harness.subscribe("gold-2", fields: ["plan": "gold"])
+        try await harness.subscribe("free", fields: ["plan": "free"])
+        func segment(_ name: String, plan: String) async throws -> Int64 {
+            let made = try await harness.server.admin(
+                "POST", "/segments",
+                json: [
+                    "project_id": harness.server.bootstrap.projectId, "resource_id": harness.resourceId, "name": name,
+                    "filter": ["field": "fields.plan", "op": "eq", "value": plan],
+                ])
+            try #require(made.status == 201, "\(made.errorText)")
+            return made.json.int("id")
+        }
+        func size(_ id: Int64) async throws -> InProcessServer.Reply {
+            try await harness.server.admin(
+                "POST", "/audience/size", json: ["title": "t", "audience": ["type": "segment", "segment_id": id]])
+        }
+        let gold = try await size(try await segment("gold", plan: "gold"))
+        #expect(gold.status == 200 && gold.json.int("devices") == 2, "\(gold.errorText)")
+        let nobody = try await size(try await segment("nobody", plan: "platinum"))
+        #expect(nobody.status == 200 && nobody.json.int("devices") == 0, "\(nobody.errorText)")
+        let missing = try await size(999)
+        #expect(missing.status == 404 && missing.errorText.contains("audience.segment_id"), "\(missing.errorText)")
+        #expect(try await harness.server.admin("GET", "/messages").array.isEmpty, "a size check stored a message")
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func aProfileMarkedAsTestIsListedAndUnmarkedIsNot(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
         defer { Task { await harness.finish() } }
         let profile = try await harness.subscribe("a")
         try await harness.subscribe("b")
@@ -97,8 +132,9 @@ import Testing
         #expect(missing.status == 404)
     }
 
-    @Test func aProfilesPushEventsAreListedNewestFirst() async throws {
-        let harness = try await DeliveryHarness.make()
+    @Test(arguments: StoreFactory.all)
+    func aProfilesPushEventsAreListedNewestFirst(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
         defer { Task { await harness.finish() } }
         let profile = try await harness.subscribe("a")
         let id = try await harness.send(["type": "profile", "profile_id": profile])
@@ -113,6 +149,57 @@ import Testing
         try #require(events.status == 200, "\(events.errorText)")
         #expect(events.array.map { $0["type"] as? String } == ["open", "delivery"])
         #expect(events.array.allSatisfy { $0["message_id"] as? String == "\(id).\(delivery)" })
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func aProjectKeySeesItsOwnProjectsOverviewMessagesAndTestProfilesOnly(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
+        defer { Task { await harness.finish() } }
+        let server = harness.server
+        let own = try await harness.subscribe("own")
+        let ownMessage = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        try #require(try await server.admin("PUT", "/profiles/\(own)/test", json: ["is_test": true]).status == 200)
+
+        let project = try await server.admin("POST", "/projects", json: ["name": "other"]).json.int("id")
+        try #require(project > 0)
+        try #require(
+            try await server.admin("POST", "/projects/\(project)/databases", json: ["name": "main"]).status == 201)
+        let resource = try await server.admin(
+            "POST", "/resources", json: ["project_id": project, "name": "app", "channels": ["push"]])
+        let rToken = try #require(resource.json["rtoken"] as? String, "\(resource.errorText)")
+        let subscribed = try await server.sdk(
+            .pushSubscribe, InProcessServer.subscription(token: "other"), rToken: rToken)
+        let other = try #require(subscribed.profile?.id, "\(subscribed.errorText)")
+        let otherMessage = try await harness.send(["type": "resource", "resource_id": resource.json.int("id")])
+        try #require(try await server.admin("PUT", "/profiles/\(other)/test", json: ["is_test": true]).status == 200)
+
+        let key = try await server.admin(
+            "POST", "/keys", json: ["project_id": server.bootstrap.projectId, "role": "read", "name": "dashboard"])
+        let secret = try #require(key.json["secret"] as? String, "\(key.errorText)")
+        func asProject(_ path: String, _ query: [String: String] = [:]) async -> InProcessServer.Reply {
+            await server.send(
+                "GET", "/api/v1/admin" + path, headers: ["Authorization": "Bearer \(secret)"], query: query)
+        }
+
+        let overview = await asProject("/overview", ["days": "3"])
+        try #require(overview.status == 200, "\(overview.errorText)")
+        #expect((overview.json["projects"] as? [[String: Any]])?.map { $0.int("id") } == [server.bootstrap.projectId])
+        let counts = try #require(overview.json["subscriptions"] as? [[String: Any]])
+        #expect(counts.map { $0.int("resource_id") } == [harness.resourceId])
+        let days = try #require(overview.json["days"] as? [[String: Any]])
+        #expect(days.map { [$0.int("messages"), $0.int("targeted")] } == [[1, 1]])
+        let everything = try await server.admin("GET", "/overview", query: ["days": "3"])
+        let allDays = try #require(everything.json["days"] as? [[String: Any]])
+        #expect(allDays.map { [$0.int("messages"), $0.int("targeted")] } == [[2, 2]])
+        #expect((everything.json["subscriptions"] as? [Any])?.count == 2)
+
+        #expect(await asProject("/messages").array.map { $0["id"] as? String } == [ownMessage])
+        #expect(
+            try await server.admin("GET", "/messages").array.map { $0["id"] as? String } == [otherMessage, ownMessage])
+        #expect(await asProject("/messages", ["before": ownMessage]).array.isEmpty)
+
+        #expect(await asProject("/test-profiles").array.map { $0["id"] as? String } == [own])
+        #expect(try await server.admin("GET", "/test-profiles").array.map { $0["id"] as? String } == [own, other])
     }
 
     @Test func everyDashboardRouteNeedsTheAdminKey() async throws {

@@ -78,7 +78,7 @@ final class RecordingSender: PushSender {
     }
 }
 
-/// An in-process server (real router, real SQLite file) with devices subscribed through the SDK
+/// An in-process server (real router, a real SQLite file or PostgreSQL schema) with devices subscribed through the SDK
 /// API, messages made through the admin API, and an engine with a recording sender and a manual clock.
 struct DeliveryHarness {
     let server: InProcessServer
@@ -89,9 +89,10 @@ struct DeliveryHarness {
     let metrics: Metrics
 
     static func make(
-        options: DeliveryEngine.Options = DeliveryEngine.Options(), register: Bool = true
+        options: DeliveryEngine.Options = DeliveryEngine.Options(), register: Bool = true,
+        store factory: StoreFactory = .sqlite
     ) async throws -> DeliveryHarness {
-        let server = try await InProcessServer()
+        let server = try await InProcessServer(factory)
         let clock = ManualClock()
         let sender = RecordingSender()
         let senders = SenderRegistry(register ? [sender] : [])

@@ -5,18 +5,20 @@ import TernProtocol
 import TernServer
 import TernTestSupport
 
-/// The server's router over a real SQLite store in a temporary directory, called without sockets:
-/// fast tests of the API's behaviour. The process and HTTP tests use ``ServerProcess`` instead.
+/// The server's router over a real store (a SQLite file in a temporary directory unless the
+/// factory says otherwise: ``StoreFactory/postgres`` gives a fresh schema in the test PostgreSQL),
+/// called without sockets: fast tests of the API's behaviour. The process and HTTP tests use
+/// ``ServerProcess`` instead.
 final class InProcessServer: Sendable {
     let directory: TemporaryDirectory
-    let store: SQLiteStore
+    let store: any Store
     let router: Router
     let metrics: Metrics
     let bootstrap: BootstrapInfo
 
-    init() async throws {
+    init(_ factory: StoreFactory = .sqlite) async throws {
         directory = try TemporaryDirectory(prefix: "in-process")
-        store = try SQLiteStore(path: directory.path("tern.sqlite"))
+        store = try factory.make(directory)
         metrics = Metrics()
         router = Router(
             routes: TernServerApp.routes(store: store, metrics: metrics, benchRoutes: false), metrics: metrics,

@@ -1,5 +1,6 @@
 // Audience: find profiles and subscriptions by profile id, email, phone or push token; show their
-// fields, subscriptions (categories, tags, fields) and push events; mark a test device.
+// fields, subscriptions (categories, tags, fields) and push events; mark a profile, or one of its
+// push subscriptions, as a test device.
 import { api } from "./api.js";
 import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce } from "./ui.js";
 
@@ -117,15 +118,17 @@ async function profileCard(profile) {
     h("h3", { text: "Fields" }),
     fields.length ? table("Profile fields", ["Field", "Value"], fields.map(([name, value]) => [name, h("span", { class: "field-value break", text: show(value) })])) : h("p", { class: "muted", text: "No fields." }),
     h("h3", { text: "Subscriptions" }),
+    h("p", { class: "hint", text: "Marking the profile makes each of its devices a test device; marking a subscription makes that device one alone." }),
     profile.subscriptions.length
       ? table(
           "Subscriptions",
-          ["Resource", "Provider", "Token / address", "Status", "Categories", "Tags", "Fields"],
+          ["Resource", "Provider", "Token / address", "Status", "Test device", "Categories", "Tags", "Fields"],
           profile.subscriptions.map((s) => [
             `#${s.resource_id}`,
             s.provider || s.channel,
             h("span", { class: "break", text: s.subscription_id }),
             h("span", { class: `badge ${s.status === "subscribed" ? "good" : "warn"}`, text: s.status }),
+            s.channel === "push" ? subscriptionTest(s) : "",
             Object.entries(s.cats || {}).map(([name, on]) => `${name}: ${on ? "on" : "off"}`).join(", "),
             Object.entries(s.tags || {}).map(([key, val]) => `${key}=${val}`).join(", "),
             h("span", { class: "break", text: Object.keys(s.fields || {}).length ? JSON.stringify(s.fields) : "" }),
@@ -145,6 +148,38 @@ async function profileCard(profile) {
     if (error.status !== 401) card.append(errorBox(error));
   }
   return card;
+}
+
+// Marks or unmarks one device (its push subscription: provider and token in its resource) as a
+// test device, apart from its profile's mark.
+function subscriptionTest(subscription) {
+  const s = { ...subscription };
+  const state = h("span", {});
+  const button = h("button", { type: "button", class: "secondary" });
+  const error = h("span", { class: "error", role: "alert" });
+  const show = () => {
+    state.replaceChildren(s.is_test ? h("span", { class: "badge good", text: "test" }) : "");
+    button.textContent = s.is_test ? "Unmark" : "Mark as test";
+    button.setAttribute("aria-label", `${s.is_test ? "Unmark" : "Mark"} subscription ${s.subscription_id} as a test device`);
+    button.dataset.subscription = s.subscription_id;
+  };
+  show();
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    error.textContent = "";
+    try {
+      const marked = await api("PUT", `/resources/${encodeURIComponent(s.resource_id)}/test-devices`, { provider: s.provider, subscription_id: s.subscription_id, is_test: !s.is_test });
+      const mine = marked.find((m) => m.id === s.id) || marked[0];
+      s.is_test = mine ? mine.is_test : !s.is_test;
+      show();
+      announce(s.is_test ? "The subscription is a test device" : "The subscription is no longer a test device");
+    } catch (error_) {
+      if (error_.status !== 401) error.textContent = error_.reason;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("span", { class: "test-mark" }, state, " ", button, error);
 }
 
 function show(value) {

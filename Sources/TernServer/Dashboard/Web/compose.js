@@ -1,5 +1,6 @@
-// Compose and send: every field tern send takes, an audience picker, a lock-screen preview, a test
-// send, and a confirmation with the audience's size. The draft lives in sessionStorage.
+// Compose and send: every field tern send takes, an audience picker (a resource, profiles, a device,
+// or a saved segment), a lock-screen preview, a test send, and a confirmation with the audience's
+// size (and a segment's preview count). The draft lives in sessionStorage.
 import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number } from "./ui.js";
 import { lockScreen } from "./preview.js";
@@ -62,6 +63,7 @@ function composer(resources, testDevices) {
       h("legend", { text: "Audience" }),
       field("Send to", c.audience_type, { api: "audience.type" }),
       h("div", { "data-audience": "resource" }, field("Resource", c.resource_id, { api: "audience.resource_id" }), h("div", { class: "field" }, h("div", { class: "label", id: "cats-label", text: "Only devices with these categories on" }), c.categoryBoxes), field("Tags (key=value per line; key alone: any value)", c.tags, { api: "audience.tags" }), field("Custom fields equal to (JSON object)", c.fields, { api: "audience.fields" })),
+      h("div", { "data-audience": "segment" }, field("Segment", c.segment_id, { api: "audience.segment_id", hint: "A saved audience (the Segments page builds and saves them); the confirmation says how many it matches now." }), c.segmentNote),
       h("div", { "data-audience": "profile" }, field("Profile id", c.profile_id, { api: "audience.profile_id" })),
       h("div", { "data-audience": "profiles" }, field("Profile ids (one per line)", c.profile_ids, { api: "audience.profile_ids" })),
       h("div", { "data-audience": "token" }, h("div", { class: "row" }, field("Provider", c.provider, { api: "audience.provider" }), field("Push token", c.token, { api: "audience.token" }))),
@@ -81,6 +83,7 @@ function composer(resources, testDevices) {
     restoreCategories(form);
     refresh();
   });
+  loadSegments(c).then(() => restoreSegment(form, c));
   c.resource_id.addEventListener("change", () => loadCategories(c).then(save));
   form.addEventListener("input", () => {
     refresh();
@@ -98,8 +101,12 @@ function composer(resources, testDevices) {
     const button = form.querySelector("#review");
     button.disabled = true;
     try {
-      const size = await api("POST", "/audience/size", request);
-      const go = await dialog.ask(size.devices);
+      const segment = request.audience.type === "segment" ? c.segments.get(request.audience.segment_id) : null;
+      const [size, preview] = await Promise.all([
+        api("POST", "/audience/size", request),
+        segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
+      ]);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count });
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -144,7 +151,10 @@ function controls(resources) {
     track_delivery: checkbox("Track delivery (the extension reports it)", "track_delivery", true),
     track_open: checkbox("Track opens", "track_open", true),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
-    audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
+    audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
+    segment_id: select("segment_id", [["", "Loading segments…"]]),
+    segmentNote: h("p", { class: "muted", role: "status" }),
+    segments: new Map(),
     resource_id: select("resource_id", resources.map((r) => [String(r.id), `${r.name} (#${r.id})`])),
     categoryBoxes: h("div", { class: "row", role: "group", "aria-labelledby": "cats-label" }),
     tags: h("textarea", { name: "tags", rows: 2 }),
@@ -173,6 +183,29 @@ async function loadCategories(c) {
   } catch (error) {
     if (error.status !== 401) c.categoryBoxes.append(h("span", { class: "error", text: error.reason }));
   }
+}
+
+// The saved segments the session may send to (a project key's: its project's), newest first.
+async function loadSegments(c) {
+  try {
+    const segments = await api("GET", "/segments");
+    segments.sort((a, b) => b.id - a.id);
+    c.segments = new Map(segments.map((s) => [s.id, s]));
+    c.segment_id.replaceChildren(
+      h("option", { value: "", text: segments.length ? "Pick a segment" : "No saved segment yet" }),
+      ...segments.map((s) => h("option", { value: String(s.id), text: `${s.name} (#${s.id}, ${s.resource_id ? `resource #${s.resource_id}` : "every resource"})` })),
+    );
+    if (segments.length) c.segmentNote.replaceChildren();
+    else c.segmentNote.replaceChildren("No segment is saved yet: ", h("a", { href: "#/segments", text: "build one on the Segments page" }), ".");
+  } catch (error) {
+    c.segment_id.replaceChildren(h("option", { value: "", text: "Segments could not be loaded" }));
+    if (error.status !== 401) c.segmentNote.textContent = error.reason;
+  }
+}
+
+function restoreSegment(form, c) {
+  const values = JSON.parse(form.dataset.draft || "{}");
+  if (values.segment_id && c.segments.has(Number(values.segment_id))) c.segment_id.value = values.segment_id;
 }
 
 function optional(value) {
@@ -287,6 +320,10 @@ function audience(c, errors) {
       fields: jsonObject(c.fields, "Custom fields", errors),
     };
   }
+  if (type === "segment") {
+    if (!c.segment_id.value) errors.push([c.segment_id, "Pick a saved segment (the Segments page saves them)."]);
+    return { type, segment_id: Number(c.segment_id.value) };
+  }
   if (type === "profile") {
     if (!c.profile_id.value.trim()) errors.push([c.profile_id, "Type the profile's id (the Audience page finds it)."]);
     return { type, profile_id: c.profile_id.value.trim() };
@@ -347,7 +384,7 @@ function restoreCategories(form) {
 function testSend(c, devices) {
   const area = h("div", { class: "note" });
   if (!devices.length) {
-    area.append(h("p", { text: "No test devices yet: mark a profile as a test device on the Audience page (or a device with tern subscriptions test) to send test pushes." }));
+    area.append(h("p", { text: "No test devices yet: mark a profile or one of its subscriptions as a test device on the Audience page (or a device with tern subscriptions test) to send test pushes." }));
     return area;
   }
   const count = new Set(devices.map((d) => `${d.provider} ${d.subscription_id}`)).size;
@@ -388,16 +425,18 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices) {
-      text.textContent = devices === 0 ? "The audience has no device right now: nothing would be sent." : `It goes to ${number(devices)} device${devices === 1 ? "" : "s"} now.`;
-      send.disabled = devices === 0;
+    ask(devices, segment) {
+      const goes = devices === 0 ? "The audience has no device right now: nothing would be sent." : `It goes to ${number(devices)} device${devices === 1 ? "" : "s"} now.`;
+      const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
+      text.textContent = matches ? `${matches} ${goes}` : goes;
+      send.disabled = devices === 0 || Boolean(segment && segment.count === 0);
       return new Promise((resolve) => {
         answer = (value) => {
           answer = () => {};
           resolve(value);
         };
         node.showModal();
-        (devices === 0 ? cancel : send).focus();
+        (send.disabled ? cancel : send).focus();
       });
     },
   };
