@@ -38,6 +38,34 @@ import Testing
         return try await server.admin("POST", "/inbox", json: body)
     }
 
+    @Test func aListOfProfilesAndAResourceEachReachTheInboxesTheyName() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let signer = try await TestSigner.register(on: server)
+        let ada = try await Self.person(server, signer, "ada@example.com", token: "t-ada")
+        let bob = try await Self.person(server, signer, "bob@example.com", token: "t-bob")
+        let cy = try await Self.person(server, signer, "cy@example.com", token: "t-cy")
+
+        let listed = try await server.admin(
+            "POST", "/inbox",
+            json: [
+                "title": "For two", "audience": ["type": "profiles", "profile_ids": [ada.profileId, cy.profileId]],
+            ])
+        #expect(listed.status == 201, "\(listed.errorText)")
+        #expect(listed.json["profiles"] as? Int == 2)
+        #expect(try await Self.list(server, ada.jwt).messages.map(\.title) == ["For two"])
+        #expect(try await Self.list(server, bob.jwt).messages.isEmpty)
+        #expect(try await Self.list(server, cy.jwt).messages.map(\.title) == ["For two"])
+
+        let everyone = try await server.admin(
+            "POST", "/inbox",
+            json: ["title": "For all", "audience": ["type": "resource", "resource_id": server.bootstrap.resourceId]])
+        #expect(everyone.status == 201, "\(everyone.errorText)")
+        #expect(everyone.json["profiles"] as? Int == 3)
+        #expect(try await Self.list(server, bob.jwt).messages.map(\.title) == ["For all"])
+        #expect(try await Self.list(server, ada.jwt).messages.map(\.title) == ["For all", "For two"])
+    }
+
     @Test func readOnOneDeviceIsReadOnTheOtherAndDeletedIsGoneFromBoth() async throws {
         let server = try await InProcessServer()
         defer { Task { await server.finish() } }
