@@ -37,7 +37,7 @@ LOG_LEVEL=${LOG_LEVEL:-info}
 SCRATCH=${SCRATCH:-.build}
 UPDATE_TOKENS=${UPDATE_TOKENS:-200}
 SKIP_DJANGO=${SKIP_DJANGO:-0}
-EVENT_DELIVERIES=${EVENT_DELIVERIES:-60000}
+EVENT_DELIVERIES=${EVENT_DELIVERIES:-40000}
 BUILD_FLAGS=${BUILD_FLAGS:-}
 if [ -z "${BACKENDS:-}" ]; then
     BACKENDS=sqlite
@@ -198,6 +198,10 @@ measure() {
     echo "$backend tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB" >>"$notes"
     kill -TERM "$server"
     wait "$server" 2>/dev/null || true
+    local busy deadlocks
+    busy=$(grep -c '"status":503' "$work/server-$backend.log" || true)
+    deadlocks=$(grep -c 'deadlock detected' "$work/server-$backend.log" || true)
+    [ "${busy:-0}" = 0 ] || echo "$backend: $busy requests answered 503 ($deadlocks of them: deadlock detected)" >>"$notes"
     if [ "$backend" = postgresql ]; then
         scripts/postgres.sh stop "$pg_dir"
         pg_dir=""
