@@ -198,10 +198,24 @@ measure() {
     echo "$backend tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB" >>"$notes"
     kill -TERM "$server"
     wait "$server" 2>/dev/null || true
-    local busy deadlocks
-    busy=$(grep -c '"status":503' "$work/server-$backend.log" || true)
-    deadlocks=$(grep -c 'deadlock detected' "$work/server-$backend.log" || true)
-    [ "${busy:-0}" = 0 ] || echo "$backend: $busy requests answered 503 ($deadlocks of them: deadlock detected)" >>"$notes"
+    # The answers that were not 2xx, by route and status, and how many of them were deadlocks.
+    python3 - "$backend" "$work/server-$backend.log" >>"$notes" <<'PY'
+import collections, json, sys
+counts, deadlocks = collections.Counter(), collections.Counter()
+for line in open(sys.argv[2], errors="replace"):
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        continue
+    status = entry.get("status")
+    if isinstance(status, int) and status >= 300:
+        key = (entry.get("route", "?"), status)
+        counts[key] += 1
+        deadlocks[key] += "deadlock detected" in entry.get("error", "")
+for (route, status), count in sorted(counts.items()):
+    print("%s %s: %d answers %d (%d of them: deadlock detected)" % (sys.argv[1], route, count, status,
+                                                                  deadlocks[(route, status)]))
+PY
     if [ "$backend" = postgresql ]; then
         scripts/postgres.sh stop "$pg_dir"
         pg_dir=""
