@@ -36,7 +36,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 now() { date +%s.%N; }
 
 # The stand-in (bench/lib/apns-standin.sh): nginx reading each body before answering.
