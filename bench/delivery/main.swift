@@ -3,11 +3,16 @@ import TernProtocol
 import TernServer
 
 // tern-bench-delivery: the sending engine's own cost, without a network. N subscribed devices in a
-// real SQLite file; one message to the whole resource; the engine fans it out, claims batches under
-// a lease, hands them to a sender that accepts everything at once, and records every outcome.
-// Prints deliveries per second for the fan-out and for claim → send → record, and peak memory.
+// real SQLite file (or a PostgreSQL database); one message to the whole resource; the engine fans it
+// out, claims batches under a lease, hands them to a sender that accepts everything at once, and
+// records every outcome. Prints deliveries per second for the fan-out and for claim → send →
+// record, and peak memory.
 //
 //   swift run -c release tern-bench-delivery [devices] [batch] [concurrency]
+//   tern-bench-delivery --database postgresql://… [devices] …     the same on an empty PostgreSQL
+//   tern-bench-delivery --database URL --seed RESOURCE [devices]  only subscribes N devices to an
+//       existing resource (of a `tern serve`'s database) through the store, and exits: the fan-out
+//       bench (bench/fanout/run.sh) seeds its 100,000 devices this way, the API would take minutes
 
 /// Accepts every push at once: what is left is the engine's and the store's work.
 struct AcceptingSender: PushSender {
@@ -33,38 +38,76 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-let devices = arguments.first ?? 100_000
+/// Subscribes `count` devices (one profile each, tokens made from the resource's id and the index) to
+/// `resource`, 10,000 per transaction, as push/subscribe stores them.
+func seed(_ store: any Store, resource: Resource, count: Int) async throws {
+    for chunk in stride(from: 0, to: count, by: 10_000) {
+        try await store.write { tx in
+            for index in chunk..<min(count, chunk + 10_000) {
+                let profile = try tx.createProfile(
+                    dbId: resource.dbId, publicId: "bench-r\(resource.id)-p\(index)", now: 1)
+                let token = String(format: "%032llx%032llx", resource.id, index)
+                _ = try tx.insertSubscription(
+                    SubscriptionValues(
+                        profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
+                        token: token, status: .subscribed, hashId: String(index), fields: ["_os": "IOS"],
+                        clientTime: 1), now: 1)
+            }
+        }
+    }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(index...(index + 1)) }
+    return arguments[index + 1]
+}
+let databaseURL = option("--database")
+let seedResource = option("--seed").flatMap { Int64($0) }
+let numbers = arguments.compactMap { Int($0) }
+let devices = numbers.first ?? 100_000
 var options = DeliveryEngine.Options()
-if arguments.count > 1 { options.batchSize = arguments[1] }
-if arguments.count > 2 { options.concurrency = arguments[2] }
+if numbers.count > 1 { options.batchSize = numbers[1] }
+if numbers.count > 2 { options.concurrency = numbers[2] }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-bench-delivery-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
-let store = try SQLiteStore(path: directory.appendingPathComponent("tern.sqlite").path)
+let store: any Store =
+    if let databaseURL {
+        try PostgresStore(url: databaseURL)
+    } else {
+        try SQLiteStore(path: directory.appendingPathComponent("tern.sqlite").path)
+    }
+let backend = databaseURL == nil ? "SQLite" : "PostgreSQL"
 
-let resourceId = try await store.write { tx in
+if let seedResource {
+    guard let resource = try await store.read({ try $0.resource(id: seedResource) }) else {
+        print("tern-bench-delivery: no resource \(seedResource) in the database")
+        try? FileManager.default.removeItem(at: directory)
+        exit(1)
+    }
+    let seedStart = ContinuousClock.now
+    try await seed(store, resource: resource, count: devices)
+    print(
+        "seeded \(devices) subscribed devices into resource \(resource.id) (\(backend)) in "
+            + "\(String(format: "%.1f", seconds(since: seedStart))) s")
+    await store.close()
+    try? FileManager.default.removeItem(at: directory)
+    exit(0)
+}
+
+let resource = try await store.write { tx in
     let project = try tx.createProject(name: "bench", audience: nil, now: 1)
     let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
     return try tx.createResource(
-        projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt_bench", now: 1
-    ).id
+        projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt_bench", now: 1)
 }
+let resourceId = resource.id
 let seedStart = ContinuousClock.now
-for chunk in stride(from: 0, to: devices, by: 10_000) {
-    try await store.write { tx in
-        for index in chunk..<min(devices, chunk + 10_000) {
-            let profile = try tx.createProfile(dbId: 1, publicId: "p\(index)", now: 1)
-            let token = String(format: "%064x", index)
-            _ = try tx.insertSubscription(
-                SubscriptionValues(
-                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: "ios-apns", token: token,
-                    status: .subscribed, hashId: String(index), fields: ["_os": "IOS"], clientTime: 1), now: 1)
-        }
-    }
-}
-print("seeded \(devices) subscribed devices in \(String(format: "%.1f", seconds(since: seedStart))) s")
+try await seed(store, resource: resource, count: devices)
+print("seeded \(devices) subscribed devices (\(backend)) in \(String(format: "%.1f", seconds(since: seedStart))) s")
 
 let engine = DeliveryEngine(
     store: store, senders: SenderRegistry([AcceptingSender()]), metrics: Metrics(),
@@ -76,13 +119,16 @@ let request = try JSONDecoder().decode(
         #"{"title":"Sale","body":"30% off today","media_url":"https://cdn.example.com/a.jpg","data":{"order":"A-1"},"audience":{"type":"resource","resource_id":\#(resourceId)}}"#
             .utf8))
 
+// Each look counts the message's deliveries; on PostgreSQL a count of 100,000 rows takes tens of
+// milliseconds of the server's time, so it looks less often there.
+let poll: Duration = databaseURL == nil ? .milliseconds(250) : .seconds(1)
 let start = ContinuousClock.now
 let created = try await messages.create(request)
 await engine.start()
 var stats = try await messages.stats(publicId: created.id)
 var fanOutSeconds: Double?
 while !stats.done {
-    try await Task.sleep(for: .milliseconds(250))
+    try await Task.sleep(for: poll)
     if fanOutSeconds == nil, try await messages.message(publicId: created.id).fanOutDone {
         fanOutSeconds = seconds(since: start)
     }
@@ -92,9 +138,10 @@ let total = seconds(since: start)
 await engine.stop()
 print(
     "message to \(stats.targeted) devices: fan-out done after \(String(format: "%.2f", fanOutSeconds ?? total)) s, "
-        + "all \(stats.sent) sent and recorded after \(String(format: "%.2f", total)) s")
+        + "all \(stats.sent) sent and recorded after \(String(format: "%.2f", total)) s (looked every \(poll))")
 print(
-    String(
-        format: "engine: %.0f deliveries/s end to end (batch %d, %d in flight), peak memory %.0f MB",
-        Double(stats.sent) / total, options.batchSize, options.concurrency, peakMemoryMB()))
+    "engine (\(backend)): "
+        + String(
+            format: "%.0f deliveries/s end to end (batch %d, %d in flight), peak memory %.0f MB",
+            Double(stats.sent) / total, options.batchSize, options.concurrency, peakMemoryMB()))
 await store.close()

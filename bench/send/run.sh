@@ -26,7 +26,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
 work=$(mktemp -d /tmp/tern-bench-send.XXXXXX)
 pids=()
@@ -37,55 +36,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 now() { date +%s.%N; }
 
-# The stand-in: a test CA, a certificate for 127.0.0.1, nginx reading each body before answering.
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$work/server.ext"
-ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
-(cd "$work" && openssl req -x509 "${ec[@]}" -keyout ca.key -out ca.pem -days 1 -subj "/CN=Tern Bench CA" \
-    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null &&
-    openssl req "${ec[@]}" -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null &&
-    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 \
-        -extfile server.ext 2>/dev/null)
-port=$(free_port)
-mkdir -p "$work/logs"
-cat >"$work/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;
-worker_processes 1;
-error_log $work/logs/error.log warn;
-pid $work/nginx.pid;
-daemon off;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    map \$http_apns_id \$apns_id { "" \$request_id; default \$http_apns_id; }
-    client_body_temp_path $work/body;
-    server {
-        listen 127.0.0.1:$port ssl http2;
-        ssl_certificate $work/server.pem;
-        ssl_certificate_key $work/server.key;
-        http2_max_concurrent_streams 128;
-        keepalive_requests 100000000;
-        keepalive_timeout 300s;
-        client_body_buffer_size 16k;
-        location /3/device/ {
-            echo_read_request_body;
-            echo_exec @answer;
-        }
-        location @answer {
-            add_header apns-id \$apns_id always;
-            return 200;
-        }
-    }
-}
-CONF
-"$nginx_bin" -c "$work/nginx.conf" -p "$work" &
-pids+=($!)
-for _ in $(seq 50); do
-    curl -s -o /dev/null --cacert "$work/ca.pem" "https://127.0.0.1:$port/" && break
-    sleep 0.1
-done
+# The stand-in (bench/lib/apns-standin.sh): nginx reading each body before answering.
+# shellcheck source=bench/lib/apns-standin.sh
+. bench/lib/apns-standin.sh
+start_apns_standin "$work"
+pids+=("$standin_pid")
+port=$standin_port
 
 echo "== building tern (release)"
 scratch=(--scratch-path "${TERN_BENCH_SCRATCH:-.build}")
@@ -110,13 +68,8 @@ resource_id=$(field resource_id)
 root=${api_url%/api/v1}
 for _ in $(seq 1 200); do curl -fs "$root/healthz" >/dev/null && break; sleep 0.05; done
 
-# APNs credentials: a fresh P-256 key in .p8 (PKCS#8) form; the stand-in does not check the JWT.
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/apns.p8" 2>/dev/null
-python3 - "$work/apns.p8" >"$work/apns.json" <<'PY'
-import json, sys
-print(json.dumps({"team_id": "TEAM123456", "key_id": "KEY1234567", "topic": "com.example.bench",
-                  "private_key": open(sys.argv[1]).read()}))
-PY
+# APNs credentials: a fresh P-256 key; the stand-in does not check the JWT.
+apns_credential_json "$work" >"$work/apns.json"
 curl -fs -o /dev/null -X PUT "$api_url/admin/projects/$project_id/credentials/apns" \
     -H "Authorization: Bearer $admin_key" -H 'Content-Type: application/json' --data-binary "@$work/apns.json"
 

@@ -7,13 +7,21 @@
 #   constant     Tern's /bench/constant: the HTTP layer, no store
 #   subscribe    push/subscribe, a new token each request
 #   update       push/update of one of UPDATE_TOKENS subscriptions
-#   event_push   event/push, one delivery report each request
+#   event_push   event/push, one delivery or open report each request, for a real delivery (the
+#                bench sends EVENT_DELIVERIES deliveries first; each gives two counted inserts)
 #   event_post   event/post, one goal each request
-# with each one's ratio to Tern's no-store route and to nginx, and the tern server's peak memory.
+# for each store in BACKENDS (`tern serve` on SQLite under --data, and on PostgreSQL: a throwaway
+# cluster from scripts/postgres.sh, started here and stopped at the end), one table with each row's
+# ratio to its own server's no-store route, to nginx and (PostgreSQL's rows) to SQLite's same
+# route, and each tern server's peak memory.
 #
 #   bench/server/run.sh                       # 10 s per route, 50 connections, 2 wrk threads
 #   DURATION=30s CONNECTIONS=100 bench/server/run.sh
 #   SKIP_DJANGO=1 bench/server/run.sh         # without the Python peer (no venv, no PyPI)
+#   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
+#                                             # programs are installed, else "sqlite"
+#   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
+#       (for a toolchain whose LLVM crashes on the release build: see bench/inapp/run.sh)
 #
 # Installs wrk and nginx with apt-get when missing, and the Python peer into a venv beside this
 # script (bench/server/django/.venv), never into the product. wrk runs on the same machine as the
@@ -29,6 +37,16 @@ LOG_LEVEL=${LOG_LEVEL:-info}
 SCRATCH=${SCRATCH:-.build}
 UPDATE_TOKENS=${UPDATE_TOKENS:-200}
 SKIP_DJANGO=${SKIP_DJANGO:-0}
+EVENT_DELIVERIES=${EVENT_DELIVERIES:-40000}
+BUILD_FLAGS=${BUILD_FLAGS:-}
+if [ -z "${BACKENDS:-}" ]; then
+    BACKENDS=sqlite
+    if command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
+        ls /opt/homebrew/opt/postgresql*/bin/initdb /usr/local/opt/postgresql*/bin/initdb >/dev/null 2>&1; then
+        BACKENDS="sqlite postgresql"
+    fi
+fi
+export WRK_THREADS
 scripts=bench/server/wrk
 
 need() {
@@ -45,14 +63,17 @@ need nginx nginx
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 echo "== building tern (release)"
-swift build -c release --product tern --scratch-path "$SCRATCH" >/dev/null
+# shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
+swift build -c release $BUILD_FLAGS --product tern --scratch-path "$SCRATCH" >/dev/null
 binary="$SCRATCH/release/tern"
 
 work=$(mktemp -d -t tern-bench-XXXXXX)
+pg_dir=""
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ -z "$pg_dir" ] || scripts/postgres.sh stop "$pg_dir"
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -99,76 +120,130 @@ if [ "$SKIP_DJANGO" != 1 ]; then
     pids+=($!)
 fi
 
-# Tern.
-data="$work/tern"
-mkdir -p "$data"
-"$binary" serve --port 0 --data "$data" --bench-routes --threads "$SERVER_THREADS" --log-level "$LOG_LEVEL" \
-    >"$work/server.out" 2>"$work/server.log" &
-server=$!
-pids+=($server)
-
-for _ in $(seq 1 200); do [ -s "$data/bootstrap.json" ] && break; sleep 0.05; done
-field() { sed -n "s/.*\"$1\" : \"\{0,1\}\([^\",]*\)\"\{0,1\}.*/\1/p" "$data/bootstrap.json"; }
-api_url=$(field api_url)
-rtoken=$(field rtoken)
-admin_key=$(field admin_key)
-project_id=$(field project_id)
-root=${api_url%/api/v1}
-for _ in $(seq 1 200); do curl -fs "$root/healthz" >/dev/null && break; sleep 0.05; done
 for _ in $(seq 1 200); do curl -fs -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.05; done
 if [ -n "$django_port" ]; then
     for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$django_port/device/apns/" && break; sleep 0.1; done
 fi
 
-# What event/post and push/update need: a pixel, and subscriptions to update.
-pixel_sid=bench-pixel
-curl -fs -o /dev/null -X POST "$api_url/admin/projects/$project_id/pixels" -H "Authorization: Bearer $admin_key" \
-    -H 'Content-Type: application/json' -d "{\"sid\":\"$pixel_sid\",\"name\":\"bench\"}"
-for i in $(seq 0 $((UPDATE_TOKENS - 1))); do
-    printf 'url = "%s/push/subscribe"\n-H "X-Tern-RToken: %s"\n-H "Content-Type: application/json"\n-d "{\\"time\\":1,\\"provider\\":\\"ios-apns\\",\\"subscription_id\\":\\"upd-%d\\",\\"sync\\":false}"\n-o /dev/null\n' \
-        "$api_url" "$rtoken" "$i"
-    [ "$i" -lt $((UPDATE_TOKENS - 1)) ] && echo next
-done >"$work/subscribe.curl"
-curl -fs -K "$work/subscribe.curl"
-
 results="$work/results"
+notes="$work/notes"
 : >"$results"
+: >"$notes"
+# run BACKEND NAME SCRIPT URL: one wrk run, one line of $results.
 run() {
-    local name=$1 script=$2 url=$3
+    local backend=$1 name=$2 script=$3 url=$4
     local line
-    line=$(RTOKEN=$rtoken PIXEL_SID=$pixel_sid UPDATE_TOKENS=$UPDATE_TOKENS \
+    line=$(RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS PUSH_IDS=${push_ids:-} \
         wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
         | sed -n 's/^RESULT //p')
-    echo "$name ${line:-0 0 0 0 0}" >>"$results"
+    echo "$backend $name ${line:-0 0 0 0 0}" >>"$results"
 }
 
 echo "== measuring (${DURATION} per route)"
-run nginx constant "http://127.0.0.1:$nginx_port/"
-[ -n "$django_port" ] && run django django_apns "http://127.0.0.1:$django_port/device/apns/"
-run constant constant "$root/bench/constant"
-run subscribe subscribe "$api_url/push/subscribe"
-run update update "$api_url/push/update"
-run event_push event_push "$api_url/event/push"
-run event_post event_post "$api_url/event/post"
+run - nginx constant "http://127.0.0.1:$nginx_port/"
+[ -n "$django_port" ] && run - django django_apns "http://127.0.0.1:$django_port/device/apns/"
 
-peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
+# measure BACKEND: a fresh tern serve on that store, its setup, its routes, its peak memory.
+measure() {
+    local backend=$1 data="$work/tern-$1" store_args=()
+    mkdir -p "$data"
+    if [ "$backend" = postgresql ]; then
+        pg_dir=$(mktemp -d /tmp/tern-bench-pg.XXXXXX)
+        local url
+        url=$(scripts/postgres.sh start "$pg_dir")
+        store_args=(--database "$url")
+    fi
+    "$binary" serve --port 0 --data "$data" "${store_args[@]}" --bench-routes --threads "$SERVER_THREADS" \
+        --log-level "$LOG_LEVEL" >"$work/server-$backend.out" 2>"$work/server-$backend.log" &
+    local server=$!
+    pids+=($server)
+    for _ in $(seq 1 400); do [ -s "$data/bootstrap.json" ] && break; sleep 0.05; done
+    field() { sed -n "s/.*\"$1\" : \"\{0,1\}\([^\",]*\)\"\{0,1\}.*/\1/p" "$data/bootstrap.json"; }
+    local api_url admin_key project_id resource_id root
+    api_url=$(field api_url)
+    rtoken=$(field rtoken)
+    admin_key=$(field admin_key)
+    project_id=$(field project_id)
+    resource_id=$(field resource_id)
+    root=${api_url%/api/v1}
+    for _ in $(seq 1 200); do curl -fs "$root/healthz" >/dev/null && break; sleep 0.05; done
+    echo "== $backend: $(curl -fs "$root/healthz")"
+
+    # What event/post, push/update and event/push need: a pixel, subscriptions to update, and
+    # real deliveries to report.
+    curl -fs -o /dev/null -X POST "$api_url/admin/projects/$project_id/pixels" -H "Authorization: Bearer $admin_key" \
+        -H 'Content-Type: application/json' -d '{"sid":"bench-pixel","name":"bench"}'
+    for i in $(seq 0 $((UPDATE_TOKENS - 1))); do
+        printf 'url = "%s/push/subscribe"\n-H "X-Tern-RToken: %s"\n-H "Content-Type: application/json"\n-d "{\\"time\\":1,\\"provider\\":\\"ios-apns\\",\\"subscription_id\\":\\"upd-%d\\",\\"sync\\":false}"\n-o /dev/null\n' \
+            "$api_url" "$rtoken" "$i"
+        [ "$i" -lt $((UPDATE_TOKENS - 1)) ] && echo next
+    done >"$work/subscribe.curl"
+    curl -fs -K "$work/subscribe.curl"
+    push_ids="$work/push-ids-$backend"
+    echo "== $backend: $(python3 bench/server/setup_events.py "$api_url" "$admin_key" "$resource_id" \
+        "$EVENT_DELIVERIES" "$push_ids") for event/push"
+
+    run "$backend" constant constant "$root/bench/constant"
+    run "$backend" subscribe subscribe "$api_url/push/subscribe"
+    run "$backend" update update "$api_url/push/update"
+    run "$backend" event_push event_push "$api_url/event/push"
+    run "$backend" event_post event_post "$api_url/event/post"
+
+    # How many of event/push's reports were not counted (repeats and unknown ones are lookups only).
+    local ignored
+    ignored=$(curl -fs "$root/metrics" | sed -n 's/^tern_push_events_ignored_total{reason="\([a-z_]*\)"} \([0-9]*\).*/\2 \1/p' | paste -sd, -)
+    echo "$backend event/push: $(($(wc -l <"$push_ids") * 2)) distinct reports prepared; ignored: ${ignored:-none}" >>"$notes"
+    local peak_kib
+    peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
+    echo "$backend tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB" >>"$notes"
+    kill -TERM "$server"
+    wait "$server" 2>/dev/null || true
+    # The answers that were not 2xx, by route and status, and how many of them were deadlocks.
+    python3 - "$backend" "$work/server-$backend.log" >>"$notes" <<'PY'
+import collections, json, sys
+counts, deadlocks = collections.Counter(), collections.Counter()
+for line in open(sys.argv[2], errors="replace"):
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        continue
+    status = entry.get("status")
+    if isinstance(status, int) and status >= 300:
+        key = (entry.get("route", "?"), status)
+        counts[key] += 1
+        deadlocks[key] += "deadlock detected" in entry.get("error", "")
+for (route, status), count in sorted(counts.items()):
+    print("%s %s: %d answers %d (%d of them: deadlock detected)" % (sys.argv[1], route, count, status,
+                                                                  deadlocks[(route, status)]))
+PY
+    if [ "$backend" = postgresql ]; then
+        scripts/postgres.sh stop "$pg_dir"
+        pg_dir=""
+    fi
+}
+for backend in $BACKENDS; do measure "$backend"; done
 
 echo
 awk '
-    { name[NR] = $1; rate[NR] = $2; p50[NR] = $3; p99[NR] = $4; count[NR] = $5; bad[NR] = $6
-      if ($1 == "constant") tern = $2; if ($1 == "nginx") nginx = $2 }
+    { backend[NR] = $1; name[NR] = $2; rate[NR] = $3; p50[NR] = $4; p99[NR] = $5; count[NR] = $6; bad[NR] = $7
+      if ($2 == "constant") tern[$1] = $3; if ($2 == "nginx") nginx = $3; if ($1 == "sqlite") sqlite[$2] = $3 }
     END {
-        printf "%-12s %12s %10s %10s %12s %10s %12s %10s\n", "route", "requests/s", "p50 ms", "p99 ms",
-            "requests", "non-2xx", "/ no-store", "/ nginx"
+        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
+            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite"
         for (i = 1; i <= NR; i++) {
-            toTern = 0; toNginx = 0
-            if (tern > 0) toTern = rate[i] / tern
-            if (nginx > 0) toNginx = rate[i] / nginx
-            printf "%-12s %12.0f %10.2f %10.2f %12d %10d %12.2f %10.2f\n", name[i], rate[i], p50[i], p99[i],
-                count[i], bad[i], toTern, toNginx
+            toTern = "-"; toNginx = "-"; toSQLite = "-"
+            if (tern[backend[i]] > 0) toTern = sprintf("%.2f", rate[i] / tern[backend[i]])
+            if (nginx > 0) toNginx = sprintf("%.2f", rate[i] / nginx)
+            if (backend[i] != "sqlite" && backend[i] != "-" && sqlite[name[i]] > 0)
+                toSQLite = sprintf("%.2f", rate[i] / sqlite[name[i]])
+            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s\n", backend[i], name[i], rate[i], p50[i],
+                p99[i], count[i], bad[i], toTern, toNginx, toSQLite
         }
     }' "$results"
 echo
-echo "tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB"
+cat "$notes"
 echo "tern: $SERVER_THREADS HTTP threads, log level $LOG_LEVEL; nginx: 1 worker; wrk: $WRK_THREADS threads," \
-    "$CONNECTIONS keep-alive connections, $DURATION per route; $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores"
+    "$CONNECTIONS keep-alive connections, $DURATION per route; $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores," \
+    "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+[[ " $BACKENDS " != *" postgresql "* ]] ||
+    echo "postgresql: scripts/postgres.sh's throwaway cluster on this machine (fsync off), the server's default pool"

@@ -1,9 +1,11 @@
 -- Shared by the route scripts: numbers each wrk thread, builds the API's POST requests (and
--- event/push's body), and prints one parseable RESULT line: requests/s, p50 ms, p99 ms,
+-- the no-store route's body), and prints one parseable RESULT line: requests/s, p50 ms, p99 ms,
 -- requests, non-2xx answers.
 local threads = {}
 local counter = 0
-local thread_id = 0
+thread_id = 0
+-- How many threads wrk runs (run.sh exports WRK_THREADS): scripts that split a list use it.
+thread_count = tonumber(os.getenv("WRK_THREADS") or "1")
 
 function setup(thread)
     thread:set("id", #threads)
@@ -28,7 +30,8 @@ function post_json(body, idempotency_key)
     }, body)
 end
 
--- event/push's body: one delivery report for message "m-<n>".
+-- A body shaped like event/push's (one delivery report for a made-up message "m-<n>"): what the
+-- no-store route reads.
 function delivery_event_body(n)
     return '{"events":[{"message_id":"m-' .. n .. '","type":"delivery","time":1700000000000}]}'
 end
