@@ -17,6 +17,13 @@ protocol BatchingBackend {
     func rollbackBatch()
     /// Maps a backend error (thrown by the calls above or by queries) to ``StoreError``.
     func storeError(_ error: any Error) -> any Error
+    /// True for a backend error that says the write lost a race and may simply run again (a
+    /// deadlock or serialization failure on PostgreSQL; SQLite has one writer and never says so).
+    func mayRunAgain(_ error: any Error) -> Bool
+}
+
+extension BatchingBackend {
+    func mayRunAgain(_ error: any Error) -> Bool { false }
 }
 
 /// How writes are grouped: at most `maxWrites` in one transaction, and a writer that finds fewer
@@ -81,13 +88,19 @@ final class PendingWrite<T: Sendable>: BatchedWrite {
 /// together and are answered only after the commit (an acknowledged write is durable). When the
 /// batch itself cannot be committed (or a savepoint cannot be undone), it is rolled back and every
 /// write that had succeeded runs again alone, in its own transaction, so no write fails for a
-/// batch-mate's sake.
+/// batch-mate's sake. A write that lost a race with another connection's transaction (a deadlock:
+/// two batches locking the same rows in other orders) is not failed for it: it runs again alone
+/// once its batch has committed and let go of its locks, up to ``attempts`` times in all.
 enum GroupCommit {
+    /// How many times a write that lost a race runs before its error is the answer.
+    static let attempts = 4
+
     static func apply(_ batch: [any BatchedWrite], on backend: some BatchingBackend) {
         if batch.count == 1 {
             return applyAlone(batch[0], on: backend)
         }
         var failures: [ObjectIdentifier: any Error] = [:]
+        var again: Set<ObjectIdentifier> = []
         do {
             try backend.beginBatch()
             for write in batch {
@@ -95,7 +108,11 @@ enum GroupCommit {
                 do {
                     try write.apply(backend.transaction)
                 } catch {
-                    failures[ObjectIdentifier(write)] = backend.storeError(error)
+                    if backend.mayRunAgain(error) {
+                        again.insert(ObjectIdentifier(write))
+                    } else {
+                        failures[ObjectIdentifier(write)] = backend.storeError(error)
+                    }
                     try backend.rollbackToSavepoint()
                     continue
                 }
@@ -110,7 +127,7 @@ enum GroupCommit {
                 if let failure = failures[ObjectIdentifier(write)] {
                     write.fail(failure)
                 } else {
-                    applyAlone(write, on: backend)
+                    applyAlone(write, on: backend, attempt: again.contains(ObjectIdentifier(write)) ? 2 : 1)
                 }
             }
             return
@@ -118,14 +135,16 @@ enum GroupCommit {
         for write in batch {
             if let failure = failures[ObjectIdentifier(write)] {
                 write.fail(failure)
+            } else if again.contains(ObjectIdentifier(write)) {
+                applyAlone(write, on: backend, attempt: 2)
             } else {
                 write.succeed()
             }
         }
     }
 
-    /// One write in its own transaction.
-    static func applyAlone(_ write: any BatchedWrite, on backend: some BatchingBackend) {
+    /// One write in its own transaction; `attempt` counts the runs so far, this one included.
+    static func applyAlone(_ write: any BatchedWrite, on backend: some BatchingBackend, attempt: Int = 1) {
         do {
             try backend.beginBatch()
             do {
@@ -136,6 +155,9 @@ enum GroupCommit {
                 throw error
             }
         } catch {
+            if attempt < attempts, backend.mayRunAgain(error) {
+                return applyAlone(write, on: backend, attempt: attempt + 1)
+            }
             return write.fail(backend.storeError(error))
         }
         write.succeed()

@@ -98,6 +98,38 @@ import Testing
         await first.close()
         await second.close()
     }
+    /// Two writes on two connections locking two rows in opposite orders deadlock; PostgreSQL
+    /// fails one of them, which then runs again once the other committed: both are answered with
+    /// success, and the later one's values stand.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func writesThatDeadlockRunAgainAndBothSucceed() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let store = try PostgresStore(url: url, poolSize: 2)
+        let (first, second) = try await store.write { tx in
+            let project = try tx.createProject(name: "p", audience: nil, now: 1)
+            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            let first = try tx.createProfile(dbId: database.id, publicId: "a", now: 1).id
+            let second = try tx.createProfile(dbId: database.id, publicId: "b", now: 1).id
+            for id in [first, second] { try tx.setPreferences(profileId: id, ["push": ["news": true]], now: 1) }
+            return (first, second)
+        }
+        @Sendable func crossing(_ order: [Int64], _ on: Bool) async throws {
+            try await store.write { tx in
+                try tx.setPreferences(profileId: order[0], ["push": ["news": on]], now: 2)
+                usleep(300_000)  // the other connection takes its first row meanwhile
+                try tx.setPreferences(profileId: order[1], ["push": ["news": on]], now: 2)
+            }
+        }
+        async let one: Void = crossing([first, second], false)
+        async let other: Void = crossing([second, first], false)
+        try await one
+        try await other
+        for id in [first, second] {
+            #expect(try await store.read { try $0.preferences(profileId: id) } == ["push": ["news": false]])
+        }
+        await store.close()
+    }
+
     /// Writes queued behind a busy connection share its next transaction, each under a savepoint:
     /// one that breaks a rule fails alone, its batch-mates commit.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))

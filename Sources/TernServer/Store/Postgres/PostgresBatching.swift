@@ -60,6 +60,10 @@ final class PostgresBatching: BatchingBackend {
     func storeError(_ error: any Error) -> any Error {
         (error as? PostgresError)?.storeError ?? error
     }
+
+    func mayRunAgain(_ error: any Error) -> Bool {
+        (error as? PostgresError)?.isRetryable ?? false
+    }
 }
 
 /// A session's connection, opened when first needed and again after the server went away. Owned
