@@ -189,7 +189,7 @@ public enum ServerOptions {
     ]
 
     /// The options as the command line declares them: the help and the parser both read this.
-    public static var spec: CommandSpec {
+    static var spec: CommandSpec {
         let declared = options.map { option in
             let name = String(option.flag.dropFirst(2))
             let help = option.help + "  [\(option.environment)]"
