@@ -44,7 +44,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `DIR/credentials`: the projects' provider credentials, one file each, mode 0600.
     var credentialsDirectory: String { (dataDirectory as NSString).appendingPathComponent("credentials") }
 
-    /// `DIR/bootstrap.json`.
+    /// Where `bootstrap.json` is: `bootstrap.json` in the data directory.
     public var bootstrapPath: String { (dataDirectory as NSString).appendingPathComponent("bootstrap.json") }
 
     /// The SDK's base URL for a server on `port`.

@@ -202,7 +202,8 @@ public enum ServerOptions {
             footer: "Behind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.")
     }
 
-    /// `tern serve --help`.
+    /// The help `tern serve --help` prints: every option of the server, each with the environment
+    /// variable that sets it too.
     public static var help: String { spec.help }
 
     /// Reads the environment, then the flags. Throws an error whose reason names the option.

@@ -55,7 +55,10 @@ public protocol SegmentQueries {
     func segments(projectId: Int64?) throws -> [SegmentRecord]
     /// Saves name, resource, filter and `updated_at`.
     func updateSegment(_ segment: SegmentRecord) throws
-    /// False when there was none.
+    /// Deletes a segment; messages already sent to it keep the filter they were made with.
+    ///
+    /// - Parameter id: The segment's id.
+    /// - Returns: False when there was no such segment.
     func deleteSegment(id: Int64) throws -> Bool
 
     /// How many push subscriptions in `scope` the filter admits at `now` (all of them when nil).

@@ -59,7 +59,12 @@ public protocol TenancyQueries {
     ///
     /// - Parameter resourceId: The resource's id.
     func categories(resourceId: Int64) throws -> [ResourceCategory]
-    /// False when there was no such category.
+    /// Deletes a resource's category.
+    ///
+    /// - Parameters:
+    ///   - resourceId: The resource's id.
+    ///   - name: The category's name.
+    /// - Returns: False when there was no such category.
     func deleteCategory(resourceId: Int64, name: String) throws -> Bool
 
     /// Creates a pixel that goals name by `sid`.
@@ -113,7 +118,12 @@ public protocol TenancyQueries {
     /// - Returns: False when there was no such key.
     func deleteJWTKey(projectId: Int64, kid: String) throws -> Bool
 
-    /// Keeps only a digest of the admin key.
+    /// Adds a server-wide admin key; only its digest is stored, never the key.
+    ///
+    /// - Parameters:
+    ///   - digest: The key's digest.
+    ///   - name: What the key is for, shown in listings.
+    ///   - now: The creation time, in milliseconds since 1970.
     func addAdminKey(digest: String, name: String, now: Int64) throws
     /// Whether an admin key with this digest exists.
     ///
@@ -147,7 +157,12 @@ public protocol ProfileQueries {
     ///
     /// - Parameter profileId: The profile's row id.
     func profileFields(profileId: Int64) throws -> [String: JSONValue]
-    /// Sets a field; nil removes it.
+    /// Sets one custom field of a profile.
+    ///
+    /// - Parameters:
+    ///   - profileId: The profile's row id.
+    ///   - name: The field's name.
+    ///   - value: Its new value; nil removes the field.
     func setProfileField(profileId: Int64, name: String, value: JSONValue?) throws
     /// Saves `isTest`, `skipTriggers` and `updatedAt`.
     func updateProfile(_ profile: Profile) throws
