@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
 import TernPush
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// What the server's `PushPayloadBuilder` writes, the SDK's `PushPayloadParser` reads back whole:
 /// both go by `TernPushPayload`'s keys, so a member renamed on one side fails here.

@@ -13,7 +13,10 @@
 #      baseline's line as removed and the new one as added;
 #   5. with the iOS SDK here (ios-build.sh unpacks it): the copy compiled for iOS too, with a public
 #      function under `#if os(iOS)`: documented, it has its page in the reference, marked iOS-only;
-#      undocumented, `make docs` and the API check fail and name it.
+#      undocumented, `make docs` and the API check fail and name it;
+#   6. the server's library: a copy of TernServer's sources with an undocumented public function
+#      planted, its module emitted against the build's modules (function bodies skipped: only the
+#      declarations matter): `make docs` fails, names it, and finds nothing else undocumented.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/sdk-modules.sh
@@ -98,6 +101,47 @@ if [ $linux = yes ]; then
         "$tmp/undocumented/api.log" fail $status "TernProtocol unchanged" \
         "public symbol without a documentation comment: TernProtocol: function plantedUndocumentedFunction()" \
         "Tags.swift"
+fi
+
+# The server's library: the same check on a copy of TernServer with a planted undocumented public
+# function. Its module is emitted against the modules the build made (TernProtocol, TernHTTP, ...),
+# without checking function bodies, so it takes seconds, not the minutes the build takes.
+built_modules=$(modules_dir)
+if [ -e "$built_modules/TernHTTP.swiftmodule" ] && [ -e "$built_modules/TernSQLite.swiftmodule" ]; then
+    server=$tmp/server-undocumented
+    mkdir -p "$server/Modules"
+    cp -R "$root/Sources/TernServer" "$server/src"
+    printf '\npublic func plantedUndocumentedServerFunction() -> Int { 1 }\n' >>"$server/src/App/Bootstrap.swift"
+    for module in TernProtocol TernSQLite TernHTTP TernCrypto; do  # with their comments and source locations
+        for file in "$built_modules/$module".swift{module,doc,sourceinfo}; do
+            [ -e "$file" ] && ln -s "$file" "$server/Modules/"
+        done
+    done
+    mapfile -t c_flags < <(server_tool_flags)
+    c_includes=()
+    for dir in "$root"/Sources/C*/; do c_includes+=(-I "${dir%/}"); done
+    accessor=$(find "$(cd "$root" && swift build --show-bin-path)/TernServer.build" -name resource_bundle_accessor.swift | head -1)
+    status=0
+    find "$server/src" -name '*.swift' -print0 | xargs -0 swiftc -emit-module -module-name TernServer \
+        -parse-as-library -swift-version 6 -experimental-skip-non-inlinable-function-bodies \
+        -I "$server/Modules" "${c_includes[@]}" "${c_flags[@]}" -module-cache-path "$root/.build/docs/module-cache" \
+        -emit-module-path "$server/Modules/TernServer.swiftmodule" ${accessor:+"$accessor"} \
+        >"$server/compile.log" 2>&1 || status=$?
+    if [ $status -ne 0 ]; then
+        echo "  FAILED: the copy of TernServer did not compile; its output:"
+        sed 's/^/    | /' "$server/compile.log"
+        failures=$((failures + 1))
+    else
+        status=0
+        TERN_MODULES_DIR="$server/Modules" TERN_DOCS_MODULES=TernProtocol TERN_DOCS_SERVER_MODULES=TernServer \
+            TERN_DOCS_OUT="$server/out" "$root/scripts/docs.sh" --no-build >"$server/docs.log" 2>&1 || status=$?
+        expect "a planted undocumented public TernServer function fails make docs, and nothing else there" \
+            "$server/docs.log" fail $status \
+            "public symbol without a documentation comment: TernServer: function plantedUndocumentedServerFunction()" \
+            "Bootstrap.swift" "1 public symbols without documentation"
+    fi
+else
+    echo "  skipped: the server's check (no build of the server's dependencies in $built_modules: swift build first)"
 fi
 
 # The Apple-only API: a copy compiled for iOS too (with the iOS SDK ios-build.sh unpacked), with a

@@ -5,15 +5,15 @@ import TernProtocol
 /// The management API under `/api/v1/admin/`, guarded by `Authorization: Bearer <key>`: each
 /// group says what its routes need of the key (its role) and where they name their project.
 /// Successes answer plain JSON (an object or a list); errors answer the envelope.
-public struct AdminRoutes: Sendable {
+struct AdminRoutes: Sendable {
     static let prefix = "/api/v1/admin"
     let service: AdminService
 
-    public init(service: AdminService) {
+    init(service: AdminService) {
         self.service = service
     }
 
-    public var all: [Route] {
+    var all: [Route] {
         let service = service
         let p = Self.prefix
         let server = RouteGroup([service.check(.server, .server)]) {

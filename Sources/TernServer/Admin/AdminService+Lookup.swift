@@ -3,7 +3,7 @@ import TernCrypto
 import TernProtocol
 
 extension AdminService {
-    public func pixels(projectId: Int64) async throws -> [Pixel] {
+    func pixels(projectId: Int64) async throws -> [Pixel] {
         try await store.read { tx in
             try Self.project(tx, projectId)
             return try tx.pixels(projectId: projectId)
@@ -11,7 +11,7 @@ extension AdminService {
     }
 
     /// Creates a pixel; without `sid`, a random one.
-    public func createPixel(projectId: Int64, _ request: AdminRequests.CreatePixel) async throws -> Pixel {
+    func createPixel(projectId: Int64, _ request: AdminRequests.CreatePixel) async throws -> Pixel {
         let sid = request.sid ?? Digest.randomHex(bytes: 8)
         try Validation.text(sid, field: "sid", max: 128)
         let name = request.name ?? sid
@@ -24,13 +24,13 @@ extension AdminService {
         }
     }
 
-    public func deletePixel(projectId: Int64, sid: String) async throws {
+    func deletePixel(projectId: Int64, sid: String) async throws {
         guard try await store.write({ try $0.deletePixel(projectId: projectId, sid: sid) }) else {
             throw APIError.notFound("project \(projectId) has no pixel with sid \(sid.prefix(128))")
         }
     }
 
-    public func goals(projectId: Int64, sid: String, limit: Int) async throws -> [GoalRecord] {
+    func goals(projectId: Int64, sid: String, limit: Int) async throws -> [GoalRecord] {
         try await store.read { tx in
             guard let pixel = try tx.pixel(projectId: projectId, sid: sid) else {
                 throw APIError.notFound("project \(projectId) has no pixel with sid \(sid.prefix(128))")
@@ -39,7 +39,7 @@ extension AdminService {
         }
     }
 
-    public func jwtKeys(projectId: Int64) async throws -> [JWTKeyView] {
+    func jwtKeys(projectId: Int64) async throws -> [JWTKeyView] {
         try await store.read { tx in
             try Self.project(tx, projectId)
             return try tx.jwtKeys(projectId: projectId).map(JWTKeyView.init)
@@ -47,7 +47,7 @@ extension AdminService {
     }
 
     /// Adds a verification key after checking that it can verify tokens of its algorithm.
-    public func addJWTKey(projectId: Int64, _ request: AdminRequests.AddJWTKey) async throws -> JWTKeyView {
+    func addJWTKey(projectId: Int64, _ request: AdminRequests.AddJWTKey) async throws -> JWTKeyView {
         try Validation.text(request.kid, field: "kid", max: 128)
         try verifier.checkKey(request.key, algorithm: request.algorithm)
         let now = clock()
@@ -62,13 +62,13 @@ extension AdminService {
         }
     }
 
-    public func deleteJWTKey(projectId: Int64, kid: String) async throws {
+    func deleteJWTKey(projectId: Int64, kid: String) async throws {
         guard try await store.write({ try $0.deleteJWTKey(projectId: projectId, kid: kid) }) else {
             throw APIError.notFound("project \(projectId) has no key with kid \(kid.prefix(128))")
         }
     }
 
-    public func profile(publicId: String) async throws -> ProfileView {
+    func profile(publicId: String) async throws -> ProfileView {
         try await store.read { tx in
             guard let profile = try tx.profile(publicId: publicId) else {
                 throw APIError.notFound("profile \(publicId.prefix(64)) does not exist")
@@ -78,14 +78,14 @@ extension AdminService {
     }
 
     /// Profiles of a database by email, phone, or a field's value.
-    public func findProfiles(dbId: Int64, field: String, value: JSONValue) async throws -> [ProfileView] {
+    func findProfiles(dbId: Int64, field: String, value: JSONValue) async throws -> [ProfileView] {
         try await store.read { tx in
             try tx.profiles(dbId: dbId, field: field, value: value).map { try Self.view(tx, $0) }
         }
     }
 
     /// Subscriptions with a push token (or another channel's address) on a resource, in every profile.
-    public func findSubscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String)
+    func findSubscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String)
         async throws
         -> [SubscriptionView]
     {
@@ -98,7 +98,7 @@ extension AdminService {
         }
     }
 
-    public func pushEvents(messageId: String) async throws -> [PushEventRecord] {
+    func pushEvents(messageId: String) async throws -> [PushEventRecord] {
         try await store.read { try $0.pushEvents(messageId: messageId) }
     }
 

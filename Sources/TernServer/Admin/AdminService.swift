@@ -3,14 +3,14 @@ import TernCrypto
 import TernProtocol
 
 /// The management API's logic: tenancy, categories, pixels, JWT keys, lookups.
-public struct AdminService: Sendable {
+struct AdminService: Sendable {
     let store: any Store
     let verifier: any TokenVerifier
     let clock: @Sendable () -> Int64
     /// The management API's keys: who a request is, and the audit log.
-    public let keys: KeyService
+    let keys: KeyService
 
-    public init(
+    init(
         store: any Store, verifier: any TokenVerifier, logger: Logger? = nil,
         clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
@@ -21,7 +21,7 @@ public struct AdminService: Sendable {
     }
 
     /// True when `key` is one of the server's server keys (the operator's).
-    public func isAdminKey(_ key: String) async throws -> Bool {
+    func isAdminKey(_ key: String) async throws -> Bool {
         let digest = AdminKeys.digest(key)
         return try await store.read { try $0.hasAdminKey(digest: digest) }
     }
@@ -32,25 +32,25 @@ public struct AdminService: Sendable {
     }
 
     /// Every project, or (`projectId`) only that one.
-    public func projects(projectId: Int64? = nil) async throws -> [Project] {
+    func projects(projectId: Int64? = nil) async throws -> [Project] {
         try await store.read { try $0.projects() }.filter { projectId == nil || $0.id == projectId }
     }
 
-    public func createProject(_ request: AdminRequests.CreateProject) async throws -> Project {
+    func createProject(_ request: AdminRequests.CreateProject) async throws -> Project {
         try Self.name(request.name, "name")
         if let audience = request.audience { try Self.name(audience, "audience") }
         let now = clock()
         return try await store.write { try $0.createProject(name: request.name, audience: request.audience, now: now) }
     }
 
-    public func databases(projectId: Int64) async throws -> [ProfileDatabase] {
+    func databases(projectId: Int64) async throws -> [ProfileDatabase] {
         try await store.read { tx in
             try Self.project(tx, projectId)
             return try tx.databases(projectId: projectId)
         }
     }
 
-    public func createDatabase(projectId: Int64, _ request: AdminRequests.CreateDatabase) async throws
+    func createDatabase(projectId: Int64, _ request: AdminRequests.CreateDatabase) async throws
         -> ProfileDatabase
     {
         try Self.name(request.name, "name")
@@ -63,12 +63,12 @@ public struct AdminService: Sendable {
         }
     }
 
-    public func resources(projectId: Int64?) async throws -> [Resource] {
+    func resources(projectId: Int64?) async throws -> [Resource] {
         try await store.read { try $0.resources(projectId: projectId) }
     }
 
     /// Creates a resource with a fresh rToken; without `db_id`, in the project's first database.
-    public func createResource(_ request: AdminRequests.CreateResource) async throws -> Resource {
+    func createResource(_ request: AdminRequests.CreateResource) async throws -> Resource {
         try Self.name(request.name, "name")
         let names = request.channels ?? [SubscriptionChannel.push.rawValue]
         let channels = names.compactMap(SubscriptionChannel.init(rawValue:)).filter { $0 != .inapp }
@@ -92,14 +92,14 @@ public struct AdminService: Sendable {
         }
     }
 
-    public func resource(id: Int64) async throws -> ResourceView {
+    func resource(id: Int64) async throws -> ResourceView {
         try await store.read { tx in
             let resource = try Self.resource(tx, id)
             return ResourceView(resource: resource, categories: try tx.categories(resourceId: id))
         }
     }
 
-    public func putCategory(resourceId: Int64, name: String, _ request: AdminRequests.PutCategory) async throws
+    func putCategory(resourceId: Int64, name: String, _ request: AdminRequests.PutCategory) async throws
         -> ResourceCategory
     {
         guard FieldName.isValid(name) else {
@@ -117,7 +117,7 @@ public struct AdminService: Sendable {
         }
     }
 
-    public func deleteCategory(resourceId: Int64, name: String) async throws {
+    func deleteCategory(resourceId: Int64, name: String) async throws {
         let deleted = try await store.write { tx in
             try Self.resource(tx, resourceId)
             return try tx.deleteCategory(resourceId: resourceId, name: name)
@@ -125,7 +125,7 @@ public struct AdminService: Sendable {
         guard deleted else { throw APIError.notFound("resource \(resourceId) has no category \(name.prefix(64))") }
     }
 
-    public func categories(resourceId: Int64) async throws -> [ResourceCategory] {
+    func categories(resourceId: Int64) async throws -> [ResourceCategory] {
         try await resource(id: resourceId).categories
     }
 

@@ -2,21 +2,21 @@ import Foundation
 import TernProtocol
 
 /// Bodies of the management API's requests.
-public enum AdminRequests {
-    public struct CreateProject: Codable, Sendable {
-        public var name: String
-        public var audience: String?
+enum AdminRequests {
+    struct CreateProject: Codable, Sendable {
+        var name: String
+        var audience: String?
     }
 
-    public struct CreateDatabase: Codable, Sendable {
-        public var name: String
+    struct CreateDatabase: Codable, Sendable {
+        var name: String
     }
 
-    public struct CreateResource: Codable, Sendable {
-        public var projectId: Int64
-        public var dbId: Int64?
-        public var name: String
-        public var channels: [String]?
+    struct CreateResource: Codable, Sendable {
+        var projectId: Int64
+        var dbId: Int64?
+        var name: String
+        var channels: [String]?
 
         enum CodingKeys: String, CodingKey {
             case name, channels
@@ -25,41 +25,41 @@ public enum AdminRequests {
         }
     }
 
-    public struct PutCategory: Codable, Sendable {
-        public var title: String?
-        public var steady: Bool?
+    struct PutCategory: Codable, Sendable {
+        var title: String?
+        var steady: Bool?
     }
 
-    public struct CreatePixel: Codable, Sendable {
-        public var sid: String?
-        public var name: String?
+    struct CreatePixel: Codable, Sendable {
+        var sid: String?
+        var name: String?
     }
 
-    public struct AddJWTKey: Codable, Sendable {
-        public var kid: String
-        public var algorithm: String
+    struct AddJWTKey: Codable, Sendable {
+        var kid: String
+        var algorithm: String
         /// A PEM public key, or the HS256 secret.
-        public var key: String
+        var key: String
     }
 }
 
 /// A resource with its categories.
-public struct ResourceView: Codable, Sendable, Equatable {
-    public var resource: Resource
-    public var categories: [ResourceCategory]
+struct ResourceView: Codable, Sendable, Equatable {
+    var resource: Resource
+    var categories: [ResourceCategory]
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try resource.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(categories, forKey: .categories)
     }
 
-    public init(resource: Resource, categories: [ResourceCategory]) {
+    init(resource: Resource, categories: [ResourceCategory]) {
         self.resource = resource
         self.categories = categories
     }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         resource = try Resource(from: decoder)
         categories = try decoder.container(keyedBy: Keys.self).decode([ResourceCategory].self, forKey: .categories)
     }
@@ -69,15 +69,15 @@ public struct ResourceView: Codable, Sendable, Equatable {
 
 /// A JWT verification key as the API shows it: never an HS256 secret. The stored
 /// ``JWTKeyRecord`` holds the fields; this says which of them the API shows and under which names.
-public struct JWTKeyView: Encodable, Sendable, Equatable {
-    public var record: JWTKeyRecord
+struct JWTKeyView: Encodable, Sendable, Equatable {
+    var record: JWTKeyRecord
 
     init(_ record: JWTKeyRecord) { self.record = record }
 
     /// The PEM public key; absent for HS256, whose key is the shared secret.
-    public var publicKey: String? { record.algorithm == "HS256" ? nil : record.key }
+    var publicKey: String? { record.algorithm == "HS256" ? nil : record.key }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(record.projectId, forKey: .projectId)
         try container.encode(record.kid, forKey: .kid)
@@ -96,12 +96,12 @@ public struct JWTKeyView: Encodable, Sendable, Equatable {
 
 /// A subscription as the API shows it: the stored ``Subscription`` (whose token is shown as
 /// `subscription_id`), with its profile's public id instead of the row id, and its tags.
-public struct SubscriptionView: Encodable, Sendable, Equatable {
-    public var subscription: Subscription
+struct SubscriptionView: Encodable, Sendable, Equatable {
+    var subscription: Subscription
     /// The profile's public id (`profile.id` on the wire).
-    public var profileId: String
+    var profileId: String
     /// The binding's tags (push subscriptions only; set by the SDK's `setTags`).
-    public var tags: [String: String]
+    var tags: [String: String]
 
     init(_ subscription: Subscription, profileId: String, tags: [String: String] = [:]) {
         self.subscription = subscription
@@ -109,7 +109,7 @@ public struct SubscriptionView: Encodable, Sendable, Equatable {
         self.tags = tags
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         let s = subscription
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(s.id, forKey: .id)
@@ -149,12 +149,12 @@ public struct SubscriptionView: Encodable, Sendable, Equatable {
 
 /// A profile with its fields and subscriptions: the stored ``Profile`` shown by its public id
 /// (the row id stays inside the store).
-public struct ProfileView: Encodable, Sendable, Equatable {
-    public var profile: Profile
-    public var fields: [String: JSONValue]
-    public var subscriptions: [SubscriptionView]
+struct ProfileView: Encodable, Sendable, Equatable {
+    var profile: Profile
+    var fields: [String: JSONValue]
+    var subscriptions: [SubscriptionView]
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(profile.publicId, forKey: .id)
         try container.encode(profile.dbId, forKey: .dbId)

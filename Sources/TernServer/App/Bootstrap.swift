@@ -3,13 +3,20 @@ import TernCrypto
 
 /// What a fresh server hands its operator: `DIR/bootstrap.json`.
 public struct BootstrapInfo: Codable, Sendable, Equatable {
+    /// The id of the project the first start created; management requests name it as `project_id`.
     public var projectId: Int64
+    /// The id of the push resource the first start created, whose rToken ``rToken`` is.
     public var resourceId: Int64
+    /// The push resource's rToken: apps send it (or a JWT) with every SDK request.
     public var rToken: String
+    /// The admin key, in clear text: it is written only to this file (the store keeps a digest), so
+    /// keep the file private (it is created with mode 0600).
     public var adminKey: String
+    /// The API's base URL from the server's host and port, e.g. `http://127.0.0.1:8080/api/v1`;
+    /// rewritten when either changes.
     public var apiURL: String
 
-    public init(projectId: Int64, resourceId: Int64, rToken: String, adminKey: String, apiURL: String) {
+    init(projectId: Int64, resourceId: Int64, rToken: String, adminKey: String, apiURL: String) {
         self.projectId = projectId
         self.resourceId = resourceId
         self.rToken = rToken
@@ -34,10 +41,27 @@ public struct BootstrapInfo: Codable, Sendable, Equatable {
 /// - Store without a usable `bootstrap.json`: issues a new admin key for the first push resource
 ///   (only a digest of the old key is stored, so it cannot be recovered).
 public enum Bootstrapper {
+    /// What ``Bootstrapper/run(store:path:apiURL:now:)`` found and did.
     public enum Outcome: Sendable, Equatable {
-        case created, reused, reissued
+        /// The store was empty: a project, a profile database, a push resource and an admin key were made.
+        case created
+        /// The store and `bootstrap.json` matched: nothing was made (`api_url` may have been rewritten).
+        case reused
+        /// The store had a push resource but no usable `bootstrap.json`: a new admin key was issued for it.
+        case reissued
     }
 
+    /// Brings the store and `bootstrap.json` into agreement: creates what an empty store lacks, reuses a
+    /// valid file (rewriting its `api_url` when `apiURL` differs), or issues a new admin key.
+    ///
+    /// - Parameters:
+    ///   - store: The server's store.
+    ///   - path: Where `bootstrap.json` is read and written (mode 0600, replaced atomically).
+    ///   - apiURL: The API's base URL to record in the file.
+    ///   - now: The current time in milliseconds since 1970, for the rows it creates.
+    /// - Returns: The file's contents and what was done.
+    /// - Throws: The store's error when it cannot be read or written, or a ``ConfigurationError`` when the
+    ///   file cannot be written.
     public static func run(store: any Store, path: String, apiURL: String, now: Int64) async throws -> (
         BootstrapInfo, Outcome
     ) {
@@ -95,6 +119,6 @@ public enum Bootstrapper {
 }
 
 /// Admin keys are stored as digests.
-public enum AdminKeys {
-    public static func digest(_ key: String) -> String { Digest.sha256Hex("tern-admin-key:" + key) }
+enum AdminKeys {
+    static func digest(_ key: String) -> String { Digest.sha256Hex("tern-admin-key:" + key) }
 }

@@ -2,50 +2,51 @@ import Foundation
 
 /// Everything `tern serve` can be told; the defaults run.
 public struct ServerConfiguration: Sendable, Equatable {
-    public var host = "127.0.0.1"
+    var host = "127.0.0.1"
     /// 0 picks a free port.
-    public var port = 8080
+    var port = 8080
     /// Where the SQLite file and `bootstrap.json` live.
-    public var dataDirectory = "./.tern"
+    var dataDirectory = "./.tern"
     /// libmicrohttpd's polling threads.
-    public var threads = 4
-    public var maxBodyBytes = 1 << 20
-    public var maxHeaderBytes = 16 << 10
-    public var connectionTimeoutSeconds = 30
+    var threads = 4
+    var maxBodyBytes = 1 << 20
+    var maxHeaderBytes = 16 << 10
+    var connectionTimeoutSeconds = 30
     /// A request's head must be complete this many seconds after the connection opened or the
     /// previous answer went out, however slowly it trickles in (0: none).
-    public var headTimeoutSeconds = 30
+    var headTimeoutSeconds = 30
     /// `--body-timeout`: a request's body must be complete this long after its head.
-    public var bodyTimeoutSeconds = 60
-    public var maxConnections = 4096
+    var bodyTimeoutSeconds = 60
+    var maxConnections = 4096
     /// Connections at once from one client address (0: no cap).
-    public var maxConnectionsPerAddress = 256
+    var maxConnectionsPerAddress = 256
+    /// The lowest level the log writes (`--log-level`); ``Logger/Level/info`` by default.
     public var logLevel: Logger.Level = .info
     /// Adds `/bench/constant`, which answers `{"error":0}` without touching the store (the HTTP ceiling).
-    public var benchRoutes = false
+    var benchRoutes = false
     /// Where APNs, FCM and HMS are (the real services by default) and the CA file to trust for them.
-    public var providers = ProviderEndpoints()
+    var providers = ProviderEndpoints()
     /// The sending engine: batch size, batches in flight, lease (`--delivery-*`).
-    public var delivery = DeliveryEngine.Options()
+    var delivery = DeliveryEngine.Options()
     /// A `postgresql://` URL: the store is that PostgreSQL, shared by every node pointed at it. Nil: the
     /// SQLite file under the data directory.
-    public var databaseURL: String?
+    var databaseURL: String?
     /// Connections each node keeps to PostgreSQL.
-    public var databasePoolSize = 8
+    var databasePoolSize = 8
     /// How concurrent writes share a transaction (`--write-batch`, `--write-batch-wait-ms`).
-    public var groupCommit = GroupCommitConfiguration()
+    var groupCommit = GroupCommitConfiguration()
 
-    public init() {}
+    init() {}
 
     /// The SQLite file inside the data directory.
-    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tern.sqlite") }
+    var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tern.sqlite") }
 
     /// `DIR/credentials`: the projects' provider credentials, one file each, mode 0600.
-    public var credentialsDirectory: String { (dataDirectory as NSString).appendingPathComponent("credentials") }
+    var credentialsDirectory: String { (dataDirectory as NSString).appendingPathComponent("credentials") }
 
-    /// `DIR/bootstrap.json`.
+    /// Where `bootstrap.json` is: `bootstrap.json` in the data directory.
     public var bootstrapPath: String { (dataDirectory as NSString).appendingPathComponent("bootstrap.json") }
 
     /// The SDK's base URL for a server on `port`.
-    public func apiURL(port: Int) -> String { "http://\(host):\(port)/api/v1" }
+    func apiURL(port: Int) -> String { "http://\(host):\(port)/api/v1" }
 }

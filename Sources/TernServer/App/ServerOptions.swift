@@ -189,7 +189,7 @@ public enum ServerOptions {
     ]
 
     /// The options as the command line declares them: the help and the parser both read this.
-    public static var spec: CommandSpec {
+    static var spec: CommandSpec {
         let declared = options.map { option in
             let name = String(option.flag.dropFirst(2))
             let help = option.help + "  [\(option.environment)]"
@@ -202,7 +202,8 @@ public enum ServerOptions {
             footer: "Behind an egress proxy, set https_proxy (and no_proxy): APNs, FCM and HMS all go through it.")
     }
 
-    /// `tern serve --help`.
+    /// The help `tern serve --help` prints: every option of the server, each with the environment
+    /// variable that sets it too.
     public static var help: String { spec.help }
 
     /// Reads the environment, then the flags. Throws an error whose reason names the option.

@@ -11,16 +11,20 @@ import TernHTTP
 /// await app.stop()
 /// ```
 public final class TernServerApp: Sendable {
+    /// The configuration the server was started with.
     public let configuration: ServerConfiguration
+    /// What `bootstrap.json` says: the project, the push resource, its rToken, the admin key and the
+    /// API's URL.
     public let bootstrap: BootstrapInfo
+    /// Whether this start created the bootstrap, reused it or issued a new admin key.
     public let bootstrapOutcome: Bootstrapper.Outcome
     /// The port the server listens on.
-    public let port: Int
-    public let metrics: Metrics
+    let port: Int
+    let metrics: Metrics
     /// The provider clients the delivery engine sends through; register senders here.
-    public let senders: SenderRegistry
+    let senders: SenderRegistry
     /// Sends queued messages while the server runs.
-    public let engine: DeliveryEngine
+    let engine: DeliveryEngine
     let http: HTTPServer
     let store: any Store
     let logger: Logger

@@ -8,19 +8,19 @@ import TernProtocol
 ///   (the rToken's project, else any project with that kid); `aud` must be the project's audience;
 ///   `matching` names the database and the identity. The resource is the rToken's, else
 ///   `matching.resource_id`, else the project's only push resource.
-public struct Authenticator: Sendable {
+struct Authenticator: Sendable {
     let store: any Store
     let verifier: any TokenVerifier
     let clock: @Sendable () -> Date
     let cache = CallerCache()
 
-    public init(store: any Store, verifier: any TokenVerifier, clock: @escaping @Sendable () -> Date = { Date() }) {
+    init(store: any Store, verifier: any TokenVerifier, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.verifier = verifier
         self.clock = clock
     }
 
-    public func caller(rToken: String?, authorization: String?) async throws -> Caller {
+    func caller(rToken: String?, authorization: String?) async throws -> Caller {
         let rToken = rToken.flatMap { $0.isEmpty ? nil : $0 }
         guard let authorization, !authorization.isEmpty else {
             guard let rToken else {

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Who is asking, as authentication established it.
-public struct Caller: Sendable, Equatable {
-    public let project: Project
+struct Caller: Sendable, Equatable {
+    let project: Project
     /// The resource the request is about: the rToken's, or the one the JWT's matching names.
-    public let resource: Resource
+    let resource: Resource
     /// Where the request's profile lives: the JWT's `matching.db_id`, else the resource's database.
-    public let database: ProfileDatabase
+    let database: ProfileDatabase
     /// The profile a JWT names; nil for rToken-only requests.
-    public let identity: ProfileIdentity?
+    let identity: ProfileIdentity?
 
-    public init(project: Project, resource: Resource, database: ProfileDatabase, identity: ProfileIdentity?) {
+    init(project: Project, resource: Resource, database: ProfileDatabase, identity: ProfileIdentity?) {
         self.project = project
         self.resource = resource
         self.database = database
@@ -18,5 +18,5 @@ public struct Caller: Sendable, Equatable {
     }
 
     /// True when a JWT named the profile.
-    public var hasJWT: Bool { identity != nil }
+    var hasJWT: Bool { identity != nil }
 }

@@ -4,17 +4,17 @@ import TernCrypto
 
 /// ``TokenVerifier`` over TernCrypto (OpenSSL): ES256, RS256, PS256 with PEM public keys, HS256 with
 /// a shared secret (its UTF-8 bytes).
-public struct CryptoTokenVerifier: TokenVerifier {
+struct CryptoTokenVerifier: TokenVerifier {
     /// Seconds of clock skew allowed on `exp` and `nbf`.
-    public let leeway: TimeInterval
+    let leeway: TimeInterval
     /// Shortest HS256 secret accepted, in bytes.
-    public static let minimumSecretBytes = 32
+    static let minimumSecretBytes = 32
 
-    public init(leeway: TimeInterval = 30) {
+    init(leeway: TimeInterval = 30) {
         self.leeway = leeway
     }
 
-    public func header(of token: String) throws(APIError) -> [String: String] {
+    func header(of token: String) throws(APIError) -> [String: String] {
         do {
             return try JWT.decodeUnverified(token).header
         } catch {
@@ -22,7 +22,7 @@ public struct CryptoTokenVerifier: TokenVerifier {
         }
     }
 
-    public func verify(_ token: String, key: JWTKeyRecord, audience: String, now: Date) throws(APIError) -> Data {
+    func verify(_ token: String, key: JWTKeyRecord, audience: String, now: Date) throws(APIError) -> Data {
         let verificationKey = try Self.cachedKey(key.key, algorithm: key.algorithm)
         let claims: Data
         do {
@@ -53,7 +53,7 @@ public struct CryptoTokenVerifier: TokenVerifier {
         return made
     }
 
-    public func checkKey(_ key: String, algorithm: String) throws(APIError) {
+    func checkKey(_ key: String, algorithm: String) throws(APIError) {
         _ = try Self.verificationKey(key, algorithm: algorithm, status: 400)
     }
 

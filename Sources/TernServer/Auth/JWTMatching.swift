@@ -7,12 +7,12 @@ import TernProtocol
 /// ```json
 /// {"matching": {"db_id": 2, "email": "ada@example.com"}}
 /// ```
-public struct JWTMatching: Sendable, Equatable {
-    public var dbId: Int64
-    public var resourceId: Int64?
-    public var identity: ProfileIdentity
+struct JWTMatching: Sendable, Equatable {
+    var dbId: Int64
+    var resourceId: Int64?
+    var identity: ProfileIdentity
 
-    public init(dbId: Int64, resourceId: Int64?, identity: ProfileIdentity) {
+    init(dbId: Int64, resourceId: Int64?, identity: ProfileIdentity) {
         self.dbId = dbId
         self.resourceId = resourceId
         self.identity = identity
@@ -23,7 +23,7 @@ public struct JWTMatching: Sendable, Equatable {
         + "or provider with subscription_id"
 
     /// Reads the claim out of the token's claims JSON.
-    public static func parse(claims: Data) throws(APIError) -> JWTMatching {
+    static func parse(claims: Data) throws(APIError) -> JWTMatching {
         guard case .object(let root)? = try? JSONCoders.decoder.decode(JSONValue.self, from: claims) else {
             throw .unauthorized("JWT rejected: its claims are not a JSON object")
         }

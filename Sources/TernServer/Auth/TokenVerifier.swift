@@ -1,7 +1,7 @@
 import Foundation
 
 /// Verifies JWTs: the port between the server's auth and the crypto library.
-public protocol TokenVerifier: Sendable {
+protocol TokenVerifier: Sendable {
     /// The token's JOSE header, read without verifying anything.
     func header(of token: String) throws(APIError) -> [String: String]
 

@@ -11,16 +11,16 @@ import TernProtocol
 /// - `GET /api/v1/admin/test-profiles`: profiles marked as test devices
 /// - `GET /api/v1/admin/profiles/{profile_id}/push-events`: its newest 100 delivery and open reports
 /// - `PUT /api/v1/admin/profiles/{profile_id}/test` `{"is_test": true}`: mark or unmark one
-public struct DashboardAPIRoutes: Sendable {
+struct DashboardAPIRoutes: Sendable {
     let service: DashboardService
     let admin: AdminService
 
-    public init(service: DashboardService, admin: AdminService) {
+    init(service: DashboardService, admin: AdminService) {
         self.service = service
         self.admin = admin
     }
 
-    public var all: [Route] {
+    var all: [Route] {
         let service = service
         let p = AdminRoutes.prefix
         let lists = RouteGroup([admin.check(.read, .own)]) {

@@ -3,11 +3,11 @@ import Foundation
 /// The web console's files (HTML, CSS, JavaScript modules), read once at start from the
 /// `Web` folder SwiftPM copies beside the binary (`Tern_TernServer.resources/Web`), or from
 /// `TERN_DASHBOARD_DIR` when set.
-public struct DashboardAssets: Sendable {
+struct DashboardAssets: Sendable {
     /// File name → (content type, bytes).
     let files: [String: (contentType: String, body: Data)]
     /// Where the files were read from; nil when none were found.
-    public let directory: String?
+    let directory: String?
 
     static let types = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
@@ -17,7 +17,7 @@ public struct DashboardAssets: Sendable {
 
     /// Reads every file of the first folder found (no subfolders): `TERN_DASHBOARD_DIR`, then,
     /// unless told not to, the resource bundle beside the running binary.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, searchBesideBinary: Bool = true) {
+    init(environment: [String: String] = ProcessInfo.processInfo.environment, searchBesideBinary: Bool = true) {
         let directory = Self.candidates(environment, searchBesideBinary: searchBesideBinary).first { path in
             FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("index.html"))
         }

@@ -6,7 +6,7 @@ import TernProtocol
 /// Sits in front of the router: a management-API request that carries the dashboard's session
 /// cookie (and no `Authorization`) goes on with the session's key as its bearer, once the session
 /// is live and, for a change (anything but GET and HEAD), its `X-CSRF-Token` matches.
-public struct DashboardGate: HTTPHandler {
+struct DashboardGate: HTTPHandler {
     let next: any HTTPHandler
     let sessions: DashboardSessions
 
@@ -14,12 +14,12 @@ public struct DashboardGate: HTTPHandler {
     static let csrfHeader = "X-CSRF-Token"
     static let sessionPath = "/dashboard/session"
 
-    public init(next: any HTTPHandler, sessions: DashboardSessions) {
+    init(next: any HTTPHandler, sessions: DashboardSessions) {
         self.next = next
         self.sessions = sessions
     }
 
-    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
         guard request.path.hasPrefix(AdminRoutes.prefix + "/"), request.header(Wire.authorizationHeader) == nil,
             let id = Self.cookie(request)
         else { return await next.handle(request) }

@@ -18,11 +18,11 @@ public protocol DashboardQueries {
 
 /// One group of `GET /api/v1/admin/overview`'s subscription counts.
 public struct SubscriptionCount: Codable, Sendable, Equatable {
-    public var resourceId: Int64
-    public var channel: String
-    public var provider: String
-    public var status: String
-    public var count: Int64
+    var resourceId: Int64
+    var channel: String
+    var provider: String
+    var status: String
+    var count: Int64
 
     enum CodingKeys: String, CodingKey {
         case channel, provider, status, count
@@ -33,7 +33,7 @@ public struct SubscriptionCount: Codable, Sendable, Equatable {
 /// Messages sent on one UTC day: how many, and how many devices they targeted.
 public struct MessageDay: Codable, Sendable, Equatable {
     /// `YYYY-MM-DD`.
-    public var day: String
-    public var messages: Int64
-    public var targeted: Int64
+    var day: String
+    var messages: Int64
+    var targeted: Int64
 }

@@ -10,13 +10,13 @@ import TernProtocol
 ///   id, project and role (the pages show that project only; a `read` session has no compose).
 ///   Failed sign-ins are limited per address (``SignInThrottle``): then 429 with `Retry-After`.
 /// - `DELETE /dashboard/session` (with `X-CSRF-Token`): signs out
-public struct DashboardRoutes: Sendable {
+struct DashboardRoutes: Sendable {
     let assets: DashboardAssets
     let sessions: DashboardSessions
     let admin: AdminService
     let throttle: SignInThrottle
 
-    public init(
+    init(
         assets: DashboardAssets, sessions: DashboardSessions, admin: AdminService,
         throttle: SignInThrottle = SignInThrottle()
     ) {
@@ -31,7 +31,7 @@ public struct DashboardRoutes: Sendable {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; "
         + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    public var all: [Route] {
+    var all: [Route] {
         let assets = assets
         let sessions = sessions
         let keys = admin.keys

@@ -4,7 +4,7 @@ import TernProtocol
 extension DashboardService {
     /// How many devices a message would go to now, after the message's own checks: the same
     /// filter and the same one-delivery-per-device rule as the fan-out (for a test send, its test devices).
-    public func audienceSize(_ request: MessageRequest, keyProject: Int64? = nil) async throws -> Int {
+    func audienceSize(_ request: MessageRequest, keyProject: Int64? = nil) async throws -> Int {
         _ = try MessagePlan(request, publicId: "m_preview")
         return try await store.read { tx in
             let request = try SegmentAudience.resolve(tx, request, keyProject: keyProject)
@@ -58,8 +58,8 @@ extension DashboardService {
     }
 
     /// `POST /api/v1/admin/audience/size`'s answer.
-    public struct AudienceSize: Encodable, Sendable {
+    struct AudienceSize: Encodable, Sendable {
         /// Devices (provider and token) the message would be delivered to.
-        public var devices: Int
+        var devices: Int
     }
 }

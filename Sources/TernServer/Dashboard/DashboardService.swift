@@ -3,18 +3,18 @@ import TernProtocol
 
 /// The management API's summaries the dashboard shows: the overview's counts, the message list,
 /// and the test devices.
-public struct DashboardService: Sendable {
+struct DashboardService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
 
     /// Projects, resources, subscriptions by status and provider, and messages of the last `days`
     /// days; with `projectId` (a project key's), that project's only.
-    public func overview(days: Int, projectId: Int64? = nil) async throws -> Overview {
+    func overview(days: Int, projectId: Int64? = nil) async throws -> Overview {
         let dayMs: Int64 = 86_400_000
         let since = (clock() / dayMs - Int64(days - 1)) * dayMs
         return try await store.read { tx in
@@ -32,7 +32,7 @@ public struct DashboardService: Sendable {
 
     /// The newest messages with their live counts; with `before` (a message id), those older than it;
     /// with `projectId`, that project's only.
-    public func messages(before: String?, limit: Int, projectId: Int64? = nil) async throws -> [MessageView] {
+    func messages(before: String?, limit: Int, projectId: Int64? = nil) async throws -> [MessageView] {
         try await store.read { tx in
             let beforeId = try before.map { try MessageService.find(tx, $0).id } ?? 0
             return try tx.recentMessages(beforeId: beforeId, limit: limit, projectId: projectId).map {
@@ -42,7 +42,7 @@ public struct DashboardService: Sendable {
     }
 
     /// The profiles marked as test devices, with their subscriptions; with `projectId`, that project's only.
-    public func testProfiles(projectId: Int64? = nil) async throws -> [ProfileView] {
+    func testProfiles(projectId: Int64? = nil) async throws -> [ProfileView] {
         try await store.read { tx in
             try tx.testProfileIds(limit: 100, projectId: projectId).compactMap { id in
                 try tx.profile(publicId: id).map { try AdminService.view(tx, $0) }
@@ -51,7 +51,7 @@ public struct DashboardService: Sendable {
     }
 
     /// A profile's newest push events (delivery and open reports), up to `limit`.
-    public func pushEvents(profileId: String, limit: Int) async throws -> [PushEventRecord] {
+    func pushEvents(profileId: String, limit: Int) async throws -> [PushEventRecord] {
         try await store.read { tx in
             guard let profile = try tx.profile(publicId: profileId) else {
                 throw APIError.notFound("profile \(profileId.prefix(64)) does not exist")
@@ -61,7 +61,7 @@ public struct DashboardService: Sendable {
     }
 
     /// Marks a profile as a test device, or unmarks it.
-    public func setTest(profileId: String, isTest: Bool) async throws -> ProfileView {
+    func setTest(profileId: String, isTest: Bool) async throws -> ProfileView {
         let now = clock()
         return try await store.write { tx in
             guard var profile = try tx.profile(publicId: profileId) else {
@@ -75,16 +75,16 @@ public struct DashboardService: Sendable {
     }
 
     /// `GET /api/v1/admin/overview`.
-    public struct Overview: Encodable, Sendable {
-        public var projects: [Project]
-        public var resources: [Resource]
-        public var subscriptions: [SubscriptionCount]
-        public var days: [MessageDay]
+    struct Overview: Encodable, Sendable {
+        var projects: [Project]
+        var resources: [Resource]
+        var subscriptions: [SubscriptionCount]
+        var days: [MessageDay]
     }
 
     /// `PUT /api/v1/admin/profiles/{profile_id}/test`.
-    public struct SetTest: Codable, Sendable {
-        public var isTest: Bool
+    struct SetTest: Codable, Sendable {
+        var isTest: Bool
 
         enum CodingKeys: String, CodingKey {
             case isTest = "is_test"

@@ -3,33 +3,33 @@ import TernCrypto
 
 /// The dashboard's signed-in browsers: a random session id (the cookie) names the key that signed
 /// in and the session's CSRF token. Kept in memory only: a restart signs everyone out.
-public actor DashboardSessions {
+actor DashboardSessions {
     /// One signed-in browser.
-    public struct Session: Sendable, Equatable {
+    struct Session: Sendable, Equatable {
         /// The key the browser signed in with; requests made with the session carry it.
-        public let key: String
+        let key: String
         /// The key's id (what the logs name).
-        public let keyId: Int64
+        let keyId: Int64
         /// The key's project, which the pages show alone; nil for a server key (every project).
-        public let projectId: Int64?
+        let projectId: Int64?
         /// The key's role: a `read` session gets no compose page.
-        public let role: KeyRole
-        public let csrfToken: String
+        let role: KeyRole
+        let csrfToken: String
         /// Milliseconds since 1970 after which the session is gone (idle or absolute, whichever first).
-        public var expiresAt: Int64
+        var expiresAt: Int64
         let absoluteEnd: Int64
     }
 
     /// Sessions end after this long without a request...
-    public let idle: Int64
+    let idle: Int64
     /// ...and this long after sign-in, whatever happens.
-    public let lifetime: Int64
+    let lifetime: Int64
     let clock: @Sendable () -> Int64
     private var sessions: [String: Session] = [:]
     static let limit = 10_000
 
     /// `idle` and `lifetime` in milliseconds (30 minutes and 12 hours unless told).
-    public init(
+    init(
         idle: Int64 = 30 * 60_000, lifetime: Int64 = 12 * 3_600_000,
         clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
@@ -40,7 +40,7 @@ public actor DashboardSessions {
 
     /// Starts a session for `key` (whose id, project and role are given); returns the cookie's value
     /// and the session.
-    public func create(key: String, keyId: Int64, projectId: Int64?, role: KeyRole) -> (id: String, session: Session) {
+    func create(key: String, keyId: Int64, projectId: Int64?, role: KeyRole) -> (id: String, session: Session) {
         let now = clock()
         if sessions.count >= Self.limit { sessions = sessions.filter { $0.value.expiresAt > now } }
         if sessions.count >= Self.limit, let oldest = sessions.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
@@ -56,7 +56,7 @@ public actor DashboardSessions {
     }
 
     /// The live session for a cookie's value, its idle time restarted; nil when unknown or expired.
-    public func use(_ id: String) -> Session? {
+    func use(_ id: String) -> Session? {
         let slot = Self.slot(id)
         let now = clock()
         guard var session = sessions[slot] else { return nil }
@@ -70,7 +70,7 @@ public actor DashboardSessions {
     }
 
     /// Signs a browser out.
-    public func remove(_ id: String) {
+    func remove(_ id: String) {
         sessions[Self.slot(id)] = nil
     }
 

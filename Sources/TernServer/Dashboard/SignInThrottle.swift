@@ -3,17 +3,17 @@ import Foundation
 /// Failed dashboard sign-ins counted per client address: after `limit` failures within `window`,
 /// that address is refused (even with a right key) until the oldest failure leaves the window.
 /// Kept in memory; a restart forgets it. Behind a proxy every client shares the proxy's address.
-public actor SignInThrottle {
+actor SignInThrottle {
     /// Failures allowed per address within ``window``.
-    public let limit: Int
+    let limit: Int
     /// Milliseconds a failure counts for.
-    public let window: Int64
+    let window: Int64
     let clock: @Sendable () -> Int64
     private var failures: [String: [Int64]] = [:]
     static let addresses = 10_000
 
     /// `limit` failures per `window` milliseconds (5 per minute unless told).
-    public init(
+    init(
         limit: Int = 5, window: Int64 = 60_000, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
         self.limit = limit

@@ -12,6 +12,8 @@ import Foundation
 /// await engine.stop()    // on SIGTERM: batches in flight finish and are recorded
 /// ```
 public actor DeliveryEngine {
+    /// How the engine batches and paces its work; the defaults suit one node (`--delivery-*` sets
+    /// them for `tern serve`).
     public struct Options: Sendable, Equatable {
         /// Deliveries claimed per batch.
         public var batchSize = 500
@@ -19,14 +21,16 @@ public actor DeliveryEngine {
         public var concurrency = 4
         /// How long a claim holds a delivery; a worker that dies gives it back when this runs out.
         /// Keep it well above the senders' request timeouts.
-        public var lease: TimeInterval = 120
+        var lease: TimeInterval = 120
         /// How often an idle loop looks at the store (other nodes may have queued work).
-        public var idlePoll: Duration = .seconds(1)
+        var idlePoll: Duration = .seconds(1)
+        /// How fan-outs are cut into transactions (subscriptions looked at per chunk).
         public var fanOut = FanOut()
-        public var retry = DeliveryRetryPolicy()
+        var retry = DeliveryRetryPolicy()
         /// How long `stop()` waits for batches in flight before abandoning them to their leases.
-        public var stopGrace: Duration = .seconds(10)
+        var stopGrace: Duration = .seconds(10)
 
+        /// The defaults: 500 deliveries a batch, 4 batches in flight, a 120-second lease.
         public init() {}
     }
 
@@ -39,6 +43,16 @@ public actor DeliveryEngine {
     private var loop: Task<Void, Never>?
     private var stopping = false
 
+    /// Makes an engine; it does nothing until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - store: Where messages, deliveries and their outcomes are kept.
+    ///   - senders: The provider clients pushes go through, by provider.
+    ///   - metrics: Where sends, outcomes and batch timings are counted.
+    ///   - logger: Where failures of the loop are logged.
+    ///   - options: Batch size, batches in flight, lease and retries; the defaults when left out.
+    ///   - clock: The current time in milliseconds since 1970 (tests pass their own).
+    ///   - jitter: A number in `0..<1` that spreads retry delays; random by default.
     public init(
         store: any Store, senders: SenderRegistry, metrics: Metrics, logger: Logger, options: Options = Options(),
         clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,
@@ -95,7 +109,7 @@ public actor DeliveryEngine {
     /// Works until nothing is due now: every fan-out finished, every due delivery sent or rescheduled.
     /// Returns how many deliveries were claimed. For tests and one-shot tools; `start()` runs the loop.
     @discardableResult
-    public func drain() async throws -> Int {
+    func drain() async throws -> Int {
         var claimed = 0
         while try await fanOutStep() {}
         while true {

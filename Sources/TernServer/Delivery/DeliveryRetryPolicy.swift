@@ -9,16 +9,16 @@ import Foundation
 /// policy.delay(afterAttempt: 3, retryAfter: 30, jitter: 0.5)    // 30 s: the provider asked
 /// policy.delay(afterAttempt: 8, retryAfter: nil, jitter: 0.5)   // nil: give up
 /// ```
-public struct DeliveryRetryPolicy: Sendable, Equatable {
+struct DeliveryRetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included.
-    public var maxAttempts: Int
+    var maxAttempts: Int
     /// The wait after the first failure; it doubles after each.
-    public var baseDelay: TimeInterval
-    public var maxDelay: TimeInterval
+    var baseDelay: TimeInterval
+    var maxDelay: TimeInterval
     /// A provider asking for longer than this is answered with this.
-    public var maxRetryAfter: TimeInterval
+    var maxRetryAfter: TimeInterval
 
-    public init(
+    init(
         maxAttempts: Int = 8, baseDelay: TimeInterval = 2, maxDelay: TimeInterval = 600,
         maxRetryAfter: TimeInterval = 3600
     ) {
@@ -31,7 +31,7 @@ public struct DeliveryRetryPolicy: Sendable, Equatable {
     /// Seconds to wait before the next attempt after attempt `attempt` (1-based) failed temporarily,
     /// or nil when no attempt is left. `jitter` in 0..<1 spreads the wait over ±20 %; a provider's
     /// `retryAfter` is waited in full.
-    public func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?, jitter: Double) -> TimeInterval? {
+    func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?, jitter: Double) -> TimeInterval? {
         guard attempt < maxAttempts else { return nil }
         if let retryAfter, retryAfter > 0 { return min(retryAfter, maxRetryAfter) }
         let exponent = Double(max(0, min(attempt - 1, 30)))

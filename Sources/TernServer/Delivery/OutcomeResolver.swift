@@ -9,32 +9,32 @@ import Foundation
 ///                                 for: claimed, expiration: nil, now: now, jitter: 0.5)
 /// // decision.update.status == .queued, dueAt == now + 30 000
 /// ```
-public struct OutcomeResolver: Sendable {
-    public var policy: DeliveryRetryPolicy
+struct OutcomeResolver: Sendable {
+    var policy: DeliveryRetryPolicy
 
-    public init(policy: DeliveryRetryPolicy) {
+    init(policy: DeliveryRetryPolicy) {
         self.policy = policy
     }
 
     /// A token to mark invalid.
-    public struct InvalidMark: Sendable, Equatable {
-        public var reason: String
+    struct InvalidMark: Sendable, Equatable {
+        var reason: String
         /// The provider's moment (ms since 1970): a registration after it keeps the token valid.
-        public var since: Int64?
+        var since: Int64?
 
-        public init(reason: String, since: Int64?) {
+        init(reason: String, since: Int64?) {
             self.reason = reason
             self.since = since
         }
     }
 
-    public struct Decision: Sendable, Equatable {
-        public var update: DeliveryUpdate
-        public var invalidMark: InvalidMark?
+    struct Decision: Sendable, Equatable {
+        var update: DeliveryUpdate
+        var invalidMark: InvalidMark?
     }
 
     /// `expiration`: the message's, in ms since 1970 (0: one attempt only; nil: none).
-    public func resolve(
+    func resolve(
         _ outcome: DeliveryOutcome, for delivery: ClaimedDelivery, expiration: Int64?, now: Int64, jitter: Double
     ) -> Decision {
         func update(_ status: DeliveryStatus, _ reason: String?, id: String? = nil, due: Int64? = nil) -> DeliveryUpdate

@@ -3,7 +3,9 @@ import TernProtocol
 
 /// How APNs shows a push: an alert the user sees, or a silent background update.
 public enum PushType: String, Codable, Sendable, CaseIterable {
+    /// A visible notification: title, body, sound or badge (APNs priority 10 unless the message says 5).
     case alert
+    /// A silent update the app handles in the background (`content-available`, always priority 5).
     case background
 }
 
@@ -14,22 +16,37 @@ public enum PushType: String, Codable, Sendable, CaseIterable {
 public struct OutgoingPush: Sendable, Equatable {
     /// The outbox row; the client answers an outcome under this id.
     public var deliveryId: Int64
-    public var messageId: String
-    public var projectId: Int64
-    public var provider: PushProvider
-    public var token: String
+    var messageId: String
+    var projectId: Int64
+    var provider: PushProvider
+    var token: String
     /// The APNs JSON: `aps`, the `tern` object and the message's custom data as top-level keys.
     public var payload: Data
-    public var pushType: PushType
+    var pushType: PushType
     /// APNs priority 10 or 5; background pushes always go with 5.
-    public var priority: Int?
+    var priority: Int?
     /// When the provider should stop trying (from the message's time to live).
-    public var expiration: Date?
-    public var collapseId: String?
+    var expiration: Date?
+    var collapseId: String?
     /// The app's bundle id (the APNs topic).
-    public var topic: String?
-    public var environment: APNsEnvironment
+    var topic: String?
+    var environment: APNsEnvironment
 
+    /// A push for one delivery.
+    ///
+    /// - Parameters:
+    ///   - deliveryId: The outbox row the outcome is recorded under.
+    ///   - messageId: The message's public id (the push id is `messageId.deliveryId`).
+    ///   - projectId: The project whose credentials send it.
+    ///   - provider: The provider and platform of the token.
+    ///   - token: The device's push token.
+    ///   - payload: The complete APNs JSON.
+    ///   - pushType: An alert or a background push.
+    ///   - priority: APNs priority 10 or 5; nil for the provider's default.
+    ///   - expiration: When the provider should stop trying; nil for the provider's default.
+    ///   - collapseId: Pushes with the same id replace each other on the device; nil for none.
+    ///   - topic: The APNs topic (the app's bundle id); nil for the credential's.
+    ///   - environment: The APNs gateway the token belongs to; production by default.
     public init(
         deliveryId: Int64, messageId: String, projectId: Int64, provider: PushProvider, token: String, payload: Data,
         pushType: PushType, priority: Int? = nil, expiration: Date? = nil, collapseId: String? = nil,

@@ -10,19 +10,23 @@ import TernProtocol
 public actor SenderRegistry {
     private var senders: [PushProvider: any PushSender] = [:]
 
+    /// Makes a registry holding `senders`, one per provider (a later one replaces an earlier one for the
+    /// same provider).
+    ///
+    /// - Parameter senders: The provider clients to start with; none by default.
     public init(_ senders: [any PushSender] = []) {
         for sender in senders { self.senders[sender.provider] = sender }
     }
 
     /// Adds the sender, replacing an earlier one for the same provider.
-    public func register(_ sender: any PushSender) {
+    func register(_ sender: any PushSender) {
         senders[sender.provider] = sender
     }
 
-    public func sender(for provider: PushProvider) -> (any PushSender)? { senders[provider] }
+    func sender(for provider: PushProvider) -> (any PushSender)? { senders[provider] }
 
     /// Closes every sender's connections (after the engine stopped).
-    public func closeAll() async {
+    func closeAll() async {
         for sender in senders.values { await sender.close() }
     }
 }

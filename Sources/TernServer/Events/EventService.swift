@@ -2,12 +2,12 @@ import Foundation
 import TernProtocol
 
 /// `event/push` (deliveries and opens) and `event/post` (goals).
-public struct EventService: Sendable {
+struct EventService: Sendable {
     let store: any Store
     let metrics: Metrics
     let clock: @Sendable () -> Int64
 
-    public init(
+    init(
         store: any Store, metrics: Metrics = Metrics(),
         clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
@@ -22,7 +22,7 @@ public struct EventService: Sendable {
     /// `tern_push_events_ignored_total` by reason, not refused: a device cannot mend them by retrying,
     /// refusing would lose the batch's good events with them, and a refusal would tell a caller which
     /// other tenants' delivery ids exist.
-    public func pushEvents(_ request: PushEventRequest, caller: Caller, idempotency: IdempotencyToken)
+    func pushEvents(_ request: PushEventRequest, caller: Caller, idempotency: IdempotencyToken)
         async throws -> Answer
     {
         let now = clock()
@@ -53,7 +53,7 @@ public struct EventService: Sendable {
 
     /// Records goals against their pixels. With a JWT, a goal's profile fields and subscription are
     /// applied to the profile it names (created when a goal carries either).
-    public func goals(_ request: GoalEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func goals(_ request: GoalEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         try request.validate(hasJWT: caller.hasJWT)

@@ -3,7 +3,7 @@ import TernProtocol
 
 extension GoalEventRequest {
     /// Everything about goals that can be checked without the store.
-    public func validate(hasJWT: Bool) throws(APIError) {
+    func validate(hasJWT: Bool) throws(APIError) {
         try Validation.batch(events.count, field: "events")
         for (index, goal) in events.enumerated() {
             let prefix = "events[\(index)]"

@@ -6,17 +6,17 @@ import TernProtocol
 public struct IdentityInstallation: Sendable, Equatable {
     /// The store's row id.
     public var id: Int64
-    public var resourceId: Int64
-    public var provider: String
-    public var token: String
+    var resourceId: Int64
+    var provider: String
+    var token: String
     /// The binding the wire shows.
-    public var binding: IdentityBinding
+    var binding: IdentityBinding
     /// The profile the installation is bound to (nil when anonymous).
-    public var profileId: Int64?
+    var profileId: Int64?
     /// The profile that held the token when the installation was first seen: where a logout returns.
-    public var anonymousProfileId: Int64?
+    var anonymousProfileId: Int64?
 
-    public init(
+    init(
         id: Int64, resourceId: Int64, provider: String, token: String, binding: IdentityBinding, profileId: Int64?,
         anonymousProfileId: Int64?
     ) {
@@ -33,11 +33,11 @@ public struct IdentityInstallation: Sendable, Equatable {
 /// An operation applied to an installation, with the answer it got.
 public struct AppliedIdentityOperation: Sendable, Equatable {
     /// A digest of what the operation asked (kind, person, expected binding).
-    public var fingerprint: String
-    public var status: Int
-    public var answer: Data
+    var fingerprint: String
+    var status: Int
+    var answer: Data
 
-    public init(fingerprint: String, status: Int, answer: Data) {
+    init(fingerprint: String, status: Int, answer: Data) {
         self.fingerprint = fingerprint
         self.status = status
         self.answer = answer

@@ -5,14 +5,14 @@ import TernProtocol
 /// The identity binding's routes: the SDK's (`identity/status`, `identity/policy`,
 /// `identity/change`) in an SDK group, and the management API's (a project's policy, an
 /// installation's binding) behind the admin key.
-public struct IdentityRoutes: Sendable {
+struct IdentityRoutes: Sendable {
     let identity: IdentityService
     let authenticator: Authenticator
     let admin: AdminService
     let metrics: Metrics
 
     /// The routes of `identity`.
-    public init(identity: IdentityService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
+    init(identity: IdentityService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
         self.identity = identity
         self.authenticator = authenticator
         self.admin = admin
@@ -20,7 +20,7 @@ public struct IdentityRoutes: Sendable {
     }
 
     /// Every identity route.
-    public var all: [Route] {
+    var all: [Route] {
         let identity = identity
         // No `IdempotencyKeys`: a change is idempotent by its own operation id, per installation.
         let sdk = RouteGroup(

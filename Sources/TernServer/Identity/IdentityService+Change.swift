@@ -9,7 +9,7 @@ extension IdentityService {
     /// `token`); the policy revision a login expects must be the current one, and the binding id the
     /// change expects the current one (409 `IDENTITY_REBIND_CONFLICT`, with both as they stand); a
     /// BASIC login in a VERIFIED project is refused (403 naming `external_id`).
-    public func change(_ request: IdentityChangeRequest, caller: Caller) async throws -> Answer {
+    func change(_ request: IdentityChangeRequest, caller: Caller) async throws -> Answer {
         try Self.validate(request)
         let provider = request.provider
         let token = request.subscriptionId

@@ -13,17 +13,17 @@ import TernProtocol
 /// `_external_id` field is the id, in the resource's database, made when absent) or, on logout, back
 /// to the profile that held the token when the installation was first seen. The tags of the
 /// bindings a change ends or starts are cleared.
-public struct IdentityService: Sendable {
+struct IdentityService: Sendable {
     let store: any Store
     let proof: IdentityProof
     let clock: @Sendable () -> Int64
 
     /// The profile field that holds a bound person's external id.
-    public static let externalIdField = "_external_id"
+    static let externalIdField = "_external_id"
     /// A project that never set its policy.
     static let defaultPolicy = IdentityPolicy(mode: .basic, revision: 1)
 
-    public init(
+    init(
         store: any Store, verifier: any TokenVerifier, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
         self.store = store
@@ -34,7 +34,7 @@ public struct IdentityService: Sendable {
     // MARK: Reads
 
     /// `identity/status`: the installation's binding (`initial`, version 0, before its first change).
-    public func status(_ request: IdentityInstallationRequest, caller: Caller) async throws -> IdentityAnswer {
+    func status(_ request: IdentityInstallationRequest, caller: Caller) async throws -> IdentityAnswer {
         try Self.validate(request.provider, request.subscriptionId)
         let now = clock()
         return try await store.read { tx in
@@ -43,7 +43,7 @@ public struct IdentityService: Sendable {
     }
 
     /// `identity/policy`: the binding and the project's policy, read together.
-    public func policyAndBinding(_ request: IdentityInstallationRequest, caller: Caller) async throws
+    func policyAndBinding(_ request: IdentityInstallationRequest, caller: Caller) async throws
         -> IdentityAnswer
     {
         try Self.validate(request.provider, request.subscriptionId)
@@ -92,7 +92,7 @@ public struct IdentityService: Sendable {
     // MARK: Policy
 
     /// The project's policy (BASIC at revision 1 when never set).
-    public func policy(projectId: Int64) async throws -> IdentityPolicy {
+    func policy(projectId: Int64) async throws -> IdentityPolicy {
         try await store.read { tx in
             guard try tx.project(id: projectId) != nil else {
                 throw APIError.notFound("project_id: project \(projectId) does not exist")
@@ -103,7 +103,7 @@ public struct IdentityService: Sendable {
 
     /// Sets the project's mode: every call is a new revision (the SDK's AUTO logins read before it
     /// get 409 `IDENTITY_REBIND_CONFLICT`).
-    public func setPolicy(projectId: Int64, _ change: IdentityPolicyChange) async throws -> IdentityPolicy {
+    func setPolicy(projectId: Int64, _ change: IdentityPolicyChange) async throws -> IdentityPolicy {
         guard change.mode != .auto else {
             throw APIError.badRequest(
                 "mode: auto is how an SDK follows the project's policy, not a project's mode: use basic or verified")
@@ -121,7 +121,7 @@ public struct IdentityService: Sendable {
     }
 
     /// The installation's binding and how many operations it applied (the management API).
-    public func installation(resourceId: Int64, provider: String, token: String) async throws
+    func installation(resourceId: Int64, provider: String, token: String) async throws
         -> IdentityInstallationView
     {
         try Self.validate(provider, token)
@@ -189,18 +189,18 @@ public struct IdentityService: Sendable {
 }
 
 /// `PUT /admin/projects/{project_id}/identity-policy`'s body.
-public struct IdentityPolicyChange: Codable, Sendable, Equatable {
+struct IdentityPolicyChange: Codable, Sendable, Equatable {
     /// `basic` or `verified`.
-    public var mode: IdentityMode
+    var mode: IdentityMode
 
-    public init(mode: IdentityMode) {
+    init(mode: IdentityMode) {
         self.mode = mode
     }
 }
 
 /// An installation's binding as the management API shows it.
-public struct IdentityInstallationView: Codable, Sendable, Equatable {
-    public var binding: IdentityBinding
+struct IdentityInstallationView: Codable, Sendable, Equatable {
+    var binding: IdentityBinding
     /// How many operations were applied to it.
-    public var operations: Int64
+    var operations: Int64
 }

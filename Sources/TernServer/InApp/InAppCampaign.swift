@@ -3,7 +3,7 @@ import TernProtocol
 
 /// Where a campaign is in its life: created as a draft, started (active), paused and started again,
 /// and ended for good.
-public enum InAppCampaignStatus: String, Codable, Sendable, CaseIterable {
+enum InAppCampaignStatus: String, Codable, Sendable, CaseIterable {
     case draft, active, paused, ended
 }
 
@@ -13,14 +13,14 @@ public enum InAppCampaignStatus: String, Codable, Sendable, CaseIterable {
 ///
 /// `filter` (an ``AudienceExpression``) is evaluated on the device's push binding, where the SDK
 /// reports the built-in fields and sets tags: its fields and tags.
-public struct InAppAudience: Codable, Sendable, Equatable {
-    public var categories: [String]?
-    public var fields: [String: JSONValue]?
-    public var tags: [String: String?]?
+struct InAppAudience: Codable, Sendable, Equatable {
+    var categories: [String]?
+    var fields: [String: JSONValue]?
+    var tags: [String: String?]?
     /// Conditions on built-in and custom fields and tags of the device's push binding.
-    public var filter: JSONValue?
+    var filter: JSONValue?
 
-    public init(
+    init(
         categories: [String]? = nil, fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil,
         filter: JSONValue? = nil
     ) {
@@ -44,21 +44,21 @@ public struct InAppAudience: Codable, Sendable, Equatable {
 
 /// A campaign as the management API takes it (`POST`, and `PATCH` after merging the stored one).
 /// Times are ISO-8601 text, checked by `InAppValidation`.
-public struct InAppCampaignSpec: Codable, Sendable, Equatable {
-    public var projectId: Int64
-    public var resourceId: Int64
-    public var name: String
-    public var displayType: InAppDisplayType
-    public var priority: Int?
-    public var anonymous: Bool?
-    public var triggers: [InAppTrigger]
-    public var audience: InAppAudience?
-    public var caps: InAppCaps?
-    public var startsAt: String?
-    public var endsAt: String?
-    public var content: InAppContent
+struct InAppCampaignSpec: Codable, Sendable, Equatable {
+    var projectId: Int64
+    var resourceId: Int64
+    var name: String
+    var displayType: InAppDisplayType
+    var priority: Int?
+    var anonymous: Bool?
+    var triggers: [InAppTrigger]
+    var audience: InAppAudience?
+    var caps: InAppCaps?
+    var startsAt: String?
+    var endsAt: String?
+    var content: InAppContent
 
-    public init(
+    init(
         projectId: Int64, resourceId: Int64, name: String, displayType: InAppDisplayType, priority: Int? = nil,
         anonymous: Bool? = nil, triggers: [InAppTrigger], audience: InAppAudience? = nil, caps: InAppCaps? = nil,
         startsAt: String? = nil, endsAt: String? = nil, content: InAppContent
@@ -86,7 +86,7 @@ public struct InAppCampaignSpec: Codable, Sendable, Equatable {
         case endsAt = "ends_at"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(projectId, forKey: .projectId)
         try c.encode(resourceId, forKey: .resourceId)
@@ -119,14 +119,14 @@ struct InAppDefinition: Codable, Sendable, Equatable {
 }
 
 /// A campaign as the management API answers it.
-public struct InAppCampaignView: Encodable, Sendable, Equatable {
-    public var id: String
-    public var status: InAppCampaignStatus
-    public var spec: InAppCampaignSpec
+struct InAppCampaignView: Encodable, Sendable, Equatable {
+    var id: String
+    var status: InAppCampaignStatus
+    var spec: InAppCampaignSpec
     /// Names of the static resources Tern serves for it.
-    public var staticNames: [String]
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    var staticNames: [String]
+    var createdAt: Int64
+    var updatedAt: Int64
 
     enum CodingKeys: String, CodingKey {
         case id, status
@@ -135,7 +135,7 @@ public struct InAppCampaignView: Encodable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try spec.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -147,15 +147,15 @@ public struct InAppCampaignView: Encodable, Sendable, Equatable {
 }
 
 /// A campaign's statistics.
-public struct InAppStatsView: Codable, Sendable, Equatable {
-    public var campaignId: String
-    public var placed: Int64
-    public var shown: Int64
-    public var clicked: Int64
-    public var clicksByButton: [String: Int64]
-    public var closed: Int64
-    public var errors: Int64
-    public var errorsByReason: [String: Int64]
+struct InAppStatsView: Codable, Sendable, Equatable {
+    var campaignId: String
+    var placed: Int64
+    var shown: Int64
+    var clicked: Int64
+    var clicksByButton: [String: Int64]
+    var closed: Int64
+    var errors: Int64
+    var errorsByReason: [String: Int64]
 
     enum CodingKeys: String, CodingKey {
         case placed, shown, clicked, closed, errors

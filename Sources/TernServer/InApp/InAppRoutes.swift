@@ -4,20 +4,20 @@ import TernProtocol
 
 /// In-app routes: the SDK's `inapp/*` (authenticated, idempotent, the envelope, as `push/*`), the
 /// management API under `/api/v1/admin/inapp/` (the admin key), and the public static resources.
-public struct InAppRoutes: Sendable {
+struct InAppRoutes: Sendable {
     let service: InAppService
     let authenticator: Authenticator
     let admin: AdminService
     let metrics: Metrics
 
-    public init(service: InAppService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
+    init(service: InAppService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
         self.service = service
         self.authenticator = authenticator
         self.admin = admin
         self.metrics = metrics
     }
 
-    public var all: [Route] { sdk + management + [staticFiles] }
+    var all: [Route] { sdk + management + [staticFiles] }
 
     /// `inapp/subscribe`, `inapp/unsubscribe`, `inapp/status`, `inapp/placements`, `inapp/event`.
     var sdk: [Route] {

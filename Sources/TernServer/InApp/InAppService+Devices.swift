@@ -10,7 +10,7 @@ extension InAppService {
 
     /// `inapp/subscribe`, `inapp/unsubscribe`: sets the status of the profile's in-app subscription on
     /// the caller's resource, creating it; a change older (by `time`) than the last one applied changes nothing.
-    public func change(
+    func change(
         _ request: InAppSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
         idempotency: IdempotencyToken
     ) async throws -> Answer {
@@ -69,7 +69,7 @@ extension InAppService {
     }
 
     /// `inapp/status`: the profile with its in-app subscription, or a null profile.
-    public func status(_ request: InAppStatusRequest, caller: Caller) async throws -> Answer {
+    func status(_ request: InAppStatusRequest, caller: Caller) async throws -> Answer {
         try Self.checkIdentity(request)
         let now = clock()
         return try await store.read { tx in
@@ -83,7 +83,7 @@ extension InAppService {
     }
 
     /// `inapp/placements`: the campaigns this device may show now, highest priority first.
-    public func placements(_ request: InAppPlacementsRequest, caller: Caller) async throws -> Answer {
+    func placements(_ request: InAppPlacementsRequest, caller: Caller) async throws -> Answer {
         try Self.checkIdentity(request)
         if let screen = request.screen { try InAppValidation.length(screen, InAppValidation.screenLength, "screen") }
         let limit = request.maxPlacements ?? InAppPlacementsRequest.defaultMaxPlacements
@@ -147,7 +147,7 @@ extension InAppService {
     }
 
     /// `inapp/event`: counts the event into its campaign's statistics, once per idempotency key.
-    public func event(_ request: InAppEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func event(_ request: InAppEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         try Self.checkIdentity(request)

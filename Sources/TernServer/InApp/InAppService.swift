@@ -10,7 +10,7 @@ public struct InAppService: Sendable {
     let catalog = InAppCatalog()
     let placed = InAppPlacedCounter()
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
@@ -19,7 +19,7 @@ public struct InAppService: Sendable {
 
     // MARK: campaigns
 
-    public func campaigns(projectId: Int64?, resourceId: Int64?, status: String?) async throws -> [InAppCampaignView] {
+    func campaigns(projectId: Int64?, resourceId: Int64?, status: String?) async throws -> [InAppCampaignView] {
         if let status, InAppCampaignStatus(rawValue: status) == nil {
             let known = InAppCampaignStatus.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError.badRequest("status must be one of \(known), not \(status.prefix(32))")
@@ -30,7 +30,7 @@ public struct InAppService: Sendable {
         }
     }
 
-    public func campaign(_ id: String) async throws -> InAppCampaignView {
+    func campaign(_ id: String) async throws -> InAppCampaignView {
         let id = try Self.campaignId(id)
         return try await store.read { tx in
             let record = try Self.record(tx, id)
@@ -39,7 +39,7 @@ public struct InAppService: Sendable {
     }
 
     /// A new campaign, as a draft, after every check.
-    public func create(_ spec: InAppCampaignSpec) async throws -> InAppCampaignView {
+    func create(_ spec: InAppCampaignSpec) async throws -> InAppCampaignView {
         let schedule = try InAppValidation.check(spec)
         let spec = InAppValidation.normalized(spec)
         let now = clock()
@@ -58,7 +58,7 @@ public struct InAppService: Sendable {
     }
 
     /// Replaces the fields `changes` names (null clears an optional one), checked as on create.
-    public func edit(_ id: String, changes: [String: JSONValue]) async throws -> InAppCampaignView {
+    func edit(_ id: String, changes: [String: JSONValue]) async throws -> InAppCampaignView {
         let id = try Self.campaignId(id)
         let now = clock()
         let view = try await store.write { tx in
@@ -92,7 +92,7 @@ public struct InAppService: Sendable {
     }
 
     /// What `start`, `pause` and `end` do.
-    public enum Transition: String, Sendable, CaseIterable {
+    enum Transition: String, Sendable, CaseIterable {
         case start, pause, end
 
         func next(from status: InAppCampaignStatus) -> InAppCampaignStatus? {
@@ -105,7 +105,7 @@ public struct InAppService: Sendable {
         }
     }
 
-    public func transition(_ id: String, _ transition: Transition) async throws -> InAppCampaignView {
+    func transition(_ id: String, _ transition: Transition) async throws -> InAppCampaignView {
         let id = try Self.campaignId(id)
         let now = clock()
         let view = try await store.write { tx in
@@ -127,7 +127,7 @@ public struct InAppService: Sendable {
     }
 
     /// The campaign as a device would receive it, whatever its status.
-    public func preview(_ id: String) async throws -> InAppPlacement {
+    func preview(_ id: String) async throws -> InAppPlacement {
         let id = try Self.campaignId(id)
         return try await store.read { tx in
             let record = try Self.record(tx, id)
@@ -136,7 +136,7 @@ public struct InAppService: Sendable {
         }
     }
 
-    public func stats(_ id: String) async throws -> InAppStatsView {
+    func stats(_ id: String) async throws -> InAppStatsView {
         let id = try Self.campaignId(id)
         await placed.flush(store: store, now: clock())
         return try await store.read { tx in
@@ -148,7 +148,7 @@ public struct InAppService: Sendable {
     // MARK: static resources
 
     /// Stores a static resource of an HTML campaign.
-    public func putStatic(_ id: String, name: String, contentType: String?, bytes: Data) async throws
+    func putStatic(_ id: String, name: String, contentType: String?, bytes: Data) async throws
         -> InAppCampaignView
     {
         let id = try Self.campaignId(id)
@@ -173,7 +173,7 @@ public struct InAppService: Sendable {
     }
 
     /// A static resource, for `GET /api/v1/inapp/static/{campaign_id}/{name}`.
-    public func staticFile(_ id: String, name: String) async throws -> InAppStaticFile {
+    func staticFile(_ id: String, name: String) async throws -> InAppStaticFile {
         guard let campaignId = Int64(id), campaignId > 0 else {
             throw APIError.notFound("static resource \(id.prefix(32))/\(name.prefix(128)) not found")
         }
@@ -206,7 +206,7 @@ public struct InAppService: Sendable {
 
     // MARK: project caps
 
-    public func projectCaps(projectId: Int64) async throws -> InAppCaps {
+    func projectCaps(projectId: Int64) async throws -> InAppCaps {
         try await store.read { tx in
             guard try tx.project(id: projectId) != nil else {
                 throw APIError.notFound("project \(projectId) not found")
@@ -215,7 +215,7 @@ public struct InAppService: Sendable {
         }
     }
 
-    public func setProjectCaps(projectId: Int64, _ caps: InAppCaps) async throws -> InAppCaps {
+    func setProjectCaps(projectId: Int64, _ caps: InAppCaps) async throws -> InAppCaps {
         try InAppValidation.check(caps, "caps")
         let now = clock()
         let json = String(decoding: try JSONCoders.encoder.encode(caps), as: UTF8.self)

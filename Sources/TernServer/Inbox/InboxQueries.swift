@@ -35,17 +35,28 @@ public protocol InboxQueries {
 
 /// A message to put in one profile's inbox.
 public struct NewInboxMessage: Sendable, Equatable {
-    public var profileId: Int64
+    var profileId: Int64
     /// The push this is a copy of; nil for a message put in the inbox alone.
-    public var sourceMessageId: Int64?
-    public var title: String?
-    public var body: String?
-    public var imageURL: String?
-    public var link: String?
+    var sourceMessageId: Int64?
+    var title: String?
+    var body: String?
+    var imageURL: String?
+    var link: String?
     /// Custom data as JSON text (an object).
-    public var data: String
-    public var expiresAt: Int64
+    var data: String
+    var expiresAt: Int64
 
+    /// An inbox message for one profile.
+    ///
+    /// - Parameters:
+    ///   - profileId: The profile whose inbox gets it.
+    ///   - sourceMessageId: The push message it came from, or nil for one posted to `POST /admin/inbox`.
+    ///   - title: The title shown in the inbox.
+    ///   - body: The text shown in the inbox.
+    ///   - imageURL: An https URL of an image to show beside it.
+    ///   - link: What opening it leads to.
+    ///   - data: Custom data as a JSON object's text.
+    ///   - expiresAt: When it leaves the inbox, in milliseconds since 1970.
     public init(
         profileId: Int64, sourceMessageId: Int64?, title: String?, body: String?, imageURL: String?, link: String?,
         data: String, expiresAt: Int64
@@ -64,33 +75,33 @@ public struct NewInboxMessage: Sendable, Equatable {
 /// One stored inbox row.
 public struct StoredInboxMessage: Sendable, Equatable {
     public var id: Int64
-    public var profileId: Int64
-    public var sourceMessageId: Int64?
-    public var title: String?
-    public var body: String?
-    public var imageURL: String?
-    public var link: String?
-    public var data: String
-    public var createdAt: Int64
-    public var expiresAt: Int64
-    public var read: Bool
+    var profileId: Int64
+    var sourceMessageId: Int64?
+    var title: String?
+    var body: String?
+    var imageURL: String?
+    var link: String?
+    var data: String
+    var createdAt: Int64
+    var expiresAt: Int64
+    var read: Bool
     /// Why it left, nil while it is in the inbox (or only expired).
-    public var removed: InboxRemoval?
-    public var version: Int64
+    var removed: InboxRemoval?
+    var version: Int64
 
     /// The id devices see: `i_<row id>`.
-    public var publicId: String { Self.publicId(id) }
+    var publicId: String { Self.publicId(id) }
 
-    public static func publicId(_ id: Int64) -> String { "i_\(id)" }
+    static func publicId(_ id: Int64) -> String { "i_\(id)" }
 
     /// The row id of a public id, nil when it is not one.
-    public static func rowId(_ publicId: String) -> Int64? {
+    static func rowId(_ publicId: String) -> Int64? {
         guard publicId.hasPrefix("i_"), let id = Int64(publicId.dropFirst(2)), id > 0 else { return nil }
         return id
     }
 
     /// The message as devices see it.
-    public var wire: InboxMessage {
+    var wire: InboxMessage {
         let values = (try? JSONCoders.decoder.decode([String: JSONValue].self, from: Data(data.utf8))) ?? [:]
         return InboxMessage(
             id: publicId, title: title, body: body, imageURL: imageURL, link: link, data: values,

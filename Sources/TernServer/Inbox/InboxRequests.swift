@@ -7,25 +7,25 @@ import TernProtocol
 /// {"title": "Your order shipped", "body": "It arrives Friday", "link": "https://example.com/o/1",
 ///  "audience": {"type": "profile", "profile_id": "3f9a…"}}
 /// ```
-public struct InboxPutRequest: Codable, Sendable, Equatable {
+struct InboxPutRequest: Codable, Sendable, Equatable {
     /// The project; taken from the audience when left out.
-    public var projectId: Int64?
-    public var title: String?
-    public var body: String?
+    var projectId: Int64?
+    var title: String?
+    var body: String?
     /// An https URL of an image.
-    public var imageURL: String?
+    var imageURL: String?
     /// What a tap opens: any absolute URL.
-    public var link: String?
-    public var data: [String: JSONValue]?
+    var link: String?
+    var data: [String: JSONValue]?
     /// Days the message stays; the project's expiry (90 unless set) when left out.
-    public var expiresInDays: Int?
+    var expiresInDays: Int?
     /// When it leaves the inbox, ms since 1970 (instead of `expires_in_days`): in the future, within
     /// the longest expiry.
-    public var expiresAt: Int64?
-    public var audience: MessageAudience
+    var expiresAt: Int64?
+    var audience: MessageAudience
 
     /// A request for `audience`.
-    public init(audience: MessageAudience) { self.audience = audience }
+    init(audience: MessageAudience) { self.audience = audience }
 
     enum CodingKeys: String, CodingKey {
         case title, body, link, data, audience
@@ -67,12 +67,12 @@ public struct InboxPutRequest: Codable, Sendable, Equatable {
 }
 
 /// The answer to `POST /api/v1/admin/inbox`.
-public struct InboxPutAnswer: Codable, Sendable, Equatable {
+struct InboxPutAnswer: Codable, Sendable, Equatable {
     /// How many inboxes got the message.
-    public var profiles: Int
+    var profiles: Int
     /// The messages' ids (the first 1,000).
-    public var ids: [String]
-    public var expiresAt: Int64
+    var ids: [String]
+    var expiresAt: Int64
 
     enum CodingKeys: String, CodingKey {
         case profiles, ids
@@ -81,10 +81,10 @@ public struct InboxPutAnswer: Codable, Sendable, Equatable {
 }
 
 /// `GET /api/v1/admin/profiles/{profile_id}/inbox`.
-public struct AdminInboxView: Codable, Sendable, Equatable {
-    public var profileId: String
-    public var unread: Int
-    public var messages: [InboxMessage]
+struct AdminInboxView: Codable, Sendable, Equatable {
+    var profileId: String
+    var unread: Int
+    var messages: [InboxMessage]
 
     enum CodingKeys: String, CodingKey {
         case unread, messages
@@ -93,10 +93,10 @@ public struct AdminInboxView: Codable, Sendable, Equatable {
 }
 
 /// `GET`/`PUT /api/v1/admin/projects/{project_id}/inbox`: how long a message stays.
-public struct InboxSettings: Codable, Sendable, Equatable {
-    public var expiryDays: Int
+struct InboxSettings: Codable, Sendable, Equatable {
+    var expiryDays: Int
 
-    public init(expiryDays: Int) { self.expiryDays = expiryDays }
+    init(expiryDays: Int) { self.expiryDays = expiryDays }
 
     enum CodingKeys: String, CodingKey {
         case expiryDays = "expiry_days"
@@ -154,8 +154,8 @@ enum InboxAudience {
 }
 
 /// What a push kept in the inbox carries for the app.
-public enum InboxPush {
+enum InboxPush {
     /// A top-level payload key, `true` on a push whose message says `inbox: true`: the SDK's
     /// `Tern.shared.inbox.handleNotification(_:)` syncs the inbox when it sees it.
-    public static let payloadKey = "tern_inbox"
+    static let payloadKey = "tern_inbox"
 }

@@ -4,14 +4,14 @@ import TernProtocol
 
 /// The inbox's routes: the SDK's (`inbox/list`, `inbox/read`, `inbox/delete`, `inbox/unread`; JWT
 /// only) in the SDK group, and the management API's behind the admin key.
-public struct InboxRoutes: Sendable {
+struct InboxRoutes: Sendable {
     let inbox: InboxService
     let authenticator: Authenticator
     let admin: AdminService
     let metrics: Metrics
 
     /// The routes of `inbox`.
-    public init(inbox: InboxService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
+    init(inbox: InboxService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
         self.inbox = inbox
         self.authenticator = authenticator
         self.admin = admin
@@ -19,7 +19,7 @@ public struct InboxRoutes: Sendable {
     }
 
     /// Every inbox route.
-    public var all: [Route] {
+    var all: [Route] {
         let inbox = inbox
         let sdk = RouteGroup(
             [CallerAuthentication(authenticator: authenticator), IdempotencyKeys(metrics: metrics)],

@@ -10,12 +10,12 @@ import TernProtocol
 /// let inbox = InboxService(store: store)
 /// let answer = try await inbox.list(InboxListRequest(cursor: nil), caller: caller)
 /// ```
-public struct InboxService: Sendable {
+struct InboxService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
     /// A service over `store`.
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
@@ -25,7 +25,7 @@ public struct InboxService: Sendable {
     // MARK: SDK
 
     /// What changed since the request's cursor (everything live for a first sync or an unknown cursor).
-    public func list(_ request: InboxListRequest, caller: Caller) async throws -> InboxListAnswer {
+    func list(_ request: InboxListRequest, caller: Caller) async throws -> InboxListAnswer {
         let limit = request.limit ?? InboxLimits.maxMessages
         guard (1...InboxLimits.maxMessages).contains(limit) else {
             throw APIError.badRequest("limit: must be 1 to \(InboxLimits.maxMessages), not \(limit)")
@@ -76,7 +76,7 @@ public struct InboxService: Sendable {
     }
 
     /// The unread count.
-    public func unread(caller: Caller) async throws -> InboxUnreadAnswer {
+    func unread(caller: Caller) async throws -> InboxUnreadAnswer {
         let now = clock()
         return try await store.read { tx in
             guard let profile = try Self.profile(tx, caller) else { return InboxUnreadAnswer(unread: 0) }
@@ -85,7 +85,7 @@ public struct InboxService: Sendable {
     }
 
     /// Marks the message read on every device; again changes nothing.
-    public func markRead(_ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func markRead(_ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         try await change(request, caller: caller, idempotency: idempotency) { tx, row, now in
@@ -94,7 +94,7 @@ public struct InboxService: Sendable {
     }
 
     /// Deletes the message from every device; again changes nothing.
-    public func delete(_ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func delete(_ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         try await change(request, caller: caller, idempotency: idempotency) { tx, row, now in
@@ -141,7 +141,7 @@ public struct InboxService: Sendable {
 
     /// Puts a message in the inbox of every profile of the audience; answers how many. With a
     /// project key (`keyProject`), the audience must be in that project.
-    public func put(_ request: InboxPutRequest, keyProject: Int64? = nil) async throws -> InboxPutAnswer {
+    func put(_ request: InboxPutRequest, keyProject: Int64? = nil) async throws -> InboxPutAnswer {
         try request.validate()
         let now = clock()
         return try await store.write { tx in
@@ -167,7 +167,7 @@ public struct InboxService: Sendable {
     }
 
     /// A profile's inbox as the person sees it (live messages, newest first) with its unread count.
-    public func messages(profilePublicId: String) async throws -> AdminInboxView {
+    func messages(profilePublicId: String) async throws -> AdminInboxView {
         let now = clock()
         return try await store.read { tx in
             guard let profile = try tx.profile(publicId: profilePublicId) else {
@@ -182,7 +182,7 @@ public struct InboxService: Sendable {
     }
 
     /// The project's inbox expiry.
-    public func settings(projectId: Int64) async throws -> InboxSettings {
+    func settings(projectId: Int64) async throws -> InboxSettings {
         try await store.read { tx in
             guard try tx.project(id: projectId) != nil else {
                 throw APIError.notFound("project_id: project \(projectId) does not exist")
@@ -193,7 +193,7 @@ public struct InboxService: Sendable {
     }
 
     /// Sets the project's inbox expiry (messages put from now on).
-    public func setSettings(projectId: Int64, _ settings: InboxSettings) async throws -> InboxSettings {
+    func setSettings(projectId: Int64, _ settings: InboxSettings) async throws -> InboxSettings {
         guard (1...InboxLimits.maxExpiryDays).contains(settings.expiryDays) else {
             throw APIError.badRequest(
                 "expiry_days: must be 1 to \(InboxLimits.maxExpiryDays), not \(settings.expiryDays)")

@@ -56,24 +56,24 @@ public struct APIKeyRecord: Sendable, Equatable {
     /// The key's id: what logs and the audit log name instead of the key.
     public var id: Int64
     /// Nil for a server key.
-    public var projectId: Int64?
+    var projectId: Int64?
     /// What the key may do.
-    public var role: KeyRole
+    var role: KeyRole
     /// A label its creator gave it.
-    public var name: String
+    var name: String
     /// Milliseconds since 1970.
-    public var createdAt: Int64
+    var createdAt: Int64
     /// The key that created it (nil for the bootstrap key).
-    public var createdBy: Int64?
+    var createdBy: Int64?
     /// When its secret was last replaced.
-    public var rotatedAt: Int64?
+    var rotatedAt: Int64?
     /// Until when the secret before the last rotation still works.
-    public var previousExpiresAt: Int64?
+    var previousExpiresAt: Int64?
     /// When it was revoked; a revoked key never works again.
-    public var revokedAt: Int64?
+    var revokedAt: Int64?
 
     /// A key record; see the properties.
-    public init(
+    init(
         id: Int64, projectId: Int64?, role: KeyRole, name: String, createdAt: Int64, createdBy: Int64? = nil,
         rotatedAt: Int64? = nil, previousExpiresAt: Int64? = nil, revokedAt: Int64? = nil
     ) {
@@ -94,24 +94,24 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     /// The entry's id (ascending).
     public var id: Int64
     /// Milliseconds since 1970.
-    public var at: Int64
+    var at: Int64
     /// The key that made the change.
-    public var keyId: Int64?
+    var keyId: Int64?
     /// The project the change was in; nil for server-wide changes.
-    public var projectId: Int64?
+    var projectId: Int64?
     /// The method and route, e.g. `POST /api/v1/admin/keys`.
-    public var action: String
+    var action: String
     /// The path the request named, e.g. `/api/v1/admin/keys/7/rotate`.
-    public var target: String
+    var target: String
     /// The HTTP status it was answered with.
-    public var status: Int
+    var status: Int
     /// The request's `X-Request-Id`, to find its log line.
-    public var requestId: String
+    var requestId: String
     /// What the answer said about the thing changed (its id, role, name, fingerprint), never a secret.
-    public var detail: String
+    var detail: String
 
     /// An entry; see the properties.
-    public init(
+    init(
         id: Int64, at: Int64, keyId: Int64?, projectId: Int64?, action: String, target: String, status: Int,
         requestId: String, detail: String
     ) {

@@ -12,16 +12,16 @@ import TernProtocol
 ///   works for the grace period, then not
 /// - `DELETE /api/v1/admin/keys/{key_id}`: revoked at once
 /// - `GET /api/v1/admin/audit[?project_id=N&before=ID&limit=N]`: who changed what, newest first
-public struct KeyRoutes: Sendable {
+struct KeyRoutes: Sendable {
     let admin: AdminService
 
     /// The routes, checked by `admin`'s keys.
-    public init(admin: AdminService) {
+    init(admin: AdminService) {
         self.admin = admin
     }
 
     /// Every route of the group.
-    public var all: [Route] {
+    var all: [Route] {
         let keys = admin.keys
         let p = AdminRoutes.prefix
         let listed = RouteGroup([admin.check(.configure, .projectQuery)]) {

@@ -5,7 +5,7 @@ import TernProtocol
 /// Management-API keys: who a secret is (`authorize(secret:target:)`), and creating, listing,
 /// rotating and revoking keys. Only digests are stored; a secret is shown once, in the answer that
 /// made it. Every change through the API lands in the audit log (`AdminKeyCheck` writes it).
-public struct KeyService: Sendable {
+struct KeyService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
     let logger: Logger?
@@ -14,7 +14,7 @@ public struct KeyService: Sendable {
     static let maxGraceSeconds: Int64 = 7 * 86_400
 
     /// Keys kept in `store`; `logger` hears of audit entries that could not be written.
-    public init(
+    init(
         store: any Store, logger: Logger? = nil, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
         self.store = store

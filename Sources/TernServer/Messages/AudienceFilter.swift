@@ -9,18 +9,18 @@ import TernProtocol
 /// let filter = AudienceFilter(audience, category: "promo")
 /// filter.admits(candidate, tags: nil)
 /// ```
-public struct AudienceFilter: Sendable, Equatable {
-    public var resourceId: Int64?
+struct AudienceFilter: Sendable, Equatable {
+    var resourceId: Int64?
     /// The message's category: a subscription with it set to false is skipped.
-    public var category: String?
+    var category: String?
     /// Each must be active in the subscription.
-    public var categories: [String]
+    var categories: [String]
     /// Custom fields that must equal these values.
-    public var fields: [String: JSONValue]
+    var fields: [String: JSONValue]
     /// Tags that must be present (and equal, when the value is not null).
-    public var tags: [String: String?]
+    var tags: [String: String?]
 
-    public init(_ audience: MessageAudience, category: String?) {
+    init(_ audience: MessageAudience, category: String?) {
         resourceId = audience.resourceId
         self.category = category
         categories = audience.categories ?? []
@@ -29,9 +29,9 @@ public struct AudienceFilter: Sendable, Equatable {
     }
 
     /// True when `admits` needs the subscription's tags.
-    public var needsTags: Bool { !tags.isEmpty }
+    var needsTags: Bool { !tags.isEmpty }
 
-    public func admits(_ candidate: AudienceCandidate, tags subscriptionTags: [String: String]?) -> Bool {
+    func admits(_ candidate: AudienceCandidate, tags subscriptionTags: [String: String]?) -> Bool {
         let s = candidate.subscription
         guard s.channel == .push, s.status == .subscribed, PushProvider(rawValue: s.provider) != nil,
             !s.token.isEmpty, !candidate.tokenIsInvalid
@@ -42,7 +42,7 @@ public struct AudienceFilter: Sendable, Equatable {
     /// The audience's own filters (resource, category, categories, custom fields, tags) on a
     /// subscription of any channel: what ``admits(_:tags:)`` checks after push's rules, and what an
     /// in-app campaign's audience checks on the profile's in-app subscription.
-    public func matches(_ s: Subscription, tags subscriptionTags: [String: String]?) -> Bool {
+    func matches(_ s: Subscription, tags subscriptionTags: [String: String]?) -> Bool {
         if let resourceId, s.resourceId != resourceId { return false }
         if let category, s.cats[category] == false { return false }
         for name in categories where s.cats[name] != true { return false }

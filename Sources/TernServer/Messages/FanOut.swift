@@ -8,6 +8,7 @@ public struct FanOut: Sendable, Equatable {
     /// Subscriptions looked at per transaction for a resource audience.
     public var chunkSize: Int
 
+    /// - Parameter chunkSize: Subscriptions looked at per transaction; 5,000 by default.
     public init(chunkSize: Int = 5000) {
         self.chunkSize = chunkSize
     }

@@ -8,21 +8,21 @@ import TernProtocol
 /// let plan = try MessagePlan(request, publicId: "m_3fa2c1d9e8b7a6f5")
 /// plan.template.maxSize(publicIdLength: 18)   // ≤ 4096
 /// ```
-public struct MessagePlan: Sendable, Equatable {
-    public var template: PushPayloadBuilder.Template
-    public var pushType: PushType
-    public var priority: Int?
-    public var timeToLive: Int?
-    public var collapseId: String?
-    public var topic: String?
-    public var environment: APNsEnvironment
+struct MessagePlan: Sendable, Equatable {
+    var template: PushPayloadBuilder.Template
+    var pushType: PushType
+    var priority: Int?
+    var timeToLive: Int?
+    var collapseId: String?
+    var topic: String?
+    var environment: APNsEnvironment
 
     /// Priorities APNs takes.
-    public static var priorities: Set<Int> { APNsHeaderFields.priorities }
+    static var priorities: Set<Int> { APNsHeaderFields.priorities }
     /// 28 days: the longest time to live FCM keeps a message.
-    public static let maxTimeToLive = 28 * 24 * 3600
+    static let maxTimeToLive = 28 * 24 * 3600
 
-    public init(_ request: MessageRequest, publicId: String) throws(APIError) {
+    init(_ request: MessageRequest, publicId: String) throws(APIError) {
         let pushType = try Self.pushType(request.pushType)
         let background = pushType == .background
         if background { try Self.checkBackground(request) }
@@ -100,7 +100,7 @@ public struct MessagePlan: Sendable, Equatable {
     }
 
     /// When the provider should stop trying, in ms since 1970; 0 means now or never.
-    public func expiration(createdAt: Int64) -> Int64? {
+    func expiration(createdAt: Int64) -> Int64? {
         guard let timeToLive else { return nil }
         return timeToLive == 0 ? 0 : createdAt + Int64(timeToLive) * 1000
     }
@@ -114,7 +114,7 @@ public struct MessagePlan: Sendable, Equatable {
     }
 
     /// The longest `ios_category`: 256 characters, as for `thread_id`.
-    public static let maxIOSCategory = 256
+    static let maxIOSCategory = 256
 
     /// `ios_category` names one of the app's own categories: text, outside Tern's reserved `tern.`
     /// space, and not beside `buttons`, whose category Tern makes itself.

@@ -12,18 +12,26 @@ import TernProtocol
 public struct MessageRequest: Codable, Sendable, Equatable {
     /// The project whose credentials send it; taken from the audience when left out.
     public var projectId: Int64?
+    /// The notification's title (`aps.alert.title`).
     public var title: String?
+    /// A line under the title (`aps.alert.subtitle`); iOS only.
     public var subtitle: String?
+    /// The notification's text (`aps.alert.body`).
     public var body: String?
     /// An https URL of an image, GIF, audio or video the extension attaches.
     public var mediaURL: String?
+    /// Up to four buttons under the notification; Tern registers them as a category of its own, so not
+    /// with `iosCategory`.
     public var buttons: [Button]?
     /// Opened when the notification is tapped.
     public var clickURL: String?
     /// A category of the resource: subscriptions that turned it off do not get the message.
     public var category: String?
+    /// The number on the app's icon (`aps.badge`); 0 clears it, absent leaves it as it is.
     public var badge: Int?
+    /// A sound file in the app's bundle, or `default` (`aps.sound`); absent, a silent notification.
     public var sound: String?
+    /// Notifications with the same thread id are grouped together (`aps.thread-id`).
     public var threadId: String?
     /// Custom data: top-level keys of the payload, beside `aps` and `tern`.
     public var data: [String: JSONValue]?
@@ -31,11 +39,13 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     public var priority: Int?
     /// Seconds the provider keeps trying; 0 means now or never; absent, the provider's default.
     public var timeToLive: Int?
+    /// A notification with the same collapse id replaces an earlier one on the device (`apns-collapse-id`).
     public var collapseId: String?
     /// `alert` (default) or `background`.
     public var pushType: String?
     /// Whether the extension reports delivery and the app reports opens (both default true).
     public var trackDelivery: Bool?
+    /// Whether the app reports that the notification was opened (default true).
     public var trackOpen: Bool?
     /// The APNs topic (bundle id); absent, the credential's.
     public var topic: String?
@@ -51,15 +61,22 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// marked `is_test` and the push subscriptions of test profiles), in the audience's resource when
     /// it names one, not to the audience; refused when there is none.
     public var test: Bool?
-    public var audience: MessageAudience
+    var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
     public struct Button: Codable, Sendable, Equatable {
         public var id: String
-        public var title: String
-        public var action: String
-        public var url: String?
+        var title: String
+        var action: String
+        var url: String?
 
+        /// A button.
+        ///
+        /// - Parameters:
+        ///   - id: The action's identifier the app sees when it is tapped.
+        ///   - title: The button's text.
+        ///   - action: `open` (opens the app), `url` (opens `url`) or `dismiss`.
+        ///   - url: The link an `url` button opens; nil for the other actions.
         public init(id: String, title: String, action: String, url: String? = nil) {
             self.id = id
             self.title = title
@@ -68,6 +85,10 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         }
     }
 
+    /// A message to `audience` with nothing else set: set the content (``title``, ``body``, ...) before
+    /// sending it.
+    ///
+    /// - Parameter audience: Who gets the message.
     public init(audience: MessageAudience) {
         self.audience = audience
     }
@@ -104,17 +125,26 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 /// Whatever the kind: only subscribed subscriptions, never a token marked invalid, never one that
 /// turned the message's category off.
 public struct MessageAudience: Codable, Sendable, Equatable {
+    /// Which kind of audience this is; it decides which of the other properties are read.
     public var type: AudienceType
+    /// For `profile`: the profile's public id.
     public var profileId: String?
+    /// For `profiles`: the profiles' public ids, up to 1,000.
     public var profileIds: [String]?
+    /// For `token`: the token's provider, e.g. `ios-apns`.
     public var provider: String?
+    /// For `token`: the device's push token.
     public var token: String?
     /// For `resource`; for the other kinds it narrows to subscriptions of that resource.
     public var resourceId: Int64?
     /// Only `subscribed`: suspended and unsubscribed subscriptions never get pushes.
-    public var status: String?
+    var status: String?
+    /// For `resource`: only subscriptions with each of these categories active.
     public var categories: [String]?
+    /// For `resource`: only subscriptions whose custom fields equal these values.
     public var fields: [String: JSONValue]?
+    /// For `resource`: only subscriptions with each of these tags, equal to its value unless the value
+    /// is null (then any value).
     public var tags: [String: String?]?
     /// For `topic`: the topic's name.
     public var topic: String?
@@ -124,6 +154,23 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     /// For `segment`: the segment's id.
     public var segmentId: Int64?
 
+    /// An audience of kind `type`; set the properties that kind reads (see ``MessageAudience``) and
+    /// leave the others nil.
+    ///
+    /// - Parameters:
+    ///   - type: The kind of audience.
+    ///   - profileId: For `profile`: the profile's public id.
+    ///   - profileIds: For `profiles`: up to 1,000 public ids.
+    ///   - provider: For `token`: the token's provider.
+    ///   - token: For `token`: the push token.
+    ///   - resourceId: For `resource`; narrows the other kinds to that resource.
+    ///   - status: Only `subscribed` is accepted.
+    ///   - categories: For `resource`: categories each subscription must have active.
+    ///   - fields: For `resource`: custom fields each subscription must equal.
+    ///   - tags: For `resource`: tags each subscription must have (with that value unless null).
+    ///   - topic: For `topic`: the topic's name.
+    ///   - filter: For `resource`: an ``AudienceExpression``'s JSON that narrows it.
+    ///   - segmentId: For `segment`: the saved segment's id.
     public init(
         type: AudienceType, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
         token: String? = nil, resourceId: Int64? = nil, status: String? = nil, categories: [String]? = nil,
@@ -145,7 +192,7 @@ public struct MessageAudience: Codable, Sendable, Equatable {
         self.tags = tags
     }
 
-    public static let maxProfiles = 1000
+    static let maxProfiles = 1000
 
     enum CodingKeys: String, CodingKey {
         case type, provider, token, status, categories, fields, tags, topic, filter
@@ -159,7 +206,18 @@ public struct MessageAudience: Codable, Sendable, Equatable {
 /// Who a message is for: one profile, several, one device, a resource's subscriptions, a topic's
 /// followers, or a saved segment.
 public enum AudienceType: String, Codable, Sendable, CaseIterable {
-    case profile, profiles, token, resource, topic, segment
+    /// One profile's push subscriptions (`profile_id`).
+    case profile
+    /// The push subscriptions of up to 1,000 profiles (`profile_ids`).
+    case profiles
+    /// One device (`provider` and `token`).
+    case token
+    /// A resource's push subscriptions (`resource_id`), narrowed by categories, fields, tags or a filter.
+    case resource
+    /// The push subscriptions of a topic's followers (`topic`).
+    case topic
+    /// A saved segment of the project (`segment_id`).
+    case segment
 
     /// Refuses another type with the reason a person can act on.
     public init(from decoder: any Decoder) throws {

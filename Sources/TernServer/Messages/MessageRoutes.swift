@@ -6,16 +6,16 @@ import TernProtocol
 /// `GET …/{message_id}` (with live counts), `GET …/{message_id}/stats` (the funnel) and
 /// `GET …/{message_id}/deliveries`; sending needs a `send` key, reading a `read` key, of the
 /// message's project (or the server key).
-public struct MessageRoutes: Sendable {
+struct MessageRoutes: Sendable {
     let messages: MessageService
     let admin: AdminService
 
-    public init(messages: MessageService, admin: AdminService) {
+    init(messages: MessageService, admin: AdminService) {
         self.messages = messages
         self.admin = admin
     }
 
-    public var all: [Route] {
+    var all: [Route] {
         let messages = messages
         let prefix = AdminRoutes.prefix + "/messages"
         let create = RouteGroup([admin.check(.send, .own), IdempotencyKeys(metrics: nil)]) {

@@ -16,6 +16,13 @@ public struct MessageService: Sendable {
     let fanOut: FanOut
     let queued: @Sendable () -> Void
 
+    /// Makes the service that accepts messages.
+    ///
+    /// - Parameters:
+    ///   - store: Where messages and their deliveries are written.
+    ///   - fanOut: How an audience is cut into transactions when it is written out.
+    ///   - clock: The current time in milliseconds since 1970 (tests pass their own).
+    ///   - queued: Called after a message is accepted (the server wakes its delivery engine).
     public init(
         store: any Store, fanOut: FanOut = FanOut(), clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,
         queued: @escaping @Sendable () -> Void = {}
@@ -38,7 +45,7 @@ public struct MessageService: Sendable {
     /// ``create(_:)`` once per idempotency key: a repeat of the same request answers the first
     /// message (201, the same body) and queues nothing; the same key with another request is a 422.
     /// `keyProject`: the project of the project key that sends it (nil for the server key).
-    public func create(_ request: MessageRequest, idempotency: IdempotencyToken, keyProject: Int64? = nil)
+    func create(_ request: MessageRequest, idempotency: IdempotencyToken, keyProject: Int64? = nil)
         async throws -> Answer
     {
         let planned = try plan(request)
@@ -114,7 +121,7 @@ public struct MessageService: Sendable {
     }
 
     /// A message's deliveries, in id order after `afterId`.
-    public func deliveries(publicId: String, afterId: Int64, limit: Int) async throws -> [DeliveryRow] {
+    func deliveries(publicId: String, afterId: Int64, limit: Int) async throws -> [DeliveryRow] {
         try await store.read { tx in
             try tx.deliveries(messageId: try Self.find(tx, publicId).id, afterId: afterId, limit: limit)
         }

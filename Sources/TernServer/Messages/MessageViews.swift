@@ -5,13 +5,18 @@ import TernProtocol
 public struct DeliveryCounts: Codable, Sendable, Equatable {
     /// Deliveries written so far (every device the audience reached).
     public var total: Int64
+    /// Deliveries waiting for their turn or for a retry.
     public var queued: Int64
+    /// Deliveries a node has claimed and is sending now.
     public var sending: Int64
+    /// Deliveries the provider accepted.
     public var sent: Int64
+    /// Deliveries the provider refused for good, or whose retries ran out.
     public var failed: Int64
+    /// Deliveries the provider refused because the token is no longer valid (the token is marked so).
     public var invalidToken: Int64
 
-    public init(total: Int64, byStatus: [DeliveryStatus: Int64]) {
+    init(total: Int64, byStatus: [DeliveryStatus: Int64]) {
         self.total = total
         queued = byStatus[.queued] ?? 0
         sending = byStatus[.sending] ?? 0
@@ -24,7 +29,7 @@ public struct DeliveryCounts: Codable, Sendable, Equatable {
     public var finished: Int64 { sent + failed + invalidToken }
 
     /// The count of deliveries in `status`.
-    public subscript(status: DeliveryStatus) -> Int64 {
+    subscript(status: DeliveryStatus) -> Int64 {
         switch status {
         case .queued: queued
         case .sending: sending
@@ -43,17 +48,17 @@ public struct DeliveryCounts: Codable, Sendable, Equatable {
 /// `GET /api/v1/admin/messages/{message_id}`: the message as accepted, and where its sending stands.
 public struct MessageView: Encodable, Sendable {
     public var id: String
-    public var projectId: Int64
-    public var resourceId: Int64?
-    public var createdAt: Int64
-    public var pushType: String
-    public var environment: String
-    public var request: MessageRequest
+    var projectId: Int64
+    var resourceId: Int64?
+    var createdAt: Int64
+    var pushType: String
+    var environment: String
+    var request: MessageRequest
     /// False while the audience is still being turned into deliveries.
     public var fanOutDone: Bool
     /// True when the fan-out is done and no delivery is queued or being sent.
-    public var done: Bool
-    public var counts: DeliveryCounts
+    var done: Bool
+    var counts: DeliveryCounts
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
@@ -70,8 +75,9 @@ public struct MessageView: Encodable, Sendable {
 /// deliveries' counts are its ``DeliveryCounts`` (their total is `targeted`); the rest is what the
 /// devices reported.
 public struct MessageStats: Codable, Sendable, Equatable {
+    /// The message's public id.
     public var messageId: String
-    public var counts: DeliveryCounts
+    var counts: DeliveryCounts
     /// Failed deliveries per reason.
     public var failedByReason: [String: Int64]
     /// Devices whose extension reported the push (`event/push` delivery).
@@ -80,9 +86,10 @@ public struct MessageStats: Codable, Sendable, Equatable {
     public var opened: Int64
     /// Devices of the audience skipped because their person turned the message's category off for push.
     public var skippedByPreference: Int64
+    /// True when the fan-out has finished and no delivery is queued or sending: the figures are final.
     public var done: Bool
 
-    public init(
+    init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
         opened: Int64, done: Bool, skippedByPreference: Int64 = 0
     ) {
@@ -97,10 +104,15 @@ public struct MessageStats: Codable, Sendable, Equatable {
 
     /// Devices the audience reached (one delivery each).
     public var targeted: Int64 { counts.total }
+    /// Deliveries waiting for their turn or for a retry.
     public var queued: Int64 { counts.queued }
+    /// Deliveries being sent now.
     public var sending: Int64 { counts.sending }
+    /// Deliveries the provider accepted.
     public var sent: Int64 { counts.sent }
+    /// Deliveries refused for good or out of retries (per reason in ``failedByReason``).
     public var failed: Int64 { counts.failed }
+    /// Deliveries refused because the token is no longer valid.
     public var invalidToken: Int64 { counts.invalidToken }
 
     public func encode(to encoder: any Encoder) throws {

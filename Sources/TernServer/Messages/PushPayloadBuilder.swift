@@ -12,14 +12,14 @@ import TernProtocol
 /// let template = try PushPayloadBuilder.template(content, publicId: "m_3fa2")
 /// let payload = template.payload(pushId: "m_3fa2.17")
 /// ```
-public enum PushPayloadBuilder {
+enum PushPayloadBuilder {
     /// A payload split where the push id goes.
-    public struct Template: Sendable, Equatable {
-        public var prefix: Data
-        public var suffix: Data
+    struct Template: Sendable, Equatable {
+        var prefix: Data
+        var suffix: Data
 
         /// The payload for one delivery.
-        public func payload(pushId: String) -> Data {
+        func payload(pushId: String) -> Data {
             var data = prefix
             data.append(contentsOf: Array(pushId.utf8))
             data.append(suffix)
@@ -28,27 +28,27 @@ public enum PushPayloadBuilder {
 
         /// The size of the largest payload this template makes for a message id of `publicIdLength`
         /// characters (a delivery id has at most 19 digits).
-        public func maxSize(publicIdLength: Int) -> Int { prefix.count + suffix.count + publicIdLength + 1 + 19 }
+        func maxSize(publicIdLength: Int) -> Int { prefix.count + suffix.count + publicIdLength + 1 + 19 }
     }
 
     /// What goes into the payload, already validated.
-    public struct Content: Sendable, Equatable {
-        public var title: String?
-        public var subtitle: String?
-        public var body: String?
-        public var badge: Int?
-        public var sound: String?
-        public var threadId: String?
+    struct Content: Sendable, Equatable {
+        var title: String?
+        var subtitle: String?
+        var body: String?
+        var badge: Int?
+        var sound: String?
+        var threadId: String?
         /// `aps.category`: a category the app registered itself.
-        public var category: String?
-        public var background: Bool
-        public var mediaURL: String?
-        public var buttons: [PushButton]
-        public var clickURL: String?
-        public var track: TernPushPayload.Tracking
-        public var data: [String: JSONValue]
+        var category: String?
+        var background: Bool
+        var mediaURL: String?
+        var buttons: [PushButton]
+        var clickURL: String?
+        var track: TernPushPayload.Tracking
+        var data: [String: JSONValue]
 
-        public init(
+        init(
             title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
             sound: String? = nil, threadId: String? = nil, category: String? = nil, background: Bool = false,
             mediaURL: String? = nil,
@@ -72,14 +72,14 @@ public enum PushPayloadBuilder {
     }
 
     /// The `tern` object for `pushId`.
-    public static func ternObject(_ content: Content, pushId: String) -> TernPushPayload {
+    static func ternObject(_ content: Content, pushId: String) -> TernPushPayload {
         TernPushPayload(
             messageId: pushId, mediaURL: content.mediaURL, buttons: content.buttons.isEmpty ? nil : content.buttons,
             clickURL: content.clickURL, track: content.track)
     }
 
     /// The whole payload as a JSON object, with `pushId` as the message id.
-    public static func json(_ content: Content, pushId: String) throws -> [String: JSONValue] {
+    static func json(_ content: Content, pushId: String) throws -> [String: JSONValue] {
         let tern = ternObject(content, pushId: pushId)
         var aps: [String: JSONValue] = [:]
         if content.background {
@@ -103,7 +103,7 @@ public enum PushPayloadBuilder {
     }
 
     /// The payload split around a placeholder id that appears nowhere else in it.
-    public static func template(_ content: Content) throws -> Template {
+    static func template(_ content: Content) throws -> Template {
         let placeholder = "tern-push-id-" + Digest.randomHex(bytes: 12)
         let data = try JSONCoders.encoder.encode(JSONValue.object(try json(content, pushId: placeholder)))
         let marker = Data(placeholder.utf8)

@@ -10,15 +10,23 @@ import TernHTTP
 /// logger.info("request", ["route": "/healthz", "status": 200])
 /// ```
 public final class Logger: Sendable {
+    /// How much a line matters; a logger writes its level and those above (`debug` < `info` < `warn` < `error`).
     public enum Level: Int, Comparable, Sendable, CaseIterable {
-        case debug, info, warn, error
+        /// Detail for finding a problem; off unless asked for.
+        case debug
+        /// What the server does: starts, stops, requests.
+        case info
+        /// Something went wrong and was handled (a retry, a refused credential).
+        case warn
+        /// Something failed that an operator should look at.
+        case error
 
-        public init?(name: String) {
+        init?(name: String) {
             guard let level = Level.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
             self = level
         }
 
-        public var name: String {
+        var name: String {
             switch self {
             case .debug: "debug"
             case .info: "info"
@@ -30,7 +38,7 @@ public final class Logger: Sendable {
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    public let minimum: Level
+    let minimum: Level
     /// nil: straight to stderr with write(2).
     private let sink: (@Sendable (String) -> Void)?
     private let lock = Mutex(())
@@ -41,15 +49,25 @@ public final class Logger: Sendable {
         self.sink = sink
     }
 
-    public func debug(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.debug, message, fields) }
+    func debug(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.debug, message, fields) }
+    /// Writes a line at level `info`, if the logger's level lets it through.
+    ///
+    /// - Parameters:
+    ///   - message: What happened, written as `msg`.
+    ///   - fields: Keys written after `msg`; never secrets (tokens, keys).
     public func info(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.info, message, fields) }
-    public func warn(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.warn, message, fields) }
+    func warn(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.warn, message, fields) }
+    /// Writes a line at level `error`, if the logger's level lets it through.
+    ///
+    /// - Parameters:
+    ///   - message: What failed, written as `msg`.
+    ///   - fields: Keys written after `msg`; never secrets (tokens, keys).
     public func error(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.error, message, fields) }
 
     /// Every request logs a line, so this is on the hot path: the line is built as UTF-8 bytes in
     /// one buffer (String appends scalar by scalar cost a fifth of a no-store request) and written
     /// with one write(2), without Data or FileHandle in between.
-    public func log(_ level: Level, _ message: String, _ fields: [String: any Sendable]) {
+    func log(_ level: Level, _ message: String, _ fields: [String: any Sendable]) {
         guard level >= minimum else { return }
         var line: [UInt8] = []
         line.reserveCapacity(256)

@@ -9,7 +9,7 @@ import Synchronization
 /// ```
 public final class Metrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds.
-    public static let buckets: [Double] = [
+    static let buckets: [Double] = [
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
     ]
 
@@ -42,9 +42,10 @@ public final class Metrics: Sendable {
     private let state = Mutex(State())
     private let started = Date()
 
+    /// Makes an empty set of metrics; its uptime counts from now.
     public init() {}
 
-    public func recordRequest(route: String, status: Int, seconds: Double) {
+    func recordRequest(route: String, status: Int, seconds: Double) {
         state.withLock { state in
             state.requests[RequestKey(route: route, status: status), default: 0] += 1
             var histogram = state.latency[route] ?? Histogram()
@@ -56,28 +57,28 @@ public final class Metrics: Sendable {
     }
 
     /// A store failure, by kind (`busy`, `backend`, ...).
-    public func recordStoreError(kind: String) {
+    func recordStoreError(kind: String) {
         state.withLock { $0.storeErrors[kind, default: 0] += 1 }
     }
 
     /// A request answered from its idempotency key's stored answer.
-    public func recordReplay() {
+    func recordReplay() {
         state.withLock { $0.replays += 1 }
     }
 
     /// A delivery or open event left uncounted, by reason (`unknown_delivery`, `other_recipient`, `repeat`).
-    public func recordIgnoredPushEvent(reason: String) {
+    func recordIgnoredPushEvent(reason: String) {
         state.withLock { $0.ignoredPushEvents[reason, default: 0] += 1 }
     }
 
     /// A delivery's outcome (`sent`, `failed`, `invalid_token`, `retry`) by provider and reason.
-    public func recordDelivery(provider: String, outcome: String, reason: String?) {
+    func recordDelivery(provider: String, outcome: String, reason: String?) {
         let key = DeliveryKey(provider: provider, outcome: outcome, reason: Self.reasonLabel(reason))
         state.withLock { $0.deliveries[key, default: 0] += 1 }
     }
 
     /// How many deliveries had this outcome, over every reason.
-    public func deliveryCount(provider: String, outcome: String) -> UInt64 {
+    func deliveryCount(provider: String, outcome: String) -> UInt64 {
         state.withLock { state in
             state.deliveries.filter { $0.key.provider == provider && $0.key.outcome == outcome }.values.reduce(0, +)
         }
@@ -91,12 +92,12 @@ public final class Metrics: Sendable {
     }
 
     /// How many requests a route answered with a status.
-    public func requestCount(route: String, status: Int) -> UInt64 {
+    func requestCount(route: String, status: Int) -> UInt64 {
         state.withLock { $0.requests[RequestKey(route: route, status: status)] ?? 0 }
     }
 
     /// Everything in Prometheus text exposition format 0.0.4.
-    public func render() -> String {
+    func render() -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         out += "# HELP tern_http_requests_total HTTP requests answered, by route and status.\n"

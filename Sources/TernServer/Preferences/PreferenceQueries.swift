@@ -27,9 +27,9 @@ public protocol PreferenceQueries {
 
 /// A topic and how many follow it.
 public struct TopicSummary: Codable, Sendable, Equatable {
-    public var name: String
-    public var followers: Int64
-    public var createdAt: Int64
+    var name: String
+    var followers: Int64
+    var createdAt: Int64
 
     enum CodingKeys: String, CodingKey {
         case name, followers

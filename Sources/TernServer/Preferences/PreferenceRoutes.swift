@@ -4,14 +4,14 @@ import TernProtocol
 
 /// Preferences' and topics' routes: the SDK's (JWT only) in the SDK group, the management API's
 /// reads behind the admin key.
-public struct PreferenceRoutes: Sendable {
+struct PreferenceRoutes: Sendable {
     let preferences: PreferenceService
     let authenticator: Authenticator
     let admin: AdminService
     let metrics: Metrics
 
     /// The routes of `preferences`.
-    public init(preferences: PreferenceService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
+    init(preferences: PreferenceService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
         self.preferences = preferences
         self.authenticator = authenticator
         self.admin = admin
@@ -19,7 +19,7 @@ public struct PreferenceRoutes: Sendable {
     }
 
     /// Every preference and topic route.
-    public var all: [Route] {
+    var all: [Route] {
         let service = preferences
         let sdk = RouteGroup(
             [CallerAuthentication(authenticator: authenticator), IdempotencyKeys(metrics: metrics)],

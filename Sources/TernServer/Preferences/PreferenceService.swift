@@ -9,18 +9,18 @@ import TernProtocol
 /// let preferences = PreferenceService(store: store)
 /// try await preferences.set(PreferencesSetRequest(preferences: ["push": ["marketing": false]]), caller: caller, idempotency: key)
 /// ```
-public struct PreferenceService: Sendable {
+struct PreferenceService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
     /// A service over `store`.
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
 
     /// Every switch the signed-in person set (unset ones are on).
-    public func get(caller: Caller) async throws -> PreferencesAnswer {
+    func get(caller: Caller) async throws -> PreferencesAnswer {
         try await store.read { tx in
             guard let profile = try Self.profile(tx, caller, create: false) else {
                 return PreferencesAnswer(preferences: [:])
@@ -30,7 +30,7 @@ public struct PreferenceService: Sendable {
     }
 
     /// Sets the request's switches.
-    public func set(_ request: PreferencesSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func set(_ request: PreferencesSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         if let problem = PreferenceRules.problem(request.preferences) { throw APIError.badRequest(problem) }
@@ -43,7 +43,7 @@ public struct PreferenceService: Sendable {
     }
 
     /// Adds the signed-in person to the topic (made on its first follower).
-    public func follow(_ request: TopicRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
+    func follow(_ request: TopicRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
         if let problem = PreferenceRules.problem(topic: request.topic) { throw APIError.badRequest(problem) }
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
@@ -56,8 +56,7 @@ public struct PreferenceService: Sendable {
     }
 
     /// Removes the signed-in person from the topic.
-    public func unfollow(_ request: TopicRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer
-    {
+    func unfollow(_ request: TopicRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
         if let problem = PreferenceRules.problem(topic: request.topic) { throw APIError.badRequest(problem) }
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
@@ -88,7 +87,7 @@ public struct PreferenceService: Sendable {
     // MARK: Management API
 
     /// A profile's switches.
-    public func preferences(profilePublicId: String) async throws -> AdminPreferencesView {
+    func preferences(profilePublicId: String) async throws -> AdminPreferencesView {
         try await store.read { tx in
             guard let profile = try tx.profile(publicId: profilePublicId) else {
                 throw APIError.notFound("profile_id: no profile \(profilePublicId.prefix(64))")
@@ -99,7 +98,7 @@ public struct PreferenceService: Sendable {
     }
 
     /// The project's topics with their follower counts.
-    public func topics(projectId: Int64) async throws -> [TopicSummary] {
+    func topics(projectId: Int64) async throws -> [TopicSummary] {
         try await store.read { tx in
             guard try tx.project(id: projectId) != nil else {
                 throw APIError.notFound("project_id: project \(projectId) does not exist")
@@ -109,7 +108,7 @@ public struct PreferenceService: Sendable {
     }
 
     /// A topic's followers (profile ids), in the order they were made, after `after` (a row id cursor).
-    public func followers(projectId: Int64, topic name: String, after: Int64, limit: Int) async throws
+    func followers(projectId: Int64, topic name: String, after: Int64, limit: Int) async throws
         -> TopicFollowersView
     {
         if let problem = PreferenceRules.problem(topic: name) { throw APIError.badRequest(problem) }
@@ -126,9 +125,9 @@ public struct PreferenceService: Sendable {
 }
 
 /// `GET /api/v1/admin/profiles/{profile_id}/preferences`.
-public struct AdminPreferencesView: Codable, Sendable, Equatable {
-    public var profileId: String
-    public var preferences: PreferenceMap
+struct AdminPreferencesView: Codable, Sendable, Equatable {
+    var profileId: String
+    var preferences: PreferenceMap
 
     enum CodingKeys: String, CodingKey {
         case preferences
@@ -137,11 +136,11 @@ public struct AdminPreferencesView: Codable, Sendable, Equatable {
 }
 
 /// `GET /api/v1/admin/projects/{project_id}/topics/{topic}/followers`.
-public struct TopicFollowersView: Codable, Sendable, Equatable {
-    public var topic: String
-    public var profileIds: [String]
+struct TopicFollowersView: Codable, Sendable, Equatable {
+    var topic: String
+    var profileIds: [String]
     /// Pass as `after` for the next page; nil at the end.
-    public var next: Int64?
+    var next: Int64?
 
     enum CodingKeys: String, CodingKey {
         case topic, next

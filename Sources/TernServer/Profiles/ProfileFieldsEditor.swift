@@ -8,12 +8,12 @@ import TernProtocol
 /// let changes = try ProfileFieldsEditor.changes(["orders": ["action": "incr", "value": 1]], current: ["orders": 2])
 /// // ["orders": 3]
 /// ```
-public enum ProfileFieldsEditor {
+enum ProfileFieldsEditor {
     /// Most fields one request may touch.
-    public static let maxFields = 256
+    static let maxFields = 256
 
     /// The new value of every touched field; nil means the field is removed.
-    public static func changes(
+    static func changes(
         _ requested: [String: JSONValue], current: [String: JSONValue]
     ) throws(APIError) -> [String: JSONValue?] {
         guard requested.count <= maxFields else {
@@ -90,8 +90,8 @@ public enum ProfileFieldsEditor {
 
 /// The names fields may have: 1 to 64 characters of letters, digits, `_` and `-`, not starting with `-`
 /// or a digit.
-public enum FieldName {
-    public static func isValid(_ name: String) -> Bool {
+enum FieldName {
+    static func isValid(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64 else { return false }
         guard first == "_" || isLetter(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "-" || isLetter($0) || ("0"..."9").contains($0) }
@@ -104,12 +104,12 @@ public enum FieldName {
 
 /// Checks and merges subscription (custom) fields: scalars only, except the system fields the SDK
 /// collects with a structure of their own.
-public enum CustomFields {
+enum CustomFields {
     /// System fields whose value is an object of scalars: `_os_ver` is
     /// `{"raw": "18.6.2", "ver": "[\"18.0\", \"6.0\", \"2.0\"]"}` as the reference shows it.
     static let structuredSystemFields: Set<String> = ["_os_ver"]
 
-    public static func validate(_ fields: [String: JSONValue]?) throws(APIError) {
+    static func validate(_ fields: [String: JSONValue]?) throws(APIError) {
         for (name, value) in fields ?? [:] {
             guard FieldName.isValid(name), isAllowed(value, for: name) else { throw .invalidCustomField(name) }
         }
@@ -122,7 +122,7 @@ public enum CustomFields {
     }
 
     /// `current` with `changes` applied; a null removes the field.
-    public static func merge(_ current: [String: JSONValue], _ changes: [String: JSONValue]?) -> [String: JSONValue] {
+    static func merge(_ current: [String: JSONValue], _ changes: [String: JSONValue]?) -> [String: JSONValue] {
         var merged = current
         for (name, value) in changes ?? [:] {
             if value == .null {

@@ -2,11 +2,11 @@ import Foundation
 import TernProtocol
 
 /// `profile/authenticate` and `profile/update`.
-public struct ProfileService: Sendable {
+struct ProfileService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
@@ -14,7 +14,7 @@ public struct ProfileService: Sendable {
     /// With a JWT: the profile it names, created when absent (its identity stored as a field), with the
     /// device's subscription if the request names the token. With an rToken only: the profile holding
     /// the token, or null.
-    public func authenticate(_ request: PushTokenRequest, caller: Caller, idempotency: IdempotencyToken)
+    func authenticate(_ request: PushTokenRequest, caller: Caller, idempotency: IdempotencyToken)
         async throws -> Answer
     {
         let now = clock()
@@ -39,7 +39,7 @@ public struct ProfileService: Sendable {
 
     /// `profile/update` (JWT only): applies the fields and operations to the profile the JWT names,
     /// creating it when absent. Answers the profile without a subscription.
-    public func update(_ request: ProfileUpdateRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func update(_ request: ProfileUpdateRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         guard caller.hasJWT else {

@@ -5,17 +5,17 @@ import TernProtocol
 /// subscription of the request's token in the profile the request names (the JWT's; with an rToken,
 /// the profile holding the token). Push log-in/log-out (`push/unsuspend`) and `replace` clear the
 /// tags of the bindings they end or start, so tags never follow a device into another profile.
-public struct TagService: Sendable {
+struct TagService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
 
     /// Adds or overwrites the tags; answers the profile with the binding's subscription.
-    public func set(_ request: TagsSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
+    func set(_ request: TagsSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
         try request.validate()
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
@@ -34,7 +34,7 @@ public struct TagService: Sendable {
     }
 
     /// Removes the keys; answers the profile with the binding's subscription.
-    public func remove(_ request: TagsRemoveRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func remove(_ request: TagsRemoveRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         try request.validate()
@@ -73,7 +73,7 @@ public struct TagService: Sendable {
 
 extension TagsSetRequest {
     /// Everything that can be checked without the store.
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let problem = TagLimits.problem(count: tags.count, field: "tags") { throw .badRequest(problem) }
@@ -86,7 +86,7 @@ extension TagsSetRequest {
 }
 
 extension TagsRemoveRequest {
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let problem = TagLimits.problem(count: keys.count, field: "keys") { throw .badRequest(problem) }

@@ -6,33 +6,34 @@ import Foundation
 /// throw APIError.badRequest("subscription_id is empty: send the device's push token")
 /// ```
 public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let status: Int
+    let status: Int
+    /// What the caller should change, sent as the envelope's `error_text`.
     public let reason: String
 
-    public init(status: Int, reason: String) {
+    init(status: Int, reason: String) {
         self.status = status
         self.reason = reason
     }
 
     public var description: String { "\(status): \(reason)" }
 
-    public static func badRequest(_ reason: String) -> APIError { APIError(status: 400, reason: reason) }
-    public static func unauthorized(_ reason: String) -> APIError { APIError(status: 401, reason: reason) }
-    public static func notFound(_ reason: String) -> APIError { APIError(status: 404, reason: reason) }
-    public static func conflict(_ reason: String) -> APIError { APIError(status: 409, reason: reason) }
-    public static func unprocessable(_ reason: String) -> APIError { APIError(status: 422, reason: reason) }
+    static func badRequest(_ reason: String) -> APIError { APIError(status: 400, reason: reason) }
+    static func unauthorized(_ reason: String) -> APIError { APIError(status: 401, reason: reason) }
+    static func notFound(_ reason: String) -> APIError { APIError(status: 404, reason: reason) }
+    static func conflict(_ reason: String) -> APIError { APIError(status: 409, reason: reason) }
+    static func unprocessable(_ reason: String) -> APIError { APIError(status: 422, reason: reason) }
 
     /// The reference's text for a profile field the platform cannot take.
-    public static func incorrectProfileField(_ name: String) -> APIError {
+    static func incorrectProfileField(_ name: String) -> APIError {
         .badRequest("Platform profile processing error: with field \"\(name)\": Incorrect field")
     }
 
     /// The reference's text for a subscription (custom) field that is not a scalar.
-    public static func invalidCustomField(_ name: String) -> APIError {
+    static func invalidCustomField(_ name: String) -> APIError {
         .badRequest("Platform profile processing error: field \"\(name)\" is not valid: failed convert custom field")
     }
 
     /// The reference's text for a category the resource does not have.
-    public static let categoryNotFound = APIError.badRequest(
+    static let categoryNotFound = APIError.badRequest(
         "Platform profile processing error: field \"subscriptions.cats\" is not valid: category not found in resource")
 }

@@ -11,22 +11,22 @@ import Foundation
 public struct BodyLimits: Sendable, Equatable {
     /// Bytes of the whole body; larger ones are answered 413. (The HTTP server's own cap,
     /// `--max-body-bytes`, is the ceiling for every route.)
-    public var maxBodyBytes: Int
+    var maxBodyBytes: Int
     /// Objects and arrays nested inside each other, the body itself being level 1.
-    public var maxDepth: Int
+    var maxDepth: Int
     /// Members of one object (`custom_fields`, `profile_fields`, `data`, tags …).
-    public var maxObjectMembers: Int
+    var maxObjectMembers: Int
     /// Items of one array (`events`, `profile_ids`, `cats` …).
-    public var maxArrayItems: Int
+    var maxArrayItems: Int
     /// Characters (Unicode code points, after unescaping) of one object key; code points, because
     /// JSON Schema's `maxLength` counts them, so the API document can state the limit exactly.
-    public var maxKeyCharacters: Int
+    var maxKeyCharacters: Int
     /// Characters (code points, after unescaping) of one string value.
-    public var maxStringCharacters: Int
+    var maxStringCharacters: Int
     /// Values in the whole body (objects, arrays and scalars): what the decoder's time grows with.
-    public var maxValues: Int
+    var maxValues: Int
 
-    public init(
+    init(
         maxBodyBytes: Int, maxDepth: Int, maxObjectMembers: Int, maxArrayItems: Int, maxKeyCharacters: Int,
         maxStringCharacters: Int,
         maxValues: Int
@@ -54,7 +54,7 @@ public struct BodyLimits: Sendable, Equatable {
         maxValues: 2_000)
 
     /// `event/push` and `event/post`: up to 1,000 events of a few fields each, in up to 1 MiB.
-    public static let eventBatch: BodyLimits = {
+    static let eventBatch: BodyLimits = {
         var limits = BodyLimits.standard
         limits.maxBodyBytes = 1 << 20
         limits.maxValues = 10_000

@@ -6,13 +6,13 @@ import TernProtocol
 /// What makes a write idempotent: the client's key, if it sent one, and a digest of what it asked.
 public struct IdempotencyToken: Sendable, Equatable {
     /// Keys are unique per project and caller: a key another caller sent is another key.
-    public let scope: String
-    public let key: String?
-    public let fingerprint: String
+    let scope: String
+    let key: String?
+    let fingerprint: String
 
     /// Checks the key's shape; the fingerprint covers the endpoint and the body's bytes. `caller`
     /// names who sent it (``callerScope(_:)``), so two callers reusing a key never share an answer.
-    public init(projectId: Int64, caller: String, key: String?, endpoint: String, body: Data) throws(APIError) {
+    init(projectId: Int64, caller: String, key: String?, endpoint: String, body: Data) throws(APIError) {
         if let key {
             let printable = key.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value <= 0x7E }
             guard !key.isEmpty, key.count <= Wire.maxIdempotencyKeyLength, printable else {
@@ -52,7 +52,7 @@ struct IdempotencyKeys: RouteMiddleware {
 extension IdempotencyToken {
     /// The caller an SDK request's key belongs to: the profile a JWT names (its database and
     /// identity), else the rToken's resource. A digest, so that identities are not stored twice.
-    public static func callerScope(_ caller: Caller) -> String {
+    static func callerScope(_ caller: Caller) -> String {
         guard let identity = caller.identity else { return "r\(caller.resource.id)" }
         let named: String
         switch identity {

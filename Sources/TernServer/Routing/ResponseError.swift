@@ -3,7 +3,7 @@ import TernHTTP
 
 /// An error that says its own answer: its status and its envelope. The router sends what a
 /// handler's error renders; any other error is a 500 whose details go to the log.
-public protocol HTTPResponseError: Error {
+protocol HTTPResponseError: Error {
     /// The answer to send.
     var response: HTTPResponse { get }
     /// For failures on the server's side, what the log should say; nil for the client's mistakes.
@@ -13,20 +13,20 @@ public protocol HTTPResponseError: Error {
 }
 
 extension HTTPResponseError {
-    public var logReason: String? { nil }
-    public func record(in metrics: Metrics) {}
+    var logReason: String? { nil }
+    func record(in metrics: Metrics) {}
 }
 
 extension APIError: HTTPResponseError {
-    public var response: HTTPResponse { .envelope(status, reason) }
+    var response: HTTPResponse { .envelope(status, reason) }
 }
 
 extension DecodingError: HTTPResponseError {
-    public var response: HTTPResponse { .envelope(400, JSONBody.describe(self)) }
+    var response: HTTPResponse { .envelope(400, JSONBody.describe(self)) }
 }
 
 extension StoreError: HTTPResponseError {
-    public var response: HTTPResponse {
+    var response: HTTPResponse {
         switch self {
         case .busy, .closed:
             var response = HTTPResponse.envelope(503, "the store is busy or shutting down: retry shortly")
@@ -37,15 +37,15 @@ extension StoreError: HTTPResponseError {
         }
     }
 
-    public var logReason: String? { description }
+    var logReason: String? { description }
 
-    public func record(in metrics: Metrics) { metrics.recordStoreError(kind: kind) }
+    func record(in metrics: Metrics) { metrics.recordStoreError(kind: kind) }
 }
 
 extension HTTPResponse {
     /// Tern's envelope for an error: `{"error":404,"error_text":"…","profile":null}`. The HTTP
     /// server words its own errors (413, 431, …) with it too.
-    public static func envelope(_ status: Int, _ reason: String) -> HTTPResponse {
+    static func envelope(_ status: Int, _ reason: String) -> HTTPResponse {
         var body = "{\"error\":\(status),\"error_text\":"
         JSONText.appendString(reason, to: &body)
         body += ",\"profile\":null}"

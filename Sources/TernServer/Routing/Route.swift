@@ -3,21 +3,21 @@ import TernHTTP
 
 /// A request matched to a route: the HTTP request, the path's parameters, its id for the logs, and
 /// what the group's middleware established (the caller, the idempotency token).
-public struct RouteRequest: Sendable {
+struct RouteRequest: Sendable {
     /// The HTTP request (`AdminKeyCheck` may fill in a project key's `project_id` query).
-    public internal(set) var http: HTTPRequest
-    public let parameters: [String: String]
-    public let requestId: String
+    var http: HTTPRequest
+    let parameters: [String: String]
+    let requestId: String
     /// The route's name: the SDK endpoint, or `admin/messages`; idempotency fingerprints cover it.
-    public let routeName: String
+    let routeName: String
     /// The SDK caller, set by `CallerAuthentication`.
-    public internal(set) var caller: Caller?
+    var caller: Caller?
     /// The management-API key the request was made with, set by `AdminKeyCheck`.
     var keyHolder: KeyHolder?
     /// The idempotency token, set by `IdempotencyKeys`.
-    public internal(set) var idempotency: IdempotencyToken?
+    var idempotency: IdempotencyToken?
 
-    public init(http: HTTPRequest, parameters: [String: String], requestId: String, routeName: String = "") {
+    init(http: HTTPRequest, parameters: [String: String], requestId: String, routeName: String = "") {
         self.http = http
         self.parameters = parameters
         self.requestId = requestId
@@ -25,7 +25,7 @@ public struct RouteRequest: Sendable {
     }
 
     /// The path parameter (or query item) `name` as an integer, or a 400 that says which.
-    public func integer(_ name: String) throws(APIError) -> Int64 {
+    func integer(_ name: String) throws(APIError) -> Int64 {
         guard let text = parameters[name] ?? http.query[name], let value = Int64(text) else {
             throw .badRequest("\(name) must be an integer")
         }
@@ -33,7 +33,7 @@ public struct RouteRequest: Sendable {
     }
 
     /// The path parameter `name` (empty when the pattern has none).
-    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+    func parameter(_ name: String) -> String { parameters[name] ?? "" }
 
     /// The caller that ``CallerAuthentication`` established; a route outside such a group has none.
     func authenticated() throws -> Caller {
@@ -58,15 +58,15 @@ public struct RouteRequest: Sendable {
 
 /// One method and path template (`/api/v1/admin/resources/{resource_id}`) with its handler.
 public struct Route: Sendable {
-    public typealias Handler = @Sendable (RouteRequest) async throws -> HTTPResponse
+    typealias Handler = @Sendable (RouteRequest) async throws -> HTTPResponse
 
-    public let method: String
-    public let pattern: String
+    let method: String
+    let pattern: String
     /// The name idempotency fingerprints and logs use; the pattern unless given.
-    public let name: String
+    let name: String
     let handler: Handler
 
-    public init(_ method: String, _ pattern: String, name: String? = nil, _ handler: @escaping Handler) {
+    init(_ method: String, _ pattern: String, name: String? = nil, _ handler: @escaping Handler) {
         self.method = method
         self.pattern = pattern
         self.name = name ?? pattern
@@ -74,7 +74,7 @@ public struct Route: Sendable {
     }
 
     /// A route that answers `status` with its output as plain JSON (or nothing, for 204).
-    public static func json<Output: Encodable & Sendable>(
+    static func json<Output: Encodable & Sendable>(
         _ method: String, _ pattern: String, status: Int = 200,
         _ body: @escaping @Sendable (RouteRequest) async throws -> Output
     ) -> Route {
@@ -85,7 +85,7 @@ public struct Route: Sendable {
     }
 
     /// A route that answers 204 once `body` is done.
-    public static func noContent(
+    static func noContent(
         _ method: String, _ pattern: String, _ body: @escaping @Sendable (RouteRequest) async throws -> Void
     ) -> Route {
         Route(method, pattern) { request in

@@ -3,7 +3,7 @@ import TernHTTP
 
 /// Something every route of a group passes through: a check before the handler (the admin key,
 /// the SDK's credentials), or a step around it (idempotency).
-public protocol RouteMiddleware: Sendable {
+protocol RouteMiddleware: Sendable {
     func respond(to request: RouteRequest, next: Route.Handler) async throws -> HTTPResponse
 }
 
@@ -15,30 +15,30 @@ public protocol RouteMiddleware: Sendable {
 ///     Route.json("GET", "/api/v1/admin/projects") { _ in try await admin.projects() }
 /// }
 /// ```
-public struct RouteGroup: Sendable {
-    public let middleware: [any RouteMiddleware]
-    public let routes: [Route]
+struct RouteGroup: Sendable {
+    let middleware: [any RouteMiddleware]
+    let routes: [Route]
 
-    public init(_ middleware: [any RouteMiddleware] = [], routes: [Route]) {
+    init(_ middleware: [any RouteMiddleware] = [], routes: [Route]) {
         self.middleware = middleware
         self.routes = routes
     }
 
-    public init(_ middleware: [any RouteMiddleware] = [], @RouteListBuilder _ routes: () -> [Route]) {
+    init(_ middleware: [any RouteMiddleware] = [], @RouteListBuilder _ routes: () -> [Route]) {
         self.init(middleware, routes: routes())
     }
 
     /// The group's routes, each behind the group's middleware.
-    public var all: [Route] { routes.map { $0.behind(middleware) } }
+    var all: [Route] { routes.map { $0.behind(middleware) } }
 }
 
 /// Lists routes one per line, with `if` for optional ones.
 @resultBuilder
-public enum RouteListBuilder {
-    public static func buildExpression(_ route: Route) -> [Route] { [route] }
-    public static func buildExpression(_ routes: [Route]) -> [Route] { routes }
-    public static func buildBlock(_ parts: [Route]...) -> [Route] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [Route]?) -> [Route] { part ?? [] }
-    public static func buildEither(first: [Route]) -> [Route] { first }
-    public static func buildEither(second: [Route]) -> [Route] { second }
+enum RouteListBuilder {
+    static func buildExpression(_ route: Route) -> [Route] { [route] }
+    static func buildExpression(_ routes: [Route]) -> [Route] { routes }
+    static func buildBlock(_ parts: [Route]...) -> [Route] { parts.flatMap { $0 } }
+    static func buildOptional(_ part: [Route]?) -> [Route] { part ?? [] }
+    static func buildEither(first: [Route]) -> [Route] { first }
+    static func buildEither(second: [Route]) -> [Route] { second }
 }

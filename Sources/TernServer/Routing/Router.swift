@@ -6,11 +6,17 @@ import TernProtocol
 /// The server's `HTTPHandler`: looks the route up in its table, runs it, sends what a thrown
 /// error renders, and records every answer in the metrics and the log.
 public struct Router: HTTPHandler {
-    public let routes: [Route]
+    let routes: [Route]
     let table: RouteTable
     let metrics: Metrics
     let logger: Logger
 
+    /// Makes a router over `routes`.
+    ///
+    /// - Parameters:
+    ///   - routes: Every route the server answers, with their middleware.
+    ///   - metrics: Where each answer's route, status and latency are counted.
+    ///   - logger: Where each request is logged.
     public init(routes: [Route], metrics: Metrics, logger: Logger) {
         self.routes = routes
         self.table = RouteTable(routes)
@@ -18,6 +24,11 @@ public struct Router: HTTPHandler {
         self.logger = logger
     }
 
+    /// Answers one request: the route's answer, the envelope of the error it threw, 404 for an unknown
+    /// path, or 405 for a known path with another method.
+    ///
+    /// - Parameter request: The request as the HTTP server read it.
+    /// - Returns: The answer to send.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         // Only the management API takes keys; SDK requests skip the note (they are the hot path).
         guard request.path.hasPrefix(AdminRoutes.prefix) else { return await route(request) }

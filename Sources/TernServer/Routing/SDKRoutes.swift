@@ -6,7 +6,7 @@ import TernProtocol
 /// its idempotency token (`IdempotencyKeys`), and answers the envelope. The routes themselves sit
 /// beside their features: `SubscriptionService/routes`, `ProfileService/routes`,
 /// `TagService/routes`, `EventService/routes`.
-public struct SDKRoutes: Sendable {
+struct SDKRoutes: Sendable {
     let authenticator: Authenticator
     let subscriptions: SubscriptionService
     let profiles: ProfileService
@@ -14,7 +14,7 @@ public struct SDKRoutes: Sendable {
     let tags: TagService
     let metrics: Metrics
 
-    public init(
+    init(
         authenticator: Authenticator, subscriptions: SubscriptionService, profiles: ProfileService,
         events: EventService, tags: TagService, metrics: Metrics
     ) {
@@ -27,7 +27,7 @@ public struct SDKRoutes: Sendable {
     }
 
     /// One route per `Endpoint`.
-    public var all: [Route] {
+    var all: [Route] {
         RouteGroup(
             [CallerAuthentication(authenticator: authenticator), IdempotencyKeys(metrics: metrics)],
             routes: subscriptions.routes + profiles.routes + tags.routes

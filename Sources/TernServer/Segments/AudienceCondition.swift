@@ -5,7 +5,7 @@ import TernProtocol
 /// checked against the field's kind (a `>` on a text field is refused).
 public struct AudienceCondition: Sendable, Equatable {
     /// What the condition reads.
-    public enum Subject: Sendable, Equatable {
+    enum Subject: Sendable, Equatable {
         /// A built-in field, by its name (`session_count`).
         case builtIn(BuiltInField)
         /// A custom subscription field (`fields.<name>`).
@@ -15,7 +15,7 @@ public struct AudienceCondition: Sendable, Equatable {
     }
 
     /// What it compares with, already in the form the field is stored in.
-    public enum Operand: Sendable, Equatable {
+    enum Operand: Sendable, Equatable {
         /// `exists`, `not_exists`.
         case none
         case text(String)
@@ -29,16 +29,16 @@ public struct AudienceCondition: Sendable, Equatable {
         case numbers([Double])
     }
 
-    public var subject: Subject
-    public var op: FilterOperator
-    public var operand: Operand
+    var subject: Subject
+    var op: FilterOperator
+    var operand: Operand
 
     /// Longest text value, tag key or field name.
     static let maxText = 256
     /// Longest list of `in`.
     static let maxList = 1000
 
-    public init(subject: Subject, op: FilterOperator, operand: Operand) {
+    init(subject: Subject, op: FilterOperator, operand: Operand) {
         self.subject = subject
         self.op = op
         self.operand = operand

@@ -2,9 +2,9 @@ import Foundation
 import TernProtocol
 
 /// A checked audience filter: conditions on built-in fields, custom fields and tags, combined with
-/// `and` and `or` to any depth (up to ``maxDepth``). Made from its JSON by ``parse(_:path:)``, which
+/// `and` and `or` to any depth (up to `maxDepth`). Made from its JSON by ``parse(_:path:)``, which
 /// refuses a malformed one with the path of the part to change and the reason; compiled to SQL by
-/// ``FilterSQL`` and evaluated in memory by ``matches(fields:tags:now:)`` (in-app campaigns), with
+/// `FilterSQL` and evaluated in memory by `matches(fields:tags:now:)` (in-app campaigns), with
 /// the same meaning.
 ///
 /// ```json
@@ -18,12 +18,13 @@ public indirect enum AudienceExpression: Sendable, Equatable {
     case all([AudienceExpression])
     /// At least one part must hold.
     case any([AudienceExpression])
+    /// One comparison on a built-in field, a custom field or a tag.
     case condition(AudienceCondition)
 
     /// How deep `and`/`or` may nest.
-    public static let maxDepth = 8
+    static let maxDepth = 8
     /// Conditions in one filter.
-    public static let maxConditions = 100
+    static let maxConditions = 100
 
     /// Checks `json` and builds the filter; throws a 400 naming the part (`path`, e.g.
     /// `filter.and[1].op`) and the reason.
@@ -64,7 +65,7 @@ public indirect enum AudienceExpression: Sendable, Equatable {
     }
 
     /// True when the subscription with these fields and tags is in the audience at `now` (ms).
-    public func matches(fields: [String: JSONValue], tags: [String: String], now: Int64) -> Bool {
+    func matches(fields: [String: JSONValue], tags: [String: String], now: Int64) -> Bool {
         switch self {
         case .all(let parts): parts.allSatisfy { $0.matches(fields: fields, tags: tags, now: now) }
         case .any(let parts): parts.contains { $0.matches(fields: fields, tags: tags, now: now) }
@@ -73,7 +74,7 @@ public indirect enum AudienceExpression: Sendable, Equatable {
     }
 
     /// True when some condition reads tags.
-    public var readsTags: Bool {
+    var readsTags: Bool {
         switch self {
         case .all(let parts), .any(let parts): parts.contains(where: \.readsTags)
         case .condition(let condition): if case .tag = condition.subject { true } else { false }
@@ -82,7 +83,7 @@ public indirect enum AudienceExpression: Sendable, Equatable {
 }
 
 /// The comparisons a condition can make, by name or by symbol.
-public enum FilterOperator: String, Sendable, CaseIterable {
+enum FilterOperator: String, Sendable, CaseIterable {
     case eq, ne, lt, lte, gt, gte, exists
     case notExists = "not_exists"
     case before, after

@@ -5,21 +5,21 @@ import TernProtocol
 /// language, first and last session, session count, foreground time), merged into the fields of
 /// the install's current binding (the push subscription of the token in the caller's profile) and
 /// into their indexed columns. Fields left out keep their values.
-public struct DeviceReportService: Sendable {
+struct DeviceReportService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
     /// Longest app version and language taken.
-    public static let maxVersion = 64
-    public static let maxLanguage = 35
+    static let maxVersion = 64
+    static let maxLanguage = 35
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
 
     /// Merges the report; answers the profile with the binding's subscription.
-    public func report(_ request: DeviceReportRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func report(_ request: DeviceReportRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         try request.validate()
@@ -48,7 +48,7 @@ public struct DeviceReportService: Sendable {
 
 extension DeviceReportRequest {
     /// Everything that can be checked without the store.
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let appVersion, appVersion.isEmpty || !TextLength.fits(appVersion, max: DeviceReportService.maxVersion) {

@@ -3,7 +3,7 @@ import TernProtocol
 import TernSQLite
 
 /// Which SQL a backend speaks where the two differ (JSON access, casts).
-public enum SQLDialect: Sendable {
+enum SQLDialect: Sendable {
     case sqlite, postgres
 }
 
@@ -11,12 +11,12 @@ public enum SQLDialect: Sendable {
 /// parameter (never spliced into the text). Built-in fields are columns with indexes; tags go
 /// through `subscription_tags`' `(name, value)` index; custom fields are read from the JSON text.
 /// Means what ``AudienceExpression/matches(fields:tags:now:)`` means.
-public struct FilterSQL {
-    public var sql: String
-    public var parameters: [any SQLiteBindable]
+struct FilterSQL {
+    var sql: String
+    var parameters: [any SQLiteBindable]
 
     /// Compiles `expression` for `dialect`; `now` (ms) anchors `within_days`.
-    public static func compile(_ expression: AudienceExpression, dialect: SQLDialect, now: Int64) -> FilterSQL {
+    static func compile(_ expression: AudienceExpression, dialect: SQLDialect, now: Int64) -> FilterSQL {
         var parameters: [any SQLiteBindable] = []
         let sql = condition(expression, dialect, now, &parameters)
         return FilterSQL(sql: sql, parameters: parameters)

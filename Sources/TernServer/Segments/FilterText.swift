@@ -9,7 +9,7 @@ import TernProtocol
 /// language not exists or first_session before 2026-01-01T00:00:00Z
 /// ```
 ///
-/// `and` binds tighter than `or`; parentheses group. Operators are those of ``FilterOperator``
+/// `and` binds tighter than `or`; parentheses group. Operators are those of `FilterOperator`
 /// (names or symbols); a value is a number, `true`/`false`, a quoted or a bare word (versions of
 /// `app_version` stay text, so `2.10` is not `2.1`).
 public enum FilterText {

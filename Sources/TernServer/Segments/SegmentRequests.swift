@@ -10,13 +10,20 @@ import TernProtocol
 ///                     {"field": "app_version", "op": ">=", "value": "2.0"}]}}
 /// ```
 public struct SegmentSpec: Codable, Sendable, Equatable {
-    public var projectId: Int64?
-    public var name: String?
+    var projectId: Int64?
+    var name: String?
     /// Limits the segment to one resource's subscriptions; absent, every resource of the project.
-    public var resourceId: Int64?
+    var resourceId: Int64?
     /// An ``AudienceExpression``'s JSON.
-    public var filter: JSONValue?
+    var filter: JSONValue?
 
+    /// A segment to create, or the changes to one (a property left nil is not changed).
+    ///
+    /// - Parameters:
+    ///   - projectId: The project it belongs to; the key's project when nil.
+    ///   - name: Its name, unique in the project.
+    ///   - resourceId: The resource it is limited to; nil for every resource of the project.
+    ///   - filter: Its ``AudienceExpression`` as JSON.
     public init(projectId: Int64? = nil, name: String? = nil, resourceId: Int64? = nil, filter: JSONValue? = nil) {
         self.projectId = projectId
         self.name = name
@@ -34,12 +41,19 @@ public struct SegmentSpec: Codable, Sendable, Equatable {
 /// `POST /api/v1/admin/audience/preview`: a filter not saved yet, previewed (the dashboard's
 /// builder).
 public struct AudiencePreviewRequest: Codable, Sendable, Equatable {
-    public var projectId: Int64
-    public var resourceId: Int64?
-    public var filter: JSONValue
+    var projectId: Int64
+    var resourceId: Int64?
+    var filter: JSONValue
     /// How many subscriptions the sample shows: 0 to 100, default 20.
-    public var sample: Int?
+    var sample: Int?
 
+    /// A preview of an unsaved filter.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project whose subscriptions are counted.
+    ///   - resourceId: Only subscriptions of this resource; nil for the whole project.
+    ///   - filter: The ``AudienceExpression`` as JSON.
+    ///   - sample: How many matching subscriptions to list as well; none when nil.
     public init(projectId: Int64, resourceId: Int64? = nil, filter: JSONValue, sample: Int? = nil) {
         self.projectId = projectId
         self.resourceId = resourceId
@@ -57,12 +71,12 @@ public struct AudiencePreviewRequest: Codable, Sendable, Equatable {
 /// A segment as the management API shows it.
 public struct SegmentView: Codable, Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var resourceId: Int64?
-    public var name: String
-    public var filter: JSONValue
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    var projectId: Int64
+    var resourceId: Int64?
+    var name: String
+    var filter: JSONValue
+    var createdAt: Int64
+    var updatedAt: Int64
 
     enum CodingKeys: String, CodingKey {
         case id, name, filter
@@ -78,9 +92,9 @@ public struct AudiencePreview: Encodable, Sendable {
     /// Subscriptions (subscribed, of a known provider, token not marked invalid) the filter admits.
     public var count: Int64
     /// Up to the sample size of them, in index order, with their fields and tags.
-    public var sample: [SubscriptionView]
+    var sample: [SubscriptionView]
     /// How long the two queries took, in milliseconds.
-    public var tookMs: Double
+    var tookMs: Double
 
     enum CodingKeys: String, CodingKey {
         case count, sample

@@ -6,16 +6,16 @@ import TernProtocol
 /// not saved yet (`POST /api/v1/admin/audience/preview`): reading and previewing need
 /// a `read` key, creating, editing and deleting a `send` key (a segment picks who messages reach);
 /// a project key reaches its own project's segments only.
-public struct SegmentRoutes: Sendable {
+struct SegmentRoutes: Sendable {
     let service: SegmentService
     let admin: AdminService
 
-    public init(service: SegmentService, admin: AdminService) {
+    init(service: SegmentService, admin: AdminService) {
         self.service = service
         self.admin = admin
     }
 
-    public var all: [Route] {
+    var all: [Route] {
         let service = service
         let keys = admin.keys
         let p = "/api/v1/admin/segments"

@@ -15,15 +15,27 @@ public struct SegmentService: Sendable {
     let clock: @Sendable () -> Int64
 
     /// Longest segment name.
-    public static let maxName = 128
+    static let maxName = 128
     /// Largest sample a preview shows.
-    public static let maxSample = 100
+    static let maxSample = 100
 
+    /// - Parameters:
+    ///   - store: Where segments are kept and counted.
+    ///   - clock: The current time in milliseconds since 1970 (tests pass their own).
     public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
 
+    /// Saves a new segment after checking its name and filter.
+    ///
+    /// - Parameters:
+    ///   - spec: The segment's project, name, resource and filter.
+    ///   - keyProject: The project of the key that asks, used when `spec` names no project; nil for a
+    ///     server-wide key.
+    /// - Returns: The saved segment as the API shows it.
+    /// - Throws: An ``APIError`` naming the field and the reason: a missing project, name or filter, a
+    ///   malformed filter, a resource not in the project, or a name the project already has (409).
     public func create(_ spec: SegmentSpec, keyProject: Int64? = nil) async throws -> SegmentView {
         guard let projectId = spec.projectId ?? keyProject else {
             throw APIError.badRequest("project_id is missing: the project the segment belongs to")
@@ -47,16 +59,16 @@ public struct SegmentService: Sendable {
         }
     }
 
-    public func segments(projectId: Int64?) async throws -> [SegmentView] {
+    func segments(projectId: Int64?) async throws -> [SegmentView] {
         try await store.read { tx in try tx.segments(projectId: projectId).map(Self.view) }
     }
 
-    public func segment(id: Int64) async throws -> SegmentView {
+    func segment(id: Int64) async throws -> SegmentView {
         try await store.read { tx in try Self.view(try Self.find(tx, id)) }
     }
 
     /// Changes what `spec` gives (a `project_id` must be the segment's own).
-    public func edit(id: Int64, _ spec: SegmentSpec) async throws -> SegmentView {
+    func edit(id: Int64, _ spec: SegmentSpec) async throws -> SegmentView {
         let name = try spec.name.map { text throws(APIError) in try Self.name(text) }
         let text = try spec.filter.map { json throws(APIError) in try Self.filterText(json) }
         let now = clock()
@@ -83,14 +95,14 @@ public struct SegmentService: Sendable {
         }
     }
 
-    public func delete(id: Int64) async throws {
+    func delete(id: Int64) async throws {
         guard try await store.write({ try $0.deleteSegment(id: id) }) else {
             throw APIError.notFound("segment \(id) does not exist")
         }
     }
 
     /// The saved segment's count and sample now.
-    public func preview(id: Int64, sample: Int?) async throws -> AudiencePreview {
+    func preview(id: Int64, sample: Int?) async throws -> AudiencePreview {
         let size = try Self.sampleSize(sample)
         let now = clock()
         return try await store.read { tx in

@@ -9,7 +9,13 @@ import TernProtocol
 public protocol DeliveryQueries {
     /// Inserts the message (its `id` is ignored) and returns it with the id assigned.
     func insertMessage(_ message: StoredMessage) throws -> StoredMessage
+    /// The message with this row id, or nil when there is none.
+    ///
+    /// - Parameter id: The message's row id.
     func message(id: Int64) throws -> StoredMessage?
+    /// The message with this public id (the `message_id` the API answers), or nil when there is none.
+    ///
+    /// - Parameter publicId: The message's public id.
     func message(publicId: String) throws -> StoredMessage?
     /// Messages whose fan-out has not finished, oldest first.
     func messagesFanningOut(limit: Int) throws -> [StoredMessage]

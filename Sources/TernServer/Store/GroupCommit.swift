@@ -30,9 +30,12 @@ extension BatchingBackend {
 /// waiting may wait up to `maxWait` for more (zero: take what is there, so an idle server answers
 /// at once; under load the queue fills while the previous batch runs).
 public struct GroupCommitConfiguration: Sendable, Equatable {
-    public var maxWrites: Int
-    public var maxWait: Duration
+    var maxWrites: Int
+    var maxWait: Duration
 
+    /// - Parameters:
+    ///   - maxWrites: Writes at most in one transaction (at least 1); 256 by default.
+    ///   - maxWait: How long a writer waits for more writes to join; zero (none) by default.
     public init(maxWrites: Int = 256, maxWait: Duration = .zero) {
         self.maxWrites = max(1, maxWrites)
         self.maxWait = maxWait
@@ -40,10 +43,10 @@ public struct GroupCommitConfiguration: Sendable, Equatable {
 }
 
 /// How group commit went so far.
-public struct GroupCommitStatistics: Sendable, Equatable {
-    public var batches = 0
-    public var writes = 0
-    public var largestBatch = 0
+struct GroupCommitStatistics: Sendable, Equatable {
+    var batches = 0
+    var writes = 0
+    var largestBatch = 0
 }
 
 /// One caller's write waiting for its batch: its body, and the continuation answered after the

@@ -4,22 +4,22 @@ import Foundation
 /// (display type, triggers, audience, caps, content) as JSON (`InAppDefinition`).
 public struct InAppCampaignRecord: Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var resourceId: Int64
-    public var name: String
+    var projectId: Int64
+    var resourceId: Int64
+    var name: String
     /// `draft`, `active`, `paused` or `ended` (``InAppCampaignStatus``).
-    public var status: String
-    public var priority: Int64
+    var status: String
+    var priority: Int64
     /// ms since 1970; nil: no start.
-    public var startsAt: Int64?
+    var startsAt: Int64?
     /// ms since 1970; nil: no end.
-    public var endsAt: Int64?
+    var endsAt: Int64?
     /// The `InAppDefinition` as JSON.
-    public var definition: String
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    var definition: String
+    var createdAt: Int64
+    var updatedAt: Int64
 
-    public init(
+    init(
         id: Int64, projectId: Int64, resourceId: Int64, name: String, status: String, priority: Int64,
         startsAt: Int64?, endsAt: Int64?, definition: String, createdAt: Int64, updatedAt: Int64
     ) {
@@ -40,11 +40,11 @@ public struct InAppCampaignRecord: Sendable, Equatable {
 /// One counter of a campaign's statistics: `kind` (`placed`, `shown`, `clicked`, `closed`, `error`)
 /// and `item` (the button of a click, the reason of an error, else empty).
 public struct InAppStatCount: Sendable, Equatable {
-    public var kind: String
-    public var item: String
-    public var count: Int64
+    var kind: String
+    var item: String
+    var count: Int64
 
-    public init(kind: String, item: String, count: Int64) {
+    init(kind: String, item: String, count: Int64) {
         self.kind = kind
         self.item = item
         self.count = count
@@ -53,10 +53,10 @@ public struct InAppStatCount: Sendable, Equatable {
 
 /// A static resource Tern serves for an HTML campaign.
 public struct InAppStaticFile: Sendable, Equatable {
-    public var contentType: String
-    public var bytes: Data
+    var contentType: String
+    var bytes: Data
 
-    public init(contentType: String, bytes: Data) {
+    init(contentType: String, bytes: Data) {
         self.contentType = contentType
         self.bytes = bytes
     }
@@ -68,19 +68,36 @@ public protocol InAppQueries {
     func insertInAppCampaign(_ campaign: InAppCampaignRecord) throws -> InAppCampaignRecord
     /// Saves every column but `id`, `project_id` and `created_at`.
     func updateInAppCampaign(_ campaign: InAppCampaignRecord) throws
+    /// The campaign with this id, or nil when there is none.
+    ///
+    /// - Parameter id: The campaign's id.
     func inAppCampaign(id: Int64) throws -> InAppCampaignRecord?
     /// Newest first, each filter optional, at most `limit`.
     func inAppCampaigns(projectId: Int64?, resourceId: Int64?, status: String?, limit: Int) throws
         -> [InAppCampaignRecord]
     /// Adds `count` to one counter, creating it.
     func addInAppStat(campaignId: Int64, kind: String, item: String, count: Int64) throws
+    /// Every counter of a campaign (impressions, clicks, dismissals, per item).
+    ///
+    /// - Parameter campaignId: The campaign's id.
     func inAppStats(campaignId: Int64) throws -> [InAppStatCount]
     /// Stores (or replaces) a static resource.
     func putInAppStatic(campaignId: Int64, name: String, file: InAppStaticFile, now: Int64) throws
+    /// A campaign's static resource by name, or nil when it has none of that name.
+    ///
+    /// - Parameters:
+    ///   - campaignId: The campaign's id.
+    ///   - name: The resource's file name.
     func inAppStatic(campaignId: Int64, name: String) throws -> InAppStaticFile?
     /// The names of a campaign's static resources, sorted.
     func inAppStaticNames(campaignId: Int64) throws -> [String]
     /// The project's caps as JSON (`InAppCaps`), nil when never set.
     func inAppProjectCaps(projectId: Int64) throws -> String?
+    /// Sets (or replaces) the project's caps.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project's id.
+    ///   - caps: The caps as JSON (`InAppCaps`).
+    ///   - now: The time of the change, in milliseconds since 1970.
     func setInAppProjectCaps(projectId: Int64, caps: String, now: Int64) throws
 }

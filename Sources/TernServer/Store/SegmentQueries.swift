@@ -5,15 +5,15 @@ import TernProtocol
 /// (the JSON of an ``AudienceExpression``, as the API took it).
 public struct SegmentRecord: Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var resourceId: Int64?
-    public var name: String
+    var projectId: Int64
+    var resourceId: Int64?
+    var name: String
     /// Canonical JSON text of the filter.
-    public var filter: String
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    var filter: String
+    var createdAt: Int64
+    var updatedAt: Int64
 
-    public init(
+    init(
         id: Int64, projectId: Int64, resourceId: Int64?, name: String, filter: String, createdAt: Int64,
         updatedAt: Int64
     ) {
@@ -30,26 +30,35 @@ public struct SegmentRecord: Sendable, Equatable {
 /// Where an audience filter looks: the push subscriptions (subscribed, of a known provider, with a
 /// token not marked invalid) of one resource, or of every resource of a project.
 public struct AudienceScope: Sendable, Equatable {
-    public var projectId: Int64
-    public var resourceId: Int64?
+    var projectId: Int64
+    var resourceId: Int64?
 
+    /// - Parameters:
+    ///   - projectId: The project whose subscriptions are looked at.
+    ///   - resourceId: Only this resource's subscriptions; nil for every resource of the project.
     public init(projectId: Int64, resourceId: Int64?) {
         self.projectId = projectId
         self.resourceId = resourceId
     }
 }
 
-/// Segments, and the audience queries a filter compiles into (on both backends, through ``FilterSQL``).
+/// Segments, and the audience queries a filter compiles into (on both backends, through `FilterSQL`).
 public protocol SegmentQueries {
     /// Stores a new segment (its `id` is ignored); a second one with the same name in the project
-    /// is a ``StoreError/conflict(_:)``.
+    /// is a `StoreError.conflict`.
     func insertSegment(_ segment: SegmentRecord) throws -> SegmentRecord
+    /// The segment with this id, or nil when there is none.
+    ///
+    /// - Parameter id: The segment's id.
     func segment(id: Int64) throws -> SegmentRecord?
     /// A project's segments (every project's when nil), by name.
     func segments(projectId: Int64?) throws -> [SegmentRecord]
     /// Saves name, resource, filter and `updated_at`.
     func updateSegment(_ segment: SegmentRecord) throws
-    /// False when there was none.
+    /// Deletes a segment; messages already sent to it keep the filter they were made with.
+    ///
+    /// - Parameter id: The segment's id.
+    /// - Returns: False when there was no such segment.
     func deleteSegment(id: Int64) throws -> Bool
 
     /// How many push subscriptions in `scope` the filter admits at `now` (all of them when nil).

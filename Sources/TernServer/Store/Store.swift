@@ -17,7 +17,7 @@ public protocol Store: Sendable {
     /// `body` throws, none of its changes are kept. A backend may group concurrent writes into one
     /// transaction (group commit, see `GroupCommit`), each under its own savepoint, so `body` is
     /// escaping: it may run after `write` was called, from the batch's writer. Errors from the
-    /// backend arrive as ``StoreError``; errors `body` throws pass through unchanged.
+    /// backend arrive as `StoreError`; errors `body` throws pass through unchanged.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
 
     /// Runs `body` in one read-only transaction (a consistent snapshot).
@@ -26,7 +26,7 @@ public protocol Store: Sendable {
     /// True when the store answers a trivial query.
     func isHealthy() async -> Bool
 
-    /// Finishes what is running and closes the backend; later calls throw ``StoreError/closed``.
+    /// Finishes what is running and closes the backend; later calls throw `StoreError.closed`.
     func close() async
 }
 
@@ -37,7 +37,7 @@ public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQu
 {}
 
 /// A failure of the backend (not of the caller's input).
-public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// A uniqueness rule was broken, e.g. a second pixel with the same sid.
     case conflict(String)
     /// The backend is locked by another writer longer than its timeout; retrying later may work.
@@ -47,7 +47,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Anything else the backend reported.
     case backend(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .conflict(let message): "conflict: \(message)"
         case .busy(let message): "store busy: \(message)"
@@ -57,7 +57,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     /// A short label for metrics.
-    public var kind: String {
+    var kind: String {
         switch self {
         case .conflict: "conflict"
         case .busy: "busy"

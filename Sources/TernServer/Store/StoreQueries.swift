@@ -5,53 +5,164 @@ import TernProtocol
 public protocol TenancyQueries {
     /// Creates a project; a nil `audience` becomes `tern:<id>`.
     func createProject(name: String, audience: String?, now: Int64) throws -> Project
+    /// Every project, oldest first.
     func projects() throws -> [Project]
+    /// The project with this id, or nil when there is none.
+    ///
+    /// - Parameter id: The project's id.
     func project(id: Int64) throws -> Project?
 
+    /// Creates a profile database in a project: profiles, and the resources that share them, live in one.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project it belongs to.
+    ///   - name: Its name.
+    ///   - now: The creation time, in milliseconds since 1970.
+    /// - Returns: The database with its id.
     func createDatabase(projectId: Int64, name: String, now: Int64) throws -> ProfileDatabase
+    /// A project's profile databases.
+    ///
+    /// - Parameter projectId: The project's id.
     func databases(projectId: Int64) throws -> [ProfileDatabase]
+    /// The profile database with this id, or nil when there is none.
+    ///
+    /// - Parameter id: The database's id.
     func database(id: Int64) throws -> ProfileDatabase?
 
+    /// Creates a resource: what apps subscribe to, with its own rToken.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project it belongs to.
+    ///   - dbId: The profile database its subscribers' profiles live in.
+    ///   - name: Its name.
+    ///   - channels: The channels it takes subscriptions on.
+    ///   - rToken: The token apps send to name it (unique on the server).
+    ///   - now: The creation time, in milliseconds since 1970.
+    /// - Returns: The resource with its id.
     func createResource(
         projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String, now: Int64
     ) throws -> Resource
     /// All resources, or a project's.
     func resources(projectId: Int64?) throws -> [Resource]
+    /// The resource with this id, or nil when there is none.
+    ///
+    /// - Parameter id: The resource's id.
     func resource(id: Int64) throws -> Resource?
+    /// The resource this rToken names, or nil when no resource has it.
+    ///
+    /// - Parameter rToken: The token an SDK request carries.
     func resource(rToken: String) throws -> Resource?
 
     /// Adds the category, or changes its title and steadiness.
     func upsertCategory(_ category: ResourceCategory) throws
+    /// A resource's categories.
+    ///
+    /// - Parameter resourceId: The resource's id.
     func categories(resourceId: Int64) throws -> [ResourceCategory]
-    /// False when there was no such category.
+    /// Deletes a resource's category.
+    ///
+    /// - Parameters:
+    ///   - resourceId: The resource's id.
+    ///   - name: The category's name.
+    /// - Returns: False when there was no such category.
     func deleteCategory(resourceId: Int64, name: String) throws -> Bool
 
+    /// Creates a pixel that goals name by `sid`.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project it belongs to.
+    ///   - sid: The id goals send.
+    ///   - name: Its name.
+    ///   - now: The creation time, in milliseconds since 1970.
+    /// - Returns: The pixel with its id.
     func createPixel(projectId: Int64, sid: String, name: String, now: Int64) throws -> Pixel
+    /// A project's pixels.
+    ///
+    /// - Parameter projectId: The project's id.
     func pixels(projectId: Int64) throws -> [Pixel]
+    /// A project's pixel by `sid`, or nil when it has none.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project's id.
+    ///   - sid: The pixel's `sid`.
     func pixel(projectId: Int64, sid: String) throws -> Pixel?
+    /// Deletes a project's pixel.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project's id.
+    ///   - sid: The pixel's `sid`.
+    /// - Returns: False when there was no such pixel.
     func deletePixel(projectId: Int64, sid: String) throws -> Bool
 
+    /// Adds a key the project's JWTs are verified with.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project whose JWTs it verifies.
+    ///   - kid: The `kid` a token's header names it by.
+    ///   - algorithm: The JWT algorithm, e.g. `ES256` or `HS256`.
+    ///   - key: A public key in PEM, or the HS256 secret.
+    ///   - now: The creation time, in milliseconds since 1970.
+    /// - Returns: The stored key.
     func addJWTKey(projectId: Int64, kid: String, algorithm: String, key: String, now: Int64) throws -> JWTKeyRecord
+    /// A project's JWT keys.
+    ///
+    /// - Parameter projectId: The project's id.
     func jwtKeys(projectId: Int64) throws -> [JWTKeyRecord]
     /// Keys with this `kid` in any project.
     func jwtKeys(kid: String) throws -> [JWTKeyRecord]
+    /// Deletes a project's JWT key.
+    ///
+    /// - Parameters:
+    ///   - projectId: The project's id.
+    ///   - kid: The key's `kid`.
+    /// - Returns: False when there was no such key.
     func deleteJWTKey(projectId: Int64, kid: String) throws -> Bool
 
-    /// Keeps only a digest of the admin key.
+    /// Adds a server-wide admin key; only its digest is stored, never the key.
+    ///
+    /// - Parameters:
+    ///   - digest: The key's digest.
+    ///   - name: What the key is for, shown in listings.
+    ///   - now: The creation time, in milliseconds since 1970.
     func addAdminKey(digest: String, name: String, now: Int64) throws
+    /// Whether an admin key with this digest exists.
+    ///
+    /// - Parameter digest: The key's digest.
     func hasAdminKey(digest: String) throws -> Bool
+    /// How many admin keys the server has.
     func adminKeyCount() throws -> Int
 }
 
 /// Profiles and their fields.
 public protocol ProfileQueries {
+    /// Creates a profile in a database.
+    ///
+    /// - Parameters:
+    ///   - dbId: The profile database.
+    ///   - publicId: The id the API and the SDK know it by.
+    ///   - now: The creation time, in milliseconds since 1970.
+    /// - Returns: The profile with its row id.
     func createProfile(dbId: Int64, publicId: String, now: Int64) throws -> Profile
+    /// The profile with this row id, or nil when there is none.
+    ///
+    /// - Parameter id: The profile's row id.
     func profile(id: Int64) throws -> Profile?
+    /// The profile with this public id, or nil when there is none.
+    ///
+    /// - Parameter publicId: The id the API and the SDK know it by.
     func profile(publicId: String) throws -> Profile?
     /// Profiles of a database whose field `name` equals `value`, oldest first.
     func profiles(dbId: Int64, field name: String, value: JSONValue) throws -> [Profile]
+    /// A profile's custom fields by name.
+    ///
+    /// - Parameter profileId: The profile's row id.
     func profileFields(profileId: Int64) throws -> [String: JSONValue]
-    /// Sets a field; nil removes it.
+    /// Sets one custom field of a profile.
+    ///
+    /// - Parameters:
+    ///   - profileId: The profile's row id.
+    ///   - name: The field's name.
+    ///   - value: Its new value; nil removes the field.
     func setProfileField(profileId: Int64, name: String, value: JSONValue?) throws
     /// Saves `isTest`, `skipTriggers` and `updatedAt`.
     func updateProfile(_ profile: Profile) throws
@@ -59,6 +170,9 @@ public protocol ProfileQueries {
 
 /// Subscriptions of every channel.
 public protocol SubscriptionQueries {
+    /// The subscription with this id, or nil when there is none.
+    ///
+    /// - Parameter id: The subscription's id.
     func subscription(id: Int64) throws -> Subscription?
     /// A profile's subscriptions, newest first.
     func subscriptions(profileId: Int64) throws -> [Subscription]
@@ -67,6 +181,12 @@ public protocol SubscriptionQueries {
         -> [Subscription]
     /// Push subscriptions of a database's profiles with this provider and token.
     func subscriptions(dbId: Int64, provider: String, token: String) throws -> [Subscription]
+    /// Stores a new subscription.
+    ///
+    /// - Parameters:
+    ///   - values: What it holds.
+    ///   - now: The creation time, in milliseconds since 1970.
+    /// - Returns: The subscription with its id and timestamps.
     func insertSubscription(_ values: SubscriptionValues, now: Int64) throws -> Subscription
     /// Saves everything but the id, profile, resource, hash and creation time.
     func updateSubscription(_ subscription: Subscription) throws
@@ -74,11 +194,18 @@ public protocol SubscriptionQueries {
 
 /// Goals and push events.
 public protocol EventQueries {
+    /// Stores a goal.
+    ///
+    /// - Parameter goal: The goal, resolved to its pixel.
+    /// - Returns: The goal's row id.
     func insertGoal(_ goal: GoalRecord) throws -> Int64
     /// A pixel's goals, newest first.
     func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord]
     /// False when the same resource already has this message's event of this type.
     func insertPushEvent(_ event: PushEventRecord) throws -> Bool
+    /// Every push event (deliveries and opens) of a message.
+    ///
+    /// - Parameter messageId: The message's public id.
     func pushEvents(messageId: String) throws -> [PushEventRecord]
     /// Where the delivery a push id names (`<message public id>.<delivery id>`) went; nil when no
     /// such delivery of that message exists.
@@ -87,7 +214,19 @@ public protocol EventQueries {
 
 /// The first answers of idempotent requests.
 public protocol IdempotencyQueries {
+    /// The first answer stored for an idempotency key, or nil when there is none.
+    ///
+    /// - Parameters:
+    ///   - scope: Who sent the key (its caller), so two callers' keys never meet.
+    ///   - key: The request's `Idempotency-Key`.
     func storedAnswer(scope: String, key: String) throws -> StoredAnswer?
+    /// Stores the first answer to an idempotent request.
+    ///
+    /// - Parameters:
+    ///   - scope: Who sent the key.
+    ///   - key: The request's `Idempotency-Key`.
+    ///   - answer: The answer to give a repeat of the request.
+    ///   - now: The time it was stored, in milliseconds since 1970.
     func storeAnswer(scope: String, key: String, answer: StoredAnswer, now: Int64) throws
     /// Forgets answers stored before `cutoff`; returns how many.
     func deleteAnswers(before cutoff: Int64) throws -> Int

@@ -4,25 +4,25 @@ import TernProtocol
 
 /// A fast JSON codec for `JSONValue`, used for what the store keeps as JSON text (fields,
 /// categories). Canonical output: object keys sorted, no spaces, so equal values give equal text.
-public enum StoredJSON {
-    public static func encode(_ value: JSONValue) -> String {
+enum StoredJSON {
+    static func encode(_ value: JSONValue) -> String {
         var out = ""
         append(value, to: &out)
         return out
     }
 
-    public static func encode(_ object: [String: JSONValue]) -> String { encode(.object(object)) }
+    static func encode(_ object: [String: JSONValue]) -> String { encode(.object(object)) }
 
-    public static func encode(_ flags: [String: Bool]) -> String { encode(.object(flags.mapValues(JSONValue.bool))) }
+    static func encode(_ flags: [String: Bool]) -> String { encode(.object(flags.mapValues(JSONValue.bool))) }
 
     /// Parses JSON text; nil when it is not valid JSON.
-    public static func decode(_ text: String) -> JSONValue? {
+    static func decode(_ text: String) -> JSONValue? {
         var text = text
         return text.withUTF8 { decode(utf8: $0) }
     }
 
     /// Parses UTF-8 JSON bytes (a request body); nil when they are not valid JSON.
-    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         var parser = Parser(bytes: bytes)
         guard let value = parser.value(depth: 0) else { return .none }
         parser.skipSpace()

@@ -5,7 +5,7 @@ extension SubscriptionService {
     /// `push/update`: the subscription with the old provider and token takes the new ones and keeps
     /// its identity (id, hash, fields, categories). When the profile already has a subscription with
     /// the new token, that one is kept and the old one becomes unsubscribed.
-    public func update(_ request: PushUpdateRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func update(_ request: PushUpdateRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         let now = clock()
@@ -45,7 +45,7 @@ extension SubscriptionService {
     /// `push/status`: the profile with its latest subscription on the resource, the one with this
     /// token, or the latest with a provider. No profile: `profile` is null; no such subscription:
     /// `profile.subscription` is null.
-    public func status(_ request: PushStatusRequest, caller: Caller) async throws -> Answer {
+    func status(_ request: PushStatusRequest, caller: Caller) async throws -> Answer {
         try await store.read { tx in
             let resolver = ProfileResolver(caller: caller, now: 0)
             guard let profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId)
@@ -68,7 +68,7 @@ extension SubscriptionService {
     /// subscriptions in other profiles (any database) become suspended; the JWT profile's suspended
     /// subscription with this token becomes subscribed. Answers the JWT profile (null when it does not
     /// exist) with its subscription for this token (null when it has none).
-    public func unsuspend(_ request: PushTokenRequest, caller: Caller, idempotency: IdempotencyToken) async throws
+    func unsuspend(_ request: PushTokenRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
         guard caller.hasJWT else {

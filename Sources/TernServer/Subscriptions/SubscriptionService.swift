@@ -3,11 +3,11 @@ import TernCrypto
 import TernProtocol
 
 /// Push subscriptions: subscribe, suspend, unsubscribe, token updates, status, log-in/log-out.
-public struct SubscriptionService: Sendable {
+struct SubscriptionService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
@@ -15,7 +15,7 @@ public struct SubscriptionService: Sendable {
     /// `push/subscribe`, `push/suspend`, `push/unsubscribe`: sets the status of the subscription
     /// (resource, provider, token) of the caller's profile, creating profile and subscription when
     /// absent. A change older (by `time`) than the one applied last changes nothing.
-    public func change(
+    func change(
         _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
         idempotency: IdempotencyToken
     ) async throws -> Answer {
@@ -100,5 +100,6 @@ public struct SubscriptionService: Sendable {
 
 /// The server's clock in milliseconds since 1970.
 public enum ServerClock {
+    /// The time now, in milliseconds since 1970, rounded.
     @Sendable public static func milliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -43,7 +43,7 @@ enum Validation {
 
 extension PushSubscriptionRequest {
     /// Everything that can be checked without the store.
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         try Validation.provider(provider)
         try Validation.token(subscriptionId)
         try Validation.time(time)
@@ -53,7 +53,7 @@ extension PushSubscriptionRequest {
 }
 
 extension PushUpdateRequest {
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let oldProvider { try Validation.provider(oldProvider, field: "old_provider") }
@@ -66,7 +66,7 @@ extension PushUpdateRequest {
 }
 
 extension PushStatusRequest {
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         if let provider { try Validation.provider(provider) }
         if let subscriptionId { try Validation.token(subscriptionId) }
         if mode == .latestForProvider, provider == nil {
@@ -76,7 +76,7 @@ extension PushStatusRequest {
 }
 
 extension PushTokenRequest {
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         if let provider { try Validation.provider(provider) }
         if let subscriptionId { try Validation.token(subscriptionId) }
         if (provider == nil) != (subscriptionId == nil) {
@@ -86,7 +86,7 @@ extension PushTokenRequest {
 }
 
 extension PushEventRequest {
-    public func validate() throws(APIError) {
+    func validate() throws(APIError) {
         try Validation.batch(events.count, field: "events")
         for (index, event) in events.enumerated() {
             try Validation.text(event.messageId, field: "events[\(index)].message_id")

@@ -10,16 +10,16 @@ import TernProtocol
 ///   device's push subscriptions in the resource (a `full` key);
 /// - `GET /api/v1/admin/test-devices?project_id=N`: the project's test devices (a project key: its
 ///   own; the server key without `project_id`: every project's).
-public struct TestDeviceRoutes: Sendable {
+struct TestDeviceRoutes: Sendable {
     let service: TestDeviceService
     let admin: AdminService
 
-    public init(service: TestDeviceService, admin: AdminService) {
+    init(service: TestDeviceService, admin: AdminService) {
         self.service = service
         self.admin = admin
     }
 
-    public var all: [Route] {
+    var all: [Route] {
         let service = service
         let p = AdminRoutes.prefix
         let list = RouteGroup([admin.check(.read, .projectQuery)]) {

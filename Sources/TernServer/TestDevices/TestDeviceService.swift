@@ -8,23 +8,23 @@ import TernProtocol
 /// let marked = try await service.mark(resourceId: 1, .init(subscriptionId: token, isTest: true))
 /// let all = try await service.list(projectId: 1)
 /// ```
-public struct TestDeviceService: Sendable {
+struct TestDeviceService: Sendable {
     let store: any Store
 
-    public init(store: any Store) {
+    init(store: any Store) {
         self.store = store
     }
 
     /// `PUT /api/v1/admin/resources/{resource_id}/test-devices`: the device's body.
-    public struct Mark: Codable, Sendable, Equatable {
+    struct Mark: Codable, Sendable, Equatable {
         /// The push provider; default `ios-apns`.
-        public var provider: String?
+        var provider: String?
         /// The device's push token.
-        public var subscriptionId: String
+        var subscriptionId: String
         /// True marks the device as a test device, false unmarks it.
-        public var isTest: Bool
+        var isTest: Bool
 
-        public init(provider: String? = nil, subscriptionId: String, isTest: Bool) {
+        init(provider: String? = nil, subscriptionId: String, isTest: Bool) {
             self.provider = provider
             self.subscriptionId = subscriptionId
             self.isTest = isTest
@@ -43,7 +43,7 @@ public struct TestDeviceService: Sendable {
     ///
     /// - Returns: The device's subscriptions, as they are now.
     /// - Throws: 400 for a bad provider or token, 404 when the resource has no such subscription.
-    public func mark(resourceId: Int64, _ request: Mark) async throws -> [SubscriptionView] {
+    func mark(resourceId: Int64, _ request: Mark) async throws -> [SubscriptionView] {
         let provider = request.provider ?? PushProvider.apns.rawValue
         try Validation.provider(provider)
         try Validation.token(request.subscriptionId)
@@ -67,7 +67,7 @@ public struct TestDeviceService: Sendable {
     }
 
     /// `GET /api/v1/admin/test-devices`: the test devices of `projectId`, or of every project.
-    public func list(projectId: Int64?) async throws -> [SubscriptionView] {
+    func list(projectId: Int64?) async throws -> [SubscriptionView] {
         try await store.read { tx in
             let projects = try projectId.map { [$0] } ?? tx.projects().map(\.id)
             return try projects.flatMap { project in

@@ -1,6 +1,7 @@
 import Foundation
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The management API: admin key, tenancy, categories, pixels, keys, lookups.
 @Suite struct AdminAPITests {

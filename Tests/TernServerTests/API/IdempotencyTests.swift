@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The SDK's Idempotency-Key: a repeat is answered as the first and applied once.
 @Suite struct IdempotencyTests {

@@ -1,7 +1,8 @@
 import Foundation
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// `docs/api/openapi.yaml` and the router agree on every method and path, SDK, admin and ops alike.
 @Suite struct OpenAPIRouterTests {

@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// profile/authenticate, profile/update, event/post (goals) and event/push.
 @Suite struct ProfileAndEventTests {

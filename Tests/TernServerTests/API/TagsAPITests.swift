@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// profile/tags/set and profile/tags/remove: tags of the install's current binding, cleared when the
 /// install moves to another profile.

@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The management-API routes the dashboard added: overview, message list, audience size, test
 /// profiles, a profile's push events; each on every backend (PostgreSQL when the tests have one),

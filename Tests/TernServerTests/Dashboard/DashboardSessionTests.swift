@@ -1,7 +1,8 @@
 import Foundation
 import TernHTTP
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// Sign-in, the session cookie, CSRF and the console's files, through the same gate and router
 /// `tern serve` uses, without sockets.

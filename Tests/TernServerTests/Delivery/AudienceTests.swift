@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// Who a message reaches: each audience kind, its filters, and the rules that hold whatever the audience.
 @Suite struct AudienceTests {

@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The engine: every delivery sent once with its own payload, outcomes recorded, retries that
 /// honour Retry-After, token hygiene, and the loop's start and stop.

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The server's clock plus an offset the tests move forward by hand: leases and retries fall due
 /// when the test says so, while the API's own timestamps (taken from the real clock) stay in order

@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// Issue 14 on the server: each subscription's APNs environment decides its gateway, a message's
 /// `ios_category` becomes `aps.category`, and a test send reaches the test devices only.

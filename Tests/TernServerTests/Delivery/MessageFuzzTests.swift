@@ -1,6 +1,7 @@
 import Foundation
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// Generated message bodies never cause a 5xx: a refusal is always the envelope with a reason, and
 /// whatever is accepted can be sent.

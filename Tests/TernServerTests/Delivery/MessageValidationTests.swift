@@ -1,6 +1,7 @@
 import Foundation
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// Bad messages are refused with a reason a person can act on, and nothing is queued.
 @Suite struct MessageValidationTests {

@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// The durable outbox: claims under a lease, outcomes only from the claim that holds the row, and a
 /// crash mid-send that loses nothing and resends only what was in flight.

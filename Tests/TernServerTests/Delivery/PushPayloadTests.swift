@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The payload: `aps`, the `tern` object the SDK reads, custom data at the top, one id per device.
 @Suite struct PushPayloadTests {

@@ -1,6 +1,7 @@
 import Foundation
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The retry policy and the outcome resolver are pure: tested as tables.
 @Suite struct RetryAndOutcomeTests {

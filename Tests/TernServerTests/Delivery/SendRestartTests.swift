@@ -2,6 +2,8 @@ import Foundation
 import TernTestSupport
 import Testing
 
+@testable import TernServer
+
 /// A real `tern serve` sending to an APNs-like peer is SIGKILLed with a batch in flight (the peer
 /// holds one request unanswered): after the restart, everything recorded sent stays sent once, and
 /// exactly the deliveries that were in flight are sent again.

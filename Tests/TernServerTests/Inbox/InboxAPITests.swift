@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The inbox, preferences and topics through the router: SDK routes with a JWT, the management API,
 /// and the funnel of a send with a category.

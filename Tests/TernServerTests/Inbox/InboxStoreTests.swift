@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The inbox's, preferences' and topics' queries on every backend: the same answers on SQLite and
 /// PostgreSQL.

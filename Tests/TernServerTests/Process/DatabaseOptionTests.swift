@@ -1,7 +1,8 @@
 import Foundation
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// `tern serve --database`: the option, its environment variable, and how a bad one stops the server.
 @Suite struct DatabaseOptionTests {

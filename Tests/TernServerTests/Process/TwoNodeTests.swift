@@ -2,6 +2,8 @@ import Foundation
 import TernTestSupport
 import Testing
 
+@testable import TernServer
+
 /// Two real `tern serve` nodes on one PostgreSQL, sending through the APNs stand-in. One is SIGKILLed
 /// mid-send and restarted: every device is recorded sent once, the peer sees each token at most
 /// twice (only what the dead node had in flight goes out again), and nothing is lost.

@@ -3,6 +3,8 @@ import TernCrypto
 import TernTestSupport
 import Testing
 
+@testable import TernServer
+
 /// A real `tern serve` sends through the real provider clients to the peers: credentials through
 /// the admin API, a device subscribes, a message goes out, the peer receives the payload, and the
 /// message's counts and the subscription's token reflect the provider's answers.

@@ -1,6 +1,7 @@
 import Foundation
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// In-app campaigns, counters, static resources and caps: the same on every backend.
 @Suite struct InAppStoreTests {

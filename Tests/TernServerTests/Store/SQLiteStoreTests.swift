@@ -1,7 +1,8 @@
 import Foundation
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// What only the SQLite backend promises: its file, its schema version, its persistence.
 @Suite struct SQLiteStoreTests {

@@ -1,7 +1,8 @@
 import Foundation
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// A way to make an empty store in a directory: the store suite runs against every one.
 struct StoreFactory: Sendable, CustomTestStringConvertible {

@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// The outbox, messages, audiences, tags and token marks, the same on every `Store` backend.
 @Suite struct StoreSuiteDeliveryTests {

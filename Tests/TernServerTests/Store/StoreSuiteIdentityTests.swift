@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// The identity journal's store operations and its service, on every backend: an operation applied
 /// once whatever the repeats, stale expectations refused with 409, the subscription moved and back.

@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// Keys and the audit log, on every backend: digests found only while they work, rotation's grace
 /// period, revocation, and the audit log's order and project filter.

@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// Audience filters and segments, on every backend: each filter compiled to SQL admits exactly
 /// the subscriptions its in-memory meaning admits, built-in columns follow the fields, segments

@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// Each subscription's APNs environment and test-device flag, and a project's test devices, the
 /// same on every `Store` backend.

@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// The behaviour every `Store` backend must have.
 @Suite struct StoreSuiteTests {

@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// The store's JSON codec agrees with Foundation's, both ways, and refuses what is not JSON.
 @Suite struct StoredJSONTests {

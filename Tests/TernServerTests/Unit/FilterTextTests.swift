@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// `tern`'s `--where`: the short text form reads into the API's JSON (and then checks as it does);
 /// versions compare part by part.

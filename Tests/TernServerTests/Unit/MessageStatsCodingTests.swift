@@ -1,6 +1,7 @@
 import Foundation
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// `MessageStats` keeps its delivery counts in `DeliveryCounts` and writes them flat, as the API
 /// document has them; `tern send` reads them back.

@@ -1,6 +1,7 @@
 import TernProtocol
-import TernServer
 import Testing
+
+@testable import TernServer
 
 /// Action-field operations and plain values, as a table.
 @Suite struct ProfileFieldsEditorTests {

@@ -1,7 +1,8 @@
 import Foundation
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// `tern serve`'s options, environment and bootstrap file.
 @Suite struct ServerOptionsTests {

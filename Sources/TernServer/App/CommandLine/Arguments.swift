@@ -4,6 +4,7 @@ import Foundation
 /// kind of failure it was: the one error type of `tern`.
 public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
+    /// The exit status `tern` ends with for this failure.
     public let exitCode: ExitCode
 
     /// A mistake on the command line, unless `exitCode` says otherwise.
@@ -12,6 +13,7 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
         self.exitCode = exitCode
     }
 
+    /// The same text as ``description``: what went wrong and what to change.
     public var reason: String { description }
 }
 
@@ -32,11 +34,11 @@ public enum ExitCode: Int32, Sendable {
 /// One option of a command: its name without the dashes, the value it takes (nil for a switch),
 /// and its line of help.
 public struct OptionSpec: Sendable {
-    public let name: String
-    public let value: String?
-    public let help: String
+    let name: String
+    let value: String?
+    let help: String
     /// Taken more than once (each value kept); otherwise a second one is refused.
-    public let repeatable: Bool
+    let repeatable: Bool
 
     /// An option that takes a value, shown as `value` in the help.
     public init(_ name: String, _ value: String, repeatable: Bool = false, _ help: String) {
@@ -54,7 +56,7 @@ public struct OptionSpec: Sendable {
         self.help = help
     }
 
-    public var left: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
+    var left: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
 }
 
 /// A command's arguments: what it takes, which the parser checks and the help lists, from the
@@ -69,17 +71,26 @@ public struct OptionSpec: Sendable {
 /// ```
 public struct CommandSpec: Sendable {
     /// The command, e.g. `tern send`.
-    public let name: String
+    let name: String
     /// The first help line, e.g. `tern send [options]`.
-    public let usage: String
-    public let summary: String
+    let usage: String
+    let summary: String
     /// Options under headings (a heading may be empty).
-    public let sections: [(String, [OptionSpec])]
+    let sections: [(String, [OptionSpec])]
     /// How many positional arguments it takes at most.
-    public let maxPositionals: Int
+    let maxPositionals: Int
     /// Text after the options.
-    public let footer: String
+    let footer: String
 
+    /// Declares a command.
+    ///
+    /// - Parameters:
+    ///   - name: The command as typed, e.g. `tern send`; errors point at `name --help`.
+    ///   - usage: The first line of the help, e.g. `tern send [options]`.
+    ///   - summary: A paragraph under the usage line saying what the command does.
+    ///   - sections: The options under their headings; an empty heading lists them without one.
+    ///   - maxPositionals: How many arguments that are not options it takes at most (more are refused).
+    ///   - footer: Text printed after the options (examples, notes); empty for none.
     public init(
         name: String, usage: String, summary: String, sections: [(String, [OptionSpec])], maxPositionals: Int,
         footer: String
@@ -92,8 +103,10 @@ public struct CommandSpec: Sendable {
         self.footer = footer
     }
 
-    public var options: [OptionSpec] { sections.flatMap(\.1) }
+    var options: [OptionSpec] { sections.flatMap(\.1) }
 
+    /// The command's help as `--help` prints it: the usage line, the summary, each section's options with
+    /// their help (repeatable ones marked), then the footer.
     public var help: String {
         var text = "usage: \(usage)\n\n\(summary)\n"
         for (heading, options) in sections {
@@ -106,6 +119,12 @@ public struct CommandSpec: Sendable {
         return footer.isEmpty ? text : text + "\n" + footer + "\n"
     }
 
+    /// Parses a command line against this declaration.
+    ///
+    /// - Parameter arguments: The arguments after the command's name.
+    /// - Returns: The options and positionals found.
+    /// - Throws: A ``CommandError`` with exit code ``ExitCode/usage`` for an unknown option, an option
+    ///   without its value, a non-repeatable option given twice, or too many positionals.
     public func parse(_ arguments: [String]) throws(CommandError) -> Arguments {
         try Arguments(arguments, spec: self)
     }
@@ -114,10 +133,11 @@ public struct CommandSpec: Sendable {
 /// Parsed arguments: `--name value` or `--name=value` (kept in order, repeatable ones all),
 /// `--switch`es, and positionals.
 public struct Arguments {
-    public private(set) var values: [String: [String]] = [:]
+    private(set) var values: [String: [String]] = [:]
+    /// The arguments that are not options, in the order given.
     public private(set) var positionals: [String] = []
 
-    public init(_ arguments: [String], spec: CommandSpec) throws(CommandError) {
+    init(_ arguments: [String], spec: CommandSpec) throws(CommandError) {
         let known = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
         while index < arguments.count {
@@ -158,8 +178,18 @@ public struct Arguments {
         }
     }
 
+    /// The value of option `name` (its last, for a repeatable one), `"true"` for a switch that is
+    /// present, or nil when it is absent.
+    ///
+    /// - Parameter name: The option's name without the dashes.
     public func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value given to option `name`, in order; empty when it is absent.
+    ///
+    /// - Parameter name: The option's name without the dashes.
     public func all(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether option `name` was given at all.
+    ///
+    /// - Parameter name: The option's name without the dashes.
     public func has(_ name: String) -> Bool { values[name] != nil }
 
     /// The positional at `index`, or an error naming what is missing.
@@ -168,21 +198,43 @@ public struct Arguments {
         return positionals[index]
     }
 
+    /// The value of an option the command cannot do without.
+    ///
+    /// - Parameter name: The option's name without the dashes.
+    /// - Returns: Its value, never empty.
+    /// - Throws: A ``CommandError`` saying `--name is required` when it is absent or empty.
     public func required(_ name: String) throws(CommandError) -> String {
         guard let value = value(name), !value.isEmpty else { throw CommandError("--\(name) is required") }
         return value
     }
 
+    /// The value of option `name` as an integer.
+    ///
+    /// - Parameter name: The option's name without the dashes.
+    /// - Returns: The number, or nil when the option is absent.
+    /// - Throws: A ``CommandError`` when the value is not an integer.
     public func int(_ name: String) throws(CommandError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text) else { throw CommandError("--\(name) must be an integer, not \(text)") }
         return number
     }
 
+    /// The value of option `name` as an integer, or `fallback` when it is absent.
+    ///
+    /// - Parameters:
+    ///   - name: The option's name without the dashes.
+    ///   - fallback: The value to use when the option is not given.
+    /// - Throws: A ``CommandError`` when the value is not an integer.
     public func int(_ name: String, default fallback: Int) throws(CommandError) -> Int {
         try int(name) ?? fallback
     }
 
+    /// The value of option `name` as a non-negative number of seconds, or `fallback` when it is absent.
+    ///
+    /// - Parameters:
+    ///   - name: The option's name without the dashes.
+    ///   - fallback: The value to use when the option is not given.
+    /// - Throws: A ``CommandError`` when the value is not a number or is negative.
     public func double(_ name: String, default fallback: Double) throws(CommandError) -> Double {
         guard let text = value(name) else { return fallback }
         guard let number = Double(text), number >= 0 else {
@@ -191,6 +243,13 @@ public struct Arguments {
         return number
     }
 
+    /// The value of option `name` as a Boolean: `true`, `yes`, `1` or `on`, and `false`, `no`, `0` or
+    /// `off` (any case); `fallback` when it is absent.
+    ///
+    /// - Parameters:
+    ///   - name: The option's name without the dashes.
+    ///   - fallback: The value to use when the option is not given.
+    /// - Throws: A ``CommandError`` for any other value.
     public func bool(_ name: String, default fallback: Bool) throws(CommandError) -> Bool {
         guard let text = value(name)?.lowercased() else { return fallback }
         switch text {

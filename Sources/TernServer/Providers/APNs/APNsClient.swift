@@ -16,7 +16,7 @@ public final class APNsClient: Sendable {
     /// How the client uses its connections.
     public struct Options: Sendable {
         /// Seconds for one request; on timeout the push is retried later.
-        public var requestTimeout: TimeInterval = 10
+        var requestTimeout: TimeInterval = 10
         /// Connections at most; the next opens only when the streams of those open run out.
         public var maxConnections = 8
         /// Streams in flight per connection before the next connection opens. APNs allows up to
@@ -26,18 +26,21 @@ public final class APNsClient: Sendable {
         /// those are answered, so a large batch does not hold all its requests in memory.
         public var maxInFlight = 2000
         /// A PEM file of certificate authorities to trust instead of the system's.
-        public var caFile: String?
+        var caFile: String?
         /// Seconds after which the provider token is renewed (20 to 60 minutes).
-        public var tokenRefresh: TimeInterval = 40 * 60
+        var tokenRefresh: TimeInterval = 40 * 60
 
+        /// - Parameters:
+        ///   - caFile: A PEM file of certificate authorities to trust instead of the system's (a test peer's).
+        ///   - requestTimeout: Seconds a request (and the connection it needs) may take; 10 by default.
         public init(caFile: String? = nil, requestTimeout: TimeInterval = 10) {
             self.caFile = caFile
             self.requestTimeout = requestTimeout
         }
     }
 
-    public let origin: URL
-    public let options: Options
+    let origin: URL
+    let options: Options
     let http: HTTP2ConnectionPool
     let providerToken: APNsProviderToken
     private let defaultTopic: String?
@@ -73,7 +76,7 @@ public final class APNsClient: Sendable {
 
     /// Closes the connections: requests still waiting fail as `retry`, and the pool's threads
     /// have ended when this returns (within 2 s).
-    public func close() {
+    func close() {
         http.close()
     }
 

@@ -10,12 +10,19 @@ import TernCrypto
 /// ```
 /// `topic` is the app's bundle id, used when a push does not name its own.
 public struct APNsCredential: Codable, Sendable, Equatable {
-    public var teamId: String
-    public var keyId: String
+    var teamId: String
+    var keyId: String
     /// The .p8 file's contents (PKCS#8 PEM, EC P-256). Never logged, never returned by the API.
-    public var privateKey: String
-    public var topic: String?
+    var privateKey: String
+    var topic: String?
 
+    /// A token-based APNs credential.
+    ///
+    /// - Parameters:
+    ///   - teamId: The Apple developer team's id (10 characters).
+    ///   - keyId: The id of the `.p8` key (10 characters).
+    ///   - privateKey: The `.p8` file's PEM text (an ES256 key).
+    ///   - topic: The app's bundle id, used when a message names none; nil to require it per message.
     public init(teamId: String, keyId: String, privateKey: String, topic: String? = nil) {
         self.teamId = teamId
         self.keyId = keyId
@@ -32,7 +39,7 @@ public struct APNsCredential: Codable, Sendable, Equatable {
 
     /// Checks the fields and reads the key.
     /// - Throws: a reason naming the field to fix.
-    public func signingKey() throws(CredentialError) -> JWTSigningKey {
+    func signingKey() throws(CredentialError) -> JWTSigningKey {
         try CredentialError.require(Self.isAppleID(teamId), "team_id must be the 10-character Apple team id")
         try CredentialError.require(Self.isAppleID(keyId), "key_id must be the 10-character id of the .p8 key")
         if let topic {
@@ -48,7 +55,7 @@ public struct APNsCredential: Codable, Sendable, Equatable {
     }
 
     /// A digest that changes whenever the credential does; safe to show.
-    public var fingerprint: String {
+    var fingerprint: String {
         "sha256:" + String(Digest.sha256Hex(teamId + "\n" + keyId + "\n" + privateKey).prefix(16))
     }
 
@@ -58,14 +65,14 @@ public struct APNsCredential: Codable, Sendable, Equatable {
 }
 
 /// A credential that cannot be used, with the field to fix.
-public struct CredentialError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let reason: String
+struct CredentialError: Error, Sendable, Equatable, CustomStringConvertible {
+    let reason: String
 
-    public init(_ reason: String) {
+    init(_ reason: String) {
         self.reason = reason
     }
 
-    public var description: String { reason }
+    var description: String { reason }
 
     static func require(_ condition: Bool, _ reason: @autoclosure () -> String) throws(CredentialError) {
         if !condition { throw CredentialError(reason()) }

@@ -7,11 +7,11 @@ import TernProtocol
 /// ```swift
 /// await registry.register(APNsSender(credentials: credentials, endpoints: endpoints, logger: logger))
 /// ```
-public final class APNsSender: PushSender {
-    public let provider = PushProvider.apns
+final class APNsSender: PushSender {
+    let provider = PushProvider.apns
     let projects: ProjectClientSender<APNsClient>
 
-    public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
+    init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
         projects = ProjectClientSender(
             kind: .apns, credentials: credentials, logger: logger, splitsByEnvironment: true
         ) { credential, environment in
@@ -28,11 +28,11 @@ public final class APNsSender: PushSender {
     }
 
     /// Closes every APNs connection; a later batch opens new ones.
-    public func close() async {
+    func close() async {
         for client in await projects.removeAll() { client.close() }
     }
 
-    public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         await projects.send(pushes)
     }
 }

@@ -11,19 +11,19 @@ import TernProtocol
 ///
 /// A PUT's body is the credential's JSON (for FCM, the service-account file as Google gives it);
 /// the answer is its summary, never the key or secret.
-public struct CredentialRoutes: Sendable {
+struct CredentialRoutes: Sendable {
     let credentials: CredentialStore?
     let admin: AdminService
     let logger: Logger?
 
     /// `credentials` nil: the routes exist but answer 503 (a server without a data directory).
-    public init(credentials: CredentialStore?, admin: AdminService, logger: Logger? = nil) {
+    init(credentials: CredentialStore?, admin: AdminService, logger: Logger? = nil) {
         self.credentials = credentials
         self.admin = admin
         self.logger = logger
     }
 
-    public var all: [Route] {
+    var all: [Route] {
         let base = "\(AdminRoutes.prefix)/projects/{project_id}/credentials"
         let logger = logger
         let read = RouteGroup([admin.check(.read, .projectPath), CredentialsKept(credentials: credentials)]) {

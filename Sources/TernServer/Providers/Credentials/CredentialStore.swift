@@ -15,7 +15,7 @@ import TernProtocol
 /// node sends with what any node was given; a file an operator wrote is still read when the database
 /// has none for that project and provider.
 public actor CredentialStore {
-    public nonisolated let directory: String
+    nonisolated let directory: String
     private let database: PostgresStore?
     private var cache: [String: (stamp: FileStamp, credential: ProviderCredential)] = [:]
     private var databaseCache: [String: (updatedAt: Int64, credential: ProviderCredential)] = [:]
@@ -25,7 +25,7 @@ public actor CredentialStore {
         let size: Int
     }
 
-    public init(directory: String, database: PostgresStore? = nil) {
+    init(directory: String, database: PostgresStore? = nil) {
         self.directory = directory
         self.database = database
     }
@@ -38,7 +38,7 @@ public actor CredentialStore {
     /// Checks `json` and stores it with mode 0600, replacing the project's earlier credential.
     /// - Throws: `CredentialError` when the credential is unusable or cannot be written.
     @discardableResult
-    public func put(_ kind: PushProvider, projectId: Int64, json: Data) async throws(CredentialError)
+    func put(_ kind: PushProvider, projectId: Int64, json: Data) async throws(CredentialError)
         -> CredentialSummary
     {
         let credential = try ProviderCredential.decode(kind, from: json)
@@ -72,7 +72,7 @@ public actor CredentialStore {
 
     /// The project's credential for `kind`; nil when none is configured.
     /// - Throws: `CredentialError` when the file exists but cannot be used (it names the file).
-    public func credential(_ kind: PushProvider, projectId: Int64) async throws(CredentialError)
+    func credential(_ kind: PushProvider, projectId: Int64) async throws(CredentialError)
         -> ProviderCredential?
     {
         if let (credential, _) = try await stored(kind, projectId: projectId) { return credential }
@@ -128,7 +128,7 @@ public actor CredentialStore {
     }
 
     /// What is configured for the project, without secrets.
-    public func summaries(projectId: Int64) async -> [CredentialSummary] {
+    func summaries(projectId: Int64) async -> [CredentialSummary] {
         var summaries: [CredentialSummary] = []
         for kind in PushProvider.allCases {
             if let (credential, updated) = try? await stored(kind, projectId: projectId) {
@@ -143,7 +143,7 @@ public actor CredentialStore {
 
     /// Removes the project's credential for `kind`; false when there was none.
     @discardableResult
-    public func delete(_ kind: PushProvider, projectId: Int64) async -> Bool {
+    func delete(_ kind: PushProvider, projectId: Int64) async -> Bool {
         let file = path(kind, projectId: projectId)
         cache[file] = nil
         databaseCache[file] = nil

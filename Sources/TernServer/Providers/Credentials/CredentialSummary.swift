@@ -3,16 +3,16 @@ import TernProtocol
 
 /// What the API shows of a stored credential: which one it is and when it changed, never the
 /// secret (no private key, no client secret).
-public struct CredentialSummary: Codable, Sendable, Equatable {
-    public var projectId: Int64
-    public var provider: PushProvider
+struct CredentialSummary: Codable, Sendable, Equatable {
+    var projectId: Int64
+    var provider: PushProvider
     /// Changes whenever the credential does (`sha256:` and 16 hex digits).
-    public var fingerprint: String
+    var fingerprint: String
     /// Milliseconds since 1970 when the file was last written.
-    public var updatedAt: Int64
+    var updatedAt: Int64
     /// APNs: team and key id. FCM: the Firebase project and the service account's e-mail.
     /// HMS: the app id.
-    public var details: [String: String]
+    var details: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case provider, fingerprint, details
@@ -20,7 +20,7 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(
+    init(
         projectId: Int64, provider: PushProvider, fingerprint: String, updatedAt: Int64, details: [String: String]
     ) {
         self.projectId = projectId
@@ -31,7 +31,7 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
     }
 
     /// `provider` is the credential's name (`apns`, `fcm`, `hms`), as in its route.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(projectId, forKey: .projectId)
         try container.encode(provider.credentialName, forKey: .provider)
@@ -40,7 +40,7 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
         try container.encode(details, forKey: .details)
     }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .provider)
         guard let provider = PushProvider(credentialName: name) else {
@@ -77,14 +77,14 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
 }
 
 /// One provider's credential.
-public enum ProviderCredential: Sendable, Equatable {
+enum ProviderCredential: Sendable, Equatable {
     case apns(APNsCredential)
     case fcm(FCMServiceAccount)
     case hms(HMSCredential)
 
     /// Reads and checks a credential's JSON.
     /// - Throws: `CredentialError` naming what to fix.
-    public static func decode(_ kind: PushProvider, from data: Data) throws(CredentialError) -> ProviderCredential {
+    static func decode(_ kind: PushProvider, from data: Data) throws(CredentialError) -> ProviderCredential {
         do {
             let decoder = JSONDecoder()
             switch kind {

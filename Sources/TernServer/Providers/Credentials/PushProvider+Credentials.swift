@@ -4,7 +4,7 @@ import TernProtocol
 /// `credentials/<project>/apns.json`, the route `…/credentials/apns`) and its title in messages.
 extension PushProvider {
     /// The provider's name in credential files and routes: `apns`, `fcm` or `hms`.
-    public var credentialName: String {
+    var credentialName: String {
         switch self {
         case .apns: "apns"
         case .firebase: "fcm"
@@ -13,13 +13,13 @@ extension PushProvider {
     }
 
     /// The provider whose credential is called `credentialName`, if any.
-    public init?(credentialName: String) {
+    init?(credentialName: String) {
         guard let provider = Self.allCases.first(where: { $0.credentialName == credentialName }) else { return nil }
         self = provider
     }
 
     /// How people call it in messages: `APNs`, `FCM`, `HMS`.
-    public var title: String {
+    var title: String {
         switch self {
         case .apns: "APNs"
         case .firebase: "FCM"

@@ -10,27 +10,28 @@ import TernHTTP
 /// let outcomes = await client.send(pushes)   // [deliveryId: DeliveryOutcome]
 /// ```
 public final class FCMClient: Sendable {
+    /// Where FCM is and how many requests the client keeps in flight; the defaults talk to Google.
     public struct Options: Sendable {
         /// FCM's origin.
-        public var origin = URL(string: "https://fcm.googleapis.com")!
+        var origin = URL(string: "https://fcm.googleapis.com")!
         /// Overrides the service account's `token_uri`.
-        public var tokenURL: URL?
-        public var caFile: String?
-        public var requestTimeout: TimeInterval = 10
+        var tokenURL: URL?
+        var caFile: String?
+        var requestTimeout: TimeInterval = 10
         /// Pushes of one `send(_:)` batch in flight at once.
-        public var maxInFlight = 1000
+        var maxInFlight = 1000
         /// Connections at most; the next opens when the streams of those open run out.
-        public var maxConnections = 8
+        var maxConnections = 8
         /// Streams in flight per connection (Google's front ends allow 100).
-        public var streamsPerConnection = 100
+        var streamsPerConnection = 100
 
-        public init(origin: URL = URL(string: "https://fcm.googleapis.com")!, caFile: String? = nil) {
+        init(origin: URL = URL(string: "https://fcm.googleapis.com")!, caFile: String? = nil) {
             self.origin = origin
             self.caFile = caFile
         }
     }
 
-    public let options: Options
+    let options: Options
     let account: FCMServiceAccount
     let http: HTTP2Lanes
     let accessToken: AccessTokenCache
@@ -38,7 +39,7 @@ public final class FCMClient: Sendable {
 
     /// - Throws: `CredentialError` when the service account is unusable, `HTTP2ClientError` when the
     ///   HTTP/2 client cannot start.
-    public convenience init(account: FCMServiceAccount, options: Options = Options()) throws {
+    convenience init(account: FCMServiceAccount, options: Options = Options()) throws {
         try self.init(account: account, options: options, clock: Date.init)
     }
 
@@ -62,7 +63,7 @@ public final class FCMClient: Sendable {
     }
 
     /// Sends one push; every failure is an outcome.
-    public func send(_ push: OutgoingPush) async -> DeliveryOutcome {
+    func send(_ push: OutgoingPush) async -> DeliveryOutcome {
         do {
             let token = try await accessToken.token()
             switch try await exchange(push, accessToken: token) {
@@ -86,7 +87,7 @@ public final class FCMClient: Sendable {
     }
 
     /// Sends a batch, up to `options.maxInFlight` at once; one outcome per delivery id.
-    public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         await Concurrently.map(pushes, limit: options.maxInFlight) { push in await self.send(push) }
     }
 

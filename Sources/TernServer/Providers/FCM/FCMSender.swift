@@ -3,11 +3,11 @@ import TernProtocol
 
 /// The engine's sender for `ios-firebase`: each project's pushes go through that project's
 /// service account, one ``FCMClient`` (one access token, multiplexed connections) per project.
-public final class FCMSender: PushSender {
-    public let provider = PushProvider.firebase
+final class FCMSender: PushSender {
+    let provider = PushProvider.firebase
     let projects: ProjectClientSender<FCMClient>
 
-    public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
+    init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
         projects = ProjectClientSender(kind: .firebase, credentials: credentials, logger: logger) { credential, _ in
             guard case .fcm(let account) = credential else { return nil }
             return (
@@ -22,7 +22,7 @@ public final class FCMSender: PushSender {
         }
     }
 
-    public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         await projects.send(pushes)
     }
 }

@@ -8,16 +8,16 @@ import TernCrypto
 ///  "private_key": "-----BEGIN PRIVATE KEY-----\n…", "client_email": "push@tern-demo.iam.gserviceaccount.com",
 ///  "token_uri": "https://oauth2.googleapis.com/token"}
 /// ```
-public struct FCMServiceAccount: Codable, Sendable, Equatable {
-    public var projectId: String
-    public var privateKeyId: String
+struct FCMServiceAccount: Codable, Sendable, Equatable {
+    var projectId: String
+    var privateKeyId: String
     /// RSA private key (PEM). Never logged, never returned by the API.
-    public var privateKey: String
-    public var clientEmail: String
+    var privateKey: String
+    var clientEmail: String
     /// Google's OAuth token endpoint; the default when absent.
-    public var tokenURI: String?
+    var tokenURI: String?
 
-    public init(
+    init(
         projectId: String, privateKeyId: String, privateKey: String, clientEmail: String, tokenURI: String? = nil
     ) {
         self.projectId = projectId
@@ -35,11 +35,11 @@ public struct FCMServiceAccount: Codable, Sendable, Equatable {
         case tokenURI = "token_uri"
     }
 
-    public static let defaultTokenURI = URL(string: "https://oauth2.googleapis.com/token")!
+    static let defaultTokenURI = URL(string: "https://oauth2.googleapis.com/token")!
 
     /// Checks the fields and reads the key.
     /// - Throws: a reason naming the field to fix.
-    public func signingKey() throws(CredentialError) -> JWTSigningKey {
+    func signingKey() throws(CredentialError) -> JWTSigningKey {
         try CredentialError.require(
             !projectId.isEmpty && projectId.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") },
             "project_id must be the Firebase project's id (letters, digits, dashes)")
@@ -58,7 +58,7 @@ public struct FCMServiceAccount: Codable, Sendable, Equatable {
     }
 
     /// A digest that changes whenever the credential does; safe to show.
-    public var fingerprint: String {
+    var fingerprint: String {
         "sha256:" + String(Digest.sha256Hex(projectId + "\n" + clientEmail + "\n" + privateKey).prefix(16))
     }
 }

@@ -10,26 +10,27 @@ import TernHTTP
 /// let outcomes = await client.send(pushes)   // [deliveryId: DeliveryOutcome]
 /// ```
 public final class HMSClient: Sendable {
+    /// Where Push Kit is and how many requests the client keeps in flight; the defaults talk to Huawei.
     public struct Options: Sendable {
         /// Push Kit's origin.
-        public var origin = URL(string: "https://push-api.cloud.huawei.com")!
+        var origin = URL(string: "https://push-api.cloud.huawei.com")!
         /// The OAuth token endpoint.
-        public var tokenURL = URL(string: "https://oauth-login.cloud.huawei.com/oauth2/v3/token")!
-        public var caFile: String?
-        public var requestTimeout: TimeInterval = 10
+        var tokenURL = URL(string: "https://oauth-login.cloud.huawei.com/oauth2/v3/token")!
+        var caFile: String?
+        var requestTimeout: TimeInterval = 10
         /// Requests (of up to 1,000 tokens each) in flight at once.
-        public var maxInFlight = 16
+        var maxInFlight = 16
 
-        public init(origin: URL, tokenURL: URL, caFile: String? = nil) {
+        init(origin: URL, tokenURL: URL, caFile: String? = nil) {
             self.origin = origin
             self.tokenURL = tokenURL
             self.caFile = caFile
         }
 
-        public init() {}
+        init() {}
     }
 
-    public let options: Options
+    let options: Options
     let credential: HMSCredential
     let http: HTTP2Lanes
     let accessToken: AccessTokenCache
@@ -37,7 +38,7 @@ public final class HMSClient: Sendable {
 
     /// - Throws: `CredentialError` when the credential is unusable, `HTTP2ClientError` when the
     ///   HTTP/2 client cannot start.
-    public convenience init(credential: HMSCredential, options: Options = Options()) throws {
+    convenience init(credential: HMSCredential, options: Options = Options()) throws {
         try self.init(credential: credential, options: options, clock: Date.init)
     }
 
@@ -65,7 +66,7 @@ public final class HMSClient: Sendable {
     }
 
     /// Sends a batch of pushes; one outcome per delivery id.
-    public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         var outcomes: [Int64: DeliveryOutcome] = [:]
         var ready: [OutgoingPush] = []
         let now = clock()

@@ -8,13 +8,13 @@ import TernCrypto
 /// {"app_id": "104123456", "client_secret": "…", "client_id": "104123456"}
 /// ```
 /// `client_id` defaults to `app_id`, which is what AppGallery Connect gives apps.
-public struct HMSCredential: Codable, Sendable, Equatable {
-    public var appId: String
+struct HMSCredential: Codable, Sendable, Equatable {
+    var appId: String
     /// Never logged, never returned by the API.
-    public var clientSecret: String
-    public var clientId: String?
+    var clientSecret: String
+    var clientId: String?
 
-    public init(appId: String, clientSecret: String, clientId: String? = nil) {
+    init(appId: String, clientSecret: String, clientId: String? = nil) {
         self.appId = appId
         self.clientSecret = clientSecret
         self.clientId = clientId
@@ -27,10 +27,10 @@ public struct HMSCredential: Codable, Sendable, Equatable {
     }
 
     /// The OAuth client id: `client_id`, or the app id.
-    public var oauthClientId: String { clientId ?? appId }
+    var oauthClientId: String { clientId ?? appId }
 
     /// - Throws: a reason naming the field to fix.
-    public func validate() throws(CredentialError) {
+    func validate() throws(CredentialError) {
         try CredentialError.require(
             !appId.isEmpty && appId.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) },
             "app_id must be the app's id from AppGallery Connect (letters and digits)")
@@ -41,7 +41,7 @@ public struct HMSCredential: Codable, Sendable, Equatable {
     }
 
     /// A digest that changes whenever the credential does; safe to show.
-    public var fingerprint: String {
+    var fingerprint: String {
         "sha256:" + String(Digest.sha256Hex(appId + "\n" + oauthClientId + "\n" + clientSecret).prefix(16))
     }
 }

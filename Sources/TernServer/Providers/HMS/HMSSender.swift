@@ -3,11 +3,11 @@ import TernProtocol
 
 /// The engine's sender for `ios-huawei`: each project's pushes go through that project's HMS app
 /// credential, one ``HMSClient`` (one access token) per project.
-public final class HMSSender: PushSender {
-    public let provider = PushProvider.huawei
+final class HMSSender: PushSender {
+    let provider = PushProvider.huawei
     let projects: ProjectClientSender<HMSClient>
 
-    public init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
+    init(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger) {
         projects = ProjectClientSender(kind: .huawei, credentials: credentials, logger: logger) { credential, _ in
             guard case .hms(let credential) = credential else { return nil }
             return (
@@ -22,7 +22,7 @@ public final class HMSSender: PushSender {
         }
     }
 
-    public func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+    func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
         await projects.send(pushes)
     }
 }

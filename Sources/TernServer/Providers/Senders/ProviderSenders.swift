@@ -8,8 +8,8 @@ import Foundation
 ///     await registry.register(sender)
 /// }
 /// ```
-public enum ProviderSenders {
-    public static func all(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger)
+enum ProviderSenders {
+    static func all(credentials: CredentialStore, endpoints: ProviderEndpoints, logger: Logger)
         -> [any PushSender]
     {
         [

@@ -9,25 +9,25 @@ import TernProtocol
 /// endpoints.apnsSandbox = URL(string: "https://127.0.0.1:8443")!
 /// endpoints.caFile = "/tmp/test-ca.pem"
 /// ```
-public struct ProviderEndpoints: Sendable, Equatable {
-    public var apnsProduction = URL(string: "https://api.push.apple.com")!
-    public var apnsSandbox = URL(string: "https://api.sandbox.push.apple.com")!
+struct ProviderEndpoints: Sendable, Equatable {
+    var apnsProduction = URL(string: "https://api.push.apple.com")!
+    var apnsSandbox = URL(string: "https://api.sandbox.push.apple.com")!
     /// FCM HTTP v1's origin; messages go to `/v1/projects/{project_id}/messages:send`.
-    public var fcm = URL(string: "https://fcm.googleapis.com")!
+    var fcm = URL(string: "https://fcm.googleapis.com")!
     /// Overrides the service account's `token_uri` (Google's OAuth token endpoint) when set.
-    public var fcmToken: URL?
+    var fcmToken: URL?
     /// HMS Push Kit's origin; messages go to `/v1/{app_id}/messages:send`.
-    public var hms = URL(string: "https://push-api.cloud.huawei.com")!
-    public var hmsToken = URL(string: "https://oauth-login.cloud.huawei.com/oauth2/v3/token")!
+    var hms = URL(string: "https://push-api.cloud.huawei.com")!
+    var hmsToken = URL(string: "https://oauth-login.cloud.huawei.com/oauth2/v3/token")!
     /// A PEM file of certificate authorities to trust instead of the system's.
-    public var caFile: String?
+    var caFile: String?
     /// Seconds for one request to a provider, connection included.
-    public var requestTimeout: TimeInterval = 10
+    var requestTimeout: TimeInterval = 10
 
-    public init() {}
+    init() {}
 
     /// The APNs origin for `environment`.
-    public func apns(_ environment: APNsEnvironment) -> URL {
+    func apns(_ environment: APNsEnvironment) -> URL {
         environment == .sandbox ? apnsSandbox : apnsProduction
     }
 }

@@ -19,31 +19,32 @@ public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
 public struct StoredMessage: Sendable, Equatable {
     public var id: Int64
     /// The id operators and payloads see, e.g. `m_3fa2c1d9e8b7a6f5`.
-    public var publicId: String
-    public var projectId: Int64
-    public var resourceId: Int64?
+    var publicId: String
+    var projectId: Int64
+    var resourceId: Int64?
     /// The request as accepted (canonical JSON), shown by the API.
-    public var content: String
+    var content: String
     /// The audience as accepted (canonical JSON).
-    public var audience: String
+    var audience: String
     /// The payload up to the push id, and after it: `prefix + push id + suffix` is the APNs JSON.
-    public var payloadPrefix: Data
-    public var payloadSuffix: Data
-    public var pushType: String
-    public var priority: Int?
+    var payloadPrefix: Data
+    var payloadSuffix: Data
+    var pushType: String
+    var priority: Int?
     /// Milliseconds since 1970; 0 means "now or never".
-    public var expiration: Int64?
-    public var collapseId: String?
-    public var topic: String?
-    public var environment: String
+    var expiration: Int64?
+    var collapseId: String?
+    var topic: String?
+    var environment: String
     /// The subscription id the fan-out continues after.
-    public var fanOutCursor: Int64
+    var fanOutCursor: Int64
+    /// Whether every subscription of the audience has been written out as a delivery.
     public var fanOutDone: Bool
     /// Deliveries written so far.
     public var total: Int64
-    public var createdAt: Int64
+    var createdAt: Int64
 
-    public init(
+    init(
         id: Int64, publicId: String, projectId: Int64, resourceId: Int64?, content: String, audience: String,
         payloadPrefix: Data, payloadSuffix: Data, pushType: String, priority: Int?, expiration: Int64?,
         collapseId: String?, topic: String?, environment: String, fanOutCursor: Int64, fanOutDone: Bool,
@@ -70,10 +71,10 @@ public struct StoredMessage: Sendable, Equatable {
     }
 
     /// The id a device reports for one delivery: unique per device, so each delivery and open counts once.
-    public func pushId(deliveryId: Int64) -> String { "\(publicId).\(deliveryId)" }
+    func pushId(deliveryId: Int64) -> String { "\(publicId).\(deliveryId)" }
 
     /// The payload of one delivery.
-    public func payload(deliveryId: Int64) -> Data {
+    func payload(deliveryId: Int64) -> Data {
         PushPayloadBuilder.Template(prefix: payloadPrefix, suffix: payloadSuffix)
             .payload(pushId: pushId(deliveryId: deliveryId))
     }
@@ -81,11 +82,11 @@ public struct StoredMessage: Sendable, Equatable {
 
 /// One device a message goes to, as the fan-out found it.
 public struct DeliveryTarget: Sendable, Equatable {
-    public var subscriptionId: Int64
-    public var provider: String
-    public var token: String
+    var subscriptionId: Int64
+    var provider: String
+    var token: String
 
-    public init(subscriptionId: Int64, provider: String, token: String) {
+    init(subscriptionId: Int64, provider: String, token: String) {
         self.subscriptionId = subscriptionId
         self.provider = provider
         self.token = token
@@ -95,14 +96,14 @@ public struct DeliveryTarget: Sendable, Equatable {
 /// A delivery a worker claimed: it holds the lease until `attempt`'s outcome is recorded.
 public struct ClaimedDelivery: Sendable, Equatable {
     public var id: Int64
-    public var messageId: Int64
-    public var subscriptionId: Int64
-    public var provider: String
-    public var token: String
+    var messageId: Int64
+    var subscriptionId: Int64
+    var provider: String
+    var token: String
     /// 1 on the first try; the outcome is recorded only for this attempt.
-    public var attempt: Int
+    var attempt: Int
 
-    public init(id: Int64, messageId: Int64, subscriptionId: Int64, provider: String, token: String, attempt: Int) {
+    init(id: Int64, messageId: Int64, subscriptionId: Int64, provider: String, token: String, attempt: Int) {
         self.id = id
         self.messageId = messageId
         self.subscriptionId = subscriptionId
@@ -115,14 +116,14 @@ public struct ClaimedDelivery: Sendable, Equatable {
 /// What to write for a claimed delivery.
 public struct DeliveryUpdate: Sendable, Equatable {
     public var id: Int64
-    public var attempt: Int
-    public var status: DeliveryStatus
-    public var reason: String?
-    public var providerMessageId: String?
+    var attempt: Int
+    var status: DeliveryStatus
+    var reason: String?
+    var providerMessageId: String?
     /// For `queued`: when to try again (ms since 1970).
-    public var dueAt: Int64?
+    var dueAt: Int64?
 
-    public init(
+    init(
         id: Int64, attempt: Int, status: DeliveryStatus, reason: String? = nil, providerMessageId: String? = nil,
         dueAt: Int64? = nil
     ) {
@@ -137,32 +138,32 @@ public struct DeliveryUpdate: Sendable, Equatable {
 
 /// A push subscription the fan-out considers, with its token's invalid mark if any.
 public struct AudienceCandidate: Sendable, Equatable {
-    public var subscription: Subscription
+    var subscription: Subscription
     /// When the token was marked invalid (ms since 1970), if it was.
-    public var invalidMarkedAt: Int64?
+    var invalidMarkedAt: Int64?
 
-    public init(subscription: Subscription, invalidMarkedAt: Int64?) {
+    init(subscription: Subscription, invalidMarkedAt: Int64?) {
         self.subscription = subscription
         self.invalidMarkedAt = invalidMarkedAt
     }
 
-    public var tokenIsInvalid: Bool {
+    var tokenIsInvalid: Bool {
         PushState.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: subscription.updatedAt)
     }
 }
 
 /// A subscription as the sender sees it at claim time.
 public struct PushState: Sendable, Equatable {
-    public var status: SubscriptionStatus
-    public var provider: String
-    public var token: String
-    public var updatedAt: Int64
-    public var invalidMarkedAt: Int64?
-    public var invalidReason: String?
+    var status: SubscriptionStatus
+    var provider: String
+    var token: String
+    var updatedAt: Int64
+    var invalidMarkedAt: Int64?
+    var invalidReason: String?
     /// The environment the SDK said the token belongs to; nil when it never said.
-    public var apnsEnvironment: APNsEnvironment?
+    var apnsEnvironment: APNsEnvironment?
 
-    public init(
+    init(
         status: SubscriptionStatus, provider: String, token: String, updatedAt: Int64, invalidMarkedAt: Int64? = nil,
         invalidReason: String? = nil, apnsEnvironment: APNsEnvironment? = nil
     ) {
@@ -177,11 +178,11 @@ public struct PushState: Sendable, Equatable {
 
     /// The gateway this subscription's push goes through: the environment its SDK said, else the
     /// message's (`environment`, production unless the message said sandbox).
-    public func environment(messageEnvironment: String) -> APNsEnvironment {
+    func environment(messageEnvironment: String) -> APNsEnvironment {
         apnsEnvironment ?? APNsEnvironment(rawValue: messageEnvironment) ?? .production
     }
 
-    public var tokenIsInvalid: Bool { Self.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: updatedAt) }
+    var tokenIsInvalid: Bool { Self.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: updatedAt) }
 
     /// A token's invalid mark counts until the subscription is written again (the SDK's next
     /// subscribe or token update), for the fan-out and the sender alike.
@@ -194,15 +195,15 @@ public struct PushState: Sendable, Equatable {
 /// A delivery as the API lists it.
 public struct DeliveryRow: Codable, Sendable, Equatable {
     public var id: Int64
-    public var subscriptionId: Int64
-    public var provider: String
-    public var status: DeliveryStatus
-    public var attempts: Int
-    public var reason: String?
-    public var providerMessageId: String?
-    public var updatedAt: Int64
+    var subscriptionId: Int64
+    var provider: String
+    var status: DeliveryStatus
+    var attempts: Int
+    var reason: String?
+    var providerMessageId: String?
+    var updatedAt: Int64
 
-    public init(
+    init(
         id: Int64, subscriptionId: Int64, provider: String, status: DeliveryStatus, attempts: Int, reason: String?,
         providerMessageId: String?, updatedAt: Int64
     ) {

@@ -4,21 +4,21 @@ import TernProtocol
 /// A goal as stored: the wire's `GoalEvent` resolved to its pixel and, with a JWT, its profile.
 public struct GoalRecord: Codable, Sendable, Equatable {
     public var id: Int64
-    public var pixelId: Int64
-    public var profileId: Int64?
-    public var resourceId: Int64?
-    public var clientId: String
-    public var eventName: String
-    public var sendMessageId: String?
-    public var payload: [String: JSONValue]?
-    public var matching: [String: JSONValue]?
-    public var matchingType: String?
-    public var utm: UTM?
+    var pixelId: Int64
+    var profileId: Int64?
+    var resourceId: Int64?
+    var clientId: String
+    var eventName: String
+    var sendMessageId: String?
+    var payload: [String: JSONValue]?
+    var matching: [String: JSONValue]?
+    var matchingType: String?
+    var utm: UTM?
     /// When it happened on the device (ms since 1970).
-    public var time: Int64
-    public var receivedAt: Int64
+    var time: Int64
+    var receivedAt: Int64
 
-    public init(
+    init(
         id: Int64 = 0, pixelId: Int64, profileId: Int64?, resourceId: Int64?, clientId: String, eventName: String,
         sendMessageId: String?, payload: [String: JSONValue]?, matching: [String: JSONValue]?,
         matchingType: String?, utm: UTM?, time: Int64, receivedAt: Int64
@@ -54,14 +54,14 @@ public struct GoalRecord: Codable, Sendable, Equatable {
 /// A push delivery or open reported by a device.
 public struct PushEventRecord: Codable, Sendable, Equatable {
     public var id: Int64
-    public var resourceId: Int64
-    public var profileId: Int64?
-    public var messageId: String
-    public var type: PushEventRequest.Kind
-    public var time: Int64
-    public var receivedAt: Int64
+    var resourceId: Int64
+    var profileId: Int64?
+    var messageId: String
+    var type: PushEventRequest.Kind
+    var time: Int64
+    var receivedAt: Int64
 
-    public init(
+    init(
         id: Int64 = 0, resourceId: Int64, profileId: Int64?, messageId: String, type: PushEventRequest.Kind,
         time: Int64, receivedAt: Int64
     ) {
@@ -86,11 +86,11 @@ public struct PushEventRecord: Codable, Sendable, Equatable {
 /// The first answer to an idempotent request, kept with the change it made.
 public struct StoredAnswer: Sendable, Equatable {
     /// A digest of what the request asked (endpoint and body): a repeat must match it.
-    public var fingerprint: String
-    public var status: Int
-    public var body: Data
+    var fingerprint: String
+    var status: Int
+    var body: Data
 
-    public init(fingerprint: String, status: Int, body: Data) {
+    init(fingerprint: String, status: Int, body: Data) {
         self.fingerprint = fingerprint
         self.status = status
         self.body = body
@@ -99,16 +99,16 @@ public struct StoredAnswer: Sendable, Equatable {
 
 /// The subscription a delivery was sent to: its resource and profile.
 public struct PushRecipient: Sendable, Equatable {
-    public var resourceId: Int64
-    public var profileId: Int64
+    var resourceId: Int64
+    var profileId: Int64
 
-    public init(resourceId: Int64, profileId: Int64) {
+    init(resourceId: Int64, profileId: Int64) {
         self.resourceId = resourceId
         self.profileId = profileId
     }
 
     /// Splits a push id into the message's public id and the delivery's id.
-    public static func parse(_ pushId: String) -> (publicId: String, deliveryId: Int64)? {
+    static func parse(_ pushId: String) -> (publicId: String, deliveryId: Int64)? {
         guard let dot = pushId.lastIndex(of: "."), let deliveryId = Int64(pushId[pushId.index(after: dot)...]),
             deliveryId > 0
         else { return nil }

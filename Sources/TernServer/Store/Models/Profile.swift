@@ -6,14 +6,14 @@ public struct Profile: Sendable, Equatable {
     /// The store's row id.
     public var id: Int64
     /// The id the wire shows (`profile.id`): 24 hex characters.
-    public var publicId: String
-    public var dbId: Int64
-    public var isTest: Bool
-    public var skipTriggers: Bool
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    var publicId: String
+    var dbId: Int64
+    var isTest: Bool
+    var skipTriggers: Bool
+    var createdAt: Int64
+    var updatedAt: Int64
 
-    public init(
+    init(
         id: Int64, publicId: String, dbId: Int64, isTest: Bool = false, skipTriggers: Bool = false,
         createdAt: Int64, updatedAt: Int64
     ) {
@@ -28,7 +28,7 @@ public struct Profile: Sendable, Equatable {
 }
 
 /// How a JWT's `matching` claim names a profile inside its database.
-public enum ProfileIdentity: Sendable, Equatable {
+enum ProfileIdentity: Sendable, Equatable {
     case email(String)
     case phone(String)
     case profileId(String)
@@ -36,7 +36,7 @@ public enum ProfileIdentity: Sendable, Equatable {
     case subscription(provider: String, subscriptionId: String)
 
     /// The profile field that stores this identity on a new profile, if it is one.
-    public var storedField: (name: String, value: JSONValue)? {
+    var storedField: (name: String, value: JSONValue)? {
         switch self {
         case .email(let email): (ProfileIdentity.emailField, .string(email))
         case .phone(let phone): (ProfileIdentity.phoneField, .string(phone))
@@ -46,7 +46,7 @@ public enum ProfileIdentity: Sendable, Equatable {
     }
 
     /// The profile field that holds a profile's email.
-    public static let emailField = "_email"
+    static let emailField = "_email"
     /// The profile field that holds a profile's phone number.
-    public static let phoneField = "_phone"
+    static let phoneField = "_phone"
 }

@@ -6,30 +6,48 @@ import TernProtocol
 /// `provider` and `token` (the push token, shown as `subscription_id`) identify the device; for
 /// email, SMS and cc-data channels the address goes in `token` and `provider` is empty.
 public struct SubscriptionValues: Sendable, Equatable {
+    /// The profile the subscription belongs to.
     public var profileId: Int64
-    public var resourceId: Int64
-    public var channel: SubscriptionChannel
+    var resourceId: Int64
+    var channel: SubscriptionChannel
     /// A `PushProvider`'s wire name for push, empty for the other channels.
-    public var provider: String
-    public var token: String
-    public var status: SubscriptionStatus
+    var provider: String
+    var token: String
+    var status: SubscriptionStatus
     /// A short, stable hash of the row, fixed at creation (`hash_id`).
-    public var hashId: String
-    public var fields: [String: JSONValue]
+    var hashId: String
+    var fields: [String: JSONValue]
     /// Category name → active.
-    public var cats: [String: Bool]
-    public var priority: Int64?
+    var cats: [String: Bool]
+    var priority: Int64?
     /// cc-data channels' data (`telegram_bot`, `whatsapp`, `viber`, `notify`).
-    public var ccData: [String: JSONValue]?
+    var ccData: [String: JSONValue]?
     /// The client's `time` of the newest change applied (ms since 1970).
-    public var clientTime: Int64
+    var clientTime: Int64
     /// The APNs environment the SDK said the token belongs to; nil when it never said (an SDK from
     /// before it did, or a subscription not made by the SDK): the message's `environment` then.
-    public var apnsEnvironment: APNsEnvironment?
+    var apnsEnvironment: APNsEnvironment?
     /// A test device (`is_test`): a message sent with `test: true` goes to these (and to the push
     /// subscriptions of test profiles) only.
-    public var isTest: Bool
+    var isTest: Bool
 
+    /// A subscription row's values.
+    ///
+    /// - Parameters:
+    ///   - profileId: The profile it belongs to.
+    ///   - resourceId: The resource it subscribes to.
+    ///   - channel: `push`, `email`, `sms` or `cc_data`.
+    ///   - provider: For push, the provider (`ios-apns`, ...); empty for the other channels.
+    ///   - token: The push token, or the address for the other channels.
+    ///   - status: Subscribed, suspended or unsubscribed.
+    ///   - hashId: The SDK's hash of the subscription, to recognise it again.
+    ///   - fields: Custom fields of the subscription; none by default.
+    ///   - cats: Its categories, each on or off; none by default.
+    ///   - priority: Its priority among the profile's subscriptions.
+    ///   - ccData: Contact-center data, as the SDK sent it.
+    ///   - clientTime: When the SDK made the change, by the device's clock.
+    ///   - apnsEnvironment: For APNs tokens, the gateway they belong to.
+    ///   - isTest: Whether it is a test device (test sends reach only these).
     public init(
         profileId: Int64, resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String,
         status: SubscriptionStatus, hashId: String, fields: [String: JSONValue] = [:], cats: [String: Bool] = [:],
@@ -59,17 +77,21 @@ public struct SubscriptionValues: Sendable, Equatable {
 @dynamicMemberLookup
 public struct Subscription: Sendable, Equatable {
     public var id: Int64
-    public var values: SubscriptionValues
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    var values: SubscriptionValues
+    var createdAt: Int64
+    var updatedAt: Int64
 
-    public init(id: Int64, values: SubscriptionValues, createdAt: Int64, updatedAt: Int64) {
+    init(id: Int64, values: SubscriptionValues, createdAt: Int64, updatedAt: Int64) {
         self.id = id
         self.values = values
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
 
+    /// The subscription's values as its own properties: `subscription.token` reads and writes
+    /// `subscription.values.token`.
+    ///
+    /// - Parameter member: The property of ``SubscriptionValues``.
     public subscript<Value>(dynamicMember member: WritableKeyPath<SubscriptionValues, Value>) -> Value {
         get { values[keyPath: member] }
         set { values[keyPath: member] = newValue }

@@ -4,12 +4,12 @@ import TernProtocol
 /// A project: the unit that owns profile databases, resources, pixels and JWT keys.
 public struct Project: Codable, Sendable, Equatable {
     public var id: Int64
-    public var name: String
+    var name: String
     /// The `aud` a JWT for this project must carry (default `tern:<id>`).
-    public var audience: String
-    public var createdAt: Int64
+    var audience: String
+    var createdAt: Int64
 
-    public init(id: Int64, name: String, audience: String, createdAt: Int64) {
+    init(id: Int64, name: String, audience: String, createdAt: Int64) {
         self.id = id
         self.name = name
         self.audience = audience
@@ -25,11 +25,11 @@ public struct Project: Codable, Sendable, Equatable {
 /// A profile database of a project: profiles live in exactly one.
 public struct ProfileDatabase: Codable, Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var name: String
-    public var createdAt: Int64
+    var projectId: Int64
+    var name: String
+    var createdAt: Int64
 
-    public init(id: Int64, projectId: Int64, name: String, createdAt: Int64) {
+    init(id: Int64, projectId: Int64, name: String, createdAt: Int64) {
         self.id = id
         self.projectId = projectId
         self.name = name
@@ -47,15 +47,15 @@ public struct ProfileDatabase: Codable, Sendable, Equatable {
 /// anonymous requests; its profile database is where rToken-only requests keep their profiles.
 public struct Resource: Codable, Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var dbId: Int64
-    public var name: String
+    var projectId: Int64
+    var dbId: Int64
+    var name: String
     /// Channels its subscriptions may have, e.g. `[.push]`.
-    public var channels: [SubscriptionChannel]
-    public var rToken: String
-    public var createdAt: Int64
+    var channels: [SubscriptionChannel]
+    var rToken: String
+    var createdAt: Int64
 
-    public init(
+    init(
         id: Int64, projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String,
         createdAt: Int64
     ) {
@@ -68,7 +68,7 @@ public struct Resource: Codable, Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    public var isPush: Bool { channels.contains(.push) }
+    var isPush: Bool { channels.contains(.push) }
 
     enum CodingKeys: String, CodingKey {
         case id, name, channels
@@ -81,11 +81,19 @@ public struct Resource: Codable, Sendable, Equatable {
 
 /// A subscription category of a resource.
 public struct ResourceCategory: Codable, Sendable, Equatable {
-    public var resourceId: Int64
-    public var name: String
-    public var title: String
-    public var steady: Bool
+    var resourceId: Int64
+    var name: String
+    var title: String
+    var steady: Bool
 
+    /// A category.
+    ///
+    /// - Parameters:
+    ///   - resourceId: The resource it belongs to.
+    ///   - name: Its name, as messages and subscriptions name it.
+    ///   - title: What the app shows for it.
+    ///   - steady: The `steady` flag the SDK gets with the category and its title (the app decides what it
+    ///     means).
     public init(resourceId: Int64, name: String, title: String, steady: Bool) {
         self.resourceId = resourceId
         self.name = name
@@ -102,12 +110,12 @@ public struct ResourceCategory: Codable, Sendable, Equatable {
 /// A pixel: goals name it by `sid`.
 public struct Pixel: Codable, Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var sid: String
-    public var name: String
-    public var createdAt: Int64
+    var projectId: Int64
+    var sid: String
+    var name: String
+    var createdAt: Int64
 
-    public init(id: Int64, projectId: Int64, sid: String, name: String, createdAt: Int64) {
+    init(id: Int64, projectId: Int64, sid: String, name: String, createdAt: Int64) {
         self.id = id
         self.projectId = projectId
         self.sid = sid
@@ -126,15 +134,15 @@ public struct Pixel: Codable, Sendable, Equatable {
 /// it as a `JWTKeyView` (never an HS256 secret).
 public struct JWTKeyRecord: Sendable, Equatable {
     public var id: Int64
-    public var projectId: Int64
-    public var kid: String
+    var projectId: Int64
+    var kid: String
     /// `ES256`, `RS256`, `PS256` or `HS256`.
-    public var algorithm: String
+    var algorithm: String
     /// A PEM public key, or for HS256 the shared secret.
-    public var key: String
-    public var createdAt: Int64
+    var key: String
+    var createdAt: Int64
 
-    public init(id: Int64, projectId: Int64, kid: String, algorithm: String, key: String, createdAt: Int64) {
+    init(id: Int64, projectId: Int64, kid: String, algorithm: String, key: String, createdAt: Int64) {
         self.id = id
         self.projectId = projectId
         self.kid = kid

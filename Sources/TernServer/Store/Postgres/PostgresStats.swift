@@ -55,7 +55,7 @@ final class PostgresStats: Sendable {
 
 extension PostgresStore {
     /// The pool and claim metrics in Prometheus text, for `/metrics`.
-    public func metricsText() -> String {
+    func metricsText() -> String {
         let use = poolUse()
         return stats.render(inUse: use.inUse, size: use.size, waiting: use.waiting, waits: use.waits)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// given. Outside ``Store``: a single SQLite node keeps them as files (``CredentialStore``).
 extension PostgresStore {
     /// A project's stored credential of `kind` (its JSON) and when it was written, if any.
-    public func providerCredential(projectId: Int64, kind: String) async throws -> (json: Data, updatedAt: Int64)? {
+    func providerCredential(projectId: Int64, kind: String) async throws -> (json: Data, updatedAt: Int64)? {
         try await read { tx in
             try Self.postgres(tx).database.queryFirst(
                 "SELECT credential, updated_at FROM provider_credentials WHERE project_id = ? AND kind = ?",
@@ -14,7 +14,7 @@ extension PostgresStore {
     }
 
     /// Stores the credential, replacing the project's earlier one of `kind`.
-    public func putProviderCredential(projectId: Int64, kind: String, json: Data, now: Int64) async throws {
+    func putProviderCredential(projectId: Int64, kind: String, json: Data, now: Int64) async throws {
         _ = try await write { tx in
             try Self.postgres(tx).database.run(
                 """
@@ -26,7 +26,7 @@ extension PostgresStore {
     }
 
     /// False when there was none.
-    public func deleteProviderCredential(projectId: Int64, kind: String) async throws -> Bool {
+    func deleteProviderCredential(projectId: Int64, kind: String) async throws -> Bool {
         try await write { tx in
             try Self.postgres(tx).database.run(
                 "DELETE FROM provider_credentials WHERE project_id = ? AND kind = ?", [projectId, kind]) > 0

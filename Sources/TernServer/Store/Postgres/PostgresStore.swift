@@ -11,7 +11,7 @@ import Foundation
 /// Opening brings the schema to the newest version under an advisory lock, so of several nodes
 /// starting together one migrates and the others wait, then find it done. A node older than the
 /// schema it finds refuses to start.
-public actor PostgresStore: Store {
+actor PostgresStore: Store {
     /// The lock key nodes migrate under (any constant every node agrees on: "tern" in ASCII).
     static let migrationLock: Int64 = 0x7465_726E
     /// The lock bootstrap's first write takes ("tern" and 1).
@@ -25,13 +25,13 @@ public actor PostgresStore: Store {
     private var waits: UInt64 = 0
     let stats = PostgresStats()
     /// The URL with the password removed, for logs and messages.
-    public nonisolated let displayURL: String
+    nonisolated let displayURL: String
 
     /// Connects, migrates, and keeps up to `poolSize` connections (opened as they are first needed).
     /// Writes to a busy connection are group-committed as on SQLite (`groupCommit`).
     /// Throws ``StoreError/backend(_:)`` with libpq's reason when the database cannot be reached (a
     /// wrong host, password or database name), and when its schema is newer than this build knows.
-    public init(url: String, poolSize: Int = 8, groupCommit: GroupCommitConfiguration = .init()) throws {
+    init(url: String, poolSize: Int = 8, groupCommit: GroupCommitConfiguration = .init()) throws {
         displayURL = Self.redacted(url)
         let connection: PostgresConnection
         do {
@@ -48,36 +48,36 @@ public actor PostgresStore: Store {
     }
 
     /// The schema version the database is at.
-    public func schemaVersion() async throws -> Int {
+    func schemaVersion() async throws -> Int {
         try await withSession { session in
             try await session.run { Int(try $0.queryFirst("SELECT version FROM tern_schema")?.int(0) ?? 0) }
         }
     }
 
     /// Connections busy, the pool's size, operations queued behind a busy connection now and so far.
-    public func poolUse() -> (inUse: Int, size: Int, waiting: Int, waits: UInt64) {
+    func poolUse() -> (inUse: Int, size: Int, waiting: Int, waits: UInt64) {
         (load.filter { $0 > 0 }.count, sessions.count, load.reduce(0) { $0 + max(0, $1 - 1) }, waits)
     }
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await withSession { session in try await session.write(body) }
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let stats = stats
         return try await withSession { session in
             try await session.read { try body(PostgresTransaction(database: $0, writable: false, stats: stats)) }
         }
     }
 
-    public func isHealthy() async -> Bool {
+    func isHealthy() async -> Bool {
         let answer = try? await withSession { session in
             try await session.run { try $0.queryFirst("SELECT 1")?.int(0) }
         }
         return answer == 1
     }
 
-    public func close() async {
+    func close() async {
         closed = true
         for session in sessions { await session.close() }
     }
@@ -125,7 +125,7 @@ public actor PostgresStore: Store {
     }
 
     /// `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`.
-    public static func redacted(_ url: String) -> String {
+    static func redacted(_ url: String) -> String {
         guard var components = URLComponents(string: url) else { return "(an unparsable URL)" }
         if components.password != nil { components.password = "***" }
         components.queryItems = components.queryItems?.map {

@@ -14,13 +14,13 @@ public actor SQLiteStore: Store {
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
     private let checkpointer: WALCheckpointer?
-    public let path: String
-    public let groupCommit: GroupCommitConfiguration
+    let path: String
+    let groupCommit: GroupCommitConfiguration
     /// Writes waiting for the next batch, oldest first.
     private var pending: [any BatchedWrite] = []
     private var draining = false
     /// Batches applied and the writes in them, since the store opened (tests and diagnostics).
-    public private(set) var groupCommitStatistics = GroupCommitStatistics()
+    private(set) var groupCommitStatistics = GroupCommitStatistics()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -45,7 +45,7 @@ public actor SQLiteStore: Store {
     }
 
     /// The schema version of the open file.
-    public func schemaVersion() throws -> Int {
+    func schemaVersion() throws -> Int {
         try run { try $0.userVersion }
     }
 
