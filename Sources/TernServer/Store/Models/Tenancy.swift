@@ -48,7 +48,8 @@ public struct ProfileDatabase: Codable, Sendable, Equatable {
 public struct Resource: Codable, Sendable, Equatable {
     public var id: Int64
     var projectId: Int64
-    var dbId: Int64
+    /// The profile database where its rToken-only requests keep their profiles.
+    public var dbId: Int64
     var name: String
     /// Channels its subscriptions may have, e.g. `[.push]`.
     var channels: [SubscriptionChannel]

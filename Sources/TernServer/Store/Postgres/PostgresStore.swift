@@ -11,7 +11,7 @@ import Foundation
 /// Opening brings the schema to the newest version under an advisory lock, so of several nodes
 /// starting together one migrates and the others wait, then find it done. A node older than the
 /// schema it finds refuses to start.
-actor PostgresStore: Store {
+public actor PostgresStore: Store {
     /// The lock key nodes migrate under (any constant every node agrees on: "tern" in ASCII).
     static let migrationLock: Int64 = 0x7465_726E
     /// The lock bootstrap's first write takes ("tern" and 1).
@@ -31,7 +31,7 @@ actor PostgresStore: Store {
     /// Writes to a busy connection are group-committed as on SQLite (`groupCommit`).
     /// Throws ``StoreError/backend(_:)`` with libpq's reason when the database cannot be reached (a
     /// wrong host, password or database name), and when its schema is newer than this build knows.
-    init(url: String, poolSize: Int = 8, groupCommit: GroupCommitConfiguration = .init()) throws {
+    public init(url: String, poolSize: Int = 8, groupCommit: GroupCommitConfiguration = .init()) throws {
         displayURL = Self.redacted(url)
         let connection: PostgresConnection
         do {
@@ -59,25 +59,25 @@ actor PostgresStore: Store {
         (load.filter { $0 > 0 }.count, sessions.count, load.reduce(0) { $0 + max(0, $1 - 1) }, waits)
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await withSession { session in try await session.write(body) }
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let stats = stats
         return try await withSession { session in
             try await session.read { try body(PostgresTransaction(database: $0, writable: false, stats: stats)) }
         }
     }
 
-    func isHealthy() async -> Bool {
+    public func isHealthy() async -> Bool {
         let answer = try? await withSession { session in
             try await session.run { try $0.queryFirst("SELECT 1")?.int(0) }
         }
         return answer == 1
     }
 
-    func close() async {
+    public func close() async {
         closed = true
         for session in sessions { await session.close() }
     }
