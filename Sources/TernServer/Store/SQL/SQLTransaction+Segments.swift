@@ -101,11 +101,21 @@ extension SQLTransaction {
         .first?.int(0) ?? 0
     }
 
-    /// Up to `limit` of the subscriptions the filter admits; the scan stops at the limit (tags are
-    /// probed per subscription looked at, not listed first).
+    /// Up to `limit` of the subscriptions the filter admits; the scan stops at the limit: a lone
+    /// tag condition takes the first of the tag's own rows, any other filter walks the rows' index
+    /// probing tags per subscription looked at (never listing every tagged subscription first).
     func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
         -> [Subscription]
     {
+        if let filter, let tag = FilterSQL.tagRows(filter) {
+            let (sql, parameters) = Self.scopeSQL(scope, table: "t")
+            return try database.queryOnce(
+                """
+                SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.id IN (SELECT t.subscription_id
+                    FROM subscription_tags t WHERE \(tag.sql) AND \(sql) AND t.pushable = 1 LIMIT ?)
+                """, tag.parameters + parameters + [limit]
+            ).map(Self.subscription)
+        }
         let condition = audienceWhere(scope, filter, now: now, tags: .probe)
         return try database.queryOnce(
             """
