@@ -39,7 +39,7 @@ public struct FilterSQL {
     ) -> FilterSQL {
         var parameters: [any SQLiteBindable] = []
         let context = Context(dialect: dialect, now: now, table: table, tags: tags)
-        let sql = condition(expression, context, &parameters)
+        let sql = condition(mergingTagAlternatives(expression), context, &parameters)
         return FilterSQL(sql: sql, parameters: parameters)
     }
 
@@ -59,7 +59,7 @@ public struct FilterSQL {
     /// `pushable`: a subscription has one row per tag name, so counting the rows counts the
     /// subscriptions. Nil for any other expression.
     public static func tagRows(_ expression: AudienceExpression) -> FilterSQL? {
-        switch expression {
+        switch mergingTagAlternatives(expression) {
         case .all(let parts) where parts.count == 1, .any(let parts) where parts.count == 1:
             return tagRows(parts[0])
         case .condition(let c):
@@ -76,6 +76,46 @@ public struct FilterSQL {
             default: return nil
             }
         default: return nil
+        }
+    }
+
+    /// `expression` with the `eq` and `in` conditions on one tag that an `or` joins merged into one
+    /// `in` (the same subscriptions: a subscription has one value per tag), so the tag's rows are
+    /// read once and PostgreSQL can join them (it hashes each of several `EXISTS` joined by `or`
+    /// whole, even for a sample of 20).
+    static func mergingTagAlternatives(_ expression: AudienceExpression) -> AudienceExpression {
+        switch expression {
+        case .condition: return expression
+        case .all(let parts): return .all(parts.map(mergingTagAlternatives))
+        case .any(let parts):
+            var others: [AudienceExpression] = []
+            var keys: [String] = []
+            var values: [String: [String]] = [:]
+            for part in parts.map(mergingTagAlternatives) {
+                guard case .condition(let c) = part, case .tag(let key) = c.subject else {
+                    others.append(part)
+                    continue
+                }
+                let texts: [String]
+                switch (c.op, c.operand) {
+                case (.eq, .text(let text)): texts = [text]
+                case (.in, .texts(let list)): texts = list
+                default:
+                    others.append(part)
+                    continue
+                }
+                if values[key] == nil { keys.append(key) }
+                values[key, default: []] += texts.filter { !(values[key] ?? []).contains($0) }
+            }
+            let merged = keys.map { key in
+                let texts = values[key] ?? []
+                return AudienceExpression.condition(
+                    texts.count == 1
+                        ? AudienceCondition(subject: .tag(key), op: .eq, operand: .text(texts[0]))
+                        : AudienceCondition(subject: .tag(key), op: .in, operand: .texts(texts)))
+            }
+            let all = others + merged
+            return all.count == 1 ? all[0] : .any(all)
         }
     }
 

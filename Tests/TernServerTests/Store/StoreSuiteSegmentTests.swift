@@ -84,6 +84,10 @@ import Testing
         #"{"field": "tags.interest", "op": "not_exists"}"#,
         #"{"field": "tags.tier", "op": "in", "value": ["a", "b"]}"#,
         #"{"or": [{"field": "tags.tier", "op": "exists"}, {"and": [{"field": "fields.plan", "op": "=", "value": "gold"}, {"field": "session_count", "op": "<", "value": 4}]}]}"#,
+        // Alternatives on one tag are merged into one `in` in SQL; other alternatives stay beside it.
+        #"{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "in", "value": ["food", "none"]}]}"#,
+        #"{"and": [{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "=", "value": "food"}]}, {"field": "session_count", "op": "<", "value": 4}]}"#,
+        #"{"or": [{"field": "tags.interest", "op": "=", "value": "food"}, {"field": "tags.tier", "op": "=", "value": "b"}, {"field": "tags.interest", "op": "!=", "value": "food"}, {"field": "session_count", "op": ">=", "value": 5}]}"#,
     ]
 
     @Test(arguments: StoreFactory.all)
@@ -217,6 +221,7 @@ import Testing
         #"{"field": "tags.tier", "op": "exists"}"#,
         #"{"and": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "session_count", "op": ">=", "value": 2}]}"#,
         #"{"field": "last_session", "op": "within_days", "value": 4}"#,
+        #"{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "=", "value": "food"}]}"#,
     ]
 
     @Test(arguments: StoreFactory.all)
@@ -230,6 +235,7 @@ import Testing
         let (grouped, tagged, mixed) = (try #require(filters[2]), try #require(filters[6]), try #require(filters[9]))
         #expect(FilterSQL.countsByGroup(grouped) && FilterSQL.tagRows(tagged) != nil)
         #expect(!FilterSQL.countsByGroup(mixed) && FilterSQL.tagRows(mixed) == nil)
+        #expect(FilterSQL.tagRows(try #require(filters[11])) != nil, "alternatives on one tag are one tag condition")
         func check(_ moment: String) async throws {
             for scope in [
                 AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id),
