@@ -72,6 +72,41 @@ struct DeviceCommandTests {
         await server.stop()
     }
 
+    @Test func aDeviceSaysItsTokensAPNsEnvironment() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let base = ["--api-url", server.apiURL.absoluteString, "--rtoken", server.rToken, "--quiet"]
+        func environment(of token: String) async throws -> String? {
+            var url = URLComponents(url: server.url("admin/subscriptions"), resolvingAgainstBaseURL: false)!
+            url.queryItems = [
+                URLQueryItem(name: "resource_id", value: "\(server.resourceId)"),
+                URLQueryItem(name: "provider", value: "ios-apns"), URLQueryItem(name: "subscription_id", value: token),
+            ]
+            let answer = try await JSONHTTPClient().get(
+                url.url!, headers: ["Authorization": "Bearer \(server.adminKey)"])
+            let found = try #require(answer.jsonArray as? [[String: Any]], "HTTP \(answer.status) \(answer.text)")
+            return found.first?["apns_environment"] as? String
+        }
+        for (token, flag, expected) in [
+            ("dev-build", ["--apns-environment", "sandbox"], "sandbox"),
+            ("store-build", ["--apns-environment", "production"], "production"),
+            ("unsaid", [], "production"),
+        ] {
+            let data = try TemporaryDirectory(prefix: "tern-device-cli")
+            defer { data.remove() }
+            let device = base + ["--data", data.url.path] + flag
+            let set = try await DeviceProcess.run(device + ["set-token", "--provider", "ios-apns", "--token", token])
+            #expect(set.status == 0)
+            let subscribe = try await DeviceProcess.run(device + ["subscribe", "--sync", "true"])
+            #expect(subscribe.status == 0)
+            #expect(try await environment(of: token) == expected, "\(token)")
+        }
+        let wrong = try await DeviceProcess.run(base + ["--apns-environment", "development", "token"])
+        #expect(wrong.status == 2)
+        let help = try await DeviceProcess.run(["--help"])
+        #expect(help.output.contains("--apns-environment ENV"), "\(help.output)")
+    }
+
     @Test func badUsageIsExplained() async throws {
         let missing = try await DeviceProcess.run([
             "--data", "/tmp/unused", "--bootstrap", "/nonexistent.json", "token",

@@ -15,37 +15,147 @@ struct FilterSQL {
     var sql: String
     var parameters: [any SQLiteBindable]
 
+    /// How a tag condition reads `subscription_tags`; both admit the same subscriptions.
+    enum TagLookup: Sendable {
+        /// `s.id IN (the tag's subscriptions)`: the tag's index range read once, for a count.
+        case list
+        /// `EXISTS (the row's tag)`: one probe per subscription looked at, for a sample or a chunk
+        /// that stops at its limit without reading every tagged subscription first.
+        case probe
+    }
+
+    /// The built-in fields the `audience_counts` table groups pushable subscriptions by.
+    static let groupedFields: Set<BuiltInField> = [.sessionCount, .appVersion, .language]
+
     /// Compiles `expression` for `dialect`; `now` (ms) anchors `within_days`.
-    static func compile(_ expression: AudienceExpression, dialect: SQLDialect, now: Int64) -> FilterSQL {
+    ///
+    /// - Parameters:
+    ///   - table: the alias of the rows the condition reads (`s`, the subscriptions; `r`, the
+    ///     groups of `audience_counts`, for an expression ``countsByGroup(_:)`` admits).
+    ///   - tags: how tag conditions are read (default ``TagLookup/list``).
+    static func compile(
+        _ expression: AudienceExpression, dialect: SQLDialect, now: Int64, table: String = "s",
+        tags: TagLookup = .list
+    ) -> FilterSQL {
         var parameters: [any SQLiteBindable] = []
-        let sql = condition(expression, dialect, now, &parameters)
+        let context = Context(dialect: dialect, now: now, table: table, tags: tags)
+        // PostgreSQL hashes every `EXISTS` of an `or` whole (a sample of 20 read all of them), so
+        // it gets one `in`; SQLite, given one list, drives from it (a probe per tagged
+        // subscription) where several keep it walking the built-in index: measured slower there.
+        let merged = dialect == .postgres ? mergingTagAlternatives(expression) : expression
+        let sql = condition(merged, context, &parameters)
         return FilterSQL(sql: sql, parameters: parameters)
     }
 
-    /// The column of a built-in field.
-    static func column(_ field: BuiltInField) -> String {
-        switch field {
-        case .appVersion: "s.app_version_key"
-        case .language: "s.language"
-        case .firstSession: "s.first_session"
-        case .lastSession: "s.last_session"
-        case .sessionCount: "s.session_count"
-        case .foregroundTime: "s.foreground_time"
+    /// True when every condition of `expression` is on a field of ``groupedFields``: its count is
+    /// the sum of the matching groups of `audience_counts`.
+    static func countsByGroup(_ expression: AudienceExpression) -> Bool {
+        switch expression {
+        case .all(let parts), .any(let parts): return parts.allSatisfy(countsByGroup)
+        case .condition(let c):
+            if case .builtIn(let field) = c.subject { return groupedFields.contains(field) }
+            return false
         }
     }
 
+    /// For an expression that is one tag condition (`eq`, `ne`, `in`, `exists`), that condition on
+    /// the rows of `subscription_tags t`, which carry their subscription's `resource_id` and
+    /// `pushable`: a subscription has one row per tag name, so counting the rows counts the
+    /// subscriptions. Nil for any other expression.
+    static func tagRows(_ expression: AudienceExpression) -> FilterSQL? {
+        switch mergingTagAlternatives(expression) {
+        case .all(let parts) where parts.count == 1, .any(let parts) where parts.count == 1:
+            return tagRows(parts[0])
+        case .condition(let c):
+            guard case .tag(let key) = c.subject else { return nil }
+            var parameters: [any SQLiteBindable] = [key]
+            switch (c.op, c.operand) {
+            case (.exists, _): return FilterSQL(sql: "t.name = ?", parameters: parameters)
+            case (.in, .texts(let texts)):
+                parameters += texts.map { $0 as any SQLiteBindable }
+                return FilterSQL(sql: "t.name = ? AND t.value IN \(marks(texts.count))", parameters: parameters)
+            case (.eq, .text(let text)), (.ne, .text(let text)):
+                parameters.append(text)
+                return FilterSQL(sql: "t.name = ? AND t.value \(symbol(c.op)) ?", parameters: parameters)
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// `expression` with the `eq` and `in` conditions on one tag that an `or` joins merged into one
+    /// `in` (the same subscriptions: a subscription has one value per tag): on PostgreSQL, so it
+    /// joins the tag's rows (it hashes each of several `EXISTS` joined by `or` whole, even for a
+    /// sample of 20), and on both for ``tagRows(_:)``.
+    static func mergingTagAlternatives(_ expression: AudienceExpression) -> AudienceExpression {
+        switch expression {
+        case .condition: return expression
+        case .all(let parts): return .all(parts.map(mergingTagAlternatives))
+        case .any(let parts):
+            var others: [AudienceExpression] = []
+            var keys: [String] = []
+            var values: [String: [String]] = [:]
+            for part in parts.map(mergingTagAlternatives) {
+                guard case .condition(let c) = part, case .tag(let key) = c.subject else {
+                    others.append(part)
+                    continue
+                }
+                let texts: [String]
+                switch (c.op, c.operand) {
+                case (.eq, .text(let text)): texts = [text]
+                case (.in, .texts(let list)): texts = list
+                default:
+                    others.append(part)
+                    continue
+                }
+                if values[key] == nil { keys.append(key) }
+                values[key, default: []] += texts.filter { !(values[key] ?? []).contains($0) }
+            }
+            let merged = keys.map { key in
+                let texts = values[key] ?? []
+                return AudienceExpression.condition(
+                    texts.count == 1
+                        ? AudienceCondition(subject: .tag(key), op: .eq, operand: .text(texts[0]))
+                        : AudienceCondition(subject: .tag(key), op: .in, operand: .texts(texts)))
+            }
+            let all = others + merged
+            return all.count == 1 ? all[0] : .any(all)
+        }
+    }
+
+    private struct Context {
+        var dialect: SQLDialect
+        var now: Int64
+        var table: String
+        var tags: TagLookup
+    }
+
+    /// The column of a built-in field, in the rows aliased `table`.
+    static func column(_ field: BuiltInField, table: String = "s") -> String {
+        let name =
+            switch field {
+            case .appVersion: "app_version_key"
+            case .language: "language"
+            case .firstSession: "first_session"
+            case .lastSession: "last_session"
+            case .sessionCount: "session_count"
+            case .foregroundTime: "foreground_time"
+            }
+        return table + "." + name
+    }
+
     private static func condition(
-        _ expression: AudienceExpression, _ dialect: SQLDialect, _ now: Int64, _ p: inout [any SQLiteBindable]
+        _ expression: AudienceExpression, _ x: Context, _ p: inout [any SQLiteBindable]
     ) -> String {
         switch expression {
         case .all(let parts):
-            return "(" + parts.map { condition($0, dialect, now, &p) }.joined(separator: " AND ") + ")"
-        case .any(let parts): return "(" + parts.map { condition($0, dialect, now, &p) }.joined(separator: " OR ") + ")"
+            return "(" + parts.map { condition($0, x, &p) }.joined(separator: " AND ") + ")"
+        case .any(let parts): return "(" + parts.map { condition($0, x, &p) }.joined(separator: " OR ") + ")"
         case .condition(let c):
             switch c.subject {
-            case .builtIn(let field): return builtIn(c, column(field), field.kind, now, &p)
-            case .tag(let key): return tag(c, key, &p)
-            case .field(let name): return custom(c, name, dialect, now, &p)
+            case .builtIn(let field): return builtIn(c, column(field, table: x.table), field.kind, x.now, &p)
+            case .tag(let key): return tag(c, key, x, &p)
+            case .field(let name): return custom(c, name, x.dialect, x.now, &p)
             }
         }
     }
@@ -114,18 +224,29 @@ struct FilterSQL {
         return "\(column) \(symbol(op)) ?"
     }
 
-    private static func tag(_ c: AudienceCondition, _ key: String, _ p: inout [any SQLiteBindable]) -> String {
-        let select = "SELECT t.subscription_id FROM subscription_tags t WHERE t.name = ?"
+    private static func tag(
+        _ c: AudienceCondition, _ key: String, _ x: Context, _ p: inout [any SQLiteBindable]
+    ) -> String {
+        let (has, hasNot, select) =
+            switch x.tags {
+            case .list:
+                ("s.id IN", "s.id NOT IN", "SELECT t.subscription_id FROM subscription_tags t WHERE t.name = ?")
+            case .probe:
+                (
+                    "EXISTS", "NOT EXISTS",
+                    "SELECT 1 FROM subscription_tags t WHERE t.subscription_id = s.id AND t.name = ?"
+                )
+            }
         p.append(key)
         switch (c.op, c.operand) {
-        case (.exists, _): return "s.id IN (\(select))"
-        case (.notExists, _): return "s.id NOT IN (\(select))"
+        case (.exists, _): return "\(has) (\(select))"
+        case (.notExists, _): return "\(hasNot) (\(select))"
         case (.in, .texts(let texts)):
             p += texts.map { $0 as any SQLiteBindable }
-            return "s.id IN (\(select) AND t.value IN \(marks(texts.count)))"
+            return "\(has) (\(select) AND t.value IN \(marks(texts.count)))"
         case (_, .text(let text)):
             p.append(text)
-            return "s.id IN (\(select) AND t.value \(symbol(c.op)) ?)"
+            return "\(has) (\(select) AND t.value \(symbol(c.op)) ?)"
         default: return "1 = 0"
         }
     }

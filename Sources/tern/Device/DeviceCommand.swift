@@ -30,6 +30,10 @@ enum DeviceCommand {
                         "how identity logins prove the person: auto (default), basic or verified"),
                     OptionSpec(
                         "identity-token", "TOKEN", "the JWT a VERIFIED identity login sends (the app backend's)"),
+                    OptionSpec(
+                        "apns-environment", "ENV",
+                        "the APNs environment the device says its token belongs to (apns_environment): sandbox "
+                            + "(a development build) or production (default)"),
                     OptionSpec("wait", "SECONDS", "how long to wait for the outbox to empty (default 30; 0: don't)"),
                     OptionSpec("os-version", "V", "what the device reports (default 18.6.2)"),
                     OptionSpec("model", "M", "what the device reports (default iPhone14,7)"),

@@ -10,6 +10,8 @@ struct DeviceSetup {
     var jwt: String?
     var identityMode: IdentityMode
     var identityToken: String?
+    /// The APNs environment the device says its token belongs to; nil: the SDK's default (production).
+    var apnsEnvironment: APNsEnvironment?
     var quiet: Bool
     var wait: TimeInterval
     var osVersion: String
@@ -45,6 +47,14 @@ struct DeviceSetup {
         }
         self.identityMode = identityMode
         identityToken = arguments.value("identity-token")
+        if let environment = arguments.value("apns-environment") {
+            guard let apnsEnvironment = APNsEnvironment(rawValue: environment) else {
+                throw CommandError(
+                    "--apns-environment is \(APNsEnvironment.wireNames.replacingOccurrences(of: ", ", with: " or ")), "
+                        + "not \(environment)")
+            }
+            self.apnsEnvironment = apnsEnvironment
+        }
         quiet = arguments.has("quiet")
         wait = try arguments.double("wait", default: 30)
         osVersion = arguments.value("os-version") ?? "18.6.2"

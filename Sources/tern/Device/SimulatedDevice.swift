@@ -33,7 +33,7 @@ final class SimulatedDevice: Sendable {
         tern.setAppGroup(groupName: Self.appGroup)
         tern.initialization(
             configuration: TernConfiguration.Builder(apiUrl: setup.apiUrl).setRToken(setup.rToken)
-                .setIdentityMode(setup.identityMode).build())
+                .setIdentityMode(setup.identityMode).setApnsEnvironment(setup.apnsEnvironment).build())
     }
 
     /// Waits for the outbox, stops the SDK and returns the exit status.

@@ -85,6 +85,10 @@ import Testing
         #"{"field": "tags.interest", "op": "not_exists"}"#,
         #"{"field": "tags.tier", "op": "in", "value": ["a", "b"]}"#,
         #"{"or": [{"field": "tags.tier", "op": "exists"}, {"and": [{"field": "fields.plan", "op": "=", "value": "gold"}, {"field": "session_count", "op": "<", "value": 4}]}]}"#,
+        // Alternatives on one tag are merged into one `in` in SQL; other alternatives stay beside it.
+        #"{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "in", "value": ["food", "none"]}]}"#,
+        #"{"and": [{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "=", "value": "food"}]}, {"field": "session_count", "op": "<", "value": 4}]}"#,
+        #"{"or": [{"field": "tags.interest", "op": "=", "value": "food"}, {"field": "tags.tier", "op": "=", "value": "b"}, {"field": "tags.interest", "op": "!=", "value": "food"}, {"field": "session_count", "op": ">=", "value": 5}]}"#,
     ]
 
     @Test(arguments: StoreFactory.all)
@@ -203,5 +207,97 @@ import Testing
         #expect(try await fixture.store.read { try $0.segments(projectId: projectId + 100) } == [])
         #expect(try await fixture.store.write { try $0.deleteSegment(id: made.id) })
         #expect(try await !fixture.store.write { try $0.deleteSegment(id: made.id) })
+    }
+    /// The filters whose counts take a shortcut (groups of `audience_counts`, the tags' own rows),
+    /// beside ones that read the rows.
+    static let shortcutFilters: [String?] = [
+        nil,
+        #"{"field": "session_count", "op": ">=", "value": 3}"#,
+        #"{"and": [{"field": "session_count", "op": "≥", "value": 3}, {"field": "app_version", "op": "≥", "value": "2.0"}]}"#,
+        #"{"or": [{"field": "language", "op": "=", "value": "en"}, {"field": "app_version", "op": "not_exists"}]}"#,
+        #"{"field": "language", "op": "in", "value": ["fr", "de"]}"#,
+        #"{"field": "tags.interest", "op": "=", "value": "travel"}"#,
+        #"{"field": "tags.interest", "op": "in", "value": ["travel", "food"]}"#,
+        #"{"field": "tags.interest", "op": "!=", "value": "travel"}"#,
+        #"{"field": "tags.tier", "op": "exists"}"#,
+        #"{"and": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "session_count", "op": ">=", "value": 2}]}"#,
+        #"{"field": "last_session", "op": "within_days", "value": 4}"#,
+        #"{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "=", "value": "food"}]}"#,
+    ]
+
+    @Test(arguments: StoreFactory.all)
+    func countsFollowEveryWriteAndEqualTheRowsASendReaches(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let seeded = try await Self.seed(fixture)
+        let filters = try Self.shortcutFilters.map { text in
+            try text.map { try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))) }
+        }
+        let (grouped, tagged, mixed) = (try #require(filters[2]), try #require(filters[6]), try #require(filters[9]))
+        #expect(FilterSQL.countsByGroup(grouped) && FilterSQL.tagRows(tagged) != nil)
+        #expect(!FilterSQL.countsByGroup(mixed) && FilterSQL.tagRows(mixed) == nil)
+        #expect(FilterSQL.tagRows(try #require(filters[11])) != nil, "alternatives on one tag are one tag condition")
+        func check(_ moment: String) async throws {
+            for scope in [
+                AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id),
+                AudienceScope(projectId: fixture.project.id, resourceId: nil),
+            ] {
+                for (filter, text) in zip(filters, Self.shortcutFilters) {
+                    let (count, reached) = try await fixture.store.read { tx in
+                        (
+                            try tx.audienceCount(scope, filter: filter, now: Self.now),
+                            try tx.pushCandidates(scope, filter: filter, now: Self.now, after: 0, limit: 1000).count
+                        )
+                    }
+                    #expect(count == Int64(reached), "\(moment): \(text ?? "everyone")")
+                }
+            }
+        }
+        try await check("seeded")
+        let ids = seeded.map(\.0.id)
+        let (database, resource) = (fixture.database, fixture.resource)
+        try await fixture.store.write { tx in
+            // A report moves a subscription to another group; a suspension and a resubscription
+            // change the push rules; a token marked invalid leaves; tags change, go and come.
+            var fields = try #require(try tx.subscription(id: ids[0])).fields
+            fields[BuiltInField.sessionCount.key] = 9
+            fields[BuiltInField.appVersion.key] = "4.0"
+            fields[BuiltInField.language.key] = nil
+            try tx.setSubscriptionFields(id: ids[0], fields: fields)
+            var suspended = try #require(try tx.subscription(id: ids[1]))
+            suspended.status = .suspended
+            suspended.updatedAt = 30
+            try tx.updateSubscription(suspended)
+            var back = try #require(try tx.subscription(id: ids[12]))
+            back.status = .subscribed
+            back.updatedAt = 30
+            try tx.updateSubscription(back)
+            _ = try tx.markTokenInvalid(
+                provider: "ios-apns", token: "tok2", reason: "Unregistered", since: nil, now: 40)
+            try tx.setTags(subscriptionId: ids[0], ["interest": "food", "tier": "a"], now: 40)
+            try tx.setTags(subscriptionId: ids[5], ["interest": "travel"], now: 40)
+            try tx.removeTags(subscriptionId: ids[3], keys: ["interest"])
+            try tx.clearTags(subscriptionId: ids[4])
+            let profile = try tx.createProfile(dbId: database.id, publicId: "late", now: 40)
+            let late = try tx.insertSubscription(
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
+                    token: "late", status: .subscribed, hashId: "late",
+                    fields: [BuiltInField.sessionCount.key: 5, BuiltInField.appVersion.key: "2.0"], clientTime: 1),
+                now: 40)
+            try tx.setTags(subscriptionId: late.id, ["interest": "travel", "tier": "b"], now: 40)
+        }
+        try await check("after the writes")
+        // A resubscription of the invalid token brings it and its tags back.
+        try await fixture.store.write { tx in
+            var again = try #require(try tx.subscription(id: ids[2]))
+            again.updatedAt = 50
+            try tx.updateSubscription(again)
+        }
+        try await check("after the resubscription")
+        let scope = AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id)
+        #expect(
+            try await fixture.store.read { try $0.audienceCount(scope, filter: nil, now: Self.now) } == 13,
+            "twelve, one suspended, one back, one new")
     }
 }

@@ -6,7 +6,7 @@
 enum PostgresMigrations {
     static let all: [String] = [
         version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles, inAppTables,
-        inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments,
+        inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

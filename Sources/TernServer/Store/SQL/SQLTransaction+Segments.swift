@@ -49,39 +49,79 @@ extension SQLTransaction {
     }
 
     /// The push rules (`pushable`), the scope and the filter, as one condition on `subscriptions s`:
-    /// with a filter on built-in fields, all of it is read from the `subscriptions_audience` index.
-    private func audienceWhere(_ scope: AudienceScope, _ filter: AudienceExpression?, now: Int64) -> FilterSQL {
-        var sql: String
-        var parameters: [any SQLiteBindable]
-        if let resourceId = scope.resourceId {
-            sql = "s.resource_id = ? AND s.pushable = 1"
-            parameters = [resourceId]
-        } else {
-            sql = "s.resource_id IN (SELECT r.id FROM resources r WHERE r.project_id = ?) AND s.pushable = 1"
-            parameters = [scope.projectId]
-        }
+    /// with a filter on built-in fields, all of it is read from the `subscriptions_audience` indexes.
+    private func audienceWhere(
+        _ scope: AudienceScope, _ filter: AudienceExpression?, now: Int64, tags: FilterSQL.TagLookup
+    ) -> FilterSQL {
+        var (sql, parameters) = Self.scopeSQL(scope, table: "s")
+        sql += " AND s.pushable = 1"
         if let filter {
-            let compiled = FilterSQL.compile(filter, dialect: Self.dialect, now: now)
+            let compiled = FilterSQL.compile(filter, dialect: Self.dialect, now: now, tags: tags)
             sql += " AND " + compiled.sql
             parameters += compiled.parameters
         }
         return FilterSQL(sql: sql, parameters: parameters)
     }
 
+    /// The scope's resources as a condition on `table.resource_id`.
+    private static func scopeSQL(_ scope: AudienceScope, table: String) -> (String, [any SQLiteBindable]) {
+        if let resourceId = scope.resourceId { return ("\(table).resource_id = ?", [resourceId]) }
+        return ("\(table).resource_id IN (SELECT sr.id FROM resources sr WHERE sr.project_id = ?)", [scope.projectId])
+    }
+
+    /// How many pushable subscriptions of the scope the filter admits. A filter on grouped
+    /// built-in fields only (``FilterSQL/countsByGroup(_:)``, or none) sums the matching groups of
+    /// `audience_counts` (kept by triggers on every write of a subscription, so it is the count of
+    /// the rows); a lone tag condition (``FilterSQL/tagRows(_:)``) counts the tag's rows in their
+    /// index, which carry their subscription's resource and push rules; any other reads the rows'
+    /// index, with each tag's subscriptions listed once.
     func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64 {
-        let condition = audienceWhere(scope, filter, now: now)
+        if filter.map(FilterSQL.countsByGroup) ?? true {
+            var (sql, parameters) = Self.scopeSQL(scope, table: "r")
+            if let filter {
+                let compiled = FilterSQL.compile(filter, dialect: Self.dialect, now: now, table: "r")
+                sql += " AND " + compiled.sql
+                parameters += compiled.parameters
+            }
+            return try database.queryOnce(
+                "SELECT CAST(COALESCE(SUM(r.n), 0) AS BIGINT) FROM audience_counts r WHERE \(sql)", parameters
+            ).first?.int(0) ?? 0
+        }
+        if let filter, let tag = FilterSQL.tagRows(filter) {
+            let (sql, parameters) = Self.scopeSQL(scope, table: "t")
+            return try database.queryOnce(
+                "SELECT COUNT(*) FROM subscription_tags t WHERE \(tag.sql) AND \(sql) AND t.pushable = 1",
+                tag.parameters + parameters
+            ).first?.int(0) ?? 0
+        }
+        let condition = audienceWhere(scope, filter, now: now, tags: .list)
         return try database.queryOnce(
             "SELECT COUNT(*) FROM subscriptions s WHERE \(condition.sql)", condition.parameters
         )
         .first?.int(0) ?? 0
     }
 
+    /// Up to `limit` of the subscriptions the filter admits; the scan stops at the limit: a lone
+    /// tag condition takes the first of the tag's own rows, any other filter walks the rows' index
+    /// probing tags per subscription looked at (never listing every tagged subscription first).
     func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
         -> [Subscription]
     {
-        let condition = audienceWhere(scope, filter, now: now)
+        if let filter, let tag = FilterSQL.tagRows(filter) {
+            let (sql, parameters) = Self.scopeSQL(scope, table: "t")
+            return try database.queryOnce(
+                """
+                SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.id IN (SELECT t.subscription_id
+                    FROM subscription_tags t WHERE \(tag.sql) AND \(sql) AND t.pushable = 1 LIMIT ?)
+                """, tag.parameters + parameters + [limit]
+            ).map(Self.subscription)
+        }
+        let condition = audienceWhere(scope, filter, now: now, tags: .probe)
         return try database.queryOnce(
-            "SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE \(condition.sql) LIMIT ?",
+            """
+            SELECT \(Self.subscriptionColumns) FROM subscriptions s
+            WHERE s.id IN (SELECT s.id FROM subscriptions s WHERE \(condition.sql) LIMIT ?)
+            """,
             condition.parameters + [limit]
         ).map(Self.subscription)
     }
@@ -91,7 +131,7 @@ extension SQLTransaction {
     )
         throws -> [AudienceCandidate]
     {
-        let condition = audienceWhere(scope, filter, now: now)
+        let condition = audienceWhere(scope, filter, now: now, tags: .probe)
         // The chunk's ids first, from the covering indexes alone (sorted there), then their rows:
         // never a read of the rows of the matches after the chunk.
         return try database.queryOnce(

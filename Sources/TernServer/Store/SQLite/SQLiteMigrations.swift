@@ -3,7 +3,7 @@
 enum SQLiteMigrations {
     static let all: [String] = [
         version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables, inboxAndPreferences,
-        apnsEnvironmentAndTestDevices, identityBindings, segments,
+        apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
