@@ -101,8 +101,10 @@ public struct SegmentService: Sendable {
         }
     }
 
-    /// The saved segment's count and sample now.
-    func preview(id: Int64, sample: Int?) async throws -> AudiencePreview {
+    /// The saved segment's count and a sample of up to `sample` of its subscriptions (the default
+    /// size when nil; 0 for the count alone) now. Throws a 404 `APIError` for an unknown segment,
+    /// a 400 for a sample size out of range.
+    public func preview(id: Int64, sample: Int?) async throws -> AudiencePreview {
         let size = try Self.sampleSize(sample)
         let now = clock()
         return try await store.read { tx in
