@@ -29,7 +29,7 @@ public actor PostgresStore: Store {
 
     /// Connects, migrates, and keeps up to `poolSize` connections (opened as they are first needed).
     /// Writes to a busy connection are group-committed as on SQLite (`groupCommit`).
-    /// Throws ``StoreError/backend(_:)`` with libpq's reason when the database cannot be reached (a
+    /// Throws a `StoreError.backend` with libpq's reason when the database cannot be reached (a
     /// wrong host, password or database name), and when its schema is newer than this build knows.
     public init(url: String, poolSize: Int = 8, groupCommit: GroupCommitConfiguration = .init()) throws {
         displayURL = Self.redacted(url)
