@@ -296,6 +296,40 @@ import Testing
         api.stop()
     }
 
+    /// The app's own presenter answers through `Tern.shared.inApp`: `clicked(_:)` reports the
+    /// button and closes what is shown; `refresh()` asks for the placements again at once.
+    @Test func aCustomPresentersClickIsReportedAndRefreshFetchesAgain() async throws {
+        let api = try ScriptedServer(fallback: Fixtures.response([Fixtures.placement("c1")]))
+        let handed = Mutex<[String?]>([])
+        let device = try InAppDevice()
+        device.start(apiUrl: api.apiUrl)
+        device.inApp.start { presentation in handed.withLock { $0.append(presentation?.campaign.campaignId) } }
+        device.inApp.trigger(name: "go")
+        await device.settle()
+        let deadline = Date().addingTimeInterval(10)
+        while handed.withLock({ $0.isEmpty }), Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(handed.withLock { $0 } == ["c1"])
+        #expect(await placementsRequests(api).count == 1)
+
+        device.inApp.clicked("ok")
+        await device.settle()
+        while handed.withLock({ $0.count < 2 }), Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(handed.withLock { $0 } == ["c1", nil], "a click closes what is shown")
+        while await eventRequests(api).count < 3, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        let events = await eventRequests(api)
+        #expect(events.map { $0["type"] as? String } == ["shown", "clicked", "closed"])
+        #expect(events.dropFirst().first?["button_id"] as? String == "ok")
+
+        device.inApp.refresh()
+        await device.settle()
+        while await placementsRequests(api).count < 2, Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        #expect(await placementsRequests(api).count == 2, "refresh asks again although the cache is fresh")
+        await device.close()
+        api.stop()
+    }
+
     @Test func aSlideUpWithoutGeometryCoversTheScreenAfterASecond() async throws {
         let api = try ScriptedServer(
             fallback: Fixtures.response([
