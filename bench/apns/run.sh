@@ -38,56 +38,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A test CA and a certificate for 127.0.0.1.
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$work/server.ext"
-ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
-(cd "$work" && openssl req -x509 "${ec[@]}" -keyout ca.key -out ca.pem -days 1 -subj "/CN=Tern Bench CA" \
-    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null &&
-    openssl req "${ec[@]}" -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null &&
-    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 \
-        -extfile server.ext 2>/dev/null)
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/logs"
-# APNs reads the payload before it answers. nginx's "return" alone would answer first and reset
-# the stream, which no client meets in production: echo_read_request_body reads the body, then
-# the named location answers 200 with no body and the request's apns-id, as APNs does.
-cat >"$work/nginx.conf" <<EOF
-load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;
-worker_processes 1;
-error_log $work/logs/error.log warn;
-pid $work/nginx.pid;
-daemon off;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    map \$http_apns_id \$apns_id { "" \$request_id; default \$http_apns_id; }
-    client_body_temp_path $work/body;
-    server {
-        listen 127.0.0.1:$port ssl http2;
-        ssl_certificate $work/server.pem;
-        ssl_certificate_key $work/server.key;
-        http2_max_concurrent_streams 128;
-        keepalive_requests 100000000;
-        keepalive_timeout 300s;
-        client_body_buffer_size 16k;
-        location /3/device/ {
-            echo_read_request_body;
-            echo_exec @answer;
-        }
-        location @answer {
-            add_header apns-id \$apns_id always;
-            return 200;
-        }
-    }
-}
-EOF
-"$nginx_bin" -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
-for _ in $(seq 50); do
-    curl -s -o /dev/null --cacert "$work/ca.pem" "https://127.0.0.1:$port/" && break
-    sleep 0.1
-done
+# The shared stand-in (bench/lib/apns-standin.sh): a test CA, a certificate for 127.0.0.1, nginx
+# over HTTP/2 + TLS. APNs reads the payload before it answers; so does the stand-in (nginx's
+# "return" alone would answer first and reset the stream, which no client meets in production).
+# shellcheck source=bench/lib/apns-standin.sh
+. bench/lib/apns-standin.sh
+start_apns_standin "$work"
+nginx_pid=$standin_pid
+port=$standin_port
 
 echo "== building tern-bench-apns (release)"
 scratch=(--scratch-path "${TERN_BENCH_SCRATCH:-.build}")
