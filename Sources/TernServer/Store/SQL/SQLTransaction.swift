@@ -26,10 +26,12 @@ protocol SQLConnection {
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
 }
 
-/// A transaction of either backend (SQLite, PostgreSQL). Where the dialects agree (placeholders are
-/// `?` in both, values are stored in the same canonical text and JSON forms), a query is written
-/// once, in an extension of this protocol (`SQLTransaction+….swift`); a backend's own file holds
-/// only what its dialect needs written differently.
+/// A transaction of either backend (SQLite, PostgreSQL). Every query is written once, in an
+/// extension of this protocol (`Store/SQL/SQLTransaction+….swift`, or beside its feature):
+/// placeholders are `?` in both, values are stored in the same canonical text and JSON forms,
+/// both upsert with `ON CONFLICT` and answer `RETURNING`. Where the dialects' words differ, the
+/// difference is named once: a function of `dialect` below (`smaller`, `isFalse`), or a
+/// requirement each backend answers (`insert`'s id, the row locks, the bootstrap lock).
 protocol SQLTransaction: StoreTransaction {
     associatedtype Connection: SQLConnection
     var database: Connection { get }
