@@ -71,22 +71,6 @@ public struct APIKeyRecord: Sendable, Equatable {
     var previousExpiresAt: Int64?
     /// When it was revoked; a revoked key never works again.
     var revokedAt: Int64?
-
-    /// A key record; see the properties.
-    init(
-        id: Int64, projectId: Int64?, role: KeyRole, name: String, createdAt: Int64, createdBy: Int64? = nil,
-        rotatedAt: Int64? = nil, previousExpiresAt: Int64? = nil, revokedAt: Int64? = nil
-    ) {
-        self.id = id
-        self.projectId = projectId
-        self.role = role
-        self.name = name
-        self.createdAt = createdAt
-        self.createdBy = createdBy
-        self.rotatedAt = rotatedAt
-        self.previousExpiresAt = previousExpiresAt
-        self.revokedAt = revokedAt
-    }
 }
 
 /// One line of the audit log: who (a key's id) changed what, when, and how it ended.
@@ -109,22 +93,6 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     var requestId: String
     /// What the answer said about the thing changed (its id, role, name, fingerprint), never a secret.
     var detail: String
-
-    /// An entry; see the properties.
-    init(
-        id: Int64, at: Int64, keyId: Int64?, projectId: Int64?, action: String, target: String, status: Int,
-        requestId: String, detail: String
-    ) {
-        self.id = id
-        self.at = at
-        self.keyId = keyId
-        self.projectId = projectId
-        self.action = action
-        self.target = target
-        self.status = status
-        self.requestId = requestId
-        self.detail = detail
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, at, action, target, status, detail
