@@ -52,7 +52,7 @@ enum Permission: String, Sendable {
 /// A management-API key as stored: its digest (never the secret), its project and role, and what
 /// happened to it. A rotated key keeps its id; the previous secret's digest works until
 /// `previousExpiresAt`.
-public struct APIKeyRecord: Sendable, Equatable {
+public struct APIKeyRecord: Encodable, Sendable, Equatable {
     /// The key's id: what logs and the audit log name instead of the key.
     public var id: Int64
     /// Nil for a server key.
@@ -71,6 +71,16 @@ public struct APIKeyRecord: Sendable, Equatable {
     var previousExpiresAt: Int64?
     /// When it was revoked; a revoked key never works again.
     var revokedAt: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, role, name
+        case projectId = "project_id"
+        case createdAt = "created_at"
+        case createdBy = "created_by"
+        case rotatedAt = "rotated_at"
+        case previousExpiresAt = "previous_expires_at"
+        case revokedAt = "revoked_at"
+    }
 }
 
 /// One line of the audit log: who (a key's id) changed what, when, and how it ended.
