@@ -72,22 +72,24 @@ public struct NewInboxMessage: Sendable, Equatable {
     }
 }
 
-/// One stored inbox row.
+/// One stored inbox row: its id and state around the `NewInboxMessage` it was put with (a
+/// tombstone's has no content left), whose members it shows as its own (`stored.title`).
+@dynamicMemberLookup
 public struct StoredInboxMessage: Sendable, Equatable {
     public var id: Int64
-    var profileId: Int64
-    var sourceMessageId: Int64?
-    var title: String?
-    var body: String?
-    var imageURL: String?
-    var link: String?
-    var data: String
+    var message: NewInboxMessage
     var createdAt: Int64
-    var expiresAt: Int64
     var read: Bool
     /// Why it left, nil while it is in the inbox (or only expired).
     var removed: InboxRemoval?
     var version: Int64
+
+    /// The message's values as the row's own properties: `stored.title` reads `stored.message.title`.
+    ///
+    /// - Parameter member: The property of `NewInboxMessage`.
+    public subscript<Value>(dynamicMember member: KeyPath<NewInboxMessage, Value>) -> Value {
+        message[keyPath: member]
+    }
 
     /// The id devices see: `i_<row id>`.
     var publicId: String { Self.publicId(id) }
@@ -102,9 +104,9 @@ public struct StoredInboxMessage: Sendable, Equatable {
 
     /// The message as devices see it.
     var wire: InboxMessage {
-        let values = (try? JSONCoders.decoder.decode([String: JSONValue].self, from: Data(data.utf8))) ?? [:]
+        let values = (try? JSONCoders.decoder.decode([String: JSONValue].self, from: Data(message.data.utf8))) ?? [:]
         return InboxMessage(
-            id: publicId, title: title, body: body, imageURL: imageURL, link: link, data: values,
-            createdAt: createdAt, expiresAt: expiresAt, read: read)
+            id: publicId, title: message.title, body: message.body, imageURL: message.imageURL, link: message.link,
+            data: values, createdAt: createdAt, expiresAt: message.expiresAt, read: read)
     }
 }

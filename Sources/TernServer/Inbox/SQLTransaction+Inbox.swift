@@ -135,9 +135,12 @@ extension SQLTransaction {
     /// `inboxColumns` as a `StoredInboxMessage`.
     private static func storedInboxMessage(_ row: Connection.Row) -> StoredInboxMessage {
         StoredInboxMessage(
-            id: row.requiredInt(0), profileId: row.requiredInt(1), sourceMessageId: row.int(2), title: row.string(3),
-            body: row.string(4), imageURL: row.string(5), link: row.string(6), data: row.string(7) ?? "{}",
-            createdAt: row.requiredInt(8), expiresAt: row.requiredInt(9), read: row.requiredInt(10) != 0,
+            id: row.requiredInt(0),
+            message: NewInboxMessage(
+                profileId: row.requiredInt(1), sourceMessageId: row.int(2), title: row.string(3), body: row.string(4),
+                imageURL: row.string(5), link: row.string(6), data: row.string(7) ?? "{}",
+                expiresAt: row.requiredInt(9)),
+            createdAt: row.requiredInt(8), read: row.requiredInt(10) != 0,
             removed: row.string(11).flatMap(InboxRemoval.init), version: row.requiredInt(12))
     }
 }
