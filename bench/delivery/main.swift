@@ -49,7 +49,7 @@ func seed(_ store: any Store, resource: Resource, count: Int) async throws {
                 let token = String(format: "%032llx%032llx", resource.id, index)
                 _ = try tx.insertSubscription(
                     SubscriptionValues(
-                        profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
+                        profileId: profile.id, resourceId: resource.id, channel: .push, provider: .apns,
                         token: token, status: .subscribed, hashId: String(index), fields: ["_os": "IOS"],
                         clientTime: 1), now: 1)
             }

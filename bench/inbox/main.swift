@@ -163,7 +163,7 @@ func fanOut(preferences: Bool) async throws -> (seconds: Double, targeted: Int64
                 let profile = try tx.createProfile(dbId: 1, publicId: "p\(index)", now: 1)
                 _ = try tx.insertSubscription(
                     SubscriptionValues(
-                        profileId: profile.id, resourceId: resourceId, channel: .push, provider: "ios-apns",
+                        profileId: profile.id, resourceId: resourceId, channel: .push, provider: .apns,
                         token: String(format: "%064x", index), status: .subscribed, hashId: String(index),
                         fields: ["_os": "IOS"], clientTime: 1),
                     now: 1)

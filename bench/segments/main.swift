@@ -83,7 +83,7 @@ for (resource, count, offset, builtIns) in [(segmented, total, 0, true), (plainR
                 }
                 let subscription = try tx.insertSubscription(
                     SubscriptionValues(
-                        profileId: profile.id, resourceId: resource, channel: .push, provider: "ios-apns",
+                        profileId: profile.id, resourceId: resource, channel: .push, provider: .apns,
                         token: String(format: "%064x", n), status: .subscribed, hashId: String(n), fields: fields,
                         clientTime: 1), now: 1)
                 if builtIns, n % 3 == 0 {

@@ -98,9 +98,9 @@ struct AdminRoutes: Sendable {
                     throw APIError.badRequest(
                         "provider is required for push subscriptions (e.g. \(PushProvider.apns.rawValue))")
                 }
-                if query["provider"] != nil { try Validation.provider(provider) }
+                let known = query["provider"] != nil ? try Validation.provider(provider) : nil
                 return try await service.findSubscriptions(
-                    resourceId: try request.integer("resource_id"), channel: channel, provider: provider,
+                    resourceId: try request.integer("resource_id"), channel: channel, provider: known,
                     token: token)
             }
         }

@@ -85,7 +85,7 @@ extension AdminService {
     }
 
     /// Subscriptions with a push token (or another channel's address) on a resource, in every profile.
-    func findSubscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String)
+    func findSubscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String)
         async throws
         -> [SubscriptionView]
     {

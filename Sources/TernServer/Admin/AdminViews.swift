@@ -116,7 +116,7 @@ struct SubscriptionView: Encodable, Sendable, Equatable {
         try container.encode(profileId, forKey: .profileId)
         try container.encode(s.resourceId, forKey: .resourceId)
         try container.encode(s.channel, forKey: .channel)
-        try container.encode(s.provider, forKey: .provider)
+        try container.encode(s.channel.storedProvider(s.provider), forKey: .provider)
         try container.encode(s.token, forKey: .subscriptionId)
         try container.encode(s.status, forKey: .status)
         try container.encode(s.hashId, forKey: .hashId)

@@ -11,7 +11,7 @@ extension DashboardService {
             let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
             if request.test == true {
                 let test = try TestSend.candidates(tx, projectId: scope.projectId, request: request)
-                return Set(test.map { $0.subscription.provider + " " + $0.subscription.token }).count
+                return Set(test.map(\.subscription.deviceKey)).count
             }
             let audience = request.audience
             let filtered = try SegmentAudience.filtered(audience, projectId: scope.projectId)
@@ -22,7 +22,7 @@ extension DashboardService {
                 for candidate in candidates {
                     let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
                     if filter.admits(candidate, tags: tags) {
-                        devices.insert(candidate.subscription.provider + " " + candidate.subscription.token)
+                        devices.insert(candidate.subscription.deviceKey)
                     }
                 }
             }
@@ -41,8 +41,9 @@ extension DashboardService {
                 }
             case .token:
                 try admit(
-                    try tx.pushCandidates(
-                        projectId: scope.projectId, provider: audience.provider ?? "", token: audience.token ?? ""))
+                    try audience.pushProvider.map {
+                        try tx.pushCandidates(projectId: scope.projectId, provider: $0, token: audience.token ?? "")
+                    } ?? [])
             case .profile, .profiles:
                 for publicId in FanOut.profileIds(audience) {
                     guard let profile = try tx.profile(publicId: publicId) else { continue }

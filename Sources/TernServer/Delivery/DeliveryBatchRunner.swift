@@ -30,7 +30,7 @@ struct DeliveryBatchRunner: Sendable {
             let claimed = try tx.claimDeliveries(limit: limit, now: now, leaseUntil: now + lease)
             var messages: [Int64: StoredMessage] = [:]
             var work: [Work] = []
-            var closed: [(DeliveryUpdate, String)] = []
+            var closed: [(DeliveryUpdate, PushProvider)] = []
             for delivery in claimed {
                 if messages[delivery.messageId] == nil {
                     messages[delivery.messageId] = try tx.message(id: delivery.messageId)
@@ -80,9 +80,7 @@ struct DeliveryBatchRunner: Sendable {
                 return close(.failed, "expired: its time to live ran out before sending")
             }
         }
-        guard let provider = PushProvider(rawValue: subscription.provider) else {
-            return close(.failed, Self.noSender(subscription.provider))
-        }
+        let provider = subscription.provider
         let push = OutgoingPush(
             deliveryId: delivery.id, messageId: message.publicId, projectId: message.projectId,
             provider: provider, token: subscription.token,
@@ -110,13 +108,13 @@ struct DeliveryBatchRunner: Sendable {
     }
 
     /// Why a delivery whose provider has no sender fails.
-    static func noSender(_ provider: String) -> String {
-        "no sender for provider \(provider): configure its credentials for the project"
+    static func noSender(_ provider: PushProvider) -> String {
+        "no sender for provider \(provider.rawValue): configure its credentials for the project"
     }
 
     func send(_ items: [Work], provider: PushProvider) async -> [(Work, DeliveryOutcome)] {
         guard let sender = await senders.sender(for: provider) else {
-            let reason = Self.noSender(provider.rawValue)
+            let reason = Self.noSender(provider)
             return items.map { ($0, .failed(reason: reason)) }
         }
         let outcomes = await sender.send(items.map(\.push))
@@ -145,7 +143,7 @@ struct DeliveryBatchRunner: Sendable {
                     let held = try tx.updateDelivery(decision.update, now: now)
                     if held, let mark = decision.invalidMark {
                         _ = try tx.markTokenInvalid(
-                            provider: work.push.provider.rawValue, token: work.push.token, reason: mark.reason,
+                            provider: work.push.provider, token: work.push.token, reason: mark.reason,
                             since: mark.since, now: now)
                     }
                     return held
@@ -161,7 +159,7 @@ struct DeliveryBatchRunner: Sendable {
         for index in results.indices where recorded[index] {
             let (work, outcome) = results[index]
             let (kind, reason) = Self.label(outcome, recorded: decisions[index].1.update)
-            metrics.recordDelivery(provider: work.push.provider.rawValue, outcome: kind, reason: reason)
+            metrics.recordDelivery(provider: work.push.provider, outcome: kind, reason: reason)
         }
     }
 

@@ -32,7 +32,7 @@ struct GoalSubscriptionWriter {
                 SubscriptionValues(
                     profileId: profile.id, resourceId: resource.id, channel: channel, provider: provider,
                     token: address, status: status,
-                    hashId: SubscriptionService.hashId(profile, resource.id, provider, address),
+                    hashId: SubscriptionService.hashId(profile, resource.id, channel.storedProvider(provider), address),
                     clientTime: time), now: now)
         if wire.status != nil || existing == nil { subscription.status = status }
         subscription.fields = CustomFields.merge(subscription.fields, wire.customFields)
@@ -48,27 +48,27 @@ struct GoalSubscriptionWriter {
 extension GoalSubscription {
     /// The provider and address that identify this subscription on its channel.
     static func address(of wire: GoalSubscription, on channel: SubscriptionChannel, field: String) throws(APIError)
-        -> (String, String)
+        -> (PushProvider?, String)
     {
         switch channel {
         case .email:
             guard let email = wire.email, !email.isEmpty else { throw .badRequest("\(field).email is required") }
-            return ("", email)
+            return (nil, email)
         case .sms:
             guard let phone = wire.phone, !phone.isEmpty else { throw .badRequest("\(field).phone is required") }
-            return ("", phone)
+            return (nil, phone)
         case .push:
             guard let provider = wire.provider, let token = wire.subscriptionId else {
                 throw .badRequest("\(field) of channel push needs provider and subscription_id")
             }
-            return (provider, token)
+            return (try Validation.provider(provider, field: "\(field).provider"), token)
         case .telegramBot, .whatsapp, .viber, .notify:
             guard let ccData = wire.ccData, !ccData.isEmpty,
                 let data = try? JSONCoders.encoder.encode(ccData)
             else {
                 throw .badRequest("\(field) of channel \(wire.channel) needs cc_data (e.g. the chat id)")
             }
-            return ("", String(decoding: data, as: UTF8.self))
+            return (nil, String(decoding: data, as: UTF8.self))
         case .inapp:
             throw .badRequest("\(field).channel inapp is made by inapp/subscribe, not by a goal")
         }

@@ -7,7 +7,7 @@ public struct IdentityInstallation: Sendable, Equatable {
     /// The store's row id.
     public var id: Int64
     var resourceId: Int64
-    var provider: String
+    var provider: PushProvider
     var token: String
     /// The binding the wire shows.
     var binding: IdentityBinding
@@ -32,10 +32,10 @@ public protocol IdentityQueries {
     /// Saves the project's policy.
     func setIdentityPolicy(projectId: Int64, _ policy: IdentityPolicy, now: Int64) throws
     /// The installation of this token on the resource, nil when never seen.
-    func identityInstallation(resourceId: Int64, provider: String, token: String) throws -> IdentityInstallation?
+    func identityInstallation(resourceId: Int64, provider: PushProvider, token: String) throws -> IdentityInstallation?
     /// Adds an installation at its initial binding (nothing when another writer added it first).
     func insertIdentityInstallation(
-        resourceId: Int64, provider: String, token: String, anonymousProfileId: Int64?, now: Int64) throws
+        resourceId: Int64, provider: PushProvider, token: String, anonymousProfileId: Int64?, now: Int64) throws
     /// Saves a changed binding if the stored one is still `expectedBindingId`; false when it is not.
     func updateIdentityInstallation(_ installation: IdentityInstallation, expectedBindingId: String) throws -> Bool
     /// The operation applied to the installation under this id, nil when none was.

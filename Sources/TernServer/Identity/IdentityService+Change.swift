@@ -10,8 +10,7 @@ extension IdentityService {
     /// change expects the current one (409 `IDENTITY_REBIND_CONFLICT`, with both as they stand); a
     /// BASIC login in a VERIFIED project is refused (403 naming `external_id`).
     func change(_ request: IdentityChangeRequest, caller: Caller) async throws -> Answer {
-        try Self.validate(request)
-        let provider = request.provider
+        let provider = try Self.validate(request)
         let token = request.subscriptionId
         // A repeat of an applied operation answers its result before anything is checked again
         // (its JWT may have expired since).
@@ -87,9 +86,9 @@ extension IdentityService {
     static func replay(_ tx: any StoreTransaction, caller: Caller, _ request: IdentityChangeRequest) throws
         -> Answer?
     {
-        guard
+        guard let provider = PushProvider(rawValue: request.provider),  // checked by change(_:caller:)
             let installation = try tx.identityInstallation(
-                resourceId: caller.resource.id, provider: request.provider, token: request.subscriptionId),
+                resourceId: caller.resource.id, provider: provider, token: request.subscriptionId),
             let applied = try tx.identityOperation(installationId: installation.id, operationId: request.operationId)
         else { return nil }
         guard applied.fingerprint == fingerprint(request) else {
@@ -103,7 +102,7 @@ extension IdentityService {
     /// The installation's row, made at its initial binding on its first change; the anonymous
     /// profile is the one that holds the token then (subscribed first).
     static func installation(
-        _ tx: any StoreTransaction, caller: Caller, _ provider: String, _ token: String,
+        _ tx: any StoreTransaction, caller: Caller, _ provider: PushProvider, _ token: String,
         _ subscriptions: [Subscription], _ now: Int64
     ) throws -> IdentityInstallation {
         if let found = try tx.identityInstallation(resourceId: caller.resource.id, provider: provider, token: token) {
@@ -154,7 +153,8 @@ extension IdentityService {
         var values = model.values
         values.profileId = target.id
         values.status = .subscribed
-        values.hashId = SubscriptionService.hashId(target, resourceId, values.provider, values.token)
+        values.hashId = SubscriptionService.hashId(
+            target, resourceId, values.channel.storedProvider(values.provider), values.token)
         values.clientTime = now
         _ = try tx.insertSubscription(values, now: now)
     }

@@ -35,10 +35,10 @@ struct IdentityService: Sendable {
 
     /// `identity/status`: the installation's binding (`initial`, version 0, before its first change).
     func status(_ request: IdentityInstallationRequest, caller: Caller) async throws -> IdentityAnswer {
-        try Self.validate(request.provider, request.subscriptionId)
+        let provider = try Self.validate(request.provider, request.subscriptionId)
         let now = clock()
         return try await store.read { tx in
-            IdentityAnswer(binding: try Self.binding(tx, caller: caller, request.provider, request.subscriptionId, now))
+            IdentityAnswer(binding: try Self.binding(tx, caller: caller, provider, request.subscriptionId, now))
         }
     }
 
@@ -46,17 +46,17 @@ struct IdentityService: Sendable {
     func policyAndBinding(_ request: IdentityInstallationRequest, caller: Caller) async throws
         -> IdentityAnswer
     {
-        try Self.validate(request.provider, request.subscriptionId)
+        let provider = try Self.validate(request.provider, request.subscriptionId)
         let now = clock()
         return try await store.read { tx in
             IdentityAnswer(
-                binding: try Self.binding(tx, caller: caller, request.provider, request.subscriptionId, now),
+                binding: try Self.binding(tx, caller: caller, provider, request.subscriptionId, now),
                 policy: try tx.identityPolicy(projectId: caller.project.id) ?? Self.defaultPolicy)
         }
     }
 
     private static func binding(
-        _ tx: any StoreTransaction, caller: Caller, _ provider: String, _ token: String, _ now: Int64
+        _ tx: any StoreTransaction, caller: Caller, _ provider: PushProvider, _ token: String, _ now: Int64
     ) throws -> IdentityBinding {
         if let installation = try tx.identityInstallation(
             resourceId: caller.resource.id, provider: provider, token: token)
@@ -75,7 +75,7 @@ struct IdentityService: Sendable {
 
     /// The push subscriptions of this token on the caller's resource: the installation exists only
     /// when there is one.
-    static func subscriptions(_ tx: any StoreTransaction, caller: Caller, _ provider: String, _ token: String)
+    static func subscriptions(_ tx: any StoreTransaction, caller: Caller, _ provider: PushProvider, _ token: String)
         throws -> [Subscription]
     {
         let found = try tx.subscriptions(
@@ -83,7 +83,7 @@ struct IdentityService: Sendable {
         guard !found.isEmpty else {
             throw IdentityError(
                 status: 404, code: IdentityWire.unknownInstallation, field: "subscription_id",
-                reason: "no push subscription with this \(provider) token on resource \(caller.resource.id): "
+                reason: "no push subscription with this \(provider.rawValue) token on resource \(caller.resource.id): "
                     + "subscribe the device (push/subscribe) before changing its identity")
         }
         return found
@@ -124,10 +124,10 @@ struct IdentityService: Sendable {
     func installation(resourceId: Int64, provider: String, token: String) async throws
         -> IdentityInstallationView
     {
-        try Self.validate(provider, token)
+        let known = try Self.validate(provider, token)
         return try await store.read { tx in
             guard
-                let installation = try tx.identityInstallation(resourceId: resourceId, provider: provider, token: token)
+                let installation = try tx.identityInstallation(resourceId: resourceId, provider: known, token: token)
             else {
                 throw APIError.notFound(
                     "no identity binding for this \(provider) token on resource \(resourceId): it never changed")
@@ -140,13 +140,19 @@ struct IdentityService: Sendable {
 
     // MARK: Validation
 
-    static func validate(_ provider: String, _ token: String) throws(IdentityError) {
-        do { try Validation.provider(provider) } catch { throw .from(error, field: "provider") }
+    /// The installation's provider, once its provider and token are checked.
+    @discardableResult
+    static func validate(_ provider: String, _ token: String) throws(IdentityError) -> PushProvider {
+        let known: PushProvider
+        do { known = try Validation.provider(provider) } catch { throw .from(error, field: "provider") }
         do { try Validation.token(token) } catch { throw .from(error, field: "subscription_id") }
+        return known
     }
 
-    static func validate(_ request: IdentityChangeRequest) throws(IdentityError) {
-        try validate(request.provider, request.subscriptionId)
+    /// The change's provider, once the whole request is checked.
+    @discardableResult
+    static func validate(_ request: IdentityChangeRequest) throws(IdentityError) -> PushProvider {
+        let provider = try validate(request.provider, request.subscriptionId)
         try identifier(request.operationId, field: "operation_id")
         try identifier(request.expectedBindingId, field: "expected_binding_id")
         if let revision = request.expectedPolicyRevision, revision < 1 {
@@ -178,6 +184,7 @@ struct IdentityService: Sendable {
                 }
             }
         }
+        return provider
     }
 
     private static func identifier(_ value: String, field: String) throws(IdentityError) {

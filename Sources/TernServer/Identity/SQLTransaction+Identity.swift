@@ -24,14 +24,15 @@ extension SQLTransaction {
             """, [projectId, policy.mode.rawValue, policy.revision, now])
     }
 
-    func identityInstallation(resourceId: Int64, provider: String, token: String) throws -> IdentityInstallation? {
+    func identityInstallation(resourceId: Int64, provider: PushProvider, token: String) throws -> IdentityInstallation?
+    {
         guard
             let row = try database.queryFirst(
                 """
                 SELECT id, binding_id, external_id, mode, profile_id, anonymous_profile_id, version, operation_id,
                     updated_at
                 FROM identity_installations WHERE resource_id = ? AND provider = ? AND token = ?
-                """, [resourceId, provider, token])
+                """, [resourceId, provider.rawValue, token])
         else { return nil }
         let binding = IdentityBinding(
             bindingId: row.requiredString(1), externalId: row.string(2),
@@ -43,14 +44,14 @@ extension SQLTransaction {
     }
 
     func insertIdentityInstallation(
-        resourceId: Int64, provider: String, token: String, anonymousProfileId: Int64?, now: Int64
+        resourceId: Int64, provider: PushProvider, token: String, anonymousProfileId: Int64?, now: Int64
     ) throws {
         try database.run(
             """
             INSERT INTO identity_installations (resource_id, provider, token, binding_id, anonymous_profile_id,
                 version, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?)
             ON CONFLICT (resource_id, provider, token) DO NOTHING
-            """, [resourceId, provider, token, IdentityWire.initialBindingId, anonymousProfileId, now])
+            """, [resourceId, provider.rawValue, token, IdentityWire.initialBindingId, anonymousProfileId, now])
     }
 
     func updateIdentityInstallation(_ installation: IdentityInstallation, expectedBindingId: String) throws -> Bool {

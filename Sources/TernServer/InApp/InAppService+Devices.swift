@@ -4,17 +4,13 @@ import TernProtocol
 
 /// The SDK's in-app endpoints: the in-app subscription (channel `inapp`), placements and events.
 extension InAppService {
-    /// The in-app subscription's provider in the subscription store (its token is empty: one per
-    /// profile and resource).
-    static let provider = "inapp"
-
     /// `inapp/subscribe`, `inapp/unsubscribe`: sets the status of the profile's in-app subscription on
     /// the caller's resource, creating it; a change older (by `time`) than the last one applied changes nothing.
     func change(
         _ request: InAppSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
         idempotency: IdempotencyToken
     ) async throws -> Answer {
-        try Self.checkIdentity(request)
+        let provider = try Self.checkIdentity(request)
         try Validation.time(request.time)
         try CustomFields.validate(request.customFields)
         for cat in request.cats ?? [] where (cat.name ?? "").isEmpty { throw APIError.categoryNotFound }
@@ -25,8 +21,8 @@ extension InAppService {
             try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
             var profile: Profile
             if caller.hasJWT {
-                profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
-            } else if let found = try resolver.find(tx, provider: request.provider, token: request.subscriptionId) {
+                profile = try resolver.findOrCreate(tx, provider: provider, token: request.subscriptionId)
+            } else if let found = try resolver.find(tx, provider: provider, token: request.subscriptionId) {
                 profile = found
             } else {
                 throw Self.noProfile(request)
@@ -55,12 +51,13 @@ extension InAppService {
                 subscription = try tx.insertSubscription(
                     SubscriptionValues(
                         profileId: profile.id, resourceId: caller.resource.id, channel: InAppWire.channel,
-                        provider: Self.provider, token: "", status: status,
-                        hashId: SubscriptionService.hashId(profile, caller.resource.id, Self.provider, ""),
+                        provider: nil, token: "", status: status,
+                        hashId: SubscriptionService.hashId(
+                            profile, caller.resource.id, InAppWire.channel.storedProvider(nil), ""),
                         fields: fields, cats: cats, clientTime: request.time),
                     now: now)
             }
-            if request.replace == true, let provider = request.provider, let token = request.subscriptionId {
+            if request.replace == true, let provider, let token = request.subscriptionId {
                 try Self.unsubscribeOthers(
                     tx, keeping: profile, resourceId: caller.resource.id, provider: provider, token: token, now: now)
             }
@@ -70,11 +67,11 @@ extension InAppService {
 
     /// `inapp/status`: the profile with its in-app subscription, or a null profile.
     func status(_ request: InAppStatusRequest, caller: Caller) async throws -> Answer {
-        try Self.checkIdentity(request)
+        let provider = try Self.checkIdentity(request)
         let now = clock()
         return try await store.read { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
-            guard let profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId) else {
+            guard let profile = try resolver.find(tx, provider: provider, token: request.subscriptionId) else {
                 return try .ok(nil)
             }
             let subscription = try Self.subscription(tx, profile: profile.id, resourceId: caller.resource.id)
@@ -84,7 +81,7 @@ extension InAppService {
 
     /// `inapp/placements`: the campaigns this device may show now, highest priority first.
     func placements(_ request: InAppPlacementsRequest, caller: Caller) async throws -> Answer {
-        try Self.checkIdentity(request)
+        let provider = try Self.checkIdentity(request)
         if let screen = request.screen { try InAppValidation.length(screen, InAppValidation.screenLength, "screen") }
         let limit = request.maxPlacements ?? InAppPlacementsRequest.defaultMaxPlacements
         guard InAppPlacementsRequest.maxPlacementsRange.contains(limit) else {
@@ -96,13 +93,13 @@ extension InAppService {
         // Who the device is: its profile, in-app subscription, and the tags of its push binding.
         let subject = try await store.read { tx -> DeviceSubject in
             let resolver = ProfileResolver(caller: caller, now: now)
-            guard let profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId) else {
+            guard let profile = try resolver.find(tx, provider: provider, token: request.subscriptionId) else {
                 return DeviceSubject(profile: nil, inApp: nil, tags: nil)
             }
             let inApp = try Self.subscription(tx, profile: profile.id, resourceId: caller.resource.id)
             var tags: [String: String]?
             var pushBinding: Subscription?
-            if entry.needsTags, let provider = request.provider, let token = request.subscriptionId,
+            if entry.needsTags, let provider, let token = request.subscriptionId,
                 let binding = try tx.subscription(
                     of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             {
@@ -214,17 +211,19 @@ extension InAppService {
 
     static func subscription(_ tx: any StoreTransaction, profile: Int64, resourceId: Int64) throws -> Subscription? {
         try tx.subscription(
-            of: profile, resourceId: resourceId, channel: InAppWire.channel, provider: provider, token: "")
+            of: profile, resourceId: resourceId, channel: InAppWire.channel, provider: nil, token: "")
     }
 
-    /// The push identity, when sent, is both fields and valid.
-    static func checkIdentity(_ request: some InAppIdentified) throws(APIError) {
+    /// The push identity, when sent, is both fields and valid: its provider, or nil when not sent.
+    @discardableResult
+    static func checkIdentity(_ request: some InAppIdentified) throws(APIError) -> PushProvider? {
         switch (request.provider, request.subscriptionId) {
         case (nil, nil):
-            return
-        case (let provider?, let token?):
-            try Validation.provider(provider)
+            return nil
+        case (let name?, let token?):
+            let provider = try Validation.provider(name)
             try Validation.token(token)
+            return provider
         default:
             throw .badRequest(
                 "provider and subscription_id come together (the device's push identity), or neither")
@@ -244,7 +243,7 @@ extension InAppService {
     /// `replace`: the in-app subscriptions of the other profiles holding this device's push token
     /// in the same database become unsubscribed.
     static func unsubscribeOthers(
-        _ tx: any StoreTransaction, keeping profile: Profile, resourceId: Int64, provider: String, token: String,
+        _ tx: any StoreTransaction, keeping profile: Profile, resourceId: Int64, provider: PushProvider, token: String,
         now: Int64
     ) throws {
         let holders = Set(try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token).map(\.profileId))

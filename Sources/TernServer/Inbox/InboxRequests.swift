@@ -123,10 +123,11 @@ enum InboxAudience {
             }
         case .token:
             let filter = AudienceFilter(audience, category: nil)
-            ids = try tx.pushCandidates(
-                projectId: projectId, provider: audience.provider ?? "", token: audience.token ?? ""
-            )
-            .filter { filter.admits($0, tags: nil) }.map(\.subscription.profileId)
+            ids = try
+                (audience.pushProvider.map {
+                    try tx.pushCandidates(projectId: projectId, provider: $0, token: audience.token ?? "")
+                } ?? [])
+                .filter { filter.admits($0, tags: nil) }.map(\.subscription.profileId)
         case .resource, .segment:
             let audience = try SegmentAudience.resolve(tx, MessageRequest(audience: audience), keyProject: projectId)
                 .audience

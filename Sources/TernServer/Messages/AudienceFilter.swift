@@ -33,7 +33,7 @@ struct AudienceFilter: Sendable, Equatable {
 
     func admits(_ candidate: AudienceCandidate, tags subscriptionTags: [String: String]?) -> Bool {
         let s = candidate.subscription
-        guard s.channel == .push, s.status == .subscribed, PushProvider(rawValue: s.provider) != nil,
+        guard s.channel == .push, s.status == .subscribed, s.provider != nil,
             !s.token.isEmpty, !candidate.tokenIsInvalid
         else { return false }
         return matches(s, tags: subscriptionTags)

@@ -42,8 +42,10 @@ public struct FanOut: Sendable, Equatable {
             cursor = candidates.last?.subscription.id ?? cursor
             done = candidates.count < chunkSize
         case .token:
-            candidates = try tx.pushCandidates(
-                projectId: message.projectId, provider: audience.provider ?? "", token: audience.token ?? "")
+            candidates =
+                try audience.pushProvider.map {
+                    try tx.pushCandidates(projectId: message.projectId, provider: $0, token: audience.token ?? "")
+                } ?? []
         case .profile, .profiles:
             candidates = []
             for publicId in Self.profileIds(audience) {
@@ -88,9 +90,12 @@ public struct FanOut: Sendable, Equatable {
                 skipped = before - admitted.count
             }
         }
-        let targets = admitted.map {
-            DeliveryTarget(
-                subscriptionId: $0.subscription.id, provider: $0.subscription.provider, token: $0.subscription.token)
+        let targets = admitted.compactMap { candidate in
+            // Admitted candidates are push subscriptions, which always have a provider.
+            candidate.subscription.provider.map {
+                DeliveryTarget(
+                    subscriptionId: candidate.subscription.id, provider: $0, token: candidate.subscription.token)
+            }
         }
         try tx.addSkippedByPreference(messageId: message.id, count: skipped)
         try InboxService.copy(

@@ -125,6 +125,10 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 /// Whatever the kind: only subscribed subscriptions, never a token marked invalid, never one that
 /// turned the message's category off.
 public struct MessageAudience: Codable, Sendable, Equatable {
+    /// For `token`: the provider, when `provider` names one Tern knows (`MessageRules` refuses a
+    /// message whose provider it does not).
+    var pushProvider: PushProvider? { provider.flatMap(PushProvider.init(rawValue:)) }
+
     /// Which kind of audience this is; it decides which of the other properties are read.
     public var type: AudienceType
     /// For `profile`: the profile's public id.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TernProtocol
 
 /// Counters and latency histograms, rendered in Prometheus' text format at `/metrics`.
 ///
@@ -72,15 +73,16 @@ public final class Metrics: Sendable {
     }
 
     /// A delivery's outcome (`sent`, `failed`, `invalid_token`, `retry`) by provider and reason.
-    func recordDelivery(provider: String, outcome: String, reason: String?) {
-        let key = DeliveryKey(provider: provider, outcome: outcome, reason: Self.reasonLabel(reason))
+    func recordDelivery(provider: PushProvider, outcome: String, reason: String?) {
+        let key = DeliveryKey(provider: provider.rawValue, outcome: outcome, reason: Self.reasonLabel(reason))
         state.withLock { $0.deliveries[key, default: 0] += 1 }
     }
 
     /// How many deliveries had this outcome, over every reason.
-    func deliveryCount(provider: String, outcome: String) -> UInt64 {
+    func deliveryCount(provider: PushProvider, outcome: String) -> UInt64 {
         state.withLock { state in
-            state.deliveries.filter { $0.key.provider == provider && $0.key.outcome == outcome }.values.reduce(0, +)
+            state.deliveries.filter { $0.key.provider == provider.rawValue && $0.key.outcome == outcome }.values.reduce(
+                0, +)
         }
     }
 

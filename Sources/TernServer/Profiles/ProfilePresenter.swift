@@ -28,7 +28,7 @@ enum ProfilePresenter {
         }
         return SubscriptionData(
             subscriptionId: subscription.token, hashId: subscription.hashId,
-            provider: subscription.provider.isEmpty ? nil : subscription.provider,
+            provider: Self.providerName(subscription),
             status: subscription.status.rawValue, fields: subscription.fields, cats: cats)
     }
 
@@ -39,5 +39,12 @@ enum ProfilePresenter {
             return status.rawValue
         }
         return SubscriptionStatus.unsubscribed.rawValue
+    }
+
+    /// The subscription's `provider` as the SDK has always read it: the push provider, `inapp` for
+    /// the in-app subscription, null for the channels without one.
+    static func providerName(_ subscription: Subscription) -> String? {
+        let name = subscription.channel.storedProvider(subscription.provider)
+        return name.isEmpty ? nil : name
     }
 }

@@ -9,7 +9,7 @@ struct ProfileResolver {
 
     /// With a JWT: the profile its identity names in the JWT's database. With an rToken only: the
     /// profile of the resource's database that holds the push subscription (provider, token), if any.
-    func find(_ tx: any StoreTransaction, provider: String?, token: String?) throws -> Profile? {
+    func find(_ tx: any StoreTransaction, provider: PushProvider?, token: String?) throws -> Profile? {
         guard let identity = caller.identity else {
             guard let provider, let token, !token.isEmpty else { return nil }
             return try holder(tx, provider: provider, token: token)
@@ -21,17 +21,18 @@ struct ProfileResolver {
             return try tx.profiles(dbId: dbId, field: name, value: value).first
         case .profileId(let publicId):
             return try tx.profile(publicId: publicId).flatMap { $0.dbId == dbId ? $0 : nil }
-        case .subscription(let provider, let token):
-            guard let subscription = try tx.subscriptions(dbId: dbId, provider: provider, token: token).first else {
-                return nil
-            }
+        case .subscription(let name, let token):
+            // A provider Tern does not know holds no subscription: the JWT names no one yet.
+            guard let provider = PushProvider(rawValue: name),
+                let subscription = try tx.subscriptions(dbId: dbId, provider: provider, token: token).first
+            else { return nil }
             return try tx.profile(id: subscription.profileId)
         }
     }
 
     /// ``find(_:provider:token:)``, or a new profile in the caller's database that stores the JWT's
     /// identity as a field. A JWT naming a profile id that does not exist is an error.
-    func findOrCreate(_ tx: any StoreTransaction, provider: String?, token: String?) throws -> Profile {
+    func findOrCreate(_ tx: any StoreTransaction, provider: PushProvider?, token: String?) throws -> Profile {
         if let found = try find(tx, provider: provider, token: token) { return found }
         if case .profileId(let publicId)? = caller.identity {
             throw APIError.notFound(
@@ -47,7 +48,7 @@ struct ProfileResolver {
 
     /// The rToken-only profile: of the profiles in the resource's database holding this token on this
     /// resource, the one whose subscription is subscribed and newest.
-    private func holder(_ tx: any StoreTransaction, provider: String, token: String) throws -> Profile? {
+    private func holder(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws -> Profile? {
         let candidates = try tx.subscriptions(dbId: caller.database.id, provider: provider, token: token)
             .filter { $0.resourceId == caller.resource.id }
         let best = candidates.first { $0.status == .subscribed } ?? candidates.first

@@ -18,16 +18,17 @@ struct ProfileService: Sendable {
         async throws -> Answer
     {
         let now = clock()
+        let provider = try request.provider.map { try Validation.provider($0) }
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let profile: Profile?
             if caller.hasJWT {
-                profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
+                profile = try resolver.findOrCreate(tx, provider: provider, token: request.subscriptionId)
             } else {
-                profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId)
+                profile = try resolver.find(tx, provider: provider, token: request.subscriptionId)
             }
             guard let profile else { return try .ok(nil) }
-            let subscription = try request.provider.flatMap { provider in
+            let subscription = try provider.flatMap { provider in
                 try request.subscriptionId.flatMap { token in
                     try tx.subscription(
                         of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)

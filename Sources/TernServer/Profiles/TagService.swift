@@ -16,11 +16,11 @@ struct TagService: Sendable {
 
     /// Adds or overwrites the tags; answers the profile with the binding's subscription.
     func set(_ request: TagsSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
-        try request.validate()
+        let provider = try request.validate()
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let (profile, subscription) = try Self.binding(
-                tx, caller: caller, provider: request.provider, token: request.subscriptionId)
+                tx, caller: caller, provider: provider, token: request.subscriptionId)
             let current = try tx.tags(subscriptionId: subscription.id)
             let total = current.merging(request.tags) { _, new in new }.count
             guard total <= TagLimits.maxPerBinding else {
@@ -37,18 +37,18 @@ struct TagService: Sendable {
     func remove(_ request: TagsRemoveRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
-        try request.validate()
+        let provider = try request.validate()
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let (profile, subscription) = try Self.binding(
-                tx, caller: caller, provider: request.provider, token: request.subscriptionId)
+                tx, caller: caller, provider: provider, token: request.subscriptionId)
             try tx.removeTags(subscriptionId: subscription.id, keys: request.keys)
             return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
         }
     }
 
     /// The profile and its push subscription for this token on the caller's resource.
-    static func binding(_ tx: any StoreTransaction, caller: Caller, provider: String, token: String) throws -> (
+    static func binding(_ tx: any StoreTransaction, caller: Caller, provider: PushProvider, token: String) throws -> (
         Profile, Subscription
     ) {
         let resolver = ProfileResolver(caller: caller, now: 0)
@@ -72,9 +72,10 @@ struct TagService: Sendable {
 }
 
 extension TagsSetRequest {
-    /// Everything that can be checked without the store.
-    func validate() throws(APIError) {
-        try Validation.provider(provider)
+    /// Everything that can be checked without the store; the binding's provider.
+    @discardableResult
+    func validate() throws(APIError) -> PushProvider {
+        let known = try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let problem = TagLimits.problem(count: tags.count, field: "tags") { throw .badRequest(problem) }
         for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
@@ -82,16 +83,19 @@ extension TagsSetRequest {
                 throw .badRequest(problem)
             }
         }
+        return known
     }
 }
 
 extension TagsRemoveRequest {
-    func validate() throws(APIError) {
-        try Validation.provider(provider)
+    @discardableResult
+    func validate() throws(APIError) -> PushProvider {
+        let known = try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let problem = TagLimits.problem(count: keys.count, field: "keys") { throw .badRequest(problem) }
         for key in keys {
             if let problem = TagLimits.problem(key: key) { throw .badRequest(problem) }
         }
+        return known
     }
 }

@@ -45,8 +45,7 @@ struct BuiltInColumns {
 
     static func pushableValues(_ s: SubscriptionValues, updatedAt: Int64) -> [any SQLiteBindable] {
         let eligible =
-            s.channel == .push && s.status == .subscribed && PushProvider(rawValue: s.provider) != nil
-            && !s.token.isEmpty
-        return [eligible ? 1 : 0, s.provider, s.token, updatedAt]
+            s.channel == .push && s.status == .subscribed && s.provider != nil && !s.token.isEmpty
+        return [eligible ? 1 : 0, s.channel.storedProvider(s.provider), s.token, updatedAt]
     }
 }

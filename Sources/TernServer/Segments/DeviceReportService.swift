@@ -22,10 +22,10 @@ struct DeviceReportService: Sendable {
     func report(_ request: DeviceReportRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
-        try request.validate()
+        let provider = try request.validate()
         return try await store.idempotentWrite(idempotency, now: clock()) { tx in
             let (profile, subscription) = try TagService.binding(
-                tx, caller: caller, provider: request.provider, token: request.subscriptionId)
+                tx, caller: caller, provider: provider, token: request.subscriptionId)
             var updated = subscription
             updated.fields.merge(request.fields) { _, reported in reported }
             if updated.fields != subscription.fields {
@@ -47,9 +47,10 @@ struct DeviceReportService: Sendable {
 }
 
 extension DeviceReportRequest {
-    /// Everything that can be checked without the store.
-    func validate() throws(APIError) {
-        try Validation.provider(provider)
+    /// Everything that can be checked without the store; the binding's provider.
+    @discardableResult
+    func validate() throws(APIError) -> PushProvider {
+        let known = try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let appVersion, appVersion.isEmpty || !TextLength.fits(appVersion, max: DeviceReportService.maxVersion) {
             throw .badRequest("app_version must be 1 to \(DeviceReportService.maxVersion) characters")
@@ -67,5 +68,6 @@ extension DeviceReportRequest {
         if let first = firstSession, let last = lastSession, last < first {
             throw .badRequest("last_session (\(last)) is before first_session (\(first))")
         }
+        return known
     }
 }

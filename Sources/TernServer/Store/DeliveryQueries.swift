@@ -47,7 +47,7 @@ public protocol DeliveryQueries {
     /// A profile's push subscriptions with their tokens' marks.
     func pushCandidates(profileId: Int64) throws -> [AudienceCandidate]
     /// Push subscriptions with this provider and token in a project's resources.
-    func pushCandidates(projectId: Int64, provider: String, token: String) throws -> [AudienceCandidate]
+    func pushCandidates(projectId: Int64, provider: PushProvider, token: String) throws -> [AudienceCandidate]
     /// A project's test devices (in `resourceId` only, when given): push subscriptions marked
     /// `is_test` and the push subscriptions of test profiles, in id order, at most `limit`.
     func testPushCandidates(projectId: Int64, resourceId: Int64?, limit: Int) throws -> [AudienceCandidate]
@@ -57,7 +57,8 @@ public protocol DeliveryQueries {
 
     /// Marks a token invalid, unless a subscription with it was written after `since` (ms): the device
     /// registered it again. Returns true when marked.
-    func markTokenInvalid(provider: String, token: String, reason: String, since: Int64?, now: Int64) throws -> Bool
+    func markTokenInvalid(provider: PushProvider, token: String, reason: String, since: Int64?, now: Int64) throws
+        -> Bool
     /// When the token was marked invalid and why, if it is.
-    func invalidTokenMark(provider: String, token: String) throws -> (markedAt: Int64, reason: String)?
+    func invalidTokenMark(provider: PushProvider, token: String) throws -> (markedAt: Int64, reason: String)?
 }

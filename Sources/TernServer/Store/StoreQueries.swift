@@ -177,10 +177,10 @@ public protocol SubscriptionQueries {
     /// A profile's subscriptions, newest first.
     func subscriptions(profileId: Int64) throws -> [Subscription]
     /// Every profile's subscriptions with this address on this resource and channel.
-    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String) throws
+    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String) throws
         -> [Subscription]
     /// Push subscriptions of a database's profiles with this provider and token.
-    func subscriptions(dbId: Int64, provider: String, token: String) throws -> [Subscription]
+    func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription]
     /// Stores a new subscription.
     ///
     /// - Parameters:

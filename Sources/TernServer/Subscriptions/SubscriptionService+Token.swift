@@ -9,20 +9,22 @@ extension SubscriptionService {
         -> Answer
     {
         let now = clock()
-        let oldProvider = request.oldProvider ?? request.provider
+        let newProvider = try Validation.provider(request.provider)
+        let oldProvider =
+            try request.oldProvider.map { try Validation.provider($0, field: "old_provider") } ?? newProvider
         let oldToken = request.oldSubscriptionId ?? ""
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let notFound = APIError.notFound(
-                "no push subscription with provider \(oldProvider) and the old token in resource "
+                "no push subscription with provider \(oldProvider.rawValue) and the old token in resource "
                     + "\(caller.resource.id) for this profile: subscribe first, then update the token")
             guard let profile = try resolver.find(tx, provider: oldProvider, token: oldToken) else { throw notFound }
-            func mine(_ provider: String, _ token: String) throws -> Subscription? {
+            func mine(_ provider: PushProvider, _ token: String) throws -> Subscription? {
                 try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             }
             guard var old = try mine(oldProvider, oldToken) else { throw notFound }
-            let samePlace = oldProvider == request.provider && oldToken == request.subscriptionId
-            if !samePlace, var current = try mine(request.provider, request.subscriptionId) {
+            let samePlace = oldProvider == newProvider && oldToken == request.subscriptionId
+            if !samePlace, var current = try mine(newProvider, request.subscriptionId) {
                 old.status = .unsubscribed
                 old.updatedAt = now
                 try tx.updateSubscription(old)
@@ -32,7 +34,7 @@ extension SubscriptionService {
                 try tx.updateSubscription(current)
                 return try Self.answer(tx, true, profile, current)
             }
-            old.provider = request.provider
+            old.provider = newProvider
             old.token = request.subscriptionId
             old.fields = CustomFields.merge(old.fields, request.customFields)
             old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
@@ -48,7 +50,8 @@ extension SubscriptionService {
     func status(_ request: PushStatusRequest, caller: Caller) async throws -> Answer {
         try await store.read { tx in
             let resolver = ProfileResolver(caller: caller, now: 0)
-            guard let profile = try resolver.find(tx, provider: request.provider, token: request.subscriptionId)
+            let provider = try request.provider.map { try Validation.provider($0) }
+            guard let profile = try resolver.find(tx, provider: provider, token: request.subscriptionId)
             else { return try .ok(nil) }
             let pushes = try tx.subscriptions(profileId: profile.id).filter {
                 $0.resourceId == caller.resource.id && $0.channel == .push
@@ -57,8 +60,8 @@ extension SubscriptionService {
                 switch request.mode {
                 case .latest: pushes.first
                 case .current:
-                    pushes.first { $0.provider == request.provider && $0.token == request.subscriptionId }
-                case .latestForProvider: pushes.first { $0.provider == request.provider }
+                    pushes.first { $0.provider == provider && $0.token == request.subscriptionId }
+                case .latestForProvider: pushes.first { $0.provider == provider }
                 }
             return try Self.answer(tx, true, profile, chosen)
         }
@@ -76,9 +79,10 @@ extension SubscriptionService {
                 "push/unsuspend needs a JWT (Authorization: Bearer <JWT>): it moves the subscription to the "
                     + "profile the JWT names")
         }
-        guard let provider = request.provider, let token = request.subscriptionId else {
+        guard let name = request.provider, let token = request.subscriptionId else {
             throw APIError.badRequest("provider and subscription_id are required: send the device's current push token")
         }
+        let provider = try Validation.provider(name)
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: provider, token: token)

@@ -25,13 +25,13 @@ struct SubscriptionService: Sendable {
         }
         let now = clock()
         return try await store.idempotentWrite(idempotency, now: now) { tx in
+            let provider = try Validation.provider(request.provider)
             let resolver = ProfileResolver(caller: caller, now: now)
             let categories = try tx.categories(resourceId: caller.resource.id)
             try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
-            var profile = try resolver.findOrCreate(tx, provider: request.provider, token: request.subscriptionId)
+            var profile = try resolver.findOrCreate(tx, provider: provider, token: request.subscriptionId)
             let existing = try tx.subscription(
-                of: profile.id, resourceId: caller.resource.id, provider: request.provider,
-                token: request.subscriptionId)
+                of: profile.id, resourceId: caller.resource.id, provider: provider, token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
                 return try Self.answer(tx, request.sync, profile, existing, categories: categories)
@@ -58,14 +58,14 @@ struct SubscriptionService: Sendable {
                 subscription = try tx.insertSubscription(
                     SubscriptionValues(
                         profileId: profile.id, resourceId: caller.resource.id, channel: .push,
-                        provider: request.provider, token: request.subscriptionId, status: status,
-                        hashId: Self.hashId(profile, caller.resource.id, request.provider, request.subscriptionId),
+                        provider: provider, token: request.subscriptionId, status: status,
+                        hashId: Self.hashId(profile, caller.resource.id, provider.rawValue, request.subscriptionId),
                         fields: fields, cats: cats, clientTime: request.time, apnsEnvironment: request.apnsEnvironment),
                     now: now)
             }
             if request.replace == true {
                 try Self.unsubscribeOthers(
-                    tx, keeping: profile, provider: request.provider, token: request.subscriptionId, now: now)
+                    tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now)
             }
             return try Self.answer(tx, request.sync, profile, subscription, categories: categories)
         }
@@ -73,7 +73,7 @@ struct SubscriptionService: Sendable {
 
     /// `replace`: other profiles' subscriptions with this token in the same database become unsubscribed.
     static func unsubscribeOthers(
-        _ tx: any StoreTransaction, keeping profile: Profile, provider: String, token: String, now: Int64
+        _ tx: any StoreTransaction, keeping profile: Profile, provider: PushProvider, token: String, now: Int64
     ) throws {
         for var other in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
         where other.profileId != profile.id && other.status != .unsubscribed {
@@ -93,6 +93,8 @@ struct SubscriptionService: Sendable {
             ProfilePresenter.profileData(tx, profile: profile, subscription: subscription, categories: categories))
     }
 
+    /// `provider` is the row's stored provider text (`SubscriptionChannel.storedProvider(_:)`), as
+    /// it always was: a stored hash must not change.
     static func hashId(_ profile: Profile, _ resourceId: Int64, _ provider: String, _ token: String) -> String {
         Digest.shortHash("\(profile.publicId)|\(resourceId)|\(provider)|\(token)")
     }

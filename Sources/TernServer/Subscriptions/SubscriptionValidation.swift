@@ -6,11 +6,14 @@ enum Validation {
     static let maxTokenLength = 4096
     static let maxBatch = 1000
 
-    static func provider(_ provider: String, field: String = "provider") throws(APIError) {
-        guard PushProvider(rawValue: provider) != nil else {
-            let known = PushProvider.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .badRequest("\(field) \"\(provider.prefix(64))\" is not valid: use one of \(known)")
+    /// The provider a request names, or a 400 that lists the ones Tern knows.
+    @discardableResult
+    static func provider(_ provider: String, field: String = "provider") throws(APIError) -> PushProvider {
+        guard let known = PushProvider(rawValue: provider) else {
+            throw .badRequest(
+                "\(field) \"\(provider.prefix(64))\" is not valid: use one of \(PushProvider.wireNames)")
         }
+        return known
     }
 
     static func token(_ token: String, field: String = "subscription_id") throws(APIError) {

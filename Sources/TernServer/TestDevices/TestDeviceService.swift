@@ -40,15 +40,14 @@ struct TestDeviceService: Sendable {
     /// - Returns: The device's subscriptions, as they are now.
     /// - Throws: 400 for a bad provider or token, 404 when the resource has no such subscription.
     func mark(resourceId: Int64, _ request: Mark) async throws -> [SubscriptionView] {
-        let provider = request.provider ?? PushProvider.apns.rawValue
-        try Validation.provider(provider)
+        let provider = try request.provider.map { try Validation.provider($0) } ?? .apns
         try Validation.token(request.subscriptionId)
         return try await store.write { tx in
             let found = try tx.subscriptions(
                 resourceId: resourceId, channel: .push, provider: provider, token: request.subscriptionId)
             guard !found.isEmpty else {
                 throw APIError.notFound(
-                    "resource \(resourceId) has no push subscription with provider \(provider) and this "
+                    "resource \(resourceId) has no push subscription with provider \(provider.rawValue) and this "
                         + "subscription_id: the device subscribes first (push/subscribe), then it can be marked")
             }
             return try found.map { subscription in

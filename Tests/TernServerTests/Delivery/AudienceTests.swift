@@ -121,7 +121,7 @@ import Testing
         try await harness.subscribe("alive")
         let marked = try await harness.server.store.write {
             try $0.markTokenInvalid(
-                provider: "ios-apns", token: "dead", reason: "Unregistered", since: nil,
+                provider: .apns, token: "dead", reason: "Unregistered", since: nil,
                 now: ServerClock.milliseconds() + 1)
         }
         #expect(marked)

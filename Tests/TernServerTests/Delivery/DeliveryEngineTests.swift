@@ -41,7 +41,7 @@ import Testing
         let stats = try await harness.stats(id)
         #expect(stats.int("sent") == 3)
         #expect(stats["done"] as? Bool == true)
-        #expect(harness.metrics.deliveryCount(provider: "ios-apns", outcome: "sent") == 3)
+        #expect(harness.metrics.deliveryCount(provider: .apns, outcome: "sent") == 3)
         #expect(
             harness.metrics.render().contains(
                 #"tern_push_deliveries_total{provider="ios-apns",outcome="sent",reason=""} 3"#))
@@ -109,7 +109,7 @@ import Testing
         let stats = try await harness.stats(first)
         #expect(stats.int("invalid_token") == 1)
         let mark = try await harness.server.store.read {
-            try $0.invalidTokenMark(provider: "ios-apns", token: "gone")?.reason
+            try $0.invalidTokenMark(provider: .apns, token: "gone")?.reason
         }
         #expect(mark == "Unregistered")
 
@@ -135,7 +135,7 @@ import Testing
         try await harness.engine.drain()
         #expect(try await harness.stats(id).int("invalid_token") == 1)
         let mark = try await harness.server.store.read {
-            try $0.invalidTokenMark(provider: "ios-apns", token: "renewed")
+            try $0.invalidTokenMark(provider: .apns, token: "renewed")
         }
         #expect(mark == nil)
         _ = try await harness.send(["type": "token", "provider": "ios-apns", "token": "renewed"])
@@ -166,8 +166,8 @@ import Testing
         let id = try await harness.send(["type": "token", "provider": "ios-apns", "token": "down"])
         #expect(try await harness.engine.drain() == 1)
         #expect(try await harness.deliveries(id).first?["status"] as? String == "failed")
-        #expect(harness.metrics.deliveryCount(provider: "ios-apns", outcome: "failed") == 1)
-        #expect(harness.metrics.deliveryCount(provider: "ios-apns", outcome: "retry") == 0)
+        #expect(harness.metrics.deliveryCount(provider: .apns, outcome: "failed") == 1)
+        #expect(harness.metrics.deliveryCount(provider: .apns, outcome: "retry") == 0)
     }
 
     @Test func anExpiredMessageIsNotSent() async throws {

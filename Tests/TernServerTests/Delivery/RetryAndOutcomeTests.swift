@@ -43,7 +43,7 @@ import Testing
     }
 
     static let claimed = ClaimedDelivery(
-        id: 7, messageId: 1, subscriptionId: 3, provider: "ios-apns", token: "t", attempt: 2)
+        id: 7, messageId: 1, subscriptionId: 3, provider: .apns, token: "t", attempt: 2)
     static let now: Int64 = 1_000_000
 
     struct OutcomeCase: Sendable, CustomTestStringConvertible {

@@ -89,7 +89,7 @@ import Testing
         let applied = try await store.read { tx in
             try tokens.map { token -> (String, Int, JSONValue?) in
                 let subscriptions = try tx.subscriptions(
-                    resourceId: resourceId, channel: .push, provider: "ios-apns", token: token)
+                    resourceId: resourceId, channel: .push, provider: .apns, token: token)
                 let fields = try subscriptions.first.map { try tx.profileFields(profileId: $0.profileId) }
                 return (token, subscriptions.count, fields?["applied"])
             }

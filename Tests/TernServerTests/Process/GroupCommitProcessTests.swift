@@ -41,7 +41,7 @@ import Testing
         let rows = try await store.read { tx in
             try tokens.map { token -> (String, Int, JSONValue?) in
                 let found = try tx.subscriptions(
-                    resourceId: resourceId, channel: .push, provider: "ios-apns", token: token)
+                    resourceId: resourceId, channel: .push, provider: .apns, token: token)
                 let fields = try found.first.map { try tx.profileFields(profileId: $0.profileId) }
                 return (token, found.count, fields?["applied"])
             }

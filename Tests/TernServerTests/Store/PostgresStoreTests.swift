@@ -68,7 +68,7 @@ import Testing
                     StoreSuiteDeliveryTests.message(
                         projectId: project.id, resourceId: resource.id, publicId: "m\(index)"))
                 let targets = (0..<400).map {
-                    DeliveryTarget(subscriptionId: Int64($0), provider: "apns", token: "tok-\(index)-\($0)")
+                    DeliveryTarget(subscriptionId: Int64($0), provider: .apns, token: "tok-\(index)-\($0)")
                 }
                 _ = try tx.insertDeliveries(messageId: message.id, targets: targets, now: 1)
                 return message.id

@@ -23,14 +23,14 @@ import Testing
             return try (0..<count).map { index in
                 try tx.insertSubscription(
                     SubscriptionValues(
-                        profileId: profile.id, resourceId: resourceId, channel: .push, provider: "apns",
+                        profileId: profile.id, resourceId: resourceId, channel: .push, provider: .apns,
                         token: "t\(index)", status: .subscribed, hashId: "h\(index)", clientTime: 1), now: 2)
             }
         }
     }
 
     static func targets(_ subscriptions: [Subscription]) -> [DeliveryTarget] {
-        subscriptions.map { DeliveryTarget(subscriptionId: $0.id, provider: $0.provider, token: $0.token) }
+        subscriptions.map { DeliveryTarget(subscriptionId: $0.id, provider: $0.provider ?? .apns, token: $0.token) }
     }
 
     @Test(arguments: StoreFactory.all)
@@ -145,17 +145,17 @@ import Testing
         // Written after `since`: the device registered the token again, so it is not marked.
         #expect(
             try await fixture.store.write {
-                try $0.markTokenInvalid(provider: "apns", token: "t1", reason: "Unregistered", since: 1, now: 50)
+                try $0.markTokenInvalid(provider: .apns, token: "t1", reason: "Unregistered", since: 1, now: 50)
             } == false)
         #expect(
             try await fixture.store.write {
-                try $0.markTokenInvalid(provider: "apns", token: "t1", reason: "Unregistered", since: 2, now: 50)
+                try $0.markTokenInvalid(provider: .apns, token: "t1", reason: "Unregistered", since: 2, now: 50)
             })
         #expect(
-            try await fixture.store.read { try $0.invalidTokenMark(provider: "apns", token: "t1") }?.reason
+            try await fixture.store.read { try $0.invalidTokenMark(provider: .apns, token: "t1") }?.reason
                 == "Unregistered")
         let marked = try await fixture.store.read {
-            try $0.pushCandidates(projectId: projectId, provider: "apns", token: "t1")
+            try $0.pushCandidates(projectId: projectId, provider: .apns, token: "t1")
         }
         #expect(marked.map(\.invalidMarkedAt) == [50])
         let state = try await fixture.store.read { try $0.pushState(subscriptionId: subscriptions[1].id) }

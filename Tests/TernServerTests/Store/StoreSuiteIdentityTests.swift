@@ -17,7 +17,7 @@ import Testing
             let profile = try tx.createProfile(dbId: fixture.database.id, publicId: "anon0000", now: 1)
             _ = try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: token,
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: .apns, token: token,
                     status: .subscribed, hashId: "h0", clientTime: 1), now: 1)
             return profile.id
         }
@@ -54,11 +54,11 @@ import Testing
                 == IdentityPolicy(mode: .verified, revision: 2))
         let installation = try await fixture.store.write { tx -> IdentityInstallation? in
             try tx.insertIdentityInstallation(
-                resourceId: resourceId, provider: "ios-apns", token: "t", anonymousProfileId: nil, now: 5)
+                resourceId: resourceId, provider: .apns, token: "t", anonymousProfileId: nil, now: 5)
             // A second insert (another writer first) changes nothing.
             try tx.insertIdentityInstallation(
-                resourceId: resourceId, provider: "ios-apns", token: "t", anonymousProfileId: nil, now: 6)
-            return try tx.identityInstallation(resourceId: resourceId, provider: "ios-apns", token: "t")
+                resourceId: resourceId, provider: .apns, token: "t", anonymousProfileId: nil, now: 6)
+            return try tx.identityInstallation(resourceId: resourceId, provider: .apns, token: "t")
         }
         var found = try #require(installation)
         #expect(found.binding.bindingId == IdentityWire.initialBindingId && found.binding.version == 0)
@@ -82,7 +82,7 @@ import Testing
         #expect(try await fixture.store.read { try $0.identityOperationCount(installationId: installationId) } == 1)
         #expect(
             try await fixture.store.read {
-                try $0.identityInstallation(resourceId: resourceId, provider: "ios-apns", token: "t")
+                try $0.identityInstallation(resourceId: resourceId, provider: .apns, token: "t")
             }?
             .binding == changed.binding)
     }
@@ -97,7 +97,7 @@ import Testing
         let anonymousSubscription = try #require(
             try await fixture.store.read { tx in
                 try tx.subscriptions(
-                    resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token
+                    resourceId: caller.resource.id, channel: .push, provider: .apns, token: Self.token
                 ).first
             })
         try await fixture.store.write {
@@ -111,7 +111,7 @@ import Testing
         #expect(bound.externalId == "ada" && bound.version == 1 && bound.mode == .basic && bound.operationId == "op-1")
         let subscriptions = try await fixture.store.read { tx in
             try tx.subscriptions(
-                resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token)
+                resourceId: caller.resource.id, channel: .push, provider: .apns, token: Self.token)
         }
         #expect(subscriptions.count == 2)
         #expect(subscriptions.first { $0.profileId == anonymous }?.status == .suspended)
@@ -139,7 +139,7 @@ import Testing
         #expect(try Self.decode(logout).binding?.externalId == nil)
         let after = try await fixture.store.read { tx in
             try tx.subscriptions(
-                resourceId: caller.resource.id, channel: .push, provider: "ios-apns", token: Self.token)
+                resourceId: caller.resource.id, channel: .push, provider: .apns, token: Self.token)
         }
         #expect(after.first { $0.profileId == anonymous }?.status == .subscribed)
         #expect(after.first { $0.profileId != anonymous }?.status == .suspended)

@@ -37,7 +37,7 @@ import Testing
                 let subscription = try tx.insertSubscription(
                     SubscriptionValues(
                         profileId: profile.id, resourceId: resource.id, channel: channel,
-                        provider: channel == .push ? "ios-apns" : "", token: "tok\(index)",
+                        provider: channel == .push ? .apns : nil, token: "tok\(index)",
                         status: index == 12 ? .suspended : .subscribed, hashId: "h\(index)", fields: fields,
                         clientTime: 1), now: 10)
                 var tags: [String: String] = [:]
@@ -46,7 +46,7 @@ import Testing
                 if !tags.isEmpty { try tx.setTags(subscriptionId: subscription.id, tags, now: 10) }
                 if index == 14 {
                     _ = try tx.markTokenInvalid(
-                        provider: "ios-apns", token: "tok14", reason: "Unregistered", since: nil, now: 20)
+                        provider: .apns, token: "tok14", reason: "Unregistered", since: nil, now: 20)
                 }
                 made.append((subscription, tags))
             }
@@ -155,7 +155,7 @@ import Testing
             let profile = try tx.createProfile(dbId: database.id, publicId: "p", now: 1)
             return try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: "t",
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: .apns, token: "t",
                     status: .subscribed, hashId: "h", fields: ["x": 1], clientTime: 1), now: 10)
         }
         let scope = AudienceScope(projectId: fixture.project.id, resourceId: resource.id)
@@ -273,7 +273,7 @@ import Testing
             back.updatedAt = 30
             try tx.updateSubscription(back)
             _ = try tx.markTokenInvalid(
-                provider: "ios-apns", token: "tok2", reason: "Unregistered", since: nil, now: 40)
+                provider: .apns, token: "tok2", reason: "Unregistered", since: nil, now: 40)
             try tx.setTags(subscriptionId: ids[0], ["interest": "food", "tier": "a"], now: 40)
             try tx.setTags(subscriptionId: ids[5], ["interest": "travel"], now: 40)
             try tx.removeTags(subscriptionId: ids[3], keys: ["interest"])
@@ -281,7 +281,7 @@ import Testing
             let profile = try tx.createProfile(dbId: database.id, publicId: "late", now: 40)
             let late = try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: .apns,
                     token: "late", status: .subscribed, hashId: "late",
                     fields: [BuiltInField.sessionCount.key: 5, BuiltInField.appVersion.key: "2.0"], clientTime: 1),
                 now: 40)

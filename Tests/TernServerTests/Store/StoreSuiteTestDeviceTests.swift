@@ -17,12 +17,12 @@ import Testing
             let profile = try tx.createProfile(dbId: dbId, publicId: "p-env", now: 1)
             let sandbox = try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: "ios-apns", token: "aa",
+                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: .apns, token: "aa",
                     status: .subscribed, hashId: "h1", clientTime: 1, apnsEnvironment: .sandbox, isTest: true),
                 now: 2)
             let unsaid = try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: "ios-apns", token: "bb",
+                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: .apns, token: "bb",
                     status: .subscribed, hashId: "h2", clientTime: 1), now: 2)
             return (sandbox, unsaid)
         }
@@ -68,7 +68,7 @@ import Testing
             func add(_ profile: Profile, _ resource: Int64, _ token: String, test: Bool) throws -> Int64 {
                 try tx.insertSubscription(
                     SubscriptionValues(
-                        profileId: profile.id, resourceId: resource, channel: .push, provider: "ios-apns",
+                        profileId: profile.id, resourceId: resource, channel: .push, provider: .apns,
                         token: token, status: .subscribed, hashId: token, clientTime: 1, isTest: test), now: 2
                 ).id
             }

@@ -99,7 +99,7 @@ import Testing
         let (database, resource) = (fixture.database, fixture.resource)
         let profile = try await fixture.store.write { try $0.createProfile(dbId: database.id, publicId: "p", now: 1) }
         let new = SubscriptionValues(
-            profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns", token: "tok",
+            profileId: profile.id, resourceId: resource.id, channel: .push, provider: .apns, token: "tok",
             status: .subscribed, hashId: "abcd1234", clientTime: 10)
         _ = try await fixture.store.write { try $0.insertSubscription(new, now: 11) }
         let error = await #expect(throws: StoreError.self) {
@@ -120,11 +120,11 @@ import Testing
             let profile = try tx.createProfile(dbId: database.id, publicId: "p", now: 1)
             let older = try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: "ios-apns",
+                    profileId: profile.id, resourceId: resource.id, channel: .push, provider: .apns,
                     token: "a", status: .subscribed, hashId: "h1", clientTime: 1), now: 100)
             let newer = try tx.insertSubscription(
                 SubscriptionValues(
-                    profileId: profile.id, resourceId: resource.id, channel: .telegramBot, provider: "",
+                    profileId: profile.id, resourceId: resource.id, channel: .telegramBot, provider: nil,
                     token: "{\"chat\":1}", status: .subscribed, hashId: "h2", ccData: ["chat": 1], clientTime: 1),
                 now: 200)
             return (older, newer)
@@ -143,11 +143,11 @@ import Testing
         #expect(list.map(\.id) == [newer.id, older.id])
         #expect(list.first?.ccData == ["chat": 1])
         let byToken = try await fixture.store.read {
-            try $0.subscriptions(resourceId: resource.id, channel: .push, provider: "ios-apns", token: "b")
+            try $0.subscriptions(resourceId: resource.id, channel: .push, provider: .apns, token: "b")
         }
         #expect(byToken.map(\.id) == [older.id])
         let inDatabase = try await fixture.store.read {
-            try $0.subscriptions(dbId: database.id, provider: "ios-apns", token: "b")
+            try $0.subscriptions(dbId: database.id, provider: .apns, token: "b")
         }
         #expect(inDatabase.map(\.id) == [older.id])
     }

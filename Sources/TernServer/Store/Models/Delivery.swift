@@ -57,7 +57,7 @@ public struct StoredMessage: Sendable, Equatable {
 /// One device a message goes to, as the fan-out found it.
 public struct DeliveryTarget: Sendable, Equatable {
     var subscriptionId: Int64
-    var provider: String
+    var provider: PushProvider
     var token: String
 }
 
@@ -66,7 +66,7 @@ public struct ClaimedDelivery: Sendable, Equatable {
     public var id: Int64
     var messageId: Int64
     var subscriptionId: Int64
-    var provider: String
+    var provider: PushProvider
     var token: String
     /// 1 on the first try; the outcome is recorded only for this attempt.
     var attempt: Int
@@ -97,7 +97,7 @@ public struct AudienceCandidate: Sendable, Equatable {
 /// A subscription as the sender sees it at claim time.
 public struct PushState: Sendable, Equatable {
     var status: SubscriptionStatus
-    var provider: String
+    var provider: PushProvider
     var token: String
     var updatedAt: Int64
     var invalidMarkedAt: Int64?
@@ -125,7 +125,7 @@ public struct PushState: Sendable, Equatable {
 public struct DeliveryRow: Codable, Sendable, Equatable {
     public var id: Int64
     var subscriptionId: Int64
-    var provider: String
+    var provider: PushProvider
     var status: DeliveryStatus
     var attempts: Int
     var reason: String?

@@ -4,14 +4,14 @@ import TernProtocol
 /// What a subscription row holds besides its id and timestamps: declared once, for a new row
 /// (`StoreTransaction.insertSubscription(_:now:)`) and a stored one (``Subscription``). For push,
 /// `provider` and `token` (the push token, shown as `subscription_id`) identify the device; for
-/// email, SMS and cc-data channels the address goes in `token` and `provider` is empty.
+/// email, SMS and cc-data channels the address goes in `token` and `provider` is nil (stored empty).
 public struct SubscriptionValues: Sendable, Equatable {
     /// The profile the subscription belongs to.
     public var profileId: Int64
     var resourceId: Int64
     var channel: SubscriptionChannel
-    /// A `PushProvider`'s wire name for push, empty for the other channels.
-    var provider: String
+    /// The push provider for push; nil for the other channels.
+    var provider: PushProvider?
     var token: String
     var status: SubscriptionStatus
     /// A short, stable hash of the row, fixed at creation (`hash_id`).
@@ -37,7 +37,7 @@ public struct SubscriptionValues: Sendable, Equatable {
     ///   - profileId: The profile it belongs to.
     ///   - resourceId: The resource it subscribes to.
     ///   - channel: `push`, `email`, `sms` or `cc_data`.
-    ///   - provider: For push, the provider (`ios-apns`, ...); empty for the other channels.
+    ///   - provider: For push, the provider; nil for the other channels.
     ///   - token: The push token, or the address for the other channels.
     ///   - status: Subscribed, suspended or unsubscribed.
     ///   - hashId: The SDK's hash of the subscription, to recognise it again.
@@ -49,7 +49,7 @@ public struct SubscriptionValues: Sendable, Equatable {
     ///   - apnsEnvironment: For APNs tokens, the gateway they belong to.
     ///   - isTest: Whether it is a test device (test sends reach only these).
     public init(
-        profileId: Int64, resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String,
+        profileId: Int64, resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String,
         status: SubscriptionStatus, hashId: String, fields: [String: JSONValue] = [:], cats: [String: Bool] = [:],
         priority: Int64? = nil, ccData: [String: JSONValue]? = nil, clientTime: Int64,
         apnsEnvironment: APNsEnvironment? = nil, isTest: Bool = false
@@ -99,5 +99,38 @@ extension SubscriptionChannel {
             throw StoreError.backend("a stored subscription has the unknown channel \"\(name.prefix(32))\"")
         }
         return channel
+    }
+}
+
+extension Subscription {
+    /// One device of a push audience, for counting devices once however many profiles hold it.
+    var deviceKey: String { "\(self.provider?.rawValue ?? "") \(self.token)" }
+}
+
+extension SubscriptionChannel {
+    /// The text of a subscription row's `provider` column: the push provider's wire name for push,
+    /// `inapp` for in-app subscriptions, empty for the other channels (as rows have always been
+    /// written: the unique (resource, channel, provider, token) key and `hash_id` depend on it).
+    func storedProvider(_ provider: PushProvider?) -> String {
+        if let provider { return provider.rawValue }
+        return self == .inapp ? "inapp" : ""
+    }
+}
+
+extension PushProvider {
+    /// The provider a stored subscription row names: nil for the channels other than push; a push
+    /// row whose name Tern does not know is a damaged row, reported as such rather than read as
+    /// some provider.
+    static func stored(_ name: String, channel: SubscriptionChannel) throws -> PushProvider? {
+        guard channel == .push else { return nil }
+        return try storedPush(name)
+    }
+
+    /// The provider of a push row (a subscription's, a delivery's, an invalid token's).
+    static func storedPush(_ name: String) throws -> PushProvider {
+        guard let provider = PushProvider(rawValue: name) else {
+            throw StoreError.backend("a stored row has the unknown push provider \"\(name.prefix(32))\"")
+        }
+        return provider
     }
 }

@@ -47,7 +47,8 @@ extension SQLTransaction {
         ).map { row in
             ClaimedDelivery(
                 id: row.requiredInt(0), messageId: row.requiredInt(1), subscriptionId: row.requiredInt(2),
-                provider: row.requiredString(3), token: row.requiredString(4), attempt: Int(row.requiredInt(5)))
+                provider: try PushProvider.storedPush(row.requiredString(3)), token: row.requiredString(4),
+                attempt: Int(row.requiredInt(5)))
         }
     }
 
@@ -74,7 +75,7 @@ extension SQLTransaction {
                     updated_at)
                 VALUES (?, ?, ?, ?, 'queued', 0, ?, ?)
                 ON CONFLICT (message_id, provider, token) DO NOTHING
-                """, [messageId, target.subscriptionId, target.provider, target.token, now, now])
+                """, [messageId, target.subscriptionId, target.provider.rawValue, target.token, now, now])
         }
         if inserted > 0 { try dueAgain(messageId: messageId, at: now) }
         return inserted
@@ -147,29 +148,32 @@ extension SQLTransaction {
             """, [messageId, afterId, limit]
         ).map { row in
             DeliveryRow(
-                id: row.requiredInt(0), subscriptionId: row.requiredInt(1), provider: row.requiredString(2),
+                id: row.requiredInt(0), subscriptionId: row.requiredInt(1),
+                provider: try PushProvider.storedPush(row.requiredString(2)),
                 status: DeliveryStatus(rawValue: row.requiredString(3)) ?? .failed,
                 attempts: Int(row.requiredInt(4)), reason: row.string(5), providerMessageId: row.string(6),
                 updatedAt: row.requiredInt(7))
         }
     }
 
-    func markTokenInvalid(provider: String, token: String, reason: String, since: Int64?, now: Int64) throws -> Bool {
+    func markTokenInvalid(provider: PushProvider, token: String, reason: String, since: Int64?, now: Int64) throws
+        -> Bool
+    {
         if let since {
             let newest = try database.queryFirst(
                 "SELECT MAX(updated_at) FROM subscriptions WHERE provider = ? AND token = ? AND channel = 'push'",
-                [provider, token])?.int(0)
+                [provider.rawValue, token])?.int(0)
             if let newest, newest > since { return false }
         }
         try database.run(
             """
             INSERT INTO invalid_tokens (provider, token, reason, marked_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (provider, token) DO UPDATE SET reason = excluded.reason, marked_at = excluded.marked_at
-            """, [provider, token, reason, now])
+            """, [provider.rawValue, token, reason, now])
         // Audiences count only pushable subscriptions: the mark holds for every write up to now.
         try database.run(
             "UPDATE subscriptions SET pushable = 0 WHERE provider = ? AND token = ? AND updated_at <= ? AND pushable = 1",
-            [provider, token, now])
+            [provider.rawValue, token, now])
         return true
     }
 
@@ -183,15 +187,16 @@ extension SQLTransaction {
         ).map { row in
             PushState(
                 status: SubscriptionStatus(rawValue: row.requiredString(0)) ?? .unsubscribed,
-                provider: row.requiredString(1), token: row.requiredString(2), updatedAt: row.requiredInt(3),
+                provider: try PushProvider.storedPush(row.requiredString(1)), token: row.requiredString(2),
+                updatedAt: row.requiredInt(3),
                 invalidMarkedAt: row.int(4), invalidReason: row.string(5),
                 apnsEnvironment: row.string(6).flatMap(APNsEnvironment.init(rawValue:)))
         }
     }
 
-    func invalidTokenMark(provider: String, token: String) throws -> (markedAt: Int64, reason: String)? {
+    func invalidTokenMark(provider: PushProvider, token: String) throws -> (markedAt: Int64, reason: String)? {
         try database.queryFirst(
-            "SELECT marked_at, reason FROM invalid_tokens WHERE provider = ? AND token = ?", [provider, token]
+            "SELECT marked_at, reason FROM invalid_tokens WHERE provider = ? AND token = ?", [provider.rawValue, token]
         ).map { ($0.requiredInt(0), $0.requiredString(1)) }
     }
 }
@@ -221,12 +226,12 @@ extension SQLTransaction {
         ).map(Self.candidate)
     }
 
-    func pushCandidates(projectId: Int64, provider: String, token: String) throws -> [AudienceCandidate] {
+    func pushCandidates(projectId: Int64, provider: PushProvider, token: String) throws -> [AudienceCandidate] {
         try database.query(
             """
             SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
             WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND r.project_id = ? ORDER BY s.id
-            """, [provider, token, projectId]
+            """, [provider.rawValue, token, projectId]
         ).map(Self.candidate)
     }
 

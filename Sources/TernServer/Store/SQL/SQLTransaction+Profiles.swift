@@ -100,7 +100,7 @@ extension SQLTransaction {
         ).map(Self.subscription)
     }
 
-    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: String, token: String) throws
+    func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String) throws
         -> [Subscription]
     {
         try database.query(
@@ -108,17 +108,17 @@ extension SQLTransaction {
             SELECT \(Self.subscriptionColumns) FROM subscriptions s
             WHERE s.resource_id = ? AND s.channel = ? AND s.provider = ? AND s.token = ?
             ORDER BY s.updated_at DESC, s.id DESC
-            """, [resourceId, channel.rawValue, provider, token]
+            """, [resourceId, channel.rawValue, channel.storedProvider(provider), token]
         ).map(Self.subscription)
     }
 
-    func subscriptions(dbId: Int64, provider: String, token: String) throws -> [Subscription] {
+    func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription] {
         try database.query(
             """
             SELECT \(Self.subscriptionColumns) FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
             WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND p.db_id = ?
             ORDER BY s.updated_at DESC, s.id DESC
-            """, [provider, token, dbId]
+            """, [provider.rawValue, token, dbId]
         ).map(Self.subscription)
     }
 
@@ -131,7 +131,8 @@ extension SQLTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(BuiltInColumns.pushableSQL))
             """,
             [
-                new.profileId, new.resourceId, new.channel.rawValue, new.provider, new.token, new.status.rawValue,
+                new.profileId, new.resourceId, new.channel.rawValue, new.channel.storedProvider(new.provider),
+                new.token, new.status.rawValue,
                 new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
                 Self.jsonOptional(new.ccData), new.clientTime, now, now, new.apnsEnvironment?.rawValue, new.isTest,
             ] + BuiltInColumns(new.fields).values + BuiltInColumns.pushableValues(new, updatedAt: now))
@@ -148,7 +149,8 @@ extension SQLTransaction {
             WHERE id = ?
             """,
             [
-                s.channel.rawValue, s.provider, s.token, s.status.rawValue, Self.json(s.fields), Self.json(s.cats),
+                s.channel.rawValue, s.channel.storedProvider(s.provider), s.token, s.status.rawValue,
+                Self.json(s.fields), Self.json(s.cats),
                 s.priority, Self.jsonOptional(s.ccData), s.clientTime, s.updatedAt, s.apnsEnvironment?.rawValue,
                 s.isTest,
             ] + BuiltInColumns(s.fields).values + BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
@@ -156,11 +158,12 @@ extension SQLTransaction {
     }
 
     static func subscription(_ row: Connection.Row) throws -> Subscription {
-        Subscription(
+        let channel = try SubscriptionChannel.stored(row.requiredString(3))
+        return Subscription(
             id: row.requiredInt(0),
             values: SubscriptionValues(
                 profileId: row.requiredInt(1), resourceId: row.requiredInt(2),
-                channel: try SubscriptionChannel.stored(row.requiredString(3)), provider: row.requiredString(4),
+                channel: channel, provider: try PushProvider.stored(row.requiredString(4), channel: channel),
                 token: row.requiredString(5),
                 status: SubscriptionStatus(rawValue: row.requiredString(6)) ?? .unsubscribed,
                 hashId: row.requiredString(7),
