@@ -120,7 +120,7 @@ struct FilterSQL {
     /// `expression` with the `eq` and `in` conditions on one tag that an `or` joins merged into one
     /// `in` (the same subscriptions: a subscription has one value per tag): on PostgreSQL, so it
     /// joins the tag's rows (it hashes each of several `EXISTS` joined by `or` whole, even for a
-    /// sample of 20), and on both for ``tagRows(_:dialect:now:)``.
+    /// sample of 20), and on both for `tagRows(_:dialect:now:)`.
     static func mergingTagAlternatives(_ expression: AudienceExpression) -> AudienceExpression {
         switch expression {
         case .condition: return expression

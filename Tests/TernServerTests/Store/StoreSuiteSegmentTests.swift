@@ -92,7 +92,7 @@ import Testing
     ]
 
     /// A tag condition beside conditions on built-in fields: read from the tag's rows, which carry
-    /// their subscription's built-in fields (``FilterSQL/tagRows(_:dialect:now:)``); then shapes
+    /// their subscription's built-in fields (`FilterSQL.tagRows(_:dialect:now:)`); then shapes
     /// that are not (two tags, a custom field) and read the subscriptions.
     static let tagBesideBuiltIns: [String] = [
         #"{"and": [{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "=", "value": "food"}]}, {"field": "app_version", "op": ">", "value": "2.9"}, {"field": "session_count", "op": "<", "value": 5}]}"#,

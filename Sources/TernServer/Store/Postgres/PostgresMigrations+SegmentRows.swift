@@ -1,5 +1,5 @@
 extension PostgresMigrations {
-    /// SQLite's ``SQLiteMigrations/segmentRows`` in PostgreSQL's dialect: the tag rows' copy of
+    /// SQLite's `SQLiteMigrations.segmentRows` in PostgreSQL's dialect: the tag rows' copy of
     /// their subscription's built-in field columns (filled by the `BEFORE INSERT` trigger that reads
     /// the subscription `FOR SHARE`, and followed by the trigger on the subscription's changes), the
     /// tags' index with them, and the keyset index of a resource's pushable subscriptions by id (in

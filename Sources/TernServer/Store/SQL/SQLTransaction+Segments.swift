@@ -73,7 +73,7 @@ extension SQLTransaction {
     /// built-in fields only (``FilterSQL/countsByGroup(_:)``, or none) sums the matching groups of
     /// `audience_counts` (kept by triggers on every write of a subscription, so it is the count of
     /// the rows); a tag condition, alone or beside conditions on built-in fields
-    /// (``FilterSQL/tagRows(_:dialect:now:)``), counts the tag's rows in their index, which carry
+    /// (`FilterSQL.tagRows(_:dialect:now:)`), counts the tag's rows in their index, which carry
     /// their subscription's resource, push rules and built-in fields; any other reads the rows'
     /// index, with each tag's subscriptions listed once.
     func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64 {
