@@ -1,9 +1,5 @@
 import Foundation
 
-#if os(iOS)
-    import UIKit
-#endif
-
 /// The view of an in-app message, for the app's own animation (``InApp/animation(_:)``): handed
 /// to it once the message's content is loaded.
 ///
@@ -20,13 +16,14 @@ public protocol InAppAnimator {
     /// The campaign's id as the server gives it.
     var campaignId: String { get }
 
+    // The view and option types are UIKit's, named in `Apple/InAppAnimator+UIKit.swift`.
     #if os(iOS)
         /// Applies changes to the view without animation.
-        @MainActor func prepare(_ block: (UIView) -> Void)
+        @MainActor func prepare(_ block: (InAppAnimatedView) -> Void)
 
         /// Runs a UIKit animation on the view.
         @MainActor func animate(
-            duration: TimeInterval, delay: TimeInterval, options: UIView.AnimationOptions,
-            animations: @escaping (UIView) -> Void, completion: ((Bool) -> Void)?)
+            duration: TimeInterval, delay: TimeInterval, options: InAppAnimationOptions,
+            animations: @escaping (InAppAnimatedView) -> Void, completion: ((Bool) -> Void)?)
     #endif
 }

@@ -40,12 +40,6 @@ struct AdminKeyCheck: RouteMiddleware {
         case segment
     }
 
-    init(keys: KeyService, needs: Permission, scope: Scope) {
-        self.keys = keys
-        self.needs = needs
-        self.scope = scope
-    }
-
     func respond(to request: RouteRequest, next: Route.Handler) async throws -> HTTPResponse {
         guard let authorization = request.http.header(Wire.authorizationHeader) else {
             throw APIError.unauthorized(

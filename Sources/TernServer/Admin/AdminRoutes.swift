@@ -9,10 +9,6 @@ struct AdminRoutes: Sendable {
     static let prefix = "/api/v1/admin"
     let service: AdminService
 
-    init(service: AdminService) {
-        self.service = service
-    }
-
     var all: [Route] {
         let service = service
         let p = Self.prefix

@@ -16,14 +16,6 @@ public struct BootstrapInfo: Codable, Sendable, Equatable {
     /// rewritten when either changes.
     public var apiURL: String
 
-    init(projectId: Int64, resourceId: Int64, rToken: String, adminKey: String, apiURL: String) {
-        self.projectId = projectId
-        self.resourceId = resourceId
-        self.rToken = rToken
-        self.adminKey = adminKey
-        self.apiURL = apiURL
-    }
-
     enum CodingKeys: String, CodingKey {
         case projectId = "project_id"
         case resourceId = "resource_id"

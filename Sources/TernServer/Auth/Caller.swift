@@ -10,13 +10,6 @@ struct Caller: Sendable, Equatable {
     /// The profile a JWT names; nil for rToken-only requests.
     let identity: ProfileIdentity?
 
-    init(project: Project, resource: Resource, database: ProfileDatabase, identity: ProfileIdentity?) {
-        self.project = project
-        self.resource = resource
-        self.database = database
-        self.identity = identity
-    }
-
     /// True when a JWT named the profile.
     var hasJWT: Bool { identity != nil }
 }

@@ -15,11 +15,6 @@ struct DashboardAPIRoutes: Sendable {
     let service: DashboardService
     let admin: AdminService
 
-    init(service: DashboardService, admin: AdminService) {
-        self.service = service
-        self.admin = admin
-    }
-
     var all: [Route] {
         let service = service
         let p = AdminRoutes.prefix

@@ -14,11 +14,6 @@ struct DashboardGate: HTTPHandler {
     static let csrfHeader = "X-CSRF-Token"
     static let sessionPath = "/dashboard/session"
 
-    init(next: any HTTPHandler, sessions: DashboardSessions) {
-        self.next = next
-        self.sessions = sessions
-    }
-
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         guard request.path.hasPrefix(AdminRoutes.prefix + "/"), request.header(Wire.authorizationHeader) == nil,
             let id = Self.cookie(request)

@@ -11,22 +11,12 @@ import Foundation
 /// ```
 struct DeliveryRetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included.
-    var maxAttempts: Int
+    var maxAttempts: Int = 8
     /// The wait after the first failure; it doubles after each.
-    var baseDelay: TimeInterval
-    var maxDelay: TimeInterval
+    var baseDelay: TimeInterval = 2
+    var maxDelay: TimeInterval = 600
     /// A provider asking for longer than this is answered with this.
-    var maxRetryAfter: TimeInterval
-
-    init(
-        maxAttempts: Int = 8, baseDelay: TimeInterval = 2, maxDelay: TimeInterval = 600,
-        maxRetryAfter: TimeInterval = 3600
-    ) {
-        self.maxAttempts = maxAttempts
-        self.baseDelay = baseDelay
-        self.maxDelay = maxDelay
-        self.maxRetryAfter = maxRetryAfter
-    }
+    var maxRetryAfter: TimeInterval = 3600
 
     /// Seconds to wait before the next attempt after attempt `attempt` (1-based) failed temporarily,
     /// or nil when no attempt is left. `jitter` in 0..<1 spreads the wait over ±20 %; a provider's

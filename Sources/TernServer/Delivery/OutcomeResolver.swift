@@ -12,10 +12,6 @@ import Foundation
 struct OutcomeResolver: Sendable {
     var policy: DeliveryRetryPolicy
 
-    init(policy: DeliveryRetryPolicy) {
-        self.policy = policy
-    }
-
     /// A token to mark invalid.
     struct InvalidMark: Sendable, Equatable {
         var reason: String

@@ -15,19 +15,6 @@ public struct IdentityInstallation: Sendable, Equatable {
     var profileId: Int64?
     /// The profile that held the token when the installation was first seen: where a logout returns.
     var anonymousProfileId: Int64?
-
-    init(
-        id: Int64, resourceId: Int64, provider: String, token: String, binding: IdentityBinding, profileId: Int64?,
-        anonymousProfileId: Int64?
-    ) {
-        self.id = id
-        self.resourceId = resourceId
-        self.provider = provider
-        self.token = token
-        self.binding = binding
-        self.profileId = profileId
-        self.anonymousProfileId = anonymousProfileId
-    }
 }
 
 /// An operation applied to an installation, with the answer it got.
@@ -36,12 +23,6 @@ public struct AppliedIdentityOperation: Sendable, Equatable {
     var fingerprint: String
     var status: Int
     var answer: Data
-
-    init(fingerprint: String, status: Int, answer: Data) {
-        self.fingerprint = fingerprint
-        self.status = status
-        self.answer = answer
-    }
 }
 
 /// The identity journal's rows: policies per project, bindings per installation, applied operations.

@@ -11,14 +11,6 @@ struct IdentityRoutes: Sendable {
     let admin: AdminService
     let metrics: Metrics
 
-    /// The routes of `identity`.
-    init(identity: IdentityService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
-        self.identity = identity
-        self.authenticator = authenticator
-        self.admin = admin
-        self.metrics = metrics
-    }
-
     /// Every identity route.
     var all: [Route] {
         let identity = identity

@@ -192,10 +192,6 @@ struct IdentityService: Sendable {
 struct IdentityPolicyChange: Codable, Sendable, Equatable {
     /// `basic` or `verified`.
     var mode: IdentityMode
-
-    init(mode: IdentityMode) {
-        self.mode = mode
-    }
 }
 
 /// An installation's binding as the management API shows it.

@@ -20,16 +20,6 @@ struct InAppAudience: Codable, Sendable, Equatable {
     /// Conditions on built-in and custom fields and tags of the device's push binding.
     var filter: JSONValue?
 
-    init(
-        categories: [String]? = nil, fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil,
-        filter: JSONValue? = nil
-    ) {
-        self.categories = categories
-        self.fields = fields
-        self.tags = tags
-        self.filter = filter
-    }
-
     /// True when its categories, fields and tags filter nothing (the `filter` is checked apart).
     var isEmpty: Bool { (categories ?? []).isEmpty && (fields ?? [:]).isEmpty && (tags ?? [:]).isEmpty }
 
@@ -57,25 +47,6 @@ struct InAppCampaignSpec: Codable, Sendable, Equatable {
     var startsAt: String?
     var endsAt: String?
     var content: InAppContent
-
-    init(
-        projectId: Int64, resourceId: Int64, name: String, displayType: InAppDisplayType, priority: Int? = nil,
-        anonymous: Bool? = nil, triggers: [InAppTrigger], audience: InAppAudience? = nil, caps: InAppCaps? = nil,
-        startsAt: String? = nil, endsAt: String? = nil, content: InAppContent
-    ) {
-        self.projectId = projectId
-        self.resourceId = resourceId
-        self.name = name
-        self.displayType = displayType
-        self.priority = priority
-        self.anonymous = anonymous
-        self.triggers = triggers
-        self.audience = audience
-        self.caps = caps
-        self.startsAt = startsAt
-        self.endsAt = endsAt
-        self.content = content
-    }
 
     enum CodingKeys: String, CodingKey {
         case name, priority, anonymous, triggers, audience, caps, content

@@ -10,13 +10,6 @@ struct InAppRoutes: Sendable {
     let admin: AdminService
     let metrics: Metrics
 
-    init(service: InAppService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
-        self.service = service
-        self.authenticator = authenticator
-        self.admin = admin
-        self.metrics = metrics
-    }
-
     var all: [Route] { sdk + management + [staticFiles] }
 
     /// `inapp/subscribe`, `inapp/unsubscribe`, `inapp/status`, `inapp/placements`, `inapp/event`.

@@ -72,22 +72,24 @@ public struct NewInboxMessage: Sendable, Equatable {
     }
 }
 
-/// One stored inbox row.
+/// One stored inbox row: its id and state around the `NewInboxMessage` it was put with (a
+/// tombstone's has no content left), whose members it shows as its own (`stored.title`).
+@dynamicMemberLookup
 public struct StoredInboxMessage: Sendable, Equatable {
     public var id: Int64
-    var profileId: Int64
-    var sourceMessageId: Int64?
-    var title: String?
-    var body: String?
-    var imageURL: String?
-    var link: String?
-    var data: String
+    var message: NewInboxMessage
     var createdAt: Int64
-    var expiresAt: Int64
     var read: Bool
     /// Why it left, nil while it is in the inbox (or only expired).
     var removed: InboxRemoval?
     var version: Int64
+
+    /// The message's values as the row's own properties: `stored.title` reads `stored.message.title`.
+    ///
+    /// - Parameter member: The property of `NewInboxMessage`.
+    public subscript<Value>(dynamicMember member: KeyPath<NewInboxMessage, Value>) -> Value {
+        message[keyPath: member]
+    }
 
     /// The id devices see: `i_<row id>`.
     var publicId: String { Self.publicId(id) }
@@ -102,77 +104,9 @@ public struct StoredInboxMessage: Sendable, Equatable {
 
     /// The message as devices see it.
     var wire: InboxMessage {
-        let values = (try? JSONCoders.decoder.decode([String: JSONValue].self, from: Data(data.utf8))) ?? [:]
+        let values = (try? JSONCoders.decoder.decode([String: JSONValue].self, from: Data(message.data.utf8))) ?? [:]
         return InboxMessage(
-            id: publicId, title: title, body: body, imageURL: imageURL, link: link, data: values,
-            createdAt: createdAt, expiresAt: expiresAt, read: read)
-    }
-}
-
-/// The columns every inbox query reads, in ``StoredInboxMessage``'s order.
-enum InboxSQL {
-    static let columns = """
-        id, profile_id, message_id, title, body, image_url, link, data, created_at, expires_at, read, removed, version
-        """
-
-    static func bumpVersion(_ profileId: Int64) -> (String, [Int64]) {
-        (
-            """
-            INSERT INTO inbox_versions (profile_id, version) VALUES (?, 1)
-            ON CONFLICT (profile_id) DO UPDATE SET version = inbox_versions.version + 1 RETURNING version
-            """, [profileId]
-        )
-    }
-
-    static let insert = """
-        INSERT INTO inbox_messages (profile_id, message_id, title, body, image_url, link, data, created_at,
-            expires_at, read, removed, version)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?) ON CONFLICT DO NOTHING RETURNING id
-        """
-
-    /// Live rows beyond the newest `keep` (LIMIT/OFFSET as both backends read it).
-    static let overflow = """
-        SELECT id FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND expires_at > ?
-        ORDER BY created_at DESC, id DESC LIMIT 1000000 OFFSET ?
-        """
-
-    static let changes = """
-        SELECT \(columns) FROM inbox_messages WHERE profile_id = ? AND version > ? ORDER BY version LIMIT ?
-        """
-
-    static let live = """
-        SELECT \(columns) FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND expires_at > ?
-        ORDER BY created_at DESC, id DESC LIMIT ?
-        """
-
-    static let expired = """
-        SELECT id FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND version <= ?
-            AND expires_at > ? AND expires_at <= ? ORDER BY id
-        """
-
-    static let remove = """
-        UPDATE inbox_messages SET removed = ?, version = ?, title = NULL, body = NULL, image_url = NULL,
-            link = NULL, data = '{}' WHERE id = ? AND profile_id = ? AND removed IS NULL
-        """
-
-    static let unread = """
-        SELECT COUNT(*) FROM inbox_messages WHERE profile_id = ? AND removed IS NULL AND read = 0 AND expires_at > ?
-        """
-}
-
-/// A result row of either backend, as the inbox's queries read it.
-protocol InboxRow {
-    func int(_ index: Int) -> Int64?
-    func string(_ index: Int) -> String?
-}
-
-extension InboxRow {
-    /// ``InboxSQL/columns`` as a ``StoredInboxMessage``.
-    var inboxMessage: StoredInboxMessage {
-        StoredInboxMessage(
-            id: int(0) ?? 0, profileId: int(1) ?? 0, sourceMessageId: int(2), title: string(3), body: string(4),
-            imageURL: string(5), link: string(6), data: string(7) ?? "{}", createdAt: int(8) ?? 0,
-            expiresAt: int(9) ?? 0, read: (int(10) ?? 0) != 0, removed: string(11).flatMap(InboxRemoval.init),
-            version: int(12) ?? 0)
+            id: publicId, title: message.title, body: message.body, imageURL: message.imageURL, link: message.link,
+            data: values, createdAt: createdAt, expiresAt: message.expiresAt, read: read)
     }
 }

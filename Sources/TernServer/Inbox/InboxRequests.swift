@@ -96,8 +96,6 @@ struct AdminInboxView: Codable, Sendable, Equatable {
 struct InboxSettings: Codable, Sendable, Equatable {
     var expiryDays: Int
 
-    init(expiryDays: Int) { self.expiryDays = expiryDays }
-
     enum CodingKeys: String, CodingKey {
         case expiryDays = "expiry_days"
     }

@@ -10,14 +10,6 @@ struct InboxRoutes: Sendable {
     let admin: AdminService
     let metrics: Metrics
 
-    /// The routes of `inbox`.
-    init(inbox: InboxService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
-        self.inbox = inbox
-        self.authenticator = authenticator
-        self.admin = admin
-        self.metrics = metrics
-    }
-
     /// Every inbox route.
     var all: [Route] {
         let inbox = inbox

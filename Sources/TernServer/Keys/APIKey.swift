@@ -52,7 +52,7 @@ enum Permission: String, Sendable {
 /// A management-API key as stored: its digest (never the secret), its project and role, and what
 /// happened to it. A rotated key keeps its id; the previous secret's digest works until
 /// `previousExpiresAt`.
-public struct APIKeyRecord: Sendable, Equatable {
+public struct APIKeyRecord: Encodable, Sendable, Equatable {
     /// The key's id: what logs and the audit log name instead of the key.
     public var id: Int64
     /// Nil for a server key.
@@ -72,20 +72,14 @@ public struct APIKeyRecord: Sendable, Equatable {
     /// When it was revoked; a revoked key never works again.
     var revokedAt: Int64?
 
-    /// A key record; see the properties.
-    init(
-        id: Int64, projectId: Int64?, role: KeyRole, name: String, createdAt: Int64, createdBy: Int64? = nil,
-        rotatedAt: Int64? = nil, previousExpiresAt: Int64? = nil, revokedAt: Int64? = nil
-    ) {
-        self.id = id
-        self.projectId = projectId
-        self.role = role
-        self.name = name
-        self.createdAt = createdAt
-        self.createdBy = createdBy
-        self.rotatedAt = rotatedAt
-        self.previousExpiresAt = previousExpiresAt
-        self.revokedAt = revokedAt
+    enum CodingKeys: String, CodingKey {
+        case id, role, name
+        case projectId = "project_id"
+        case createdAt = "created_at"
+        case createdBy = "created_by"
+        case rotatedAt = "rotated_at"
+        case previousExpiresAt = "previous_expires_at"
+        case revokedAt = "revoked_at"
     }
 }
 
@@ -109,22 +103,6 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     var requestId: String
     /// What the answer said about the thing changed (its id, role, name, fingerprint), never a secret.
     var detail: String
-
-    /// An entry; see the properties.
-    init(
-        id: Int64, at: Int64, keyId: Int64?, projectId: Int64?, action: String, target: String, status: Int,
-        requestId: String, detail: String
-    ) {
-        self.id = id
-        self.at = at
-        self.keyId = keyId
-        self.projectId = projectId
-        self.action = action
-        self.target = target
-        self.status = status
-        self.requestId = requestId
-        self.detail = detail
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, at, action, target, status, detail

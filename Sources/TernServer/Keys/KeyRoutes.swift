@@ -15,11 +15,6 @@ import TernProtocol
 struct KeyRoutes: Sendable {
     let admin: AdminService
 
-    /// The routes, checked by `admin`'s keys.
-    init(admin: AdminService) {
-        self.admin = admin
-    }
-
     /// Every route of the group.
     var all: [Route] {
         let keys = admin.keys

@@ -172,43 +172,26 @@ struct KeyService: Sendable {
     }
 }
 
-/// A key as the API shows it: never its digest; its secret only in the answer that made it.
+/// A key as the API shows it: the stored `APIKeyRecord` (which holds no digest) with `active`, a
+/// grace period only while it runs, and its secret only in the answer that made it.
 struct KeyView: Encodable, Sendable {
-    var id: Int64
-    var projectId: Int64?
-    var role: KeyRole
-    var name: String
-    var createdAt: Int64
-    var createdBy: Int64?
-    var rotatedAt: Int64?
-    var previousExpiresAt: Int64?
-    var revokedAt: Int64?
-    var active: Bool
+    var key: APIKeyRecord
     var secret: String?
 
     init(_ key: APIKeyRecord, secret: String? = nil, now: Int64) {
-        id = key.id
-        projectId = key.projectId
-        role = key.role
-        name = key.name
-        createdAt = key.createdAt
-        createdBy = key.createdBy
-        rotatedAt = key.rotatedAt
-        previousExpiresAt = key.previousExpiresAt.flatMap { $0 > now ? $0 : nil }
-        revokedAt = key.revokedAt
-        active = key.revokedAt == nil
+        self.key = key
+        self.key.previousExpiresAt = key.previousExpiresAt.flatMap { $0 > now ? $0 : nil }
         self.secret = secret
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, role, name, active, secret
-        case projectId = "project_id"
-        case createdAt = "created_at"
-        case createdBy = "created_by"
-        case rotatedAt = "rotated_at"
-        case previousExpiresAt = "previous_expires_at"
-        case revokedAt = "revoked_at"
+    func encode(to encoder: any Encoder) throws {
+        try key.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key.revokedAt == nil, forKey: .active)
+        try container.encodeIfPresent(secret, forKey: .secret)
     }
+
+    enum CodingKeys: String, CodingKey { case active, secret }
 }
 
 /// The bodies of the key routes.

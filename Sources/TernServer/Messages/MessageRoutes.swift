@@ -10,11 +10,6 @@ struct MessageRoutes: Sendable {
     let messages: MessageService
     let admin: AdminService
 
-    init(messages: MessageService, admin: AdminService) {
-        self.messages = messages
-        self.admin = admin
-    }
-
     var all: [Route] {
         let messages = messages
         let prefix = AdminRoutes.prefix + "/messages"

@@ -36,20 +36,3 @@ public struct TopicSummary: Codable, Sendable, Equatable {
         case createdAt = "created_at"
     }
 }
-
-/// Shared by both backends (the SQL reads the same on each).
-enum PreferenceSQL {
-    static let set = """
-        INSERT INTO preferences (profile_id, channel, category, enabled, updated_at) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (profile_id, channel, category) DO UPDATE SET enabled = excluded.enabled,
-            updated_at = excluded.updated_at
-        """
-    static let topics = """
-        SELECT t.name, t.created_at, (SELECT COUNT(*) FROM topic_followers f WHERE f.topic_id = t.id)
-        FROM topics t WHERE t.project_id = ? ORDER BY t.name
-        """
-    static let skip = """
-        INSERT INTO message_skips (message_id, by_preference) VALUES (?, ?)
-        ON CONFLICT (message_id) DO UPDATE SET by_preference = message_skips.by_preference + excluded.by_preference
-        """
-}

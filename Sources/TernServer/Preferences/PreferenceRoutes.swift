@@ -10,14 +10,6 @@ struct PreferenceRoutes: Sendable {
     let admin: AdminService
     let metrics: Metrics
 
-    /// The routes of `preferences`.
-    init(preferences: PreferenceService, authenticator: Authenticator, admin: AdminService, metrics: Metrics) {
-        self.preferences = preferences
-        self.authenticator = authenticator
-        self.admin = admin
-        self.metrics = metrics
-    }
-
     /// Every preference and topic route.
     var all: [Route] {
         let service = preferences

@@ -10,11 +10,6 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What the caller should change, sent as the envelope's `error_text`.
     public let reason: String
 
-    init(status: Int, reason: String) {
-        self.status = status
-        self.reason = reason
-    }
-
     public var description: String { "\(status): \(reason)" }
 
     static func badRequest(_ reason: String) -> APIError { APIError(status: 400, reason: reason) }

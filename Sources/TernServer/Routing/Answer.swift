@@ -7,13 +7,7 @@ public struct Answer: Sendable, Equatable {
     var status: Int
     var body: Data
     /// True when this is the stored answer to an earlier request with the same idempotency key.
-    var replayed: Bool
-
-    init(status: Int, body: Data, replayed: Bool = false) {
-        self.status = status
-        self.body = body
-        self.replayed = replayed
-    }
+    var replayed: Bool = false
 
     /// A 200 with the envelope around `profile`.
     static func ok(_ profile: ProfileData?) throws -> Answer {
@@ -31,7 +25,6 @@ public struct Answer: Sendable, Equatable {
         if replayed { response.headers.append((Self.replayedHeader, "true")) }
         return response
     }
-
 }
 
 /// JSON for envelopes: the shape TernProtocol defines, `profile` always present (null when absent).

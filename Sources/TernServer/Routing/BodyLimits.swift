@@ -26,20 +26,6 @@ public struct BodyLimits: Sendable, Equatable {
     /// Values in the whole body (objects, arrays and scalars): what the decoder's time grows with.
     var maxValues: Int
 
-    init(
-        maxBodyBytes: Int, maxDepth: Int, maxObjectMembers: Int, maxArrayItems: Int, maxKeyCharacters: Int,
-        maxStringCharacters: Int,
-        maxValues: Int
-    ) {
-        self.maxBodyBytes = maxBodyBytes
-        self.maxDepth = maxDepth
-        self.maxObjectMembers = maxObjectMembers
-        self.maxArrayItems = maxArrayItems
-        self.maxKeyCharacters = maxKeyCharacters
-        self.maxStringCharacters = maxStringCharacters
-        self.maxValues = maxValues
-    }
-
     /// Checks `body` against these limits (and its JSON syntax, and NUL) without decoding it.
     /// - Throws: `APIError` 400 naming the field and the limit.
     public func check(_ body: Data) throws(APIError) {

@@ -14,18 +14,6 @@ struct SDKRoutes: Sendable {
     let tags: TagService
     let metrics: Metrics
 
-    init(
-        authenticator: Authenticator, subscriptions: SubscriptionService, profiles: ProfileService,
-        events: EventService, tags: TagService, metrics: Metrics
-    ) {
-        self.authenticator = authenticator
-        self.subscriptions = subscriptions
-        self.profiles = profiles
-        self.events = events
-        self.tags = tags
-        self.metrics = metrics
-    }
-
     /// One route per `Endpoint`.
     var all: [Route] {
         RouteGroup(

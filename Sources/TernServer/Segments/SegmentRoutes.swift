@@ -10,11 +10,6 @@ struct SegmentRoutes: Sendable {
     let service: SegmentService
     let admin: AdminService
 
-    init(service: SegmentService, admin: AdminService) {
-        self.service = service
-        self.admin = admin
-    }
-
     var all: [Route] {
         let service = service
         let keys = admin.keys

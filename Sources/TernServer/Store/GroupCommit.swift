@@ -86,6 +86,53 @@ final class PendingWrite<T: Sendable>: BatchedWrite {
     }
 }
 
+/// A writer that group-commits: an actor owning one connection (the SQLite store, a PostgreSQL
+/// session). Its callers' writes wait in `pendingWrites`; while one batch runs, the next fills.
+protocol GroupCommitWriter: Actor {
+    var groupCommit: GroupCommitConfiguration { get }
+    /// Writes waiting for the next batch, oldest first.
+    var pendingWrites: [any BatchedWrite] { get set }
+    /// True while a drain runs (it ends when nothing waits).
+    var draining: Bool { get set }
+    /// Applies one batch (`GroupCommit.apply` on the writer's connection).
+    func commit(_ batch: [any BatchedWrite])
+}
+
+extension GroupCommitWriter {
+    /// Queues `body` for the next batch; answers after that batch committed.
+    func enqueue<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            pendingWrites.append(PendingWrite(body, continuation))
+            if !draining {
+                draining = true
+                // A job behind the writes already queued on this actor, so it finds them waiting.
+                Task { await drain() }
+            }
+        }
+    }
+
+    /// Applies what is waiting, batch after batch, until nothing is.
+    private func drain() async {
+        while !pendingWrites.isEmpty {
+            let waitsForMore = pendingWrites.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
+            if waitsForMore {
+                try? await Task.sleep(for: groupCommit.maxWait)
+            }
+            let count = min(pendingWrites.count, groupCommit.maxWrites)
+            let batch = Array(pendingWrites.prefix(count))
+            pendingWrites.removeFirst(count)
+            commit(batch)
+        }
+        draining = false
+    }
+
+    /// Takes every waiting write (a writer closing finishes them first: their callers wait).
+    func takePendingWrites() -> [any BatchedWrite] {
+        defer { pendingWrites = [] }
+        return pendingWrites
+    }
+}
+
 /// Applies a batch of writes in one transaction. Each write runs under its own savepoint: a write
 /// that throws is rolled back to its savepoint and answered with its error alone; the others commit
 /// together and are answered only after the commit (an acknowledged write is durable). When the

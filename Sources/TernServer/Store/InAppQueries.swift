@@ -18,23 +18,6 @@ public struct InAppCampaignRecord: Sendable, Equatable {
     var definition: String
     var createdAt: Int64
     var updatedAt: Int64
-
-    init(
-        id: Int64, projectId: Int64, resourceId: Int64, name: String, status: String, priority: Int64,
-        startsAt: Int64?, endsAt: Int64?, definition: String, createdAt: Int64, updatedAt: Int64
-    ) {
-        self.id = id
-        self.projectId = projectId
-        self.resourceId = resourceId
-        self.name = name
-        self.status = status
-        self.priority = priority
-        self.startsAt = startsAt
-        self.endsAt = endsAt
-        self.definition = definition
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 }
 
 /// One counter of a campaign's statistics: `kind` (`placed`, `shown`, `clicked`, `closed`, `error`)
@@ -43,23 +26,12 @@ public struct InAppStatCount: Sendable, Equatable {
     var kind: String
     var item: String
     var count: Int64
-
-    init(kind: String, item: String, count: Int64) {
-        self.kind = kind
-        self.item = item
-        self.count = count
-    }
 }
 
 /// A static resource Tern serves for an HTML campaign.
 public struct InAppStaticFile: Sendable, Equatable {
     var contentType: String
     var bytes: Data
-
-    init(contentType: String, bytes: Data) {
-        self.contentType = contentType
-        self.bytes = bytes
-    }
 }
 
 /// In-app campaigns, their statistics, their static resources, and the projects' caps.

@@ -12,19 +12,6 @@ public struct SegmentRecord: Sendable, Equatable {
     var filter: String
     var createdAt: Int64
     var updatedAt: Int64
-
-    init(
-        id: Int64, projectId: Int64, resourceId: Int64?, name: String, filter: String, createdAt: Int64,
-        updatedAt: Int64
-    ) {
-        self.id = id
-        self.projectId = projectId
-        self.resourceId = resourceId
-        self.name = name
-        self.filter = filter
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 }
 
 /// Where an audience filter looks: the push subscriptions (subscribed, of a known provider, with a

@@ -14,11 +14,6 @@ struct TestDeviceRoutes: Sendable {
     let service: TestDeviceService
     let admin: AdminService
 
-    init(service: TestDeviceService, admin: AdminService) {
-        self.service = service
-        self.admin = admin
-    }
-
     var all: [Route] {
         let service = service
         let p = AdminRoutes.prefix

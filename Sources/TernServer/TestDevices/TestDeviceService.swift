@@ -11,10 +11,6 @@ import TernProtocol
 struct TestDeviceService: Sendable {
     let store: any Store
 
-    init(store: any Store) {
-        self.store = store
-    }
-
     /// `PUT /api/v1/admin/resources/{resource_id}/test-devices`: the device's body.
     struct Mark: Codable, Sendable, Equatable {
         /// The push provider; default `ios-apns`.

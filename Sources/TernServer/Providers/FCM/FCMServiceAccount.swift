@@ -17,16 +17,6 @@ struct FCMServiceAccount: Codable, Sendable, Equatable {
     /// Google's OAuth token endpoint; the default when absent.
     var tokenURI: String?
 
-    init(
-        projectId: String, privateKeyId: String, privateKey: String, clientEmail: String, tokenURI: String? = nil
-    ) {
-        self.projectId = projectId
-        self.privateKeyId = privateKeyId
-        self.privateKey = privateKey
-        self.clientEmail = clientEmail
-        self.tokenURI = tokenURI
-    }
-
     enum CodingKeys: String, CodingKey {
         case projectId = "project_id"
         case privateKeyId = "private_key_id"

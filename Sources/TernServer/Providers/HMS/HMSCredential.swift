@@ -14,12 +14,6 @@ struct HMSCredential: Codable, Sendable, Equatable {
     var clientSecret: String
     var clientId: String?
 
-    init(appId: String, clientSecret: String, clientId: String? = nil) {
-        self.appId = appId
-        self.clientSecret = clientSecret
-        self.clientId = clientId
-    }
-
     enum CodingKeys: String, CodingKey {
         case appId = "app_id"
         case clientSecret = "client_secret"

@@ -44,32 +44,6 @@ public struct StoredMessage: Sendable, Equatable {
     public var total: Int64
     var createdAt: Int64
 
-    init(
-        id: Int64, publicId: String, projectId: Int64, resourceId: Int64?, content: String, audience: String,
-        payloadPrefix: Data, payloadSuffix: Data, pushType: String, priority: Int?, expiration: Int64?,
-        collapseId: String?, topic: String?, environment: String, fanOutCursor: Int64, fanOutDone: Bool,
-        total: Int64, createdAt: Int64
-    ) {
-        self.id = id
-        self.publicId = publicId
-        self.projectId = projectId
-        self.resourceId = resourceId
-        self.content = content
-        self.audience = audience
-        self.payloadPrefix = payloadPrefix
-        self.payloadSuffix = payloadSuffix
-        self.pushType = pushType
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseId = collapseId
-        self.topic = topic
-        self.environment = environment
-        self.fanOutCursor = fanOutCursor
-        self.fanOutDone = fanOutDone
-        self.total = total
-        self.createdAt = createdAt
-    }
-
     /// The id a device reports for one delivery: unique per device, so each delivery and open counts once.
     func pushId(deliveryId: Int64) -> String { "\(publicId).\(deliveryId)" }
 
@@ -85,12 +59,6 @@ public struct DeliveryTarget: Sendable, Equatable {
     var subscriptionId: Int64
     var provider: String
     var token: String
-
-    init(subscriptionId: Int64, provider: String, token: String) {
-        self.subscriptionId = subscriptionId
-        self.provider = provider
-        self.token = token
-    }
 }
 
 /// A delivery a worker claimed: it holds the lease until `attempt`'s outcome is recorded.
@@ -102,15 +70,6 @@ public struct ClaimedDelivery: Sendable, Equatable {
     var token: String
     /// 1 on the first try; the outcome is recorded only for this attempt.
     var attempt: Int
-
-    init(id: Int64, messageId: Int64, subscriptionId: Int64, provider: String, token: String, attempt: Int) {
-        self.id = id
-        self.messageId = messageId
-        self.subscriptionId = subscriptionId
-        self.provider = provider
-        self.token = token
-        self.attempt = attempt
-    }
 }
 
 /// What to write for a claimed delivery.
@@ -122,18 +81,6 @@ public struct DeliveryUpdate: Sendable, Equatable {
     var providerMessageId: String?
     /// For `queued`: when to try again (ms since 1970).
     var dueAt: Int64?
-
-    init(
-        id: Int64, attempt: Int, status: DeliveryStatus, reason: String? = nil, providerMessageId: String? = nil,
-        dueAt: Int64? = nil
-    ) {
-        self.id = id
-        self.attempt = attempt
-        self.status = status
-        self.reason = reason
-        self.providerMessageId = providerMessageId
-        self.dueAt = dueAt
-    }
 }
 
 /// A push subscription the fan-out considers, with its token's invalid mark if any.
@@ -141,11 +88,6 @@ public struct AudienceCandidate: Sendable, Equatable {
     var subscription: Subscription
     /// When the token was marked invalid (ms since 1970), if it was.
     var invalidMarkedAt: Int64?
-
-    init(subscription: Subscription, invalidMarkedAt: Int64?) {
-        self.subscription = subscription
-        self.invalidMarkedAt = invalidMarkedAt
-    }
 
     var tokenIsInvalid: Bool {
         PushState.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: subscription.updatedAt)
@@ -162,19 +104,6 @@ public struct PushState: Sendable, Equatable {
     var invalidReason: String?
     /// The environment the SDK said the token belongs to; nil when it never said.
     var apnsEnvironment: APNsEnvironment?
-
-    init(
-        status: SubscriptionStatus, provider: String, token: String, updatedAt: Int64, invalidMarkedAt: Int64? = nil,
-        invalidReason: String? = nil, apnsEnvironment: APNsEnvironment? = nil
-    ) {
-        self.status = status
-        self.provider = provider
-        self.token = token
-        self.updatedAt = updatedAt
-        self.invalidMarkedAt = invalidMarkedAt
-        self.invalidReason = invalidReason
-        self.apnsEnvironment = apnsEnvironment
-    }
 
     /// The gateway this subscription's push goes through: the environment its SDK said, else the
     /// message's (`environment`, production unless the message said sandbox).
@@ -202,20 +131,6 @@ public struct DeliveryRow: Codable, Sendable, Equatable {
     var reason: String?
     var providerMessageId: String?
     var updatedAt: Int64
-
-    init(
-        id: Int64, subscriptionId: Int64, provider: String, status: DeliveryStatus, attempts: Int, reason: String?,
-        providerMessageId: String?, updatedAt: Int64
-    ) {
-        self.id = id
-        self.subscriptionId = subscriptionId
-        self.provider = provider
-        self.status = status
-        self.attempts = attempts
-        self.reason = reason
-        self.providerMessageId = providerMessageId
-        self.updatedAt = updatedAt
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, provider, status, attempts, reason

@@ -3,7 +3,7 @@ import TernProtocol
 
 /// A goal as stored: the wire's `GoalEvent` resolved to its pixel and, with a JWT, its profile.
 public struct GoalRecord: Codable, Sendable, Equatable {
-    public var id: Int64
+    public var id: Int64 = 0
     var pixelId: Int64
     var profileId: Int64?
     var resourceId: Int64?
@@ -17,26 +17,6 @@ public struct GoalRecord: Codable, Sendable, Equatable {
     /// When it happened on the device (ms since 1970).
     var time: Int64
     var receivedAt: Int64
-
-    init(
-        id: Int64 = 0, pixelId: Int64, profileId: Int64?, resourceId: Int64?, clientId: String, eventName: String,
-        sendMessageId: String?, payload: [String: JSONValue]?, matching: [String: JSONValue]?,
-        matchingType: String?, utm: UTM?, time: Int64, receivedAt: Int64
-    ) {
-        self.id = id
-        self.pixelId = pixelId
-        self.profileId = profileId
-        self.resourceId = resourceId
-        self.clientId = clientId
-        self.eventName = eventName
-        self.sendMessageId = sendMessageId
-        self.payload = payload
-        self.matching = matching
-        self.matchingType = matchingType
-        self.utm = utm
-        self.time = time
-        self.receivedAt = receivedAt
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, payload, matching, utm, time
@@ -53,26 +33,13 @@ public struct GoalRecord: Codable, Sendable, Equatable {
 
 /// A push delivery or open reported by a device.
 public struct PushEventRecord: Codable, Sendable, Equatable {
-    public var id: Int64
+    public var id: Int64 = 0
     var resourceId: Int64
     var profileId: Int64?
     var messageId: String
     var type: PushEventRequest.Kind
     var time: Int64
     var receivedAt: Int64
-
-    init(
-        id: Int64 = 0, resourceId: Int64, profileId: Int64?, messageId: String, type: PushEventRequest.Kind,
-        time: Int64, receivedAt: Int64
-    ) {
-        self.id = id
-        self.resourceId = resourceId
-        self.profileId = profileId
-        self.messageId = messageId
-        self.type = type
-        self.time = time
-        self.receivedAt = receivedAt
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, type, time
@@ -89,23 +56,12 @@ public struct StoredAnswer: Sendable, Equatable {
     var fingerprint: String
     var status: Int
     var body: Data
-
-    init(fingerprint: String, status: Int, body: Data) {
-        self.fingerprint = fingerprint
-        self.status = status
-        self.body = body
-    }
 }
 
 /// The subscription a delivery was sent to: its resource and profile.
 public struct PushRecipient: Sendable, Equatable {
     var resourceId: Int64
     var profileId: Int64
-
-    init(resourceId: Int64, profileId: Int64) {
-        self.resourceId = resourceId
-        self.profileId = profileId
-    }
 
     /// Splits a push id into the message's public id and the delivery's id.
     static func parse(_ pushId: String) -> (publicId: String, deliveryId: Int64)? {

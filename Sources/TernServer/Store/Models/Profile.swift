@@ -8,23 +8,10 @@ public struct Profile: Sendable, Equatable {
     /// The id the wire shows (`profile.id`): 24 hex characters.
     var publicId: String
     var dbId: Int64
-    var isTest: Bool
-    var skipTriggers: Bool
+    var isTest: Bool = false
+    var skipTriggers: Bool = false
     var createdAt: Int64
     var updatedAt: Int64
-
-    init(
-        id: Int64, publicId: String, dbId: Int64, isTest: Bool = false, skipTriggers: Bool = false,
-        createdAt: Int64, updatedAt: Int64
-    ) {
-        self.id = id
-        self.publicId = publicId
-        self.dbId = dbId
-        self.isTest = isTest
-        self.skipTriggers = skipTriggers
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 }
 
 /// How a JWT's `matching` claim names a profile inside its database.

@@ -81,13 +81,6 @@ public struct Subscription: Sendable, Equatable {
     var createdAt: Int64
     var updatedAt: Int64
 
-    init(id: Int64, values: SubscriptionValues, createdAt: Int64, updatedAt: Int64) {
-        self.id = id
-        self.values = values
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-
     /// The subscription's values as its own properties: `subscription.token` reads and writes
     /// `subscription.values.token`.
     ///

@@ -9,13 +9,6 @@ public struct Project: Codable, Sendable, Equatable {
     var audience: String
     var createdAt: Int64
 
-    init(id: Int64, name: String, audience: String, createdAt: Int64) {
-        self.id = id
-        self.name = name
-        self.audience = audience
-        self.createdAt = createdAt
-    }
-
     enum CodingKeys: String, CodingKey {
         case id, name, audience
         case createdAt = "created_at"
@@ -28,13 +21,6 @@ public struct ProfileDatabase: Codable, Sendable, Equatable {
     var projectId: Int64
     var name: String
     var createdAt: Int64
-
-    init(id: Int64, projectId: Int64, name: String, createdAt: Int64) {
-        self.id = id
-        self.projectId = projectId
-        self.name = name
-        self.createdAt = createdAt
-    }
 
     enum CodingKeys: String, CodingKey {
         case id, name
@@ -55,19 +41,6 @@ public struct Resource: Codable, Sendable, Equatable {
     var channels: [SubscriptionChannel]
     var rToken: String
     var createdAt: Int64
-
-    init(
-        id: Int64, projectId: Int64, dbId: Int64, name: String, channels: [SubscriptionChannel], rToken: String,
-        createdAt: Int64
-    ) {
-        self.id = id
-        self.projectId = projectId
-        self.dbId = dbId
-        self.name = name
-        self.channels = channels
-        self.rToken = rToken
-        self.createdAt = createdAt
-    }
 
     var isPush: Bool { channels.contains(.push) }
 
@@ -116,14 +89,6 @@ public struct Pixel: Codable, Sendable, Equatable {
     var name: String
     var createdAt: Int64
 
-    init(id: Int64, projectId: Int64, sid: String, name: String, createdAt: Int64) {
-        self.id = id
-        self.projectId = projectId
-        self.sid = sid
-        self.name = name
-        self.createdAt = createdAt
-    }
-
     enum CodingKeys: String, CodingKey {
         case id, sid, name
         case projectId = "project_id"
@@ -142,13 +107,4 @@ public struct JWTKeyRecord: Sendable, Equatable {
     /// A PEM public key, or for HS256 the shared secret.
     var key: String
     var createdAt: Int64
-
-    init(id: Int64, projectId: Int64, kid: String, algorithm: String, key: String, createdAt: Int64) {
-        self.id = id
-        self.projectId = projectId
-        self.kid = kid
-        self.algorithm = algorithm
-        self.key = key
-        self.createdAt = createdAt
-    }
 }

@@ -3,16 +3,16 @@ import Foundation
 /// One pooled connection, owned by an actor on its own thread so libpq's blocking calls never hold
 /// Swift's cooperative threads. It reconnects by itself when the server went away.
 ///
-/// Writes sent to a session that is busy wait in `pending` and go together into its next
-/// transaction, each under its own savepoint (``GroupCommit``, as on SQLite): under load each
+/// Writes sent to a session that is busy wait in `pendingWrites` and go together into its next
+/// transaction, each under its own savepoint (`GroupCommit`, as on SQLite): under load each
 /// connection commits a batch instead of one write.
-actor PostgresSession {
+actor PostgresSession: GroupCommitWriter {
     private let executor: QueueExecutor
     private let slot: PostgresConnectionSlot
     private let stats: PostgresStats
-    private let groupCommit: GroupCommitConfiguration
-    private var pending: [any BatchedWrite] = []
-    private var draining = false
+    let groupCommit: GroupCommitConfiguration
+    var pendingWrites: [any BatchedWrite] = []
+    var draining = false
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -25,30 +25,10 @@ actor PostgresSession {
 
     /// Queues `body` for this connection's next batch; answers after that batch committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            pending.append(PendingWrite(body, continuation))
-            if !draining {
-                draining = true
-                Task { await drain() }
-            }
-        }
+        try await enqueue(body)
     }
 
-    private func drain() async {
-        while !pending.isEmpty {
-            let waitsForMore = pending.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
-            if waitsForMore {
-                try? await Task.sleep(for: groupCommit.maxWait)
-            }
-            let count = min(pending.count, groupCommit.maxWrites)
-            let batch = Array(pending.prefix(count))
-            pending.removeFirst(count)
-            apply(batch)
-        }
-        draining = false
-    }
-
-    private func apply(_ batch: [any BatchedWrite]) {
+    func commit(_ batch: [any BatchedWrite]) {
         do {
             GroupCommit.apply(batch, on: try PostgresBatching(slot: slot, stats: stats))
         } catch {
@@ -97,11 +77,8 @@ actor PostgresSession {
 
     /// Finishes the writes already accepted, then closes the connection.
     func close() {
-        if !pending.isEmpty {
-            let batch = pending
-            pending = []
-            apply(batch)
-        }
+        let batch = takePendingWrites()
+        if !batch.isEmpty { commit(batch) }
         slot.drop()
     }
 

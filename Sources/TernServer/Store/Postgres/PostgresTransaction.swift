@@ -2,10 +2,12 @@ import Foundation
 import TernProtocol
 import TernSQLite
 
-/// The PostgreSQL store's queries, run on the connection of the current transaction. The SQL is
-/// SQLite's where the dialects agree (placeholders are `?` in both); values are stored in the same
-/// canonical text and JSON forms, so the two backends answer alike. The queries both backends
-/// share are in `Store/SQL`; the files here hold what PostgreSQL's dialect needs written differently.
+/// The PostgreSQL store's queries, run on the connection of the current transaction. They are
+/// written once for both backends, in `Store/SQL` (and beside their feature,
+/// `…/SQLTransaction+….swift`): placeholders are `?` in both, values are stored in the same
+/// canonical text and JSON forms, so the two backends answer alike. Here is what PostgreSQL does
+/// its own way: ids come back through `RETURNING`, and several nodes share the database, so some
+/// reads lock their rows.
 struct PostgresTransaction: SQLTransaction {
     let database: PostgresConnection
     /// False in a read-only transaction, where rows cannot be locked.
@@ -20,5 +22,29 @@ struct PostgresTransaction: SQLTransaction {
             throw StoreError.backend("an insert returned no id: \(sql.prefix(60))")
         }
         return id
+    }
+
+    /// Messages due take turns (`claimInTurns`), each claim timed for `/metrics`.
+    ///
+    /// With several nodes: a claim locks the turns it serves (`FOR UPDATE`), so claims on the same
+    /// messages follow one another (each takes milliseconds) and the round stays one round across
+    /// nodes; deliveries are taken with `FOR UPDATE SKIP LOCKED`, so no row is ever claimed twice.
+    func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        let started = ContinuousClock.now
+        let claimed = try claimInTurns(limit: limit, now: now, leaseUntil: leaseUntil)
+        let elapsed = ContinuousClock.now - started
+        stats.recordClaim(
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            rows: claimed.count)
+        return claimed
+    }
+
+    var claimLocks: (turns: String, deliveries: String) { ("FOR UPDATE", "FOR UPDATE SKIP LOCKED") }
+
+    var fanOutLock: String { writable ? "FOR UPDATE SKIP LOCKED" : "" }
+
+    func lockForBootstrap() throws {
+        guard writable else { return }
+        _ = try database.query("SELECT pg_advisory_xact_lock(?)", [PostgresStore.bootstrapLock])
     }
 }

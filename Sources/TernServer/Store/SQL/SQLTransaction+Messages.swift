@@ -37,6 +37,17 @@ extension SQLTransaction {
             .map(Self.message)
     }
 
+    /// In a write on PostgreSQL, the messages are locked (`fanOutLock`): of several nodes fanning
+    /// out, each takes a message no other node is fanning out at that moment.
+    func messagesFanningOut(limit: Int) throws -> [StoredMessage] {
+        try database.query(
+            """
+            SELECT \(Self.messageColumns) FROM messages WHERE \(Self.isFalse("fan_out_done")) ORDER BY id LIMIT ?
+            \(fanOutLock)
+            """, [limit]
+        ).map(Self.message)
+    }
+
     func advanceFanOut(messageId: Int64, cursor: Int64, done: Bool, added: Int64) throws {
         try database.run(
             "UPDATE messages SET fan_out_cursor = ?, fan_out_done = ?, total = total + ? WHERE id = ?",

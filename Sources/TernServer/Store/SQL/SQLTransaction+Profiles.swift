@@ -14,6 +14,33 @@ extension SQLTransaction {
             .map(Self.profile)
     }
 
+    func createProfile(dbId: Int64, publicId: String, now: Int64) throws -> Profile {
+        let id = try insert(
+            """
+            INSERT INTO profiles (public_id, db_id, is_test, skip_triggers, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [publicId, dbId, false, false, now, now])
+        return Profile(id: id, publicId: publicId, dbId: dbId, createdAt: now, updatedAt: now)
+    }
+
+    func profiles(dbId: Int64, field name: String, value: JSONValue) throws -> [Profile] {
+        let value = Self.json(value)
+        // PostgreSQL's index on field values holds their digests (a b-tree entry cannot hold a long
+        // value): its query compares the digest first, then the value.
+        let (equals, values): (String, [any SQLiteBindable]) =
+            switch Self.dialect {
+            case .sqlite: ("f.value = ?", [value])
+            case .postgres: ("md5(f.value) = md5(?) AND f.value = ?", [value, value])
+            }
+        return try database.query(
+            """
+            SELECT p.id, p.public_id, p.db_id, p.is_test, p.skip_triggers, p.created_at, p.updated_at
+            FROM profile_fields f JOIN profiles p ON p.id = f.profile_id
+            WHERE f.name = ? AND \(equals) AND p.db_id = ? ORDER BY p.id
+            """, [name] + values + [dbId]
+        ).map(Self.profile)
+    }
+
     func profileFields(profileId: Int64) throws -> [String: JSONValue] {
         var fields: [String: JSONValue] = [:]
         for row in try database.query("SELECT name, value FROM profile_fields WHERE profile_id = ?", [profileId]) {

@@ -26,24 +26,53 @@ protocol SQLConnection {
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
 }
 
-/// A transaction of either backend (SQLite, PostgreSQL). Where the dialects agree (placeholders are
-/// `?` in both, values are stored in the same canonical text and JSON forms), a query is written
-/// once, in an extension of this protocol (`SQLTransaction+….swift`); a backend's own file holds
-/// only what its dialect needs written differently.
+/// A transaction of either backend (SQLite, PostgreSQL). Every query is written once, in an
+/// extension of this protocol (`Store/SQL/SQLTransaction+….swift`, or beside its feature):
+/// placeholders are `?` in both, values are stored in the same canonical text and JSON forms,
+/// both upsert with `ON CONFLICT` and answer `RETURNING`. Where the dialects' words differ, the
+/// difference is named once: a function of `dialect` below (`smaller`, `isFalse`), or a
+/// requirement each backend answers (`insert`'s id, the row locks, the bootstrap lock).
 protocol SQLTransaction: StoreTransaction {
     associatedtype Connection: SQLConnection
     var database: Connection { get }
     /// Inserts one row and returns the id the backend gave it.
     func insert(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int64
-    /// Makes message `messageId` due again at `at` at the latest (an upsert whose "the smaller of"
-    /// each dialect writes its own way).
-    func dueAgain(messageId: Int64, at: Int64) throws
     /// The row locks a delivery claim takes, after its select of the turns and of the deliveries:
     /// none on SQLite (one writer); on PostgreSQL, where several nodes claim, `FOR UPDATE` and
     /// `FOR UPDATE SKIP LOCKED`.
     var claimLocks: (turns: String, deliveries: String) { get }
-    /// The SQL the backend speaks where the two differ (audience filters on JSON fields).
+    /// The row lock a write's select of the messages fanning out takes: none on SQLite; on
+    /// PostgreSQL `FOR UPDATE SKIP LOCKED`, so that of several nodes each fans out its own message.
+    var fanOutLock: String { get }
+    /// Taken before bootstrap reads every resource: on PostgreSQL, a write takes a transaction lock,
+    /// so of several nodes starting on an empty database one creates the first project and the
+    /// others then find it; SQLite has one writer and takes none.
+    func lockForBootstrap() throws
+    /// The SQL the backend speaks where the two differ (audience filters on JSON fields, and the
+    /// words below).
     static var dialect: SQLDialect { get }
+}
+
+/// The few words the dialects write differently, each named once.
+extension SQLTransaction {
+    /// The smaller of two values: `MIN(a, b)` in SQLite, `LEAST(a, b)` in PostgreSQL (whose `MIN`
+    /// is an aggregate only).
+    static func smaller(_ a: String, _ b: String) -> String {
+        switch dialect {
+        case .sqlite: "MIN(\(a), \(b))"
+        case .postgres: "LEAST(\(a), \(b))"
+        }
+    }
+
+    /// `column` (a flag) is false, in the words of the backend's partial indexes (SQLite's
+    /// `column = 0` on an INTEGER, PostgreSQL's `NOT column` on a BOOLEAN), so that they apply.
+    /// A flag that is true reads bare in both: `WHERE column`.
+    static func isFalse(_ column: String) -> String {
+        switch dialect {
+        case .sqlite: "\(column) = 0"
+        case .postgres: "NOT \(column)"
+        }
+    }
 }
 
 extension SQLTransaction {

@@ -3,22 +3,21 @@ import TernSQLite
 
 /// The embedded store: one SQLite file in WAL mode, one connection owned by an actor that runs on
 /// its own thread. Writes are group-committed (see `GroupCommit`): writes that arrive while a
-/// batch runs wait in `pending` and go together into the next transaction, each under its own
+/// batch runs wait in `pendingWrites` and go together into the next transaction, each under its own
 /// savepoint, so a burst of SDK writes costs one commit instead of one each.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: dataDirectory + "/tern.sqlite")
 /// let projects = try await store.read { try $0.projects() }
 /// ```
-public actor SQLiteStore: Store {
+public actor SQLiteStore: Store, GroupCommitWriter {
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
     private let checkpointer: WALCheckpointer?
     let path: String
     let groupCommit: GroupCommitConfiguration
-    /// Writes waiting for the next batch, oldest first.
-    private var pending: [any BatchedWrite] = []
-    private var draining = false
+    var pendingWrites: [any BatchedWrite] = []
+    var draining = false
     /// Batches applied and the writes in them, since the store opened (tests and diagnostics).
     private(set) var groupCommitStatistics = GroupCommitStatistics()
 
@@ -51,36 +50,18 @@ public actor SQLiteStore: Store {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard database != nil else { throw StoreError.closed }
-        return try await withCheckedThrowingContinuation { continuation in
-            pending.append(PendingWrite(body, continuation))
-            if !draining {
-                draining = true
-                // A job behind the writes already queued on this actor, so it finds them waiting.
-                Task { await drain() }
-            }
-        }
+        return try await enqueue(body)
     }
 
-    /// Applies what is waiting, batch after batch, until nothing is.
-    private func drain() async {
-        while !pending.isEmpty {
-            let waitsForMore = pending.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
-            if waitsForMore {
-                try? await Task.sleep(for: groupCommit.maxWait)
-            }
-            let count = min(pending.count, groupCommit.maxWrites)
-            let batch = Array(pending.prefix(count))
-            pending.removeFirst(count)
-            guard let database else {
-                for write in batch { write.fail(StoreError.closed) }
-                continue
-            }
-            GroupCommit.apply(batch, on: SQLiteBatching(database: database))
-            groupCommitStatistics.batches += 1
-            groupCommitStatistics.writes += batch.count
-            groupCommitStatistics.largestBatch = max(groupCommitStatistics.largestBatch, batch.count)
+    func commit(_ batch: [any BatchedWrite]) {
+        guard let database else {
+            for write in batch { write.fail(StoreError.closed) }
+            return
         }
-        draining = false
+        GroupCommit.apply(batch, on: SQLiteBatching(database: database))
+        groupCommitStatistics.batches += 1
+        groupCommitStatistics.writes += batch.count
+        groupCommitStatistics.largestBatch = max(groupCommitStatistics.largestBatch, batch.count)
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
@@ -104,9 +85,8 @@ public actor SQLiteStore: Store {
 
     public func close() async {
         // Writes already accepted finish first (their callers are waiting for an answer).
-        if !pending.isEmpty, let database {
-            let batch = pending
-            pending = []
+        let batch = takePendingWrites()
+        if !batch.isEmpty, let database {
             GroupCommit.apply(batch, on: SQLiteBatching(database: database))
         }
         checkpointer?.stop()

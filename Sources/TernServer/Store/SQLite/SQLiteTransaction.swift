@@ -2,8 +2,9 @@ import Foundation
 import TernProtocol
 import TernSQLite
 
-/// The SQLite store's queries, run on the connection of the current transaction: those both
-/// backends share are in `Store/SQL`, the ones SQLite's dialect needs in `SQLiteTransaction+….swift`.
+/// The SQLite store's queries, run on the connection of the current transaction. They are written
+/// once for both backends, in `Store/SQL` (and beside their feature, `…/SQLTransaction+….swift`);
+/// here is what SQLite does its own way.
 struct SQLiteTransaction: SQLTransaction {
     let database: SQLiteDatabase
     static let dialect = SQLDialect.sqlite
@@ -12,4 +13,15 @@ struct SQLiteTransaction: SQLTransaction {
         try database.run(sql, parameters)
         return database.lastInsertRowID
     }
+
+    /// Messages due take turns (see `claimInTurns`); SQLite has one writer, so nothing is locked.
+    func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        try claimInTurns(limit: limit, now: now, leaseUntil: leaseUntil)
+    }
+
+    var claimLocks: (turns: String, deliveries: String) { ("", "") }
+
+    var fanOutLock: String { "" }
+
+    func lockForBootstrap() throws {}
 }

@@ -2,7 +2,8 @@ import Foundation
 import TernProtocol
 import TernSQLite
 
-extension SQLiteTransaction {
+/// Preferences and topics, written once for both backends (their dialects agree here).
+extension SQLTransaction {
     func preferences(profileId: Int64) throws -> PreferenceMap {
         var map: PreferenceMap = [:]
         for row in try database.query(
@@ -16,7 +17,12 @@ extension SQLiteTransaction {
     func setPreferences(profileId: Int64, _ preferences: PreferenceMap, now: Int64) throws {
         for (channel, categories) in preferences.sorted(by: { $0.key < $1.key }) {
             for (category, on) in categories.sorted(by: { $0.key < $1.key }) {
-                try database.run(PreferenceSQL.set, [profileId, channel, category, on ? 1 : 0, now])
+                try database.run(
+                    """
+                    INSERT INTO preferences (profile_id, channel, category, enabled, updated_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (profile_id, channel, category) DO UPDATE SET enabled = excluded.enabled,
+                        updated_at = excluded.updated_at
+                    """, [profileId, channel, category, on ? 1 : 0, now])
             }
         }
     }
@@ -56,7 +62,12 @@ extension SQLiteTransaction {
     }
 
     func topics(projectId: Int64) throws -> [TopicSummary] {
-        try database.query(PreferenceSQL.topics, [projectId]).map {
+        try database.query(
+            """
+            SELECT t.name, t.created_at, (SELECT COUNT(*) FROM topic_followers f WHERE f.topic_id = t.id)
+            FROM topics t WHERE t.project_id = ? ORDER BY t.name
+            """, [projectId]
+        ).map {
             TopicSummary(name: $0.string(0) ?? "", followers: $0.int(2) ?? 0, createdAt: $0.int(1) ?? 0)
         }
     }
@@ -70,7 +81,11 @@ extension SQLiteTransaction {
 
     func addSkippedByPreference(messageId: Int64, count: Int) throws {
         guard count > 0 else { return }
-        try database.run(PreferenceSQL.skip, [messageId, count])
+        try database.run(
+            """
+            INSERT INTO message_skips (message_id, by_preference) VALUES (?, ?)
+            ON CONFLICT (message_id) DO UPDATE SET by_preference = message_skips.by_preference + excluded.by_preference
+            """, [messageId, count])
     }
 
     func skippedByPreference(messageId: Int64) throws -> Int64 {

@@ -2,15 +2,16 @@ import Foundation
 import TernProtocol
 import TernSQLite
 
-/// The dashboard's read queries on PostgreSQL: the SQLite ones, in PostgreSQL's words (a boolean
-/// `is_test`, `SUM` cast back to a `bigint`).
-extension PostgresTransaction: DashboardQueries {
+/// The dashboard's read queries, written once for both backends: a parameter that may be null is
+/// cast (PostgreSQL cannot tell its type from `? IS NULL`), `is_test` is read bare (true in both
+/// dialects) and a `SUM` is cast back to a `BIGINT` (PostgreSQL's is a `numeric`).
+extension SQLTransaction {
     func subscriptionCounts() throws -> [SubscriptionCount] {
         try database.query(
             """
             SELECT resource_id, channel, provider, status, COUNT(*) FROM subscriptions
             GROUP BY resource_id, channel, provider, status ORDER BY resource_id, channel, provider, status
-            """
+            """, []
         ).map { row in
             SubscriptionCount(
                 resourceId: row.requiredInt(0), channel: row.requiredString(1), provider: row.requiredString(2),
@@ -21,8 +22,8 @@ extension PostgresTransaction: DashboardQueries {
     func messageDays(since: Int64, projectId: Int64?) throws -> [MessageDay] {
         try database.query(
             """
-            SELECT created_at / 86400000 AS day, COUNT(*), SUM(total)::bigint FROM messages WHERE created_at >= ?
-            AND (?::bigint IS NULL OR project_id = ?)
+            SELECT created_at / 86400000 AS day, COUNT(*), CAST(SUM(total) AS BIGINT) FROM messages
+            WHERE created_at >= ? AND (CAST(? AS BIGINT) IS NULL OR project_id = ?)
             GROUP BY day ORDER BY day
             """, [since, projectId, projectId]
         ).map { row in
@@ -35,7 +36,7 @@ extension PostgresTransaction: DashboardQueries {
     func recentMessages(beforeId: Int64, limit: Int, projectId: Int64?) throws -> [StoredMessage] {
         let ids = try database.query(
             """
-            SELECT id FROM messages WHERE (?::bigint = 0 OR id < ?) AND (?::bigint IS NULL OR project_id = ?)
+            SELECT id FROM messages WHERE (CAST(? AS BIGINT) = 0 OR id < ?) AND (CAST(? AS BIGINT) IS NULL OR project_id = ?)
             ORDER BY id DESC LIMIT ?
             """, [beforeId, beforeId, projectId, projectId, limit]
         ).map { $0.requiredInt(0) }
@@ -46,7 +47,7 @@ extension PostgresTransaction: DashboardQueries {
         try database.query(
             """
             SELECT p.public_id FROM profiles p JOIN profile_databases d ON d.id = p.db_id
-            WHERE p.is_test AND (?::bigint IS NULL OR d.project_id = ?) ORDER BY p.id LIMIT ?
+            WHERE p.is_test AND (CAST(? AS BIGINT) IS NULL OR d.project_id = ?) ORDER BY p.id LIMIT ?
             """, [projectId, projectId, limit]
         ).map {
             $0.requiredString(0)
@@ -70,5 +71,16 @@ extension PostgresTransaction: DashboardQueries {
                 messageId: row.requiredString(3), type: PushEventRequest.Kind(rawValue: row.requiredString(4)) ?? .open,
                 time: row.requiredInt(5), receivedAt: row.requiredInt(6))
         }
+    }
+}
+
+extension MessageDay {
+    /// `YYYY-MM-DD` of the UTC day `dayNumber` days after 1970-01-01.
+    static func label(dayNumber: Int64) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86400)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 }

@@ -1,48 +1,53 @@
 import Foundation
 import TernSQLite
 
-extension SQLiteTransaction {
+extension SQLTransaction {
+    private static var keyColumns: String {
+        "id, project_id, role, name, created_at, created_by, rotated_at, previous_expires_at, revoked_at"
+    }
+
+    private static var auditColumns: String {
+        "id, at, key_id, project_id, action, target, status, request_id, detail"
+    }
+
     func insertKey(
         digest: String, projectId: Int64?, role: KeyRole, name: String, createdBy: Int64?, now: Int64
     ) throws -> APIKeyRecord {
-        try database.run(
+        let id = try insert(
             "INSERT INTO admin_keys (digest, project_id, role, name, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             [digest, projectId, role.rawValue, name, createdBy, now])
-        return APIKeyRecord(
-            id: database.lastInsertRowID, projectId: projectId, role: role, name: name, createdAt: now,
-            createdBy: createdBy)
+        return APIKeyRecord(id: id, projectId: projectId, role: role, name: name, createdAt: now, createdBy: createdBy)
     }
 
     func key(digest: String, now: Int64) throws -> APIKeyRecord? {
         try database.queryFirst(
             """
-            SELECT \(KeyRows.columns) FROM admin_keys WHERE revoked_at IS NULL
+            SELECT \(Self.keyColumns) FROM admin_keys WHERE revoked_at IS NULL
             AND (digest = ? OR (previous_digest = ? AND previous_expires_at > ?)) ORDER BY id LIMIT 1
             """, [digest, digest, now]
-        ).map { KeyRows.key($0.int, $0.string) }
+        ).map(Self.keyRecord)
     }
 
     func key(id: Int64) throws -> APIKeyRecord? {
-        try database.queryFirst("SELECT \(KeyRows.columns) FROM admin_keys WHERE id = ?", [id]).map {
-            KeyRows.key($0.int, $0.string)
-        }
+        try database.queryFirst("SELECT \(Self.keyColumns) FROM admin_keys WHERE id = ?", [id]).map(Self.keyRecord)
     }
 
     func keys(projectId: Int64?) throws -> [APIKeyRecord] {
         let rows =
             if let projectId {
                 try database.query(
-                    "SELECT \(KeyRows.columns) FROM admin_keys WHERE project_id = ? ORDER BY id", [projectId])
+                    "SELECT \(Self.keyColumns) FROM admin_keys WHERE project_id = ? ORDER BY id", [projectId])
             } else {
-                try database.query("SELECT \(KeyRows.columns) FROM admin_keys ORDER BY id")
+                try database.query("SELECT \(Self.keyColumns) FROM admin_keys ORDER BY id", [])
             }
-        return rows.map { KeyRows.key($0.int, $0.string) }
+        return rows.map(Self.keyRecord)
     }
 
+    /// The cast gives the parameter a type: PostgreSQL cannot tell one from `? IS NULL` alone.
     func rotateKey(id: Int64, digest: String, previousExpiresAt: Int64?, now: Int64) throws {
         try database.run(
             """
-            UPDATE admin_keys SET previous_digest = CASE WHEN ? IS NULL THEN NULL ELSE digest END,
+            UPDATE admin_keys SET previous_digest = CASE WHEN CAST(? AS BIGINT) IS NULL THEN NULL ELSE digest END,
             previous_expires_at = ?, digest = ?, rotated_at = ? WHERE id = ?
             """, [previousExpiresAt, previousExpiresAt, digest, now, id])
     }
@@ -54,7 +59,7 @@ extension SQLiteTransaction {
     }
 
     func appendAudit(_ entry: AuditEntry) throws -> Int64 {
-        try database.run(
+        try insert(
             """
             INSERT INTO audit_log (at, key_id, project_id, action, target, status, request_id, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -63,7 +68,6 @@ extension SQLiteTransaction {
                 entry.at, entry.keyId, entry.projectId, entry.action, entry.target, Int64(entry.status),
                 entry.requestId, entry.detail,
             ])
-        return database.lastInsertRowID
     }
 
     func audit(projectId: Int64?, beforeId: Int64, limit: Int) throws -> [AuditEntry] {
@@ -71,33 +75,27 @@ extension SQLiteTransaction {
         let rows =
             if let projectId {
                 try database.query(
-                    "SELECT \(KeyRows.auditColumns) FROM audit_log WHERE project_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                    "SELECT \(Self.auditColumns) FROM audit_log WHERE project_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
                     [projectId, before, Int64(limit)])
             } else {
                 try database.query(
-                    "SELECT \(KeyRows.auditColumns) FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?",
+                    "SELECT \(Self.auditColumns) FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?",
                     [before, Int64(limit)])
             }
-        return rows.map { KeyRows.audit($0.int, $0.string) }
+        return rows.map(Self.auditEntry)
     }
-}
 
-/// The key and audit columns, read alike from both backends' rows.
-enum KeyRows {
-    static let columns =
-        "id, project_id, role, name, created_at, created_by, rotated_at, previous_expires_at, revoked_at"
-    static let auditColumns = "id, at, key_id, project_id, action, target, status, request_id, detail"
-
-    static func key(_ int: (Int) -> Int64?, _ string: (Int) -> String?) -> APIKeyRecord {
+    private static func keyRecord(_ row: Connection.Row) -> APIKeyRecord {
         APIKeyRecord(
-            id: int(0) ?? 0, projectId: int(1), role: KeyRole(rawValue: string(2) ?? "") ?? .read,
-            name: string(3) ?? "", createdAt: int(4) ?? 0, createdBy: int(5), rotatedAt: int(6),
-            previousExpiresAt: int(7), revokedAt: int(8))
+            id: row.requiredInt(0), projectId: row.int(1), role: KeyRole(rawValue: row.requiredString(2)) ?? .read,
+            name: row.requiredString(3), createdAt: row.requiredInt(4), createdBy: row.int(5), rotatedAt: row.int(6),
+            previousExpiresAt: row.int(7), revokedAt: row.int(8))
     }
 
-    static func audit(_ int: (Int) -> Int64?, _ string: (Int) -> String?) -> AuditEntry {
+    private static func auditEntry(_ row: Connection.Row) -> AuditEntry {
         AuditEntry(
-            id: int(0) ?? 0, at: int(1) ?? 0, keyId: int(2), projectId: int(3), action: string(4) ?? "",
-            target: string(5) ?? "", status: Int(int(6) ?? 0), requestId: string(7) ?? "", detail: string(8) ?? "")
+            id: row.requiredInt(0), at: row.requiredInt(1), keyId: row.int(2), projectId: row.int(3),
+            action: row.requiredString(4), target: row.requiredString(5), status: Int(row.requiredInt(6)),
+            requestId: row.requiredString(7), detail: row.requiredString(8))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TernProtocol
 import TernSQLite
 
-extension PostgresTransaction {
+extension SQLTransaction {
     func createProject(name: String, audience: String?, now: Int64) throws -> Project {
         let id = try insert(
             "INSERT INTO projects (name, audience, created_at) VALUES (?, ?, ?)", [name, audience ?? "", now])
@@ -12,7 +12,7 @@ extension PostgresTransaction {
     }
 
     func projects() throws -> [Project] {
-        try database.query("SELECT id, name, audience, created_at FROM projects ORDER BY id").map(Self.project)
+        try database.query("SELECT id, name, audience, created_at FROM projects ORDER BY id", []).map(Self.project)
     }
 
     func project(id: Int64) throws -> Project? {
@@ -50,21 +50,18 @@ extension PostgresTransaction {
             rToken: rToken, createdAt: now)
     }
 
-    private static let resourceColumns = "id, project_id, db_id, name, channels, rtoken, created_at"
+    private static var resourceColumns: String { "id, project_id, db_id, name, channels, rtoken, created_at" }
 
-    /// Bootstrap reads every resource in a write before creating the first project: there the read
-    /// takes a transaction lock first, so of several nodes starting on an empty database one creates
-    /// the project and the others then find it.
+    /// Every resource (`projectId` nil) is what bootstrap reads before it creates the first
+    /// project: that read takes the backend's bootstrap lock first (`lockForBootstrap`).
     func resources(projectId: Int64?) throws -> [Resource] {
-        if projectId == nil, writable {
-            _ = try database.query("SELECT pg_advisory_xact_lock(?)", [PostgresStore.bootstrapLock])
-        }
         if let projectId {
             return try database.query(
                 "SELECT \(Self.resourceColumns) FROM resources WHERE project_id = ? ORDER BY id", [projectId]
             ).map(Self.resource)
         }
-        return try database.query("SELECT \(Self.resourceColumns) FROM resources ORDER BY id").map(Self.resource)
+        try lockForBootstrap()
+        return try database.query("SELECT \(Self.resourceColumns) FROM resources ORDER BY id", []).map(Self.resource)
     }
 
     func resource(id: Int64) throws -> Resource? {
@@ -160,19 +157,19 @@ extension PostgresTransaction {
         Int(try scalar("SELECT COUNT(*) FROM admin_keys"))
     }
 
-    private static func project(_ row: PostgresRow) -> Project {
+    private static func project(_ row: Connection.Row) -> Project {
         Project(
             id: row.requiredInt(0), name: row.requiredString(1), audience: row.requiredString(2),
             createdAt: row.requiredInt(3))
     }
 
-    private static func profileDatabase(_ row: PostgresRow) -> ProfileDatabase {
+    private static func profileDatabase(_ row: Connection.Row) -> ProfileDatabase {
         ProfileDatabase(
             id: row.requiredInt(0), projectId: row.requiredInt(1), name: row.requiredString(2),
             createdAt: row.requiredInt(3))
     }
 
-    private static func resource(_ row: PostgresRow) -> Resource {
+    private static func resource(_ row: Connection.Row) -> Resource {
         Resource(
             id: row.requiredInt(0), projectId: row.requiredInt(1), dbId: row.requiredInt(2),
             name: row.requiredString(3),
@@ -182,13 +179,13 @@ extension PostgresTransaction {
             createdAt: row.requiredInt(6))
     }
 
-    private static func pixel(_ row: PostgresRow) -> Pixel {
+    private static func pixel(_ row: Connection.Row) -> Pixel {
         Pixel(
             id: row.requiredInt(0), projectId: row.requiredInt(1), sid: row.requiredString(2),
             name: row.requiredString(3), createdAt: row.requiredInt(4))
     }
 
-    private static func jwtKey(_ row: PostgresRow) -> JWTKeyRecord {
+    private static func jwtKey(_ row: Connection.Row) -> JWTKeyRecord {
         JWTKeyRecord(
             id: row.requiredInt(0), projectId: row.requiredInt(1), kid: row.requiredString(2),
             algorithm: row.requiredString(3), key: row.requiredString(4), createdAt: row.requiredInt(5))

@@ -1,9 +1,10 @@
 import Foundation
 import TernSQLite
 
-extension PostgresTransaction {
-    static let inAppCampaignColumns =
+extension SQLTransaction {
+    static var inAppCampaignColumns: String {
         "id, project_id, resource_id, name, status, priority, starts_at, ends_at, definition, created_at, updated_at"
+    }
 
     func insertInAppCampaign(_ campaign: InAppCampaignRecord) throws -> InAppCampaignRecord {
         let id = try insert(
@@ -61,7 +62,7 @@ extension PostgresTransaction {
         ).map(Self.inAppCampaign)
     }
 
-    static func inAppCampaign(_ row: PostgresRow) -> InAppCampaignRecord {
+    static func inAppCampaign(_ row: Connection.Row) -> InAppCampaignRecord {
         InAppCampaignRecord(
             id: row.requiredInt(0), projectId: row.requiredInt(1), resourceId: row.requiredInt(2),
             name: row.requiredString(3), status: row.requiredString(4), priority: row.requiredInt(5),
