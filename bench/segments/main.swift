@@ -10,6 +10,7 @@ import TernServer
 // subscriptions beside the fan-out of a plain resource audience of 100,000.
 //
 //   swift run -c release tern-bench-segments [subscriptions]
+//   tern-bench-segments --database postgresql://… [subscriptions]   the same on an empty PostgreSQL
 
 func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
@@ -39,14 +40,28 @@ func measured(_ body: () async throws -> Void) async rethrows -> (wall: Double, 
     return (wall, cpuMilliseconds() - cpu)
 }
 
-let total = CommandLine.arguments.dropFirst().compactMap { Int($0) }.first ?? 1_000_000
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(index...(index + 1)) }
+    return arguments[index + 1]
+}
+let databaseURL = option("--database")
+let total = arguments.compactMap { Int($0) }.first ?? 1_000_000
 let plain = 100_000
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-bench-segments-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-// TERN_BENCH_KEEP=1 keeps the database (its path is printed) for EXPLAIN QUERY PLAN afterwards.
-let keep = ProcessInfo.processInfo.environment["TERN_BENCH_KEEP"] == "1"
+// TERN_BENCH_KEEP=1 keeps the SQLite database (its path is printed) for EXPLAIN QUERY PLAN afterwards.
+let keep = ProcessInfo.processInfo.environment["TERN_BENCH_KEEP"] == "1" && databaseURL == nil
 defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
-let store = try SQLiteStore(path: directory.appendingPathComponent("tern.sqlite").path)
+let store: any Store =
+    if let databaseURL {
+        try PostgresStore(url: databaseURL)
+    } else {
+        try SQLiteStore(path: directory.appendingPathComponent("tern.sqlite").path)
+    }
+let backend = databaseURL == nil ? "SQLite" : "PostgreSQL"
+// The CPU time is this process's: on PostgreSQL the queries' own work is the server's, not in it.
 let now = ServerClock.milliseconds()
 let day: Int64 = 86_400_000
 
@@ -94,7 +109,7 @@ for (resource, count, offset, builtIns) in [(segmented, total, 0, true), (plainR
     }
 }
 print(
-    "seeded \(total) subscriptions with built-in fields (a third tagged) and \(plain) plain ones in "
+    "seeded \(total) subscriptions with built-in fields (a third tagged) and \(plain) plain ones (\(backend)) in "
         + String(format: "%.1f s", seconds(since: seedStart)))
 
 func filter(_ text: String) throws -> AudienceExpression {
@@ -113,7 +128,7 @@ let segments: [(String, String)] = [
 ]
 let scope = AudienceScope(projectId: projectId, resourceId: segmented)
 print(
-    "\npreview on \(total) subscriptions (median of 5; count, then a sample of 20 with profiles and tags; wall ms, CPU ms):"
+    "\npreview on \(total) subscriptions, \(backend) (median of 5; count, then a sample of 20 with profiles and tags; wall ms, CPU ms):"
 )
 print(
     "segment".padding(toLength: 62, withPad: " ", startingAt: 0)
@@ -183,7 +198,7 @@ let (plainSeconds, plainTotal) = try await fanOut(#"{"type":"resource","resource
 // The segment's again, after the plain one: the first fan-out of the run also shares the disk with
 // the checkpoint of the seeding's write-ahead log.
 let (againSeconds, againTotal) = try await fanOut(#"{"type":"segment","segment_id":\#(segment.id)}"#)
-print("\nfan-out (deliveries written, chunks of \(FanOut().chunkSize), no sending):")
+print("\nfan-out, \(backend) (deliveries written, chunks of \(FanOut().chunkSize), no sending):")
 print(
     String(
         format: "segment \"session_count >= 18\" of %d: %lld deliveries in %.2f s (%.0f/s)", total, segmentTotal,

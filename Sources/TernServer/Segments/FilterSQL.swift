@@ -58,27 +58,61 @@ struct FilterSQL {
         }
     }
 
-    /// For an expression that is one tag condition (`eq`, `ne`, `in`, `exists`), that condition on
-    /// the rows of `subscription_tags t`, which carry their subscription's `resource_id` and
-    /// `pushable`: a subscription has one row per tag name, so counting the rows counts the
-    /// subscriptions. Nil for any other expression.
-    static func tagRows(_ expression: AudienceExpression) -> FilterSQL? {
-        switch mergingTagAlternatives(expression) {
-        case .all(let parts) where parts.count == 1, .any(let parts) where parts.count == 1:
-            return tagRows(parts[0])
-        case .condition(let c):
-            guard case .tag(let key) = c.subject else { return nil }
-            var parameters: [any SQLiteBindable] = [key]
-            switch (c.op, c.operand) {
-            case (.exists, _): return FilterSQL(sql: "t.name = ?", parameters: parameters)
-            case (.in, .texts(let texts)):
-                parameters += texts.map { $0 as any SQLiteBindable }
-                return FilterSQL(sql: "t.name = ? AND t.value IN \(marks(texts.count))", parameters: parameters)
-            case (.eq, .text(let text)), (.ne, .text(let text)):
-                parameters.append(text)
-                return FilterSQL(sql: "t.name = ? AND t.value \(symbol(c.op)) ?", parameters: parameters)
-            default: return nil
+    /// For an expression that is one tag condition (`eq`, `ne`, `in`, `exists`), alone or joined by
+    /// `and` to conditions on built-in fields only, the expression as a condition on the rows of
+    /// `subscription_tags t`, which carry their subscription's `resource_id`, `pushable` and
+    /// built-in field columns: a subscription has one row per tag name, so counting the rows counts
+    /// the subscriptions, and the tag's index range holds all the condition reads. Nil for any other
+    /// expression.
+    static func tagRows(_ expression: AudienceExpression, dialect: SQLDialect, now: Int64) -> FilterSQL? {
+        var tag: FilterSQL?
+        var builtIns: [AudienceExpression] = []
+        for part in conjuncts(mergingTagAlternatives(expression)) {
+            if tag == nil, let lone = tagRow(part) {
+                tag = lone
+            } else if readsBuiltInsOnly(part) {
+                builtIns.append(part)
+            } else {
+                return nil
             }
+        }
+        guard var tag else { return nil }
+        if !builtIns.isEmpty {
+            let compiled = compile(.all(builtIns), dialect: dialect, now: now, table: "t")
+            tag.sql += " AND " + compiled.sql
+            tag.parameters += compiled.parameters
+        }
+        return tag
+    }
+
+    /// The parts `expression` requires all of: the parts of its `and`s, however nested.
+    private static func conjuncts(_ expression: AudienceExpression) -> [AudienceExpression] {
+        switch expression {
+        case .all(let parts): parts.flatMap(conjuncts)
+        case .any(let parts) where parts.count == 1: conjuncts(parts[0])
+        default: [expression]
+        }
+    }
+
+    private static func readsBuiltInsOnly(_ expression: AudienceExpression) -> Bool {
+        switch expression {
+        case .all(let parts), .any(let parts): parts.allSatisfy(readsBuiltInsOnly)
+        case .condition(let c): if case .builtIn = c.subject { true } else { false }
+        }
+    }
+
+    /// One tag condition (`eq`, `ne`, `in`, `exists`) on the tag's rows `t`; nil for any other part.
+    private static func tagRow(_ expression: AudienceExpression) -> FilterSQL? {
+        guard case .condition(let c) = expression, case .tag(let key) = c.subject else { return nil }
+        var parameters: [any SQLiteBindable] = [key]
+        switch (c.op, c.operand) {
+        case (.exists, _): return FilterSQL(sql: "t.name = ?", parameters: parameters)
+        case (.in, .texts(let texts)):
+            parameters += texts.map { $0 as any SQLiteBindable }
+            return FilterSQL(sql: "t.name = ? AND t.value IN \(marks(texts.count))", parameters: parameters)
+        case (.eq, .text(let text)), (.ne, .text(let text)):
+            parameters.append(text)
+            return FilterSQL(sql: "t.name = ? AND t.value \(symbol(c.op)) ?", parameters: parameters)
         default: return nil
         }
     }
@@ -86,7 +120,7 @@ struct FilterSQL {
     /// `expression` with the `eq` and `in` conditions on one tag that an `or` joins merged into one
     /// `in` (the same subscriptions: a subscription has one value per tag): on PostgreSQL, so it
     /// joins the tag's rows (it hashes each of several `EXISTS` joined by `or` whole, even for a
-    /// sample of 20), and on both for ``tagRows(_:)``.
+    /// sample of 20), and on both for `tagRows(_:dialect:now:)`.
     static func mergingTagAlternatives(_ expression: AudienceExpression) -> AudienceExpression {
         switch expression {
         case .condition: return expression

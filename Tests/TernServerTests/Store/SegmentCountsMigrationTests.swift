@@ -6,66 +6,134 @@ import Testing
 
 @testable import TernServer
 
-/// The preview counts' migration on a file written before it: the groups and the tags' copy of
-/// their subscription's push rules are filled from the rows already there, so counts right after
-/// the upgrade equal what a send reaches.
+/// The preview counts' migrations on a database written before them, on both backends: the groups,
+/// the tags' copy of their subscription's push rules (`segmentCounts`) and of its built-in fields
+/// (`segmentRows`) are filled from the rows already there, so counts right after the upgrade equal
+/// what a send reaches, and the replaced triggers keep them so after a report.
 @Suite struct SegmentCountsMigrationTests {
-    @Test func countsRightAfterTheUpgradeEqualTheRows() async throws {
-        let directory = try TemporaryDirectory(prefix: "segment-counts-migration")
-        defer { directory.remove() }
+    /// A backend and the first migration the database has not had yet.
+    struct Upgrade: Sendable, CustomTestStringConvertible {
+        var postgres: Bool
+        var from: String
+
+        var testDescription: String { "\(postgres ? "PostgreSQL" : "SQLite") from before \(from)" }
+
+        /// The migrations a database written before `from` has, for its backend.
+        var applied: [String] {
+            let (all, first) =
+                postgres
+                ? (
+                    PostgresMigrations.all,
+                    from == "segmentCounts" ? PostgresMigrations.segmentCounts : PostgresMigrations.segmentRows
+                )
+                : (
+                    SQLiteMigrations.all,
+                    from == "segmentCounts" ? SQLiteMigrations.segmentCounts : SQLiteMigrations.segmentRows
+                )
+            return Array(all.prefix(all.firstIndex(of: first) ?? all.count))
+        }
+    }
+
+    static let upgrades: [Upgrade] =
+        [false, true].filter { !$0 || PostgresTestDatabase.url != nil }.flatMap { postgres in
+            ["segmentCounts", "segmentRows"].map { Upgrade(postgres: postgres, from: $0) }
+        }
+
+    /// Nine subscriptions: every third not pushable (e.g. suspended); sessions 0…2; two versions;
+    /// two languages; every other tagged.
+    static func writeRows(_ run: (String, [any SQLiteBindable]) throws -> Void) throws {
+        try run("INSERT INTO projects (id, name, audience, created_at) VALUES (1, 'p', 'a', 0)", [])
+        try run("INSERT INTO profile_databases (id, project_id, name, created_at) VALUES (1, 1, 'd', 0)", [])
+        try run(
+            "INSERT INTO resources (id, project_id, db_id, name, channels, rtoken, created_at) VALUES (1, 1, 1, 'r', '[]', 'rt', 0)",
+            [])
+        for index in 0..<9 {
+            let id = Int64(index + 1)
+            try run(
+                "INSERT INTO profiles (id, public_id, db_id, is_test, skip_triggers, created_at, updated_at) VALUES (?, ?, 1, FALSE, FALSE, 0, 0)",
+                [id, "p\(index)"])
+            try run(
+                """
+                INSERT INTO subscriptions (id, profile_id, resource_id, channel, provider, token, status, hash_id,
+                    fields, cats, client_time, created_at, updated_at, session_count, app_version_key, language,
+                    pushable)
+                VALUES (?, ?, 1, 'push', 'ios-apns', ?, 'subscribed', ?, '{}', '{}', 0, 0, 0, ?, ?, ?, ?)
+                """,
+                [
+                    id, id, "t\(index)", "h\(index)", Int64(index % 3), VersionKey.key(index < 5 ? "1.0" : "2.0"),
+                    index < 3 ? "fr" : "en", Int64(index % 3 == 2 ? 0 : 1),
+                ])
+            if index % 2 == 0 {
+                try run(
+                    "INSERT INTO subscription_tags (subscription_id, name, value, updated_at) VALUES (?, 'interest', 'travel', 0)",
+                    [id])
+            }
+        }
+    }
+
+    /// The upgraded store, with the rows written before the upgrade, after checking its version.
+    static func upgradedStore(_ upgrade: Upgrade, in directory: TemporaryDirectory) async throws -> any Store {
+        if upgrade.postgres {
+            let url = try PostgresTestDatabase.freshSchemaURL()
+            let connection = try PostgresConnection(url: url)
+            try connection.execute(PostgresMigrations.versionTable)
+            try connection.run("INSERT INTO tern_schema (version) VALUES (?)", [Int64(upgrade.applied.count)])
+            for migration in upgrade.applied { try connection.execute(migration) }
+            try writeRows { sql, parameters in _ = try connection.run(sql, parameters) }
+            let store = try PostgresStore(url: url, poolSize: 2)
+            #expect(try await store.schemaVersion() == PostgresMigrations.all.count)
+            return store
+        }
         let path = directory.path("tern.sqlite")
-        let before = try #require(SQLiteMigrations.all.firstIndex(of: SQLiteMigrations.segmentCounts))
         do {
             let database = try SQLiteDatabase(path: path)
-            try database.migrate(Array(SQLiteMigrations.all.prefix(before)))
-            _ = try database.run("INSERT INTO projects (id, name, audience, created_at) VALUES (1, 'p', 'a', 0)")
-            _ = try database.run(
-                "INSERT INTO profile_databases (id, project_id, name, created_at) VALUES (1, 1, 'd', 0)")
-            _ = try database.run(
-                "INSERT INTO resources (id, project_id, db_id, name, channels, rtoken, created_at) VALUES (1, 1, 1, 'r', '[]', 'rt', 0)"
-            )
-            for index in 0..<9 {
-                let id = Int64(index + 1)
-                _ = try database.run(
-                    "INSERT INTO profiles (id, public_id, db_id, is_test, skip_triggers, created_at, updated_at) VALUES (?, ?, 1, 0, 0, 0, 0)",
-                    [id, "p\(index)"])
-                // Every third is not pushable (e.g. suspended); sessions 0…2; two versions.
-                _ = try database.run(
-                    """
-                    INSERT INTO subscriptions (id, profile_id, resource_id, channel, provider, token, status, hash_id,
-                        fields, cats, client_time, created_at, updated_at, session_count, app_version_key, pushable)
-                    VALUES (?, ?, 1, 'push', 'ios-apns', ?, 'subscribed', ?, '{}', '{}', 0, 0, 0, ?, ?, ?)
-                    """,
-                    [
-                        id, id, "t\(index)", "h\(index)", Int64(index % 3), VersionKey.key(index < 5 ? "1.0" : "2.0"),
-                        Int64(index % 3 == 2 ? 0 : 1),
-                    ])
-                if index % 2 == 0 {
-                    _ = try database.run(
-                        "INSERT INTO subscription_tags (subscription_id, name, value, updated_at) VALUES (?, 'interest', 'travel', 0)",
-                        [id])
-                }
-            }
+            try database.migrate(upgrade.applied)
+            try writeRows { sql, parameters in _ = try database.run(sql, parameters) }
         }
         let store = try SQLiteStore(path: path)
         #expect(try await store.schemaVersion() == SQLiteMigrations.all.count)
+        return store
+    }
+
+    static let filters: [String?] = [
+        nil, #"{"field": "session_count", "op": ">=", "value": 1}"#,
+        #"{"field": "app_version", "op": ">=", "value": "2.0"}"#,
+        #"{"field": "tags.interest", "op": "=", "value": "travel"}"#,
+        // Counted from the tag rows' copy of the built-in fields.
+        #"{"and": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "session_count", "op": "<=", "value": 1}, {"field": "language", "op": "=", "value": "en"}]}"#,
+    ]
+
+    @Test(arguments: upgrades)
+    func countsRightAfterTheUpgradeEqualTheRows(upgrade: Upgrade) async throws {
+        let directory = try TemporaryDirectory(prefix: "segment-counts-migration")
+        defer { directory.remove() }
+        let store = try await Self.upgradedStore(upgrade, in: directory)
         let scope = AudienceScope(projectId: 1, resourceId: 1)
-        for text in [
-            nil, #"{"field": "session_count", "op": ">=", "value": 1}"#,
-            #"{"field": "app_version", "op": ">=", "value": "2.0"}"#,
-            #"{"field": "tags.interest", "op": "=", "value": "travel"}"#,
-        ] {
-            let filter = try text.map {
-                try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)))
-            }
-            let (count, reached) = try await store.read { tx in
-                (
-                    try tx.audienceCount(scope, filter: filter, now: 0),
-                    try tx.pushCandidates(scope, filter: filter, now: 0, after: 0, limit: 100).count
-                )
-            }
-            #expect(count == Int64(reached) && reached > 0, "\(text ?? "everyone")")
+        let filters = try Self.filters.map { text in
+            try text.map { try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))) }
         }
+        #expect(FilterSQL.tagRows(try #require(filters[4]), dialect: .sqlite, now: 0) != nil)
+        func check(_ moment: String) async throws -> [Int64] {
+            var counts: [Int64] = []
+            for (filter, text) in zip(filters, Self.filters) {
+                let (count, reached, sample) = try await store.read { tx in
+                    (
+                        try tx.audienceCount(scope, filter: filter, now: 0),
+                        try tx.pushCandidates(scope, filter: filter, now: 0, after: 0, limit: 100).count,
+                        try tx.audienceSample(scope, filter: filter, now: 0, limit: 100).count
+                    )
+                }
+                #expect(count == Int64(reached) && sample == reached && reached > 0, "\(moment): \(text ?? "everyone")")
+                counts.append(count)
+            }
+            return counts
+        }
+        let before = try await check("right after the upgrade")
+        #expect(before[4] == 2, "subscriptions 5 and 7: tagged, pushable, a session at most, English")
+        // A report moves a tagged subscription out of the last filter: the tag rows follow.
+        try await store.write { tx in try tx.setSubscriptionFields(id: 7, fields: [BuiltInField.sessionCount.key: 5]) }
+        let after = try await check("after a report")
+        #expect(after[4] == 1)
         await store.close()
     }
 }

@@ -91,6 +91,18 @@ import Testing
         #"{"or": [{"field": "tags.interest", "op": "=", "value": "food"}, {"field": "tags.tier", "op": "=", "value": "b"}, {"field": "tags.interest", "op": "!=", "value": "food"}, {"field": "session_count", "op": ">=", "value": 5}]}"#,
     ]
 
+    /// A tag condition beside conditions on built-in fields: read from the tag's rows, which carry
+    /// their subscription's built-in fields (`FilterSQL.tagRows(_:dialect:now:)`); then shapes
+    /// that are not (two tags, a custom field) and read the subscriptions.
+    static let tagBesideBuiltIns: [String] = [
+        #"{"and": [{"or": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.interest", "op": "=", "value": "food"}]}, {"field": "app_version", "op": ">", "value": "2.9"}, {"field": "session_count", "op": "<", "value": 5}]}"#,
+        #"{"and": [{"field": "tags.interest", "op": "!=", "value": "food"}, {"or": [{"field": "language", "op": "=", "value": "en"}, {"field": "app_version", "op": "not_exists"}]}]}"#,
+        #"{"and": [{"field": "tags.tier", "op": "exists"}, {"and": [{"field": "last_session", "op": "within_days", "value": 13}, {"field": "foreground_time", "op": "<=", "value": 450}]}]}"#,
+        #"{"and": [{"field": "tags.interest", "op": "in", "value": ["travel", "none"]}, {"field": "first_session", "op": "after", "value": 1}, {"field": "language", "op": "=", "value": "fr"}]}"#,
+        #"{"and": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "tags.tier", "op": "exists"}]}"#,
+        #"{"and": [{"field": "tags.interest", "op": "=", "value": "travel"}, {"field": "fields.plan", "op": "=", "value": "gold"}]}"#,
+    ]
+
     @Test(arguments: StoreFactory.all)
     func everyFilterAdmitsInSQLWhatItMeansInMemory(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)
@@ -101,7 +113,7 @@ import Testing
         let scope = AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id)
         let everyone = try await fixture.store.read { try $0.audienceCount(scope, filter: nil, now: Self.now) }
         #expect(everyone == 12)
-        for text in Self.filters {
+        for text in Self.filters + Self.tagBesideBuiltIns {
             let filter = try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
             let expected = eligible.filter { filter.matches(fields: $0.0.fields, tags: $0.1, now: Self.now) }
                 .map(\.0.id)
@@ -144,6 +156,47 @@ import Testing
                 #"{"and": [{"field": "session_count", "op": ">=", "value": 3}, {"field": "app_version", "op": ">=", "value": "2.0"}]}"#
             ) == [3, 4, 5, 10])
         #expect(try await ids(#"{"field": "tags.interest", "op": "=", "value": "food"}"#) == [1, 3, 7, 9])
+        #expect(try await ids(Self.tagBesideBuiltIns[0]) == [3, 4, 7], "travel or food, above 2.9, under 5 sessions")
+    }
+
+    /// A segment of a whole project fans out over each of its resources merged by id, chunk by
+    /// chunk from the cursor: every match once, in id order.
+    @Test(arguments: StoreFactory.all)
+    func chunksOfAProjectWalkEveryResourceInIdOrder(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let (project, database, first) = (fixture.project, fixture.database, fixture.resource)
+        let expected = try await fixture.store.write { tx in
+            let second = try tx.createResource(
+                projectId: project.id, dbId: database.id, name: "other", channels: [.push], rToken: "rt_other", now: 1)
+            var matching: [Int64] = []
+            for index in 0..<20 {
+                let profile = try tx.createProfile(dbId: database.id, publicId: "c\(index)", now: 1)
+                let subscription = try tx.insertSubscription(
+                    SubscriptionValues(
+                        profileId: profile.id, resourceId: index % 3 == 0 ? second.id : first.id, channel: .push,
+                        provider: "ios-apns", token: "c\(index)", status: .subscribed, hashId: "c\(index)",
+                        fields: [BuiltInField.sessionCount.key: .int(Int64(index % 4))], clientTime: 1), now: 10)
+                if index % 4 != 0 { matching.append(subscription.id) }
+            }
+            return matching
+        }
+        let filter = try AudienceExpression.parse(.object(["field": "session_count", "op": ">=", "value": 1]))
+        let scope = AudienceScope(projectId: project.id, resourceId: nil)
+        var cursor: Int64 = 0
+        var reached: [Int64] = []
+        while true {
+            let chunk = try await fixture.store.read { [cursor] in
+                try $0.pushCandidates(scope, filter: filter, now: 0, after: cursor, limit: 4).map(\.subscription.id)
+            }
+            reached += chunk
+            guard chunk.count == 4, let last = chunk.last else { break }
+            cursor = last
+        }
+        #expect(reached == expected)
+        #expect(
+            try await fixture.store.read { try $0.audienceCount(scope, filter: filter, now: 0) }
+                == Int64(expected.count))
     }
 
     @Test(arguments: StoreFactory.all)
@@ -230,19 +283,26 @@ import Testing
         let fixture = try await StoreFixture(factory)
         defer { Task { await fixture.finish() } }
         let seeded = try await Self.seed(fixture)
-        let filters = try Self.shortcutFilters.map { text in
+        let texts = Self.shortcutFilters + Self.tagBesideBuiltIns.map(Optional.some)
+        let filters = try texts.map { text in
             try text.map { try AudienceExpression.parse(try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))) }
         }
-        let (grouped, tagged, mixed) = (try #require(filters[2]), try #require(filters[6]), try #require(filters[9]))
-        #expect(FilterSQL.countsByGroup(grouped) && FilterSQL.tagRows(tagged) != nil)
-        #expect(!FilterSQL.countsByGroup(mixed) && FilterSQL.tagRows(mixed) == nil)
-        #expect(FilterSQL.tagRows(try #require(filters[11])) != nil, "alternatives on one tag are one tag condition")
+        func tagRows(_ index: Int) throws -> Bool {
+            FilterSQL.tagRows(try #require(filters[index]), dialect: .sqlite, now: Self.now) != nil
+        }
+        let (grouped, mixed) = (try #require(filters[2]), try #require(filters[9]))
+        #expect(FilterSQL.countsByGroup(grouped) && !FilterSQL.countsByGroup(mixed))
+        #expect(try tagRows(6) && tagRows(9), "a tag, alone or beside built-in fields, is counted from its rows")
+        #expect(try tagRows(11), "alternatives on one tag are one tag condition")
+        #expect(
+            try (12...15).allSatisfy(tagRows) && !tagRows(16) && !tagRows(17),
+            "two tags or a custom field read the rows")
         func check(_ moment: String) async throws {
             for scope in [
                 AudienceScope(projectId: fixture.project.id, resourceId: fixture.resource.id),
                 AudienceScope(projectId: fixture.project.id, resourceId: nil),
             ] {
-                for (filter, text) in zip(filters, Self.shortcutFilters) {
+                for (filter, text) in zip(filters, texts) {
                     let (count, reached) = try await fixture.store.read { tx in
                         (
                             try tx.audienceCount(scope, filter: filter, now: Self.now),
@@ -264,6 +324,15 @@ import Testing
             fields[BuiltInField.appVersion.key] = "4.0"
             fields[BuiltInField.language.key] = nil
             try tx.setSubscriptionFields(id: ids[0], fields: fields)
+            // Reports on tagged subscriptions move their tag rows' built-in fields too.
+            for index in [6, 10] {
+                var reported = try #require(try tx.subscription(id: ids[index])).fields
+                reported[BuiltInField.lastSession.key] = .int(Self.now)
+                reported[BuiltInField.foregroundTime.key] = 10
+                reported[BuiltInField.sessionCount.key] = 1
+                reported[BuiltInField.appVersion.key] = "3.1"
+                try tx.setSubscriptionFields(id: ids[index], fields: reported)
+            }
             var suspended = try #require(try tx.subscription(id: ids[1]))
             suspended.status = .suspended
             suspended.updatedAt = 30

@@ -72,8 +72,9 @@ extension SQLTransaction {
     /// How many pushable subscriptions of the scope the filter admits. A filter on grouped
     /// built-in fields only (``FilterSQL/countsByGroup(_:)``, or none) sums the matching groups of
     /// `audience_counts` (kept by triggers on every write of a subscription, so it is the count of
-    /// the rows); a lone tag condition (``FilterSQL/tagRows(_:)``) counts the tag's rows in their
-    /// index, which carry their subscription's resource and push rules; any other reads the rows'
+    /// the rows); a tag condition, alone or beside conditions on built-in fields
+    /// (`FilterSQL.tagRows(_:dialect:now:)`), counts the tag's rows in their index, which carry
+    /// their subscription's resource, push rules and built-in fields; any other reads the rows'
     /// index, with each tag's subscriptions listed once.
     func audienceCount(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64) throws -> Int64 {
         if filter.map(FilterSQL.countsByGroup) ?? true {
@@ -87,7 +88,7 @@ extension SQLTransaction {
                 "SELECT CAST(COALESCE(SUM(r.n), 0) AS BIGINT) FROM audience_counts r WHERE \(sql)", parameters
             ).first?.int(0) ?? 0
         }
-        if let filter, let tag = FilterSQL.tagRows(filter) {
+        if let filter, let tag = FilterSQL.tagRows(filter, dialect: Self.dialect, now: now) {
             let (sql, parameters) = Self.scopeSQL(scope, table: "t")
             return try database.queryOnce(
                 "SELECT COUNT(*) FROM subscription_tags t WHERE \(tag.sql) AND \(sql) AND t.pushable = 1",
@@ -101,13 +102,14 @@ extension SQLTransaction {
         .first?.int(0) ?? 0
     }
 
-    /// Up to `limit` of the subscriptions the filter admits; the scan stops at the limit: a lone
-    /// tag condition takes the first of the tag's own rows, any other filter walks the rows' index
+    /// Up to `limit` of the subscriptions the filter admits; the scan stops at the limit: a tag
+    /// condition (alone or beside built-in fields) takes the first of the tag's own rows that
+    /// match, any other filter walks the rows' index
     /// probing tags per subscription looked at (never listing every tagged subscription first).
     func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
         -> [Subscription]
     {
-        if let filter, let tag = FilterSQL.tagRows(filter) {
+        if let filter, let tag = FilterSQL.tagRows(filter, dialect: Self.dialect, now: now) {
             let (sql, parameters) = Self.scopeSQL(scope, table: "t")
             return try database.queryOnce(
                 """
@@ -126,20 +128,40 @@ extension SQLTransaction {
         ).map(Self.subscription)
     }
 
+    /// The next chunk in id order, with keyset pagination: each resource's arm walks
+    /// `subscriptions_audience_keyset` (its pushable subscriptions by id, with their built-in
+    /// fields) from the cursor and stops at the chunk's size, so a fan-out reads each entry of the
+    /// resource once in all, whatever the segment's size, instead of reading and sorting the
+    /// segment's whole slice for each chunk. A project's resources are merged by id.
     func pushCandidates(
         _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
     )
         throws -> [AudienceCandidate]
     {
-        let condition = audienceWhere(scope, filter, now: now, tags: .probe)
-        // The chunk's ids first, from the covering indexes alone (sorted there), then their rows:
-        // never a read of the rows of the matches after the chunk.
+        let resources =
+            if let resourceId = scope.resourceId {
+                [resourceId]
+            } else {
+                try database.query("SELECT id FROM resources WHERE project_id = ? ORDER BY id", [scope.projectId])
+                    .map { $0.requiredInt(0) }
+            }
+        guard !resources.isEmpty else { return [] }
+        var arms: [String] = []
+        var parameters: [any SQLiteBindable] = []
+        for resourceId in resources {
+            let condition = audienceWhere(
+                AudienceScope(projectId: scope.projectId, resourceId: resourceId), filter, now: now, tags: .probe)
+            arms.append(
+                "SELECT a.id FROM (SELECT s.id FROM subscriptions s WHERE \(condition.sql) AND s.id > ? "
+                    + "ORDER BY s.id LIMIT ?) a")
+            parameters += condition.parameters + [cursor, limit]
+        }
+        // The chunk's ids first, from the covering index alone, then their rows: never a read of
+        // the rows of the matches after the chunk.
+        let ids = arms.count == 1 ? arms[0] : arms.joined(separator: " UNION ALL ") + " ORDER BY 1 LIMIT ?"
+        if arms.count > 1 { parameters.append(limit) }
         return try database.queryOnce(
-            """
-            SELECT \(Self.subscriptionColumns) FROM subscriptions s
-            WHERE s.id IN (SELECT s.id FROM subscriptions s WHERE \(condition.sql) AND s.id > ? ORDER BY s.id LIMIT ?)
-            ORDER BY s.id
-            """, condition.parameters + [cursor, limit]
+            "SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.id IN (\(ids)) ORDER BY s.id", parameters
         ).map { AudienceCandidate(subscription: try Self.subscription($0), invalidMarkedAt: nil) }
     }
 
