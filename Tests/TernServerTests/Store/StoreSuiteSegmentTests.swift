@@ -175,7 +175,7 @@ import Testing
                 let subscription = try tx.insertSubscription(
                     SubscriptionValues(
                         profileId: profile.id, resourceId: index % 3 == 0 ? second.id : first.id, channel: .push,
-                        provider: "ios-apns", token: "c\(index)", status: .subscribed, hashId: "c\(index)",
+                        provider: .apns, token: "c\(index)", status: .subscribed, hashId: "c\(index)",
                         fields: [BuiltInField.sessionCount.key: .int(Int64(index % 4))], clientTime: 1), now: 10)
                 if index % 4 != 0 { matching.append(subscription.id) }
             }
