@@ -61,9 +61,9 @@ import Testing
         expectRefused(chunkedOnOld, status: 400, mentioning: "HTTP/1.0")
     }
 
-    /// What libmicrohttpd would answer with its own HTML page is refused before it sees the
-    /// connection, in the envelope like every other answer.
-    @Test func headsLibmicrohttpdWouldRefuseAreAnsweredInTheEnvelope() async throws {
+    /// What a C server would answer with its own HTML page is refused in the envelope like every
+    /// other answer.
+    @Test func headsThatBreakTheFramingAreAnsweredInTheEnvelope() async throws {
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
         let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
@@ -81,7 +81,7 @@ import Testing
         ]
         for (request, status, words) in cases {
             let reply = try await exchange(server, request)
-            #expect(!reply.text.contains("<html"), "libmicrohttpd's own page: \(reply.text.prefix(300))")
+            #expect(!reply.text.contains("<html"), "an HTML page: \(reply.text.prefix(300))")
             expectRefused(reply, status: status, mentioning: words)
         }
         // A head that arrives in pieces is still looked at whole, and a sound one is served.
@@ -135,7 +135,7 @@ import Testing
             #expect(first.body.contains("\"ok\""), "the first answer is whole: \(first.text)")
             await socket.send(request)
             let reply = await socket.read()
-            #expect(!reply.text.contains("<html"), "libmicrohttpd's own page: \(reply.text.prefix(300))")
+            #expect(!reply.text.contains("<html"), "an HTML page: \(reply.text.prefix(300))")
             expectRefused(reply, status: status, mentioning: words)
         }
     }
