@@ -118,4 +118,17 @@ import Testing
         #expect(refused.text.contains("is not a token"), "\(refused.text)")
         #expect(await connection.isClosedByPeer())
     }
+
+    /// Idle connections cost the loop nothing while they are quiet: with 2,000 open, a new one and
+    /// the last of them are both answered.
+    @Test(.timeLimit(.minutes(1)))
+    func twoThousandIdleConnectionsDoNotStopTheServer() async throws {
+        let server = try startServer(EchoHandler(), configure: { $0.maxConnectionsPerAddress = 0 })
+        defer { server.stop() }
+        let idle = try (0..<2000).map { _ in try RawConnection(port: server.port) }
+        let (status, _, _) = try await fetch(server, "/still-serving")
+        #expect(status == 200)
+        try await idle[idle.count - 1].send("GET /last HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle[idle.count - 1].readResponse().status == 200)
+    }
 }
