@@ -38,9 +38,8 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .systemLibrary(
-            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // <sys/epoll.h> for the HTTP server's event loop (Glibc's module leaves it out); Linux only.
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
@@ -75,7 +74,9 @@ let package = Package(
         .target(name: "TernInboxUI", dependencies: ["TernInbox"]),
 
         // Server.
-        .target(name: "TernHTTP", dependencies: ["CMicroHTTPD", "CCurl", "CNGHTTP2", "COpenSSL"]),
+        .target(
+            name: "TernHTTP",
+            dependencies: [.target(name: "CEpoll", condition: linuxOnly), "CCurl", "CNGHTTP2", "COpenSSL"]),
         .target(name: "TernCrypto", dependencies: ["COpenSSL"]),
         .target(
             name: "TernServer",

@@ -7,13 +7,13 @@
 # Debian/Ubuntu: apt-get (as root, or through sudo). macOS: Homebrew.
 set -euo pipefail
 
-debian_packages=(pkg-config libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev libnghttp2-dev libssl-dev libpq-dev postgresql)
+debian_packages=(pkg-config libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev libssl-dev libpq-dev postgresql)
 # The dashboard's browser test (Tests/Browser) drives Debian's Chromium through its chromedriver.
 debian_packages+=(chromium chromium-driver)
 # The operators' guide's backup and restore test (scripts/tests/backup-restore.sh) runs the sqlite3,
 # openssl and curl command lines.
 debian_packages+=(sqlite3 openssl curl)
-brew_packages=(pkg-config sqlite libmicrohttpd curl libnghttp2 openssl@3 libpq postgresql@16)
+brew_packages=(pkg-config sqlite curl libnghttp2 openssl@3 libpq postgresql@16)
 
 # Python peers the tests start (Tests/Peers): the HTTP/2 peer needs the h2 package from PyPI.
 if command -v python3 >/dev/null && ! python3 -c "import h2" 2>/dev/null; then

@@ -52,8 +52,8 @@ import Testing
         #expect(response.text.contains("request body is larger than 1048576 bytes"))
     }
 
-    /// libmicrohttpd 0.9.75 takes no answer in the middle of an upload: a chunked body past the
-    /// limit is read and dropped (never buffered) and answered 413 when it ends.
+    /// A chunked body is answered 413 as soon as it passes the limit (never buffered past it), and
+    /// the connection closes after the answer.
     @Test func streamedBodyOverTheLimitIs413() async throws {
         let counter = Counter()
         let server = try countingServer(counter, maxBody: 1000)

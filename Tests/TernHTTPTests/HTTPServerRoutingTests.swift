@@ -83,8 +83,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func handlersRunConcurrentlyBeyondTheThreadPool() async throws {
-        // Two MHD threads, sixteen requests held inside the handler at once: only possible when a
-        // waiting handler does not occupy an MHD thread.
+        // Two event-loop threads, sixteen requests held inside the handler at once: only possible
+        // when a waiting handler does not occupy a loop thread.
         let gate = Gate()
         let server = try startServer(
             HTTPHandlerFunction { request in

@@ -61,9 +61,9 @@ import Testing
         expectRefused(chunkedOnOld, status: 400, mentioning: "HTTP/1.0")
     }
 
-    /// What libmicrohttpd would answer with its own HTML page is refused before it sees the
-    /// connection, in the envelope like every other answer.
-    @Test func headsLibmicrohttpdWouldRefuseAreAnsweredInTheEnvelope() async throws {
+    /// What a C server would answer with its own HTML page is refused in the envelope like every
+    /// other answer.
+    @Test func headsThatBreakTheFramingAreAnsweredInTheEnvelope() async throws {
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
         let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
@@ -81,7 +81,7 @@ import Testing
         ]
         for (request, status, words) in cases {
             let reply = try await exchange(server, request)
-            #expect(!reply.text.contains("<html"), "libmicrohttpd's own page: \(reply.text.prefix(300))")
+            #expect(!reply.text.contains("<html"), "an HTML page: \(reply.text.prefix(300))")
             expectRefused(reply, status: status, mentioning: words)
         }
         // A head that arrives in pieces is still looked at whole, and a sound one is served.
@@ -91,6 +91,77 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(await socket.read(quiet: 1).status == 200)
+    }
+
+    /// Every framing case above, as the second request on a kept-alive connection: the first
+    /// request's answer is intact and the connection stays open; the bad one gets the envelope and
+    /// the connection closes (a later head is read by the same rules as a first one).
+    @Test func framingErrorsInALaterRequestAreAnsweredInTheEnvelopeAndClose() async throws {
+        let server = try await SecurityServer.start()
+        defer { Task { await server.stop() } }
+        let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
+        let body = #"{"events":[]}"#
+        let cases: [(String, Int, String)] = [
+            (
+                post + "Content-Length: \(body.utf8.count)\r\nContent-Length: 3\r\n\r\n\(body)\(smuggled)", 400,
+                "Content-Length more than once"
+            ),
+            (
+                post + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\(smuggled)", 400,
+                "both Content-Length and Transfer-Encoding"
+            ),
+            (post + "Transfer-Encoding: gzip\r\n\r\nabc", 501, "transfer coding"),
+            (post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "transfer coding"),
+            ("GET /healthz HTTP/1.1\r\n\r\n", 400, "Host"),
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "more than one Host"),
+            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\rInjected: b\r\n\r\n", 400, "control character"),
+            ("POST /api/v1/event/push HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "HTTP/1.0"),
+            (post + "Content-Length: abc\r\n\r\n", 400, "not one decimal number"),
+            (post + "Content-Length: 99999999999999999999999\r\n\r\n", 413, "larger than"),
+            (post + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nab\r\n", 413, "chunk"),
+            (post + "Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n", 400, "not a hexadecimal number"),
+            ("GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request line"),
+            (
+                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431,
+                "headers"
+            ),
+            ("GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/2.0 is not supported"),
+        ]
+        for (request, status, words) in cases {
+            let socket = try RawSocket(port: server.process.port)
+            await socket.send(smuggled)
+            let first = await socket.read(quiet: 1)
+            #expect(first.status == 200 && first.answers == 1 && !first.closed, "\(first.text)")
+            #expect(first.body.contains("\"ok\""), "the first answer is whole: \(first.text)")
+            await socket.send(request)
+            let reply = await socket.read()
+            #expect(!reply.text.contains("<html"), "an HTML page: \(reply.text.prefix(300))")
+            expectRefused(reply, status: status, mentioning: words)
+        }
+    }
+
+    /// Pipelined: a sound request and a bad one in one write get the sound answer, then the
+    /// envelope, then the close; two sound ones get both answers, in the order they were sent.
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        let server = try await SecurityServer.start()
+        defer { Task { await server.stop() } }
+        let pair = try RawSocket(port: server.process.port)
+        await pair.send(smuggled + "GET /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\n\r\n")
+        let both = await pair.read(quiet: 1)
+        #expect(both.answers == 2, "\(both.text)")
+        let found = both.text.range(of: "HTTP/1.1 200")
+        let missing = both.text.range(of: "HTTP/1.1 404")
+        #expect(found != nil && missing != nil && found!.lowerBound < missing!.lowerBound, "\(both.text)")
+        #expect(!both.closed)
+
+        let bad = try RawSocket(port: server.process.port)
+        await bad.send(smuggled + "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + smuggled)
+        let reply = await bad.read()
+        #expect(reply.status == 200, "\(reply.text)")
+        #expect(reply.answers == 2, "the bytes after the bad head must not be read: \(reply.text)")
+        #expect(reply.text.contains("more than one Host"), "\(reply.text)")
+        #expect(!reply.text.contains("<html"), "\(reply.text)")
+        #expect(reply.closed)
     }
 
     @Test func soundRequestsKeepTheConnection() async throws {

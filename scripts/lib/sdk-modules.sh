@@ -42,7 +42,7 @@ build_sdk() {
 # swift-symbolgraph-extract to load the server's C shims.
 server_tool_flags() {
     local flag
-    for flag in $(pkg-config --cflags-only-I libpq libmicrohttpd libcurl openssl libnghttp2 2>/dev/null); do
+    for flag in $(pkg-config --cflags-only-I libpq libcurl openssl libnghttp2 2>/dev/null); do
         printf '%s\n' -Xcc "$flag"
     done
 }

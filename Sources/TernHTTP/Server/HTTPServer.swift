@@ -1,12 +1,15 @@
-import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// An HTTP/1.1 server over libmicrohttpd: a thread pool polling with epoll (Linux), keep-alive,
-/// body and header limits, a connection timeout, and an async handler.
+/// An HTTP/1.1 server of its own: a few event-loop threads (epoll on Linux, poll elsewhere) over
+/// non-blocking sockets, keep-alive and pipelining (answers in order), `Content-Length` and
+/// chunked bodies, body and header limits, deadlines for heads and bodies, an idle timeout,
+/// connection caps, and an async handler.
 ///
-/// A request's connection is suspended while its handler runs (MHD suspend/resume), so a slow
-/// handler holds no MHD thread: the pool keeps serving other connections.
+/// Every request head on every connection is read by the same RFC 9112 rules; what breaks them is
+/// answered through `errorResponse` and the connection closed. A whole request runs its handler in
+/// a `Task` of its own, so a slow handler holds no loop thread, and that task writes its answer to
+/// the socket itself; only what the socket cannot take at once is left to the loop.
 ///
 /// ```swift
 /// let server = try HTTPServer(configuration: .init(port: 0), handler: HTTPHandlerFunction { request in
@@ -17,8 +20,9 @@ import Synchronization
 /// server.stop()
 /// ```
 public final class HTTPServer: Sendable {
-    /// Words the errors the server answers itself (413, 431, a path that is not UTF-8, 503 while
-    /// stopping, 500 for a handler's invalid status): a status and a reason in, the answer out.
+    /// Words the errors the server answers itself (the framing errors: 400, 413, 414, 431, 501 and
+    /// 505; 408 for a late body, a path that is not UTF-8, 503 while stopping, 500 for a handler's
+    /// invalid status): a status and a reason in, the answer out.
     /// Plain text unless the application gives its own (Tern's server answers its JSON envelope).
     public typealias ErrorResponse = @Sendable (_ status: Int, _ reason: String) -> HTTPResponse
 
@@ -28,23 +32,26 @@ public final class HTTPServer: Sendable {
         public var host: String = "127.0.0.1"
         /// The port; 0 picks a free one (read it back from `HTTPServer.port`).
         public var port: Int = 8080
-        /// libmicrohttpd's thread pool size.
+        /// Event-loop threads: each accepts from the listening socket and reads and writes the
+        /// connections it accepted. Handlers do not run on them (they run as tasks), so one or two
+        /// per core is plenty.
         public var threads: Int = 8
         /// Larger request bodies are answered 413 (worded by the server's `errorResponse`).
         public var maxBodyBytes: Int = 1 << 20
-        /// Idle connections are closed after this many seconds.
+        /// Connections that send and receive nothing for this many seconds, while no handler runs for
+        /// them, are closed (0: never).
         public var connectionTimeoutSeconds: Int = 30
-        /// Larger request headers are answered 431 (worded by the server's `errorResponse`; much
-        /// larger ones by libmicrohttpd itself).
+        /// A larger request head is answered 431 (a request line alone longer than this, 414), worded
+        /// by the server's `errorResponse`; so is a chunked body's trailer section past it.
         public var maxHeaderBytes: Int = 16 << 10
-        /// At most this many connections at once; more are refused by libmicrohttpd.
+        /// At most this many connections at once; more are closed as they are accepted.
         public var maxConnections: Int = 4096
         /// At most this many connections at once from one client address (0: no cap); more are closed
         /// as they are accepted, so one client cannot take every slot under `maxConnections`.
         public var maxConnectionsPerAddress: Int = 256
         /// A request's head (request line and headers) must be complete within this many seconds of
-        /// the connection opening or of the previous answer, however slowly it trickles in (0: no
-        /// deadline beyond the idle `connectionTimeoutSeconds`).
+        /// the connection opening or of the previous answer, however slowly it trickles in; past
+        /// that the connection is closed (0: no deadline beyond the idle `connectionTimeoutSeconds`).
         public var headTimeoutSeconds: Int = 30
         /// A request's body must be complete within this many seconds of its head, however slowly
         /// it trickles in; past that the client gets a 408 and the connection closes (0: no deadline
@@ -68,7 +75,7 @@ public final class HTTPServer: Sendable {
 
     private enum Lifecycle {
         case bound(ListeningSocket)
-        case running(DaemonHandle, ListeningSocket, FrontDoor)
+        case running([EventLoop], ListeningSocket)
         case stopped
     }
 
@@ -91,9 +98,12 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.port = socket.port
         self.core = ServerCore(
-            handler: handler, errorResponse: errorResponse, maxBodyBytes: configuration.maxBodyBytes,
-            maxHeaderBytes: configuration.maxHeaderBytes, headTimeoutSeconds: configuration.headTimeoutSeconds,
-            bodyTimeoutSeconds: configuration.bodyTimeoutSeconds)
+            handler: handler, errorResponse: errorResponse,
+            limits: ServerCore.Limits(
+                maxBodyBytes: configuration.maxBodyBytes, maxHeaderBytes: configuration.maxHeaderBytes,
+                headSeconds: configuration.headTimeoutSeconds, bodySeconds: configuration.bodyTimeoutSeconds,
+                idleSeconds: configuration.connectionTimeoutSeconds, maxConnections: configuration.maxConnections,
+                maxPerAddress: configuration.maxConnectionsPerAddress))
         self.lifecycle = Mutex(.bound(socket))
     }
 
@@ -102,28 +112,19 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts serving on the bound socket.
-    /// - Throws: `HTTPServerError` when already started, stopped, or libmicrohttpd refuses to start.
+    /// - Throws: `HTTPServerError` when already started, stopped, or an event loop cannot be made.
     public func start() throws {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             switch state {
             case .running: throw HTTPServerError("the server is already running on port \(port)")
             case .stopped: throw HTTPServerError("the server was stopped; create a new one to serve again")
             case .bound(let socket):
-                let door = try FrontDoor(
-                    listening: socket.descriptor,
-                    limits: FrontDoor.Limits(
-                        maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
-                        // Without a head deadline, the idle timeout is what libmicrohttpd would apply.
-                        headSeconds: configuration.headTimeoutSeconds > 0
-                            ? configuration.headTimeoutSeconds : configuration.connectionTimeoutSeconds,
-                        maxConnections: configuration.maxConnections,
-                        maxPerAddress: configuration.maxConnectionsPerAddress),
-                    errorResponse: core.errorResponse)
-                let daemon = try MHDDaemon.start(
-                    socket: socket, configuration: configuration, core: Unmanaged.passUnretained(core).toOpaque())
-                state = .running(daemon, socket, door)
-                core.heads.start()
-                door.start(daemon: daemon)
+                var loops: [EventLoop] = []
+                for _ in 0..<configuration.threads {
+                    loops.append(try EventLoop(core: core, listening: socket.descriptor))
+                }
+                state = .running(loops, socket)
+                for loop in loops { loop.start() }
             }
         }
     }
@@ -132,32 +133,29 @@ public final class HTTPServer: Sendable {
     /// `shutdownGraceSeconds`, then answers them 503), closes every connection. Idempotent; blocks
     /// the calling thread until done.
     public func stop() {
-        let taken = lifecycle.withLock { state -> (DaemonHandle, ListeningSocket, FrontDoor)? in
+        let taken = lifecycle.withLock { state -> ([EventLoop], ListeningSocket)? in
             defer { state = .stopped }
             switch state {
             case .bound(let socket):
                 socket.release()
                 return nil
-            case .running(let daemon, let socket, let door): return (daemon, socket, door)
+            case .running(let loops, let socket): return (loops, socket)
             case .stopped: return nil
             }
         }
-        guard let (daemon, socket, door) = taken else { return }
-        core.tracker.withLock { $0.stopping = true }
-        // No new connections: the front door (which owns the listening socket) stops accepting.
-        door.stop()
+        guard let (loops, socket) = taken else { return }
+        // No new connections; answers from now on close theirs, and idle connections are closed.
+        core.stopping.store(true, ordering: .relaxed)
+        for loop in loops { loop.stopAccepting() }
         let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
-        while core.tracker.withLock({ $0.active > 0 }), Date() < deadline {
+        while core.inFlight.load(ordering: .relaxed) > 0, Date() < deadline {
             usleep(2_000)
         }
-        // MHD must not be stopped with a suspended connection: answer what still runs, and wait
-        // until the daemon threads have queued those answers.
-        while core.tracker.withLock({ !$0.handling.isEmpty }) {
-            core.abandonHandlers()
-            usleep(1_000)
+        core.forcing.store(true, ordering: .relaxed)
+        for loop in loops {
+            for connection in loop.open { connection.abandon() }
         }
-        MHD_stop_daemon(daemon.pointer)
-        core.heads.stop()
+        for loop in loops { loop.stop() }
         socket.release()
     }
 

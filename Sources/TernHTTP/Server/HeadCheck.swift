@@ -1,108 +1,190 @@
 import Foundation
 
-/// The framing checks libmicrohttpd 0.9.75 would answer with its own HTML page: made on the bytes
-/// of a new connection's first head (peeked, not read) before the connection is handed to it, so
-/// that these refusals are worded by the server's `errorResponse` like every other answer.
+/// A request head as read off the wire: the request line's parts and the header fields.
+struct RequestHead: Sendable {
+    let method: String
+    /// The request target's bytes as sent (origin-form, absolute-form or `*`).
+    let target: [UInt8]
+    /// `"HTTP/1.1"` or `"HTTP/1.0"`.
+    let version: String
+    /// Names lowercased; repeated fields joined with `", "`.
+    let headers: [String: String]
+    /// Names that came more than once.
+    let repeated: Set<String>
+}
+
+/// How a request's body is delimited (RFC 9112 §6.3).
+enum BodyFraming: Equatable {
+    case none
+    case length(Int)
+    case chunked
+}
+
+/// Reads a request head from the bytes a connection has received, with RFC 9112's rules: every
+/// head on every connection, the first and each later one alike. What breaks them is refused with
+/// a status and a reason the server words through its `errorResponse` (then closes): a request line
+/// that is not `METHOD SP target SP HTTP/x.y`, an unsupported version (505), an over-long request
+/// line (414) or head (431), a header line without a colon or with whitespace before it, obsolete
+/// line folding, and what `RequestFraming` checks on the fields.
 enum HeadCheck {
-    /// What the peeked bytes say.
-    enum Verdict: Equatable {
-        /// Not a whole head yet.
+    /// What the bytes so far say.
+    enum Verdict {
+        /// Not a whole head yet, and nothing wrong so far.
         case incomplete
-        /// Sound as far as these checks go: hand the connection on.
-        case pass
         /// Refused: the status and a reason.
         case refuse(Int, String)
+        /// A whole head, and how many bytes it took (empty lines before it included).
+        case head(RequestHead, length: Int)
     }
 
-    /// Checks `bytes` (the start of a connection) against a head limit and a body limit.
-    static func check(_ bytes: [UInt8], maxHeaderBytes: Int, maxBodyBytes: Int) -> Verdict {
-        guard let (end, bodyStart) = headEnd(bytes) else {
-            if let line = bytes.firstIndex(of: 0x0A) ?? (bytes.count > maxHeaderBytes ? bytes.count : nil),
-                let refusal = requestLine(Array(bytes[..<line]), maxHeaderBytes: maxHeaderBytes)
-            {
-                return refusal
+    private static let cr: UInt8 = 0x0D
+    private static let lf: UInt8 = 0x0A
+    private static let space: UInt8 = 0x20
+    private static let tab: UInt8 = 0x09
+
+    /// Reads the head at the start of `bytes` (whose lines may end in CRLF or LF).
+    static func parse(_ bytes: UnsafeRawBufferPointer, maxHeaderBytes: Int) -> Verdict {
+        let count = bytes.count
+        // A server ignores empty lines before a request line (RFC 9112 §2.2).
+        var begin = 0
+        while begin < count, bytes[begin] == cr || bytes[begin] == lf { begin += 1 }
+        if begin > maxHeaderBytes {
+            return .refuse(400, "the request starts with more than \(maxHeaderBytes) empty lines")
+        }
+        var lines: [Range<Int>] = []
+        var lineStart = begin
+        var end: Int?
+        while lineStart < count, let newline = index(of: lf, in: bytes, from: lineStart) {
+            var lineEnd = newline
+            if lineEnd > lineStart, bytes[lineEnd - 1] == cr { lineEnd -= 1 }
+            if lineEnd == lineStart {
+                end = newline + 1
+                break
             }
-            if bytes.count > maxHeaderBytes {
-                return .refuse(431, "request headers are larger than \(maxHeaderBytes) bytes")
+            lines.append(lineStart..<lineEnd)
+            lineStart = newline + 1
+        }
+        guard let end else {
+            let pending = count - begin
+            if lines.isEmpty, pending > maxHeaderBytes { return tooLongLine(maxHeaderBytes) }
+            if pending > maxHeaderBytes { return tooLarge(maxHeaderBytes) }
+            if let first = lines.first, case .refuse(let status, let reason) = requestLine(bytes, first) {
+                return .refuse(status, reason)
             }
             return .incomplete
         }
-        let lines = split(Array(bytes[..<end]))
-        guard let first = lines.first else { return .pass }
-        if let refusal = requestLine(first, maxHeaderBytes: maxHeaderBytes) { return refusal }
-        var chunked = false
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            if name == "content-length" {
-                let parts = value.split(separator: ",", omittingEmptySubsequences: false).map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }
-                for part in parts {
-                    guard !part.isEmpty, part.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-                        return .refuse(
-                            400, "Content-Length \"\(value.prefix(40))\" is not one decimal number (RFC 9112 §6.3)")
-                    }
-                    guard let length = Int(part), length <= maxBodyBytes else {
-                        return .refuse(413, "request body is larger than \(maxBodyBytes) bytes")
-                    }
-                }
-            }
-            if name == "transfer-encoding", value.lowercased().hasSuffix("chunked") { chunked = true }
+        if end - begin > maxHeaderBytes {
+            return lines[0].count > maxHeaderBytes ? tooLongLine(maxHeaderBytes) : tooLarge(maxHeaderBytes)
         }
-        if chunked { return chunkSize(Array(bytes[bodyStart...]), maxBodyBytes: maxBodyBytes) }
-        return .pass
+        let line: (method: String, target: [UInt8], version: String)
+        switch requestLine(bytes, lines[0]) {
+        case .refuse(let status, let reason): return .refuse(status, reason)
+        case .line(let method, let target, let version): line = (method, target, version)
+        }
+        var headers: [String: String] = [:]
+        var repeated: Set<String> = []
+        for range in lines.dropFirst() {
+            if bytes[range.lowerBound] == space || bytes[range.lowerBound] == tab {
+                return .refuse(400, "a header line starts with whitespace (obsolete line folding, RFC 9112 §5.2)")
+            }
+            guard let colon = index(of: UInt8(ascii: ":"), in: bytes, from: range.lowerBound), colon < range.upperBound
+            else {
+                return .refuse(400, "a header line has no colon (RFC 9112 §5.1)")
+            }
+            let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<colon])
+            guard !nameBytes.isEmpty, nameBytes.allSatisfy(isToken) else {
+                return .refuse(
+                    400,
+                    "header name \"\(String(decoding: nameBytes.prefix(40), as: UTF8.self))\" is not a token "
+                        + "(no whitespace before the colon, RFC 9112 §5.1)")
+            }
+            var valueStart = colon + 1
+            var valueEnd = range.upperBound
+            while valueStart < valueEnd, bytes[valueStart] == space || bytes[valueStart] == tab { valueStart += 1 }
+            while valueEnd > valueStart, bytes[valueEnd - 1] == space || bytes[valueEnd - 1] == tab { valueEnd -= 1 }
+            let name = HeaderName.lowercased(nameBytes)
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+            if let existing = headers[name] {
+                repeated.insert(name)
+                headers[name] = existing + ", " + value
+            } else {
+                headers[name] = value
+            }
+        }
+        if let refusal = RequestFraming.check(version: line.version, headers: headers, repeated: repeated) {
+            return .refuse(refusal.status, refusal.reason)
+        }
+        let head = RequestHead(
+            method: line.method, target: line.target, version: line.version, headers: headers, repeated: repeated)
+        return .head(head, length: end)
     }
 
-    /// `METHOD SP target SP HTTP/x.y`: a version libmicrohttpd would refuse, or a target too long.
-    static func requestLine(_ line: [UInt8], maxHeaderBytes: Int) -> Verdict? {
-        let text = line.last == 0x0D ? line.dropLast() : line[...]
-        if text.count > maxHeaderBytes {
-            return .refuse(414, "the request line is longer than \(maxHeaderBytes) bytes: shorten the URL")
+    /// The body's framing, once `RequestFraming` has passed the head: a `Content-Length` past
+    /// `maxBodyBytes` (or past any integer) is refused 413 before a byte of the body is read.
+    static func framing(_ head: RequestHead, maxBodyBytes: Int) throws(RequestFraming.Refusal) -> BodyFraming {
+        if head.headers["transfer-encoding"] != nil { return .chunked }
+        guard let length = head.headers["content-length"] else { return .none }
+        let first = length.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? length
+        guard let declared = Int(first), declared <= maxBodyBytes else {
+            throw RequestFraming.Refusal(status: 413, reason: "request body is larger than \(maxBodyBytes) bytes")
         }
-        guard let space = text.lastIndex(of: 0x20) else { return nil }
-        let version = String(decoding: text[(space + 1)...], as: UTF8.self)
-        guard version.hasPrefix("HTTP/") else { return nil }
+        return declared == 0 ? .none : .length(declared)
+    }
+
+    private enum Line {
+        case line(String, [UInt8], String)
+        case refuse(Int, String)
+    }
+
+    /// `METHOD SP request-target SP HTTP-version` (RFC 9112 §3).
+    private static func requestLine(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Line {
+        let line = UnsafeRawBufferPointer(rebasing: bytes[range])
+        guard let first = line.firstIndex(of: space), let last = line.lastIndex(of: space), first < last else {
+            return .refuse(400, "the request line is not METHOD SP target SP HTTP-version (RFC 9112 §3)")
+        }
+        let version = String(decoding: UnsafeRawBufferPointer(rebasing: line[(last + 1)...]), as: UTF8.self)
+        guard version.hasPrefix("HTTP/") else {
+            return .refuse(400, "the request line is not METHOD SP target SP HTTP-version (RFC 9112 §3)")
+        }
         if version != "HTTP/1.1", version != "HTTP/1.0" {
             return .refuse(505, "HTTP version \(version.prefix(16)) is not supported; use HTTP/1.1")
         }
-        return nil
+        let method = UnsafeRawBufferPointer(rebasing: line[..<first])
+        guard method.allSatisfy(isToken) else {
+            return .refuse(400, "the request method is not a token (RFC 9110 §9.1)")
+        }
+        let target = Array(line[(first + 1)..<last])
+        guard !target.isEmpty, !target.contains(where: { $0 <= space || $0 == 0x7F }) else {
+            return .refuse(400, "the request target is empty or contains whitespace or a control character")
+        }
+        return .line(String(decoding: method, as: UTF8.self), target, version)
     }
 
-    /// The first chunk's size line, when it has arrived: hexadecimal, and within the body limit.
-    static func chunkSize(_ body: [UInt8], maxBodyBytes: Int) -> Verdict {
-        guard let end = body.firstIndex(of: 0x0A) else {
-            return body.count > 64 ? .refuse(400, "the chunk size line is malformed (RFC 9112 §7.1)") : .pass
-        }
-        var line = body[..<end]
-        if line.last == 0x0D { line = line.dropLast() }
-        let size = line.prefix { $0 != UInt8(ascii: ";") }
-        let digits = String(decoding: size, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit) else {
-            return .refuse(400, "chunk size \"\(digits.prefix(20))\" is not a hexadecimal number (RFC 9112 §7.1)")
-        }
-        guard digits.count <= 15, let value = Int(digits, radix: 16), value <= maxBodyBytes else {
-            return .refuse(413, "a chunk of the request body is larger than \(maxBodyBytes) bytes")
-        }
-        return .pass
+    private static func tooLongLine(_ limit: Int) -> Verdict {
+        .refuse(414, "the request line is longer than \(limit) bytes: shorten the URL")
     }
 
-    /// Where the head ends (before its empty line) and the body starts; lines may end in CRLF or LF.
-    static func headEnd(_ bytes: [UInt8]) -> (Int, Int)? {
-        var index = 0
-        while let newline = bytes[index...].firstIndex(of: 0x0A) {
-            let next = newline + 1
-            if next < bytes.count, bytes[next] == 0x0A { return (newline, next + 1) }
-            if next + 1 < bytes.count, bytes[next] == 0x0D, bytes[next + 1] == 0x0A { return (newline, next + 2) }
-            index = next
-        }
-        return nil
+    private static func tooLarge(_ limit: Int) -> Verdict {
+        .refuse(431, "request headers are larger than \(limit) bytes")
     }
 
-    static func split(_ head: [UInt8]) -> [[UInt8]] {
-        head.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            line.last == 0x0D ? Array(line.dropLast()) : Array(line)
+    static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// RFC 9110 §5.6.2's tchar.
+    private static let tokenBytes: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
         }
+    }
+
+    static func isToken(_ byte: UInt8) -> Bool {
+        tokenBytes[Int(byte)]
     }
 }

@@ -8,8 +8,9 @@ import Foundation
     private let streamSocket = SOCK_STREAM
 #endif
 
-/// An IPv4 TCP socket bound and listening, created before libmicrohttpd starts so that a bind
-/// failure has a reason (errno) and port 0 learns its port.
+/// An IPv4 TCP socket bound and listening, non-blocking (the event loops accept from it until
+/// it has nothing more), created when the server is, so that a bind failure has a reason (errno)
+/// and port 0 learns its port.
 struct ListeningSocket: Sendable {
     let descriptor: Int32
     let port: Int
@@ -30,6 +31,7 @@ struct ListeningSocket: Sendable {
             throw HTTPServerError("cannot create a socket: \(String(cString: strerror(errno)))")
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         let bound = withUnsafePointer(to: &address) {
@@ -56,7 +58,7 @@ struct ListeningSocket: Sendable {
         self.port = Int(UInt16(bigEndian: actual.sin_port))
     }
 
-    /// Closes the socket; after libmicrohttpd stopped, when it was quiesced.
+    /// Closes the socket, once the event loops no longer watch it.
     func release() {
         close(descriptor)
     }

@@ -1,10 +1,11 @@
 import Foundation
 
-/// RFC 9112's framing rules for a request head, checked once libmicrohttpd has parsed it and
-/// before any body is read. libmicrohttpd 0.9.75 lets these through (two `Content-Length` values,
-/// `Content-Length` beside `Transfer-Encoding`, an unknown transfer coding, no `Host`); each is
-/// answered here, in the JSON envelope, and the connection is closed after the answer, because a
-/// peer that frames one message badly cannot be trusted to frame the next.
+/// RFC 9112's framing rules for a request head's fields, checked once `HeadCheck` has read the
+/// head and before any body is read: two different `Content-Length` values, `Content-Length`
+/// beside `Transfer-Encoding`, an unknown transfer coding, no `Host` or two, a control character in
+/// a value. Each is answered through the server's `errorResponse` and the connection is closed
+/// after the answer, because a peer that frames one message badly cannot be trusted to frame the
+/// next.
 enum RequestFraming {
     /// Why the head is refused: the status (400, 501 or 505) and a reason a person can act on.
     struct Refusal: Error, Equatable {

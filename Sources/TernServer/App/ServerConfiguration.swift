@@ -7,7 +7,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     var port = 8080
     /// Where the SQLite file and `bootstrap.json` live.
     var dataDirectory = "./.tern"
-    /// libmicrohttpd's polling threads.
+    /// The HTTP server's event-loop threads (handlers run as tasks, not on them).
     var threads = 4
     var maxBodyBytes = 1 << 20
     var maxHeaderBytes = 16 << 10

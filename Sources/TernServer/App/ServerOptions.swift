@@ -48,7 +48,7 @@ public enum ServerOptions {
             config, value throws(ConfigurationError) in
             config.databasePoolSize = try integer(value, "--database-pool", 1...256)
         },
-        Option(flag: "--threads", environment: "TERN_THREADS", argument: "N", help: "HTTP polling threads (4)") {
+        Option(flag: "--threads", environment: "TERN_THREADS", argument: "N", help: "HTTP event-loop threads (4)") {
             config, value throws(ConfigurationError) in config.threads = try integer(value, "--threads", 1...256)
         },
         Option(

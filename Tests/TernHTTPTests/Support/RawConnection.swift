@@ -70,6 +70,19 @@ final class RawConnection: @unchecked Sendable {
         try await onQueue { try self.readResponseBlocking() }
     }
 
+    /// Reads one head only (an interim `100 Continue`, say) and returns it as text.
+    func readHead() async throws -> String {
+        try await onQueue {
+            let separator = Data("\r\n\r\n".utf8)
+            while self.buffer.range(of: separator) == nil {
+                guard try self.fill() else { throw RawConnectionError(description: "connection closed before a head") }
+            }
+            let end = self.buffer.range(of: separator)!
+            defer { self.buffer = Data(self.buffer[end.upperBound...]) }
+            return String(decoding: self.buffer[self.buffer.startIndex..<end.lowerBound], as: UTF8.self)
+        }
+    }
+
     /// True when the server closed the connection (read returns 0 or fails).
     func isClosedByPeer() async -> Bool {
         (try? await onQueue { try self.fill() }) == false
