@@ -33,20 +33,12 @@ extension InAppService {
             }
             profile = try resolver.applyProfileChanges(
                 tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
-            var cats = existing?.cats ?? [:]
-            for cat in request.cats ?? [] {
-                if let name = cat.name { cats[name] = cat.active ?? true }
-            }
-            let fields = CustomFields.merge(existing?.fields ?? [:], request.customFields)
+            let change = SubscriptionChange(
+                to: status, existing: existing, cats: request.cats, customFields: request.customFields,
+                time: request.time)
             let subscription: Subscription
-            if var existing {
-                existing.status = status
-                existing.fields = fields
-                existing.cats = cats
-                existing.clientTime = request.time
-                existing.updatedAt = now
-                try tx.updateSubscription(existing)
-                subscription = existing
+            if let existing {
+                subscription = try change.update(existing, tx, now: now)
             } else {
                 subscription = try tx.insertSubscription(
                     SubscriptionValues(
@@ -54,7 +46,7 @@ extension InAppService {
                         provider: nil, token: "", status: status,
                         hashId: SubscriptionService.hashId(
                             profile, caller.resource.id, InAppWire.channel.storedProvider(nil), ""),
-                        fields: fields, cats: cats, clientTime: request.time),
+                        fields: change.fields, cats: change.cats, clientTime: request.time),
                     now: now)
             }
             if request.replace == true, let provider, let token = request.subscriptionId {

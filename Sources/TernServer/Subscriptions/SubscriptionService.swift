@@ -39,28 +39,21 @@ struct SubscriptionService: Sendable {
             profile = try resolver.applyProfileChanges(
                 tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
 
-            var cats = existing?.cats ?? [:]
-            for cat in request.cats ?? [] {
-                if let name = cat.name { cats[name] = cat.active ?? true }
-            }
-            let fields = CustomFields.merge(existing?.fields ?? [:], request.customFields)
+            let change = SubscriptionChange(
+                to: status, existing: existing, cats: request.cats, customFields: request.customFields,
+                time: request.time)
             let subscription: Subscription
             if var existing {
-                existing.status = status
-                existing.fields = fields
-                existing.cats = cats
-                existing.clientTime = request.time
                 existing.apnsEnvironment = request.apnsEnvironment ?? existing.apnsEnvironment
-                existing.updatedAt = now
-                try tx.updateSubscription(existing)
-                subscription = existing
+                subscription = try change.update(existing, tx, now: now)
             } else {
                 subscription = try tx.insertSubscription(
                     SubscriptionValues(
                         profileId: profile.id, resourceId: caller.resource.id, channel: .push,
                         provider: provider, token: request.subscriptionId, status: status,
                         hashId: Self.hashId(profile, caller.resource.id, provider.rawValue, request.subscriptionId),
-                        fields: fields, cats: cats, clientTime: request.time, apnsEnvironment: request.apnsEnvironment),
+                        fields: change.fields, cats: change.cats, clientTime: request.time,
+                        apnsEnvironment: request.apnsEnvironment),
                     now: now)
             }
             if request.replace == true {

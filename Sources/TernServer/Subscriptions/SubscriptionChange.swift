@@ -1,0 +1,38 @@
+import Foundation
+import TernProtocol
+
+/// What `push/subscribe` and `inapp/subscribe` (and their unsubscribe and suspend) write on the
+/// subscription they change, decided once for both: the new status, the request's categories over
+/// the ones the subscription had, its custom fields merged in, at the request's time.
+struct SubscriptionChange {
+    var status: SubscriptionStatus
+    var cats: [String: Bool]
+    var fields: [String: JSONValue]
+    var clientTime: Int64
+
+    init(
+        to status: SubscriptionStatus, existing: Subscription?, cats requested: [CategoryData]?,
+        customFields: [String: JSONValue]?, time: Int64
+    ) {
+        var cats = existing?.cats ?? [:]
+        for cat in requested ?? [] {
+            if let name = cat.name { cats[name] = cat.active ?? true }
+        }
+        self.status = status
+        self.cats = cats
+        self.fields = CustomFields.merge(existing?.fields ?? [:], customFields)
+        self.clientTime = time
+    }
+
+    /// `existing` with the change applied, written.
+    func update(_ existing: Subscription, _ tx: any StoreTransaction, now: Int64) throws -> Subscription {
+        var changed = existing
+        changed.status = status
+        changed.fields = fields
+        changed.cats = cats
+        changed.clientTime = clientTime
+        changed.updatedAt = now
+        try tx.updateSubscription(changed)
+        return changed
+    }
+}
