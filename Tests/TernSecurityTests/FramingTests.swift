@@ -5,7 +5,50 @@ import Testing
 /// framing gets one JSON answer and the connection is closed, so nothing after it is read as a
 /// second request.
 @Suite(.serialized) struct FramingTests {
-    let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    static let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    /// A refused head, with the status and the words its envelope must have.
+    typealias RefusedHead = (request: String, status: Int, words: String)
+
+    /// Heads that break RFC 9112's framing rules (lengths, codings, Host, control characters).
+    static let brokenRules: [RefusedHead] = {
+        let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
+        let body = #"{"events":[]}"#
+        return [
+            (
+                post + "Content-Length: \(body.utf8.count)\r\nContent-Length: 3\r\n\r\n\(body)\(Self.smuggled)", 400,
+                "Content-Length more than once"
+            ),
+            (
+                post + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\(Self.smuggled)", 400,
+                "both Content-Length and Transfer-Encoding"
+            ),
+            (post + "Transfer-Encoding: gzip\r\n\r\nabc", 501, "transfer coding"),
+            (post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "transfer coding"),
+            ("GET /healthz HTTP/1.1\r\n\r\n", 400, "Host"),
+            ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "more than one Host"),
+            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\rInjected: b\r\n\r\n", 400, "control character"),
+            ("POST /api/v1/event/push HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "HTTP/1.0"),
+        ]
+    }()
+
+    /// Heads a C server would answer with its own HTML page: numbers that are not numbers or do not
+    /// fit, an over-long request line, huge headers, an unsupported version.
+    static let unreadableHeads: [RefusedHead] = {
+        let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
+        return [
+            (post + "Content-Length: abc\r\n\r\n", 400, "not one decimal number"),
+            (post + "Content-Length: 99999999999999999999999\r\n\r\n", 413, "larger than"),
+            (post + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nab\r\n", 413, "chunk"),
+            (post + "Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n", 400, "not a hexadecimal number"),
+            ("GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request line"),
+            (
+                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431,
+                "headers"
+            ),
+            ("GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/2.0 is not supported"),
+        ]
+    }()
 
     func exchange(_ server: SecurityServer, _ request: String) async throws -> RawSocket.Reply {
         let socket = try RawSocket(port: server.process.port)
@@ -25,40 +68,9 @@ import Testing
     @Test func framingErrorsAreAnsweredOnceAndClose() async throws {
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
-        let body = #"{"events":[]}"#
-
-        let twoLengths = try await exchange(
-            server,
-            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nContent-Length: 3\r\n"
-                + "\r\n\(body)\(smuggled)")
-        expectRefused(twoLengths, status: 400, mentioning: "Content-Length more than once")
-
-        let lengthAndChunked = try await exchange(
-            server,
-            "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "0\r\n\r\n\(smuggled)")
-        expectRefused(lengthAndChunked, status: 400, mentioning: "both Content-Length and Transfer-Encoding")
-
-        let unknownCoding = try await exchange(
-            server, "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc")
-        expectRefused(unknownCoding, status: 501, mentioning: "transfer coding")
-
-        let codingList = try await exchange(
-            server, "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
-        expectRefused(codingList, status: 501, mentioning: "transfer coding")
-
-        let noHost = try await exchange(server, "GET /healthz HTTP/1.1\r\n\r\n")
-        expectRefused(noHost, status: 400, mentioning: "Host")
-
-        let twoHosts = try await exchange(server, "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
-        expectRefused(twoHosts, status: 400, mentioning: "more than one Host")
-
-        let bareCR = try await exchange(server, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\rInjected: b\r\n\r\n")
-        expectRefused(bareCR, status: 400, mentioning: "control character")
-
-        let chunkedOnOld = try await exchange(
-            server, "POST /api/v1/event/push HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
-        expectRefused(chunkedOnOld, status: 400, mentioning: "HTTP/1.0")
+        for (request, status, words) in Self.brokenRules {
+            expectRefused(try await exchange(server, request), status: status, mentioning: words)
+        }
     }
 
     /// What a C server would answer with its own HTML page is refused in the envelope like every
@@ -66,20 +78,7 @@ import Testing
     @Test func headsThatBreakTheFramingAreAnsweredInTheEnvelope() async throws {
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
-        let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
-        let cases: [(String, Int, String)] = [
-            (post + "Content-Length: abc\r\n\r\n", 400, "not one decimal number"),
-            (post + "Content-Length: 99999999999999999999999\r\n\r\n", 413, "larger than"),
-            (post + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nab\r\n", 413, "chunk"),
-            (post + "Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n", 400, "not a hexadecimal number"),
-            ("GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request line"),
-            (
-                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431,
-                "headers"
-            ),
-            ("GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/2.0 is not supported"),
-        ]
-        for (request, status, words) in cases {
+        for (request, status, words) in Self.unreadableHeads {
             let reply = try await exchange(server, request)
             #expect(!reply.text.contains("<html"), "an HTML page: \(reply.text.prefix(300))")
             expectRefused(reply, status: status, mentioning: words)
@@ -99,37 +98,9 @@ import Testing
     @Test func framingErrorsInALaterRequestAreAnsweredInTheEnvelopeAndClose() async throws {
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
-        let post = "POST /api/v1/event/push HTTP/1.1\r\nHost: x\r\n"
-        let body = #"{"events":[]}"#
-        let cases: [(String, Int, String)] = [
-            (
-                post + "Content-Length: \(body.utf8.count)\r\nContent-Length: 3\r\n\r\n\(body)\(smuggled)", 400,
-                "Content-Length more than once"
-            ),
-            (
-                post + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\(smuggled)", 400,
-                "both Content-Length and Transfer-Encoding"
-            ),
-            (post + "Transfer-Encoding: gzip\r\n\r\nabc", 501, "transfer coding"),
-            (post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "transfer coding"),
-            ("GET /healthz HTTP/1.1\r\n\r\n", 400, "Host"),
-            ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "more than one Host"),
-            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Note: a\rInjected: b\r\n\r\n", 400, "control character"),
-            ("POST /api/v1/event/push HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "HTTP/1.0"),
-            (post + "Content-Length: abc\r\n\r\n", 400, "not one decimal number"),
-            (post + "Content-Length: 99999999999999999999999\r\n\r\n", 413, "larger than"),
-            (post + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nab\r\n", 413, "chunk"),
-            (post + "Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n", 400, "not a hexadecimal number"),
-            ("GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request line"),
-            (
-                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431,
-                "headers"
-            ),
-            ("GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/2.0 is not supported"),
-        ]
-        for (request, status, words) in cases {
+        for (request, status, words) in Self.brokenRules + Self.unreadableHeads {
             let socket = try RawSocket(port: server.process.port)
-            await socket.send(smuggled)
+            await socket.send(Self.smuggled)
             let first = await socket.read(quiet: 1)
             #expect(first.status == 200 && first.answers == 1 && !first.closed, "\(first.text)")
             #expect(first.body.contains("\"ok\""), "the first answer is whole: \(first.text)")
@@ -146,7 +117,7 @@ import Testing
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
         let pair = try RawSocket(port: server.process.port)
-        await pair.send(smuggled + "GET /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\n\r\n")
+        await pair.send(Self.smuggled + "GET /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\n\r\n")
         let both = await pair.read(quiet: 1)
         #expect(both.answers == 2, "\(both.text)")
         let found = both.text.range(of: "HTTP/1.1 200")
@@ -155,7 +126,7 @@ import Testing
         #expect(!both.closed)
 
         let bad = try RawSocket(port: server.process.port)
-        await bad.send(smuggled + "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + smuggled)
+        await bad.send(Self.smuggled + "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + Self.smuggled)
         let reply = await bad.read()
         #expect(reply.status == 200, "\(reply.text)")
         #expect(reply.answers == 2, "the bytes after the bad head must not be read: \(reply.text)")
@@ -168,7 +139,7 @@ import Testing
         let server = try await SecurityServer.start()
         defer { Task { await server.stop() } }
         let socket = try RawSocket(port: server.process.port)
-        await socket.send(smuggled + smuggled)
+        await socket.send(Self.smuggled + Self.smuggled)
         let reply = await socket.read()
         #expect(reply.answers == 2, "\(reply.text)")
         #expect(reply.status == 200)

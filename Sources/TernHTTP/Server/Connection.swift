@@ -268,12 +268,13 @@ final class Connection: Sendable {
         core.inFlight.add(1, ordering: .relaxed)
         state.phase = .body(since: .now)
         // A client that asked whether to send its body is told to (RFC 9110 §10.1.1).
-        if !oldVersion, head.headers["expect"]?.lowercased() == "100-continue", state.consumed == state.input.count {
-            if case .complete = body {
-            } else {
-                state.output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                flush(&state)
-            }
+        let bodyToCome: Bool
+        if case .complete = body { bodyToCome = false } else { bodyToCome = true }
+        if bodyToCome, !oldVersion, head.headers["expect"]?.lowercased() == "100-continue",
+            state.consumed == state.input.count
+        {
+            state.output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+            flush(&state)
         }
     }
 
