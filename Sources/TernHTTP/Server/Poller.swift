@@ -52,16 +52,19 @@ final class Poller: Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-        wake = (fds[0], fds[1])
+        // Nothing is stored until every descriptor exists: an initializer that throws after its
+        // properties are set still runs deinit, which would close the pipe a second time.
         #if os(Linux)
-            epoll = epoll_create1(0x80000)  // EPOLL_CLOEXEC
-            guard epoll >= 0 else {
+            let created = epoll_create1(0x80000)  // EPOLL_CLOEXEC
+            guard created >= 0 else {
                 let reason = String(cString: strerror(errno))
                 close(fds[0])
                 close(fds[1])
                 throw HTTPServerError("cannot create an epoll instance: \(reason) (check ulimit -n)")
             }
+            epoll = created
         #endif
+        wake = (fds[0], fds[1])
         add(wake.read, id: Self.wakeID, read: true, write: false)
     }
 
