@@ -33,7 +33,7 @@ public struct HTTPResponse: Sendable {
 
     /// The value of the first header named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        headers.first { HeaderName.same($0.0, name) }?.1
     }
 
     /// The server's own error answers when the application words none: the reason as plain text.

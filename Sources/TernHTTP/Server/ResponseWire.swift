@@ -51,7 +51,7 @@ enum ResponseWire {
     /// True when the handler's own headers ask for the connection to close.
     static func asksToClose(_ response: HTTPResponse) -> Bool {
         response.headers.contains { name, value in
-            HeaderName.lowercased(name) == "connection" && value.lowercased().contains("close")
+            HeaderName.same(name, "connection") && value.lowercased().contains("close")
         }
     }
 
