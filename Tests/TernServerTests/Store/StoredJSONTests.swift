@@ -55,6 +55,17 @@ import Testing
         #expect(StoredJSON.decode(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\né😀"))
         #expect(StoredJSON.decode(" { \"a\" : [ 1 , -2.5e3 ] } ") == ["a": [1, -2500.0]])
         #expect(StoredJSON.decode("9223372036854775808") == .double(9.223372036854775808e18))
+        #expect(StoredJSON.decode(#"{"plain":"caf\u00e9 é","":""}"#) == ["plain": "café é", "": ""])
+    }
+
+    /// A string's bytes are validated whether or not it holds an escape.
+    @Test(
+        arguments: [
+            [0x22, 0x61, 0xFF, 0x22], [0x22, 0x5C, 0x6E, 0xC3, 0x22], [0x22, 0xC3, 0x5C, 0x6E, 0x22],
+        ] as [[UInt8]])
+    func invalidUTF8IsRefused(_ bytes: [UInt8]) {
+        let decoded = bytes.withUnsafeBufferPointer { StoredJSON.decode(utf8: $0) }
+        #expect(decoded == nil, "\(bytes) decoded as \(String(describing: decoded))")
     }
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"\\x\"", "\"\\ud83d\"", "1 2", "nul", "-", "{\"a\":1,}"])
