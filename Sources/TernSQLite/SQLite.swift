@@ -199,6 +199,18 @@ public final class SQLiteDatabase {
         try query(sql, parameters).first
     }
 
+    /// The kept statements SQLite has compiled again since they were prepared, each with how many
+    /// times. SQLite recompiles a statement after a schema change, and, whenever it is bound anew, one
+    /// whose parameter it compared with a partial index's condition while planning (`channel = ?`
+    /// against an index `WHERE channel = 'push'`): such a statement is parsed and planned on every
+    /// call, as if it were not kept at all. Tests hold the store's queries to none.
+    public var recompiledStatements: [String: Int] {
+        statements.reduce(into: [:]) { recompiled, entry in
+            let count = sqlite3_stmt_status(entry.value, SQLITE_STMTSTATUS_REPREPARE, 0)
+            if count > 0 { recompiled[entry.key] = Int(count) }
+        }
+    }
+
     /// True outside a transaction (also after SQLite rolled one back by itself after an error).
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

@@ -43,6 +43,12 @@ public actor SQLiteStore: Store, GroupCommitWriter {
         checkpointer?.stop()
     }
 
+    /// The kept statements SQLite had to compile again, with how many times (tests: the store's
+    /// queries are planned once, see ``SQLiteDatabase/recompiledStatements``).
+    func recompiledStatements() throws -> [String: Int] {
+        try run { $0.recompiledStatements }
+    }
+
     /// The schema version of the open file.
     func schemaVersion() throws -> Int {
         try run { try $0.userVersion }
