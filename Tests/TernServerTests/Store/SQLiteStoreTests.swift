@@ -31,6 +31,19 @@ import Testing
         await store.close()
     }
 
+    /// Savepoints' page copies stay in memory (temp_store 2): as a temporary file they were half of
+    /// a subscribe's insert, in pwrite calls.
+    @Test func savepointJournalsAreKeptInMemory() async throws {
+        let directory = try TemporaryDirectory(prefix: "sqlite-store")
+        defer { directory.remove() }
+        let store = try SQLiteStore(path: directory.path("tern.sqlite"))
+        let tempStore = try await store.read { tx in
+            try (tx as? SQLiteTransaction)?.database.queryFirst("PRAGMA temp_store")?.int(0)
+        }
+        #expect(tempStore == 2)
+        await store.close()
+    }
+
     @Test func unopenablePathSaysWhichFile() throws {
         #expect {
             _ = try SQLiteStore(path: "/nonexistent-dir/tern.sqlite")
