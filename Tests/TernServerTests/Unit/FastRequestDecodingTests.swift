@@ -64,6 +64,32 @@ import Testing
                 == nil)
     }
 
+    @Test(arguments: [
+        #"{"events":[{"sid":"px","client_id":"c-1","event_name":"purchase","payload":{"amount":1},"time":17}]}"#,
+        #"{"events":[{"sid":"px","event_name":"open","time":1},{"sid":"q","event_name":"e","time":2,"#
+            + #""client_id":null,"send_message_id":"m.1","matching":{"email":"a@b"},"matching_type":"email","#
+            + #""profile_fields":{"n":{"action":"incr","value":1}},"subscription":null}]}"#,
+        #"{"events":[]}"#,
+    ])
+    func goalsDecodeAsJSONDecoderDoes(_ text: String) {
+        let (fast, foundation) = Self.both(GoalEventRequest.self, text)
+        #expect(fast != nil)
+        #expect(fast == foundation)
+    }
+
+    @Test(arguments: [
+        #"{"events":[{"sid":"px","event_name":"e","time":1,"utm":{"source":"s"}}]}"#,
+        #"{"events":[{"sid":"px","event_name":"e","time":1,"subscription":{"provider":"ios-apns"}}]}"#,
+        #"{"events":[{"sid":"px","event_name":"e","time":1,"payload":{"price":9.5}}]}"#,
+        #"{"events":[{"sid":"px","event_name":"e"}]}"#,
+        #"{"events":[{"sid":1,"event_name":"e","time":1}]}"#,
+        #"{"events":[{"sid":"px","event_name":"e","time":1,"client_id":5}]}"#,
+        #"{"events":{}}"#,
+    ])
+    func uncertainGoalsFallBackToJSONDecoder(_ text: String) {
+        #expect(FastRequestDecoding.decode(GoalEventRequest.self, from: Data(text.utf8)) == nil)
+    }
+
     @Test func otherShapesAreLeftToJSONDecoder() {
         #expect(FastRequestDecoding.decode(PushStatusRequest.self, from: Data(#"{"mode":"latest"}"#.utf8)) == nil)
     }
