@@ -37,11 +37,42 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "sqlite-store")
         defer { directory.remove() }
         let store = try SQLiteStore(path: directory.path("tern.sqlite"))
-        let tempStore = try await store.read { tx in
+        let tempStore = try await store.write { tx in
             try (tx as? SQLiteTransaction)?.database.queryFirst("PRAGMA temp_store")?.int(0)
         }
         #expect(tempStore == 2)
         await store.close()
+    }
+
+    /// Reads have a connection of their own: one runs while a write holds the writer (and does not
+    /// see that write before it commits), and the next read sees the write once it was answered.
+    @Test func aReadRunsWhileAWriteHoldsTheWriterAndSeesItOnceCommitted() async throws {
+        let directory = try TemporaryDirectory(prefix: "sqlite-store")
+        defer { directory.remove() }
+        let store = try SQLiteStore(path: directory.path("tern.sqlite"))
+        let started = DispatchSemaphore(value: 0)
+        let readDone = DispatchSemaphore(value: 0)
+        let writing = Task {
+            try await store.write { tx -> Bool in
+                _ = try tx.createProject(name: "held", audience: nil, now: 1)
+                started.signal()
+                // Through the writer's actor, the read below would wait for this very write.
+                return readDone.wait(timeout: .now() + 10) == .success
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                started.wait()
+                continuation.resume()
+            }
+        }
+        let during = try await store.read { try $0.projects().map(\.name) }
+        readDone.signal()
+        #expect(try await writing.value, "the read waited for the write in progress")
+        #expect(!during.contains("held"))
+        #expect(try await store.read { try $0.projects().map(\.name) }.contains("held"))
+        await store.close()
+        await #expect(throws: StoreError.self) { try await store.read { try $0.projects() } }
     }
 
     @Test func unopenablePathSaysWhichFile() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import TernSQLite
 
-/// The embedded store: one SQLite file in WAL mode, one connection owned by an actor that runs on
-/// its own thread. Writes are group-committed (see `GroupCommit`): writes that arrive while a
-/// batch runs wait in `pendingWrites` and go together into the next transaction, each under its own
-/// savepoint, so a burst of SDK writes costs one commit instead of one each.
+/// The embedded store: one SQLite file in WAL mode; writes on one connection owned by an actor that
+/// runs on its own thread, reads on a second one (``SQLiteReader``). Writes are group-committed (see
+/// `GroupCommit`): writes that arrive while a batch runs wait in `pendingWrites` and go together into
+/// the next transaction, each under its own savepoint, so a burst of SDK writes costs one commit
+/// instead of one each.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: dataDirectory + "/tern.sqlite")
@@ -14,6 +15,7 @@ public actor SQLiteStore: Store, GroupCommitWriter {
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
     private let checkpointer: WALCheckpointer?
+    private let reader: SQLiteReader
     let path: String
     let groupCommit: GroupCommitConfiguration
     var pendingWrites: [any BatchedWrite] = []
@@ -40,6 +42,7 @@ public actor SQLiteStore: Store, GroupCommitWriter {
             try database.execute("PRAGMA temp_store = MEMORY")
             self.database = database
             checkpointer = try WALCheckpointer(path: path)
+            reader = try SQLiteReader(path: path)
         } catch let error as SQLiteError {
             throw Self.storeError(error)
         }
@@ -51,8 +54,9 @@ public actor SQLiteStore: Store, GroupCommitWriter {
 
     /// The kept statements SQLite had to compile again, with how many times (tests: the store's
     /// queries are planned once, see ``SQLiteDatabase/recompiledStatements``).
-    func recompiledStatements() throws -> [String: Int] {
-        try run { $0.recompiledStatements }
+    func recompiledStatements() async throws -> [String: Int] {
+        let written = try run { $0.recompiledStatements }
+        return written.merging(try await reader.recompiledStatements()) { $0 + $1 }
     }
 
     /// The schema version of the open file.
@@ -76,19 +80,11 @@ public actor SQLiteStore: Store, GroupCommitWriter {
         groupCommitStatistics.largestBatch = max(groupCommitStatistics.largestBatch, batch.count)
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try run { database in
-            // Prepared once and kept (run, not execute): every request's authentication may read.
-            try database.run("BEGIN")
-            do {
-                let result = try body(SQLiteTransaction(database: database))
-                try database.run("COMMIT")
-                return result
-            } catch {
-                if !database.isAutocommit { try? database.execute("ROLLBACK") }
-                throw error
-            }
-        }
+    /// Reads go to a connection of their own (``SQLiteReader``), not through the writer's actor.
+    public nonisolated func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws
+        -> T
+    {
+        try await reader.read(body)
     }
 
     public func isHealthy() async -> Bool {
@@ -102,6 +98,7 @@ public actor SQLiteStore: Store, GroupCommitWriter {
             GroupCommit.apply(batch, on: SQLiteBatching(database: database))
         }
         checkpointer?.stop()
+        await reader.close()
         if let database {
             try? database.execute("PRAGMA optimize")
         }
