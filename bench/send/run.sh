@@ -95,7 +95,7 @@ subscribed=$(now)
 echo "== sending one message to the resource"
 # PERF_DATA=/tmp/send.data records the server's profile while it sends (perf record -g).
 if [ -n "${PERF_DATA:-}" ]; then
-    perf record -F 999 -g -p "$server" -o "$PERF_DATA" >/dev/null 2>&1 &
+    perf record ${PERF_OPTS:--F 999 -g} -p "$server" -o "$PERF_DATA" >/dev/null 2>&1 &
     perf_pid=$!
     sleep 0.5
 fi
