@@ -32,6 +32,16 @@ import Testing
                     "custom_fields": ["_app_version": "1.\(round)"],
                 ])
             #expect(moved.status == 200, "update: \(moved.errorText)")
+            for (endpoint, extra) in [
+                (Endpoint.inAppSubscribe, ["time": 1000 + round, "custom_fields": ["tier": "gold"]] as [String: Any]),
+                (.profileTagsSet, ["tags": ["interest": "travel\(round)"]]),
+                (.pushSuspend, ["time": 1100 + round, "sync": false]),
+                (.pushSubscribe, ["time": 1200 + round, "sync": false]),
+            ] {
+                let body = extra.merging(["provider": "ios-apns", "subscription_id": "device-1"]) { old, _ in old }
+                let reply = try await server.sdk(endpoint, body)
+                #expect(reply.status == 200, "\(endpoint.path): \(reply.errorText)")
+            }
             let status = try await server.sdk(
                 .pushStatus, ["provider": "ios-apns", "subscription_id": "device-0", "mode": "current"])
             #expect(status.status == 200, "status: \(status.errorText)")
