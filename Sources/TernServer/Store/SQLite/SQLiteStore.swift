@@ -2,10 +2,10 @@ import Foundation
 import TernSQLite
 
 /// The embedded store: one SQLite file in WAL mode; writes on one connection owned by an actor that
-/// runs on its own thread, reads on a second one (``SQLiteReader``). Writes are group-committed (see
-/// `GroupCommit`): writes that arrive while a batch runs wait in `pendingWrites` and go together into
-/// the next transaction, each under its own savepoint, so a burst of SDK writes costs one commit
-/// instead of one each.
+/// runs on its own thread, reads on a second, query-only connection with a thread of its own. Writes
+/// are group-committed (see `GroupCommit`): writes that arrive while a batch runs wait in
+/// `pendingWrites` and go together into the next transaction, each under its own savepoint, so a
+/// burst of SDK writes costs one commit instead of one each.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: dataDirectory + "/tern.sqlite")
@@ -80,7 +80,8 @@ public actor SQLiteStore: Store, GroupCommitWriter {
         groupCommitStatistics.largestBatch = max(groupCommitStatistics.largestBatch, batch.count)
     }
 
-    /// Reads go to a connection of their own (``SQLiteReader``), not through the writer's actor.
+    /// Reads go to a connection of their own, not through the writer's actor: they neither wait for a
+    /// batch in progress nor hold up the batches behind it.
     public nonisolated func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws
         -> T
     {
