@@ -3,15 +3,24 @@ import Foundation
 /// A test peer run as a child process that prints `PORT <n>` as its first line once it listens.
 ///
 /// ```swift
-/// let (process, port) = try PeerProcess.launch(
+/// let (process, port) = try await PeerProcess.launch(
 ///     ["python3", script, "--cert", certificates.certificateFile, "--key", certificates.keyFile],
 ///     failure: "h2peer did not start (is the Python package h2 installed?)")
 /// ```
 public enum PeerProcess {
     /// Starts `arguments` through `/usr/bin/env` and returns the process with the port it printed.
     /// When the first line is not `PORT <n>`, kills and reaps the process and throws `failure`
-    /// followed by what it printed.
-    public static func launch(_ arguments: [String], failure: String) throws -> (process: ChildProcess, port: Int) {
+    /// followed by what it printed. Waits for that line off the cooperative threads: a Python peer
+    /// takes a second or more to import and listen on a loaded machine.
+    public static func launch(_ arguments: [String], failure: String) async throws -> (
+        process: ChildProcess, port: Int
+    ) {
+        try await offThePool { try launchBlocking(arguments, failure: failure) }
+    }
+
+    private static func launchBlocking(_ arguments: [String], failure: String) throws -> (
+        process: ChildProcess, port: Int
+    ) {
         let output = Pipe()
         // Never the test runner's own stderr: a peer that outlived its test would hold the runner's
         // pipe open and `swift test` would wait for it forever.
@@ -19,7 +28,6 @@ public enum PeerProcess {
         defer { try? log.close() }
         let process = try ChildProcess.run(
             "/usr/bin/env", arguments, input: .null, output: .pipe(output), error: .file(log))
-        // Reading the first line blocks only the calling test's thread, briefly.
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData

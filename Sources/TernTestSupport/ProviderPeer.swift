@@ -17,11 +17,11 @@ public final class ProviderPeer: Sendable {
     }
 
     /// Starts the peer with `config` (`{"provider": "apns", "apns": {...}}`, see the script).
-    public init(config: [String: Any], maxStreams: Int = 100) throws {
+    public init(config: [String: Any], maxStreams: Int = 100) async throws {
         let certificates = try TestCertificates.make(authority: "Tern Provider Test CA")
         let configFile = certificates.directory.appendingPathComponent("peer.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
-        (process, port) = try PeerProcess.launch(
+        (process, port) = try await PeerProcess.launch(
             [
                 "python3", Self.script, "--config", configFile.path, "--cert", certificates.certificateFile, "--key",
                 certificates.keyFile, "--max-streams", String(maxStreams),

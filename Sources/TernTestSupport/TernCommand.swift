@@ -10,17 +10,13 @@ public enum TernCommand {
     /// `tern <arguments>`: its exit status, standard output and standard error. `environment` is
     /// added to this process's (a nil value removes a variable).
     ///
-    /// The pipes are read and the child is waited for on a thread of its own, never on a cooperative
-    /// one: the test process has as many of those as the machine has cores, and a command that blocks
-    /// one for its whole run (`tern send` waits until its message is done) starves every other test.
+    /// The pipes are read and the child is waited for off the cooperative threads (``offThePool(_:)``):
+    /// a command that blocked one for its whole run (`tern send` waits until its message is done)
+    /// would starve every other test.
     public static func run(_ arguments: [String], environment: [String: String?] = [:]) async throws -> (
         status: Int32, output: String, error: String
     ) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
-            }
-        }
+        try await offThePool { try runBlocking(arguments, environment: environment) }
     }
 
     private static func runBlocking(_ arguments: [String], environment: [String: String?]) throws -> (

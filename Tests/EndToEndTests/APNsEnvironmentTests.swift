@@ -62,9 +62,9 @@ import Testing
     @Test func oneSendReachesEachTokenThroughItsGatewayAndATestSendOnlyTestDevices() async throws {
         try #require(Self.developmentBuild == .sandbox)
         let key = try JWTSigningKey.generate(.es256)
-        let sandbox = try APNsPeer(key: key)
+        let sandbox = try await APNsPeer(key: key)
         defer { sandbox.stop() }
-        let production = try APNsPeer(key: key)
+        let production = try await APNsPeer(key: key)
         defer { production.stop() }
         let work = try TemporaryDirectory(prefix: "tern-e2e-env")
         defer { work.remove() }

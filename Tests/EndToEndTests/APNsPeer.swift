@@ -18,9 +18,9 @@ struct APNsPeer {
 
     /// A peer trusting `key` (a new one when nil: two peers given one key stand for APNs' two
     /// gateways, which trust the same .p8 key).
-    init(key: JWTSigningKey? = nil) throws {
+    init(key: JWTSigningKey? = nil) async throws {
         let key = try key ?? JWTSigningKey.generate(.es256)
-        peer = try ProviderPeer(config: [
+        peer = try await ProviderPeer(config: [
             "provider": "apns",
             "apns": ["team_id": Self.teamId, "key_id": Self.keyId, "public_key": key.publicKeyPEM ?? ""],
         ])

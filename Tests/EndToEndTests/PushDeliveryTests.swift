@@ -14,7 +14,7 @@ import Testing
     static let token = String(repeating: "ab", count: 32)
 
     @Test func aSentPushIsReceivedProcessedByTheExtensionAndCountedDelivered() async throws {
-        let peer = try APNsPeer()
+        let peer = try await APNsPeer()
         defer { peer.stop() }
         let server = try await ServerProcess.start(arguments: [
             "--apns-production-url", peer.origin, "--provider-ca-file", peer.caFile,

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aSegmentOnSessionsAndVersionPreviewsAndSendsToExactlyTheRightDevices() async throws {
-        let peer = try APNsPeer()
+        let peer = try await APNsPeer()
         defer { peer.stop() }
         let server = try await ServerProcess.start(arguments: [
             "--apns-production-url", peer.origin, "--provider-ca-file", peer.caFile,

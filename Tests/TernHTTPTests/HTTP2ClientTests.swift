@@ -17,7 +17,7 @@ import Testing
     }
 
     func withPeer(maxStreams: Int = 100, _ body: (H2Peer, HTTP2Client) async throws -> Void) async throws {
-        let peer = try H2Peer(certificates: certificates, maxStreams: maxStreams)
+        let peer = try await H2Peer(certificates: certificates, maxStreams: maxStreams)
         defer { peer.stop() }
         let client = try HTTP2Client(configuration: .init(caFile: certificates.caFile))
         try await body(peer, client)
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func answerOverTheLimitFails() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         var configuration = HTTP2Client.Configuration(caFile: certificates.caFile)
         configuration.maxResponseBytes = 1000
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func untrustedCertificateFailsAsTLS() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let stranger = try TestCertificates.make()
         let client = try HTTP2Client(configuration: .init(caFile: stranger.caFile))
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func refusedConnectionFailsAsConnect() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         let url = peer.url("/echo")
         peer.stop()
         let client = try HTTP2Client(configuration: .init(caFile: certificates.caFile))
@@ -178,7 +178,7 @@ import Testing
     }
 
     @Test func cleartextHTTP2WithPriorKnowledge() async throws {
-        let peer = try H2Peer(certificates: nil)
+        let peer = try await H2Peer(certificates: nil)
         defer { peer.stop() }
         var configuration = HTTP2Client.Configuration()
         configuration.cleartextHTTP2 = true

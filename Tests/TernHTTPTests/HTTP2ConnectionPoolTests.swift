@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func postsWithHeadersAndBodyAndReadsTheAnswer() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         try SampleEcho.check(
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func errorStatusesAreAnswersNotThrows() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let response = try await pool(peer).send(.init(method: "POST", path: "/status/410"))
         #expect(response.status == 410)
@@ -67,7 +67,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func aBatchIsMultiplexedOnOneConnectionAndAnsweredInOrder() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer, connections: 1, streams: 100)
         // The peer answers /barrier/30 only when 30 streams wait there at once.
@@ -86,7 +86,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func thePeersStreamLimitHoldsAndTheRestWait() async throws {
-        let peer = try H2Peer(certificates: certificates, maxStreams: 5)
+        let peer = try await H2Peer(certificates: certificates, maxStreams: 5)
         defer { peer.stop() }
         let pool = try pool(peer, connections: 1)
         let answers = await pool.send((0..<200).map { _ in HTTP2ConnectionPool.Request(path: "/size/10") })
@@ -98,7 +98,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func anotherConnectionOpensWhenTheStreamsRunOut() async throws {
-        let peer = try H2Peer(certificates: certificates, maxStreams: 4)
+        let peer = try await H2Peer(certificates: certificates, maxStreams: 4)
         defer { peer.stop() }
         let pool = try pool(peer, connections: 3)
         // Four requests the peer never answers hold every stream of the first connection.
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func largeAnswerArrivesWholeAndOneOverTheLimitFails() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer) { $0.maxResponseBytes = 400_000 }
         #expect(try await pool.send(.init(path: "/size/300000")).body.count == 300_000)
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func requestTimeoutFailsWithTheReasonAndResetsTheStream() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         let error = await #expect(throws: HTTP2ClientError.self) {
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func untrustedCertificateFailsAsTLS() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let stranger = try TestCertificates.make()
         let pool = try HTTP2ConnectionPool(origin: origin(peer), configuration: .init(caFile: stranger.caFile))
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func refusedConnectionFailsAsConnect() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         let pool = try pool(peer)
         peer.stop()
         let error = await #expect(throws: HTTP2ClientError.self) { try await pool.send(.init(path: "/echo")) }
@@ -162,7 +162,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingTheTaskResetsTheStreamInFlight() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         let task = Task { try await pool.send(HTTP2ConnectionPool.Request(path: "/never", timeout: 60)) }
@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test func requestCancelledBeforeItStartsIsNotSent() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         let task = Task {
@@ -188,7 +188,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func streamsRefusedByGoawayGoOutAgainOnANewConnection() async throws {
-        let peer = try H2Peer(certificates: certificates, goAwayAfter: 10)
+        let peer = try await H2Peer(certificates: certificates, goAwayAfter: 10)
         defer { peer.stop() }
         let pool = try pool(peer, connections: 2)
         let answers = await pool.send(
@@ -202,7 +202,7 @@ import Testing
     }
 
     @Test func badRequestsAreRefusedBeforeSending() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         let header = await #expect(throws: HTTP2ClientError.self) {
@@ -242,7 +242,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func aQueuedRequestTimesOutAtItsOwnDeadlineWhileEveryStreamIsBusy() async throws {
-        let peer = try H2Peer(certificates: certificates, maxStreams: 1)
+        let peer = try await H2Peer(certificates: certificates, maxStreams: 1)
         defer { peer.stop() }
         let pool = try pool(peer, connections: 1)
         let stuck = Task { try await pool.send(HTTP2ConnectionPool.Request(path: "/never", timeout: 50)) }
@@ -259,7 +259,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func aPeerThatNeverSendsSettingsFailsTheRequestsAsConnect() async throws {
-        let peer = try H2Peer(certificates: certificates, silent: true)
+        let peer = try await H2Peer(certificates: certificates, silent: true)
         defer { peer.stop() }
         let pool = try pool(peer) { $0.connectTimeout = 0.5 }
         let answers = await pool.send([.init(path: "/echo", timeout: 30), .init(path: "/echo", timeout: 30)])
@@ -270,7 +270,7 @@ import Testing
     }
 
     @Test func aBodyLargerThanTheFlowControlWindowArrivesWhole() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         // 200 KB: more than the peer's initial 64 KB window, so the body goes out as the peer's
@@ -288,7 +288,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func aConnectionLostMidExchangeFailsItsStreamsAsTransport() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         let pool = try pool(peer)
         let waiting = Task {
             await pool.send((0..<3).map { _ in HTTP2ConnectionPool.Request(path: "/never", timeout: 30) })
@@ -305,9 +305,9 @@ import Testing
     }
 
     @Test func requestsGoThroughAConnectProxyWithTLSInsideTheTunnel() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
-        let proxy = try ConnectProxy(user: "tern", password: "s3cret")
+        let proxy = try await ConnectProxy(user: "tern", password: "s3cret")
         defer { proxy.stop() }
         let pool = try pool(peer) {
             $0.proxy = try? HTTP2Proxy(url: URL(string: "http://tern:s3cret@127.0.0.1:\(proxy.port)")!)
@@ -320,9 +320,9 @@ import Testing
     }
 
     @Test func aProxyThatRefusesTheTunnelFailsAsConnectWithItsAnswer() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
-        let proxy = try ConnectProxy(user: "tern", password: "s3cret")
+        let proxy = try await ConnectProxy(user: "tern", password: "s3cret")
         defer { proxy.stop() }
         let pool = try pool(peer) {
             $0.proxy = try? HTTP2Proxy(url: URL(string: "http://tern:wrong@127.0.0.1:\(proxy.port)")!)
@@ -359,7 +359,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func closingThePoolFailsWhatIsInFlightAndWhatComesAfter() async throws {
-        let peer = try H2Peer(certificates: certificates)
+        let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }
         let pool = try pool(peer)
         let waiting = Task {

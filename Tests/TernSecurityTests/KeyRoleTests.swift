@@ -224,7 +224,7 @@ import Testing
         defer { Task { await f.server.stop() } }
         let connection = ["--url", f.server.process.apiURL.absoluteString]
         let environment = ["TERN_ADMIN_KEY": f.server.process.adminKey]
-        let created = try tern(
+        let created = try await tern(
             ["keys", "create", "--role", "send", "--project", "\(f.a.projectId)", "--name", "cli"] + connection,
             environment)
         #expect(created.status == 0, "\(created.output)")
@@ -235,32 +235,27 @@ import Testing
         #expect(made["role"] as? String == "send")
 
         // The new key works as a key of its own for the command line.
-        let listed = try tern(["keys", "list"] + connection, ["TERN_ADMIN_KEY": secret])
+        let listed = try await tern(["keys", "list"] + connection, ["TERN_ADMIN_KEY": secret])
         #expect(
             listed.status != 0 && listed.output.contains("role send"), "a send key cannot list keys: \(listed.output)")
-        let all = try tern(["keys", "list", "--project", "\(f.a.projectId)"] + connection, environment)
+        let all = try await tern(["keys", "list", "--project", "\(f.a.projectId)"] + connection, environment)
         #expect(all.status == 0 && all.output.contains("\"cli\"") && !all.output.contains(secret), "\(all.output)")
 
-        let rotated = try tern(["keys", "rotate", "\(id)", "--grace", "60"] + connection, environment)
+        let rotated = try await tern(["keys", "rotate", "\(id)", "--grace", "60"] + connection, environment)
         #expect(rotated.status == 0 && rotated.output.contains("previous_expires_at"), "\(rotated.output)")
-        let revoked = try tern(["keys", "revoke", "\(id)"] + connection, environment)
+        let revoked = try await tern(["keys", "revoke", "\(id)"] + connection, environment)
         #expect(revoked.status == 0, "\(revoked.output)")
-        let audit = try tern(["audit", "list", "--project", "\(f.a.projectId)"] + connection, environment)
+        let audit = try await tern(["audit", "list", "--project", "\(f.a.projectId)"] + connection, environment)
         #expect(audit.status == 0 && audit.output.contains("/keys/\(id)/rotate"), "\(audit.output)")
-        let wrong = try tern(["keys", "create", "--project", "1"] + connection, environment)
+        let wrong = try await tern(["keys", "create", "--project", "1"] + connection, environment)
         #expect(wrong.status != 0 && wrong.output.contains("--role"), "\(wrong.output)")
-        let moved = try tern(["keys", "add", "1", "k", "HS256"] + connection, environment)
+        let moved = try await tern(["keys", "add", "1", "k", "HS256"] + connection, environment)
         #expect(moved.status != 0 && moved.output.contains("tern jwt-keys"), "\(moved.output)")
     }
 
-    func tern(_ arguments: [String], _ environment: [String: String]) throws -> (status: Int32, output: String) {
-        var merged = ProcessInfo.processInfo.environment
-        merged.merge(environment) { _, new in new }
-        let pipe = Pipe()
-        let process = try ChildProcess.run(
-            try ServerProcess.binaryURL().path, arguments, environment: merged, output: .pipe(pipe), error: .pipe(pipe))
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        let status = process.waitUntilExit()
-        return (status, String(decoding: output, as: UTF8.self))
+    /// `tern <arguments>`, its standard output and error together.
+    func tern(_ arguments: [String], _ environment: [String: String]) async throws -> (status: Int32, output: String) {
+        let run = try await TernCommand.run(arguments, environment: environment)
+        return (run.status, run.output + run.error)
     }
 }

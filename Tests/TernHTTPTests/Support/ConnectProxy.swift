@@ -13,12 +13,12 @@ final class ConnectProxy: Sendable {
     let port: Int
     private let process: ChildProcess
 
-    init(user: String? = nil, password: String = "") throws {
+    init(user: String? = nil, password: String = "") async throws {
         let script = URL(fileURLWithPath: H2Peer.script).deletingLastPathComponent()
             .appendingPathComponent("connect_proxy.py").path
         var arguments = ["python3", script]
         if let user { arguments += ["--user", user, "--password", password] }
-        (process, port) = try PeerProcess.launch(arguments, failure: "connect_proxy did not start")
+        (process, port) = try await PeerProcess.launch(arguments, failure: "connect_proxy did not start")
     }
 
     /// Its counters, asked with a plain HTTP/1.1 GET on the proxy's own port.

@@ -15,7 +15,9 @@ final class H2Peer: Sendable {
     /// Starts the peer; TLS with `certificates`, or cleartext h2c without.
     /// `goAwayAfter`: each connection answers that many requests, then refuses the rest by GOAWAY.
     /// `silent`: completes TLS, then never sends an HTTP/2 frame.
-    init(certificates: TestCertificates?, maxStreams: Int = 100, goAwayAfter: Int = 0, silent: Bool = false) throws {
+    init(certificates: TestCertificates?, maxStreams: Int = 100, goAwayAfter: Int = 0, silent: Bool = false)
+        async throws
+    {
         var arguments = [
             "python3", Self.script, "--max-streams", String(maxStreams), "--goaway-after", String(goAwayAfter),
         ]
@@ -23,7 +25,7 @@ final class H2Peer: Sendable {
         if let certificates {
             arguments += ["--cert", certificates.certificateFile, "--key", certificates.keyFile]
         }
-        (process, port) = try PeerProcess.launch(
+        (process, port) = try await PeerProcess.launch(
             arguments, failure: "h2peer did not start (is the Python package h2 installed?)")
     }
 

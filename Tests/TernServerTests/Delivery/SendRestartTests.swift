@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func sigkillWithABatchInFlightLosesNothingAndResendsOnlyThatBatch() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let server = try await ServerProcess.start(arguments: [
             "--apns-production-url", fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile,

@@ -7,19 +7,9 @@ import Testing
 /// `tern serve --database`: the option, its environment variable, and how a bad one stops the server.
 @Suite struct DatabaseOptionTests {
     /// Runs `tern serve` with these arguments; its exit status and what it wrote on stderr and stdout.
-    static func tern(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let directory = try TemporaryDirectory(prefix: "tern-dbopt")
-        defer { directory.remove() }
-        let output = directory.path("output")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let process = try ChildProcess.run(
-            try ServerProcess.binaryURL().path, ["serve"] + arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, output: .file(handle),
-            error: .file(handle))
-        let status = process.waitUntilExit()
-        try handle.close()
-        return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    static func tern(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
+        let run = try await TernCommand.run(["serve"] + arguments, environment: environment)
+        return (run.status, run.output + run.error)
     }
 
     @Test func optionEnvironmentAndPoolAreParsedAndCheckedWithReasons() throws {
@@ -46,10 +36,10 @@ import Testing
         }
     }
 
-    @Test func unreachableDatabaseStopsTheServerWithTheReason() throws {
+    @Test func unreachableDatabaseStopsTheServerWithTheReason() async throws {
         let data = try TemporaryDirectory(prefix: "tern-unreachable")
         defer { data.remove() }
-        let (status, output) = try Self.tern(
+        let (status, output) = try await Self.tern(
             ["--port", "0", "--data", data.path("data"), "--database", "postgresql://tern:secret@127.0.0.1:1/tern"])
         #expect(status != 0)
         #expect(output.contains("cannot connect to PostgreSQL at postgresql://tern:***@127.0.0.1:1/tern"), "\(output)")
@@ -57,12 +47,12 @@ import Testing
     }
 
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
-    func wrongPasswordStopsTheServerWithTheReason() throws {
+    func wrongPasswordStopsTheServerWithTheReason() async throws {
         var url = try #require(URLComponents(string: PostgresTestDatabase.url ?? ""))
         url.password = "wrong-password"
         let data = try TemporaryDirectory(prefix: "tern-badpw")
         defer { data.remove() }
-        let (status, output) = try Self.tern(
+        let (status, output) = try await Self.tern(
             ["--port", "0", "--data", data.path("data")], environment: ["TERN_DATABASE_URL": url.string ?? ""])
         #expect(status != 0)
         #expect(output.contains("password authentication failed"), "\(output)")

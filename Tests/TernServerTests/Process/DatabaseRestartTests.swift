@@ -13,31 +13,25 @@ struct OwnPostgresCluster {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh").path
 
-    static func start() throws -> OwnPostgresCluster {
+    /// Makes and starts the cluster (initdb takes seconds) off the cooperative threads.
+    static func start() async throws -> OwnPostgresCluster {
         let directory = try TemporaryDirectory(prefix: "tern-pg")
-        try run(["start", directory.path("cluster")])
+        try await offThePool { try run(["start", directory.path("cluster")]) }
         let port = try String(contentsOfFile: directory.path("cluster/port"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return OwnPostgresCluster(directory: directory, url: "postgresql://tern:tern@127.0.0.1:\(port)/tern_test")
     }
 
     /// Stops the server (the cluster stays), off the cooperative threads.
-    func halt() async throws { try await Self.detached(["halt", directory.path("cluster")]) }
+    func halt() async throws {
+        let path = directory.path("cluster")
+        try await offThePool { try Self.run(["halt", path]) }
+    }
 
     /// Starts it again on the same port.
-    func resume() async throws { try await Self.detached(["resume", directory.path("cluster")]) }
-
-    private static func detached(_ arguments: [String]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread {
-                do {
-                    try run(arguments)
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+    func resume() async throws {
+        let path = directory.path("cluster")
+        try await offThePool { try Self.run(["resume", path]) }
     }
 
     func stop() {
@@ -64,7 +58,7 @@ struct PostgresClusterFailed: Error, CustomStringConvertible {
 /// the node reconnects by itself, and every request that was answered 2xx is in the database.
 @Suite(.serialized, .enabled(if: PostgresTestDatabase.url != nil)) struct DatabaseRestartTests {
     @Test func everyAcknowledgedWriteSurvivesADatabaseRestartAndTheNodeReconnects() async throws {
-        let cluster = try OwnPostgresCluster.start()
+        let cluster = try await OwnPostgresCluster.start()
         defer { cluster.stop() }
         let server = try await ServerProcess.start(arguments: ["--database", cluster.url, "--database-pool", "4"])
         defer { Task { await server.stop() } }

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func oneNodeKilledMidSendLosesNothingAndSendsNothingTwiceToTheStats() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let database = try PostgresTestDatabase.freshSchemaURL()
         let arguments = [

@@ -8,7 +8,7 @@ import Testing
 /// is checked by the peer (ES256 signature, kid, iss, iat), headers and payload arrive as sent.
 @Suite struct APNsClientTests {
     @Test func alertPushArrivesWithEveryHeaderAndTheAPNsID() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let expiration = Date().addingTimeInterval(3600)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func backgroundPushGoesWithPriorityFive() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let outcome = await client.send(APNsFixture.push(2, type: .background, priority: 10))
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func aBatchSharesOneConnectionAndOneProviderToken() async throws {
-        let fixture = try APNsFixture.start(maxStreams: 1000)
+        let fixture = try await APNsFixture.start(maxStreams: 1000)
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let outcomes = await client.send((1...300).map { APNsFixture.push($0) })
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func anotherConnectionOpensWhenTheStreamsRunOut() async throws {
-        let fixture = try APNsFixture.start(maxStreams: 4)
+        let fixture = try await APNsFixture.start(maxStreams: 4)
         defer { fixture.peer.stop() }
         // Four pushes the peer never answers hold every stream of the first connection.
         for number in 1...4 { try await fixture.peer.script(APNsFixture.token(number), [["never": true]]) }
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func everyAPNsErrorBecomesItsOutcome() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let unregisteredAt = 1_780_000_000_000
         let script: [(Int, [String: Any])] = [
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func payloadOver4096BytesIsRefusedBeforeSending() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let body = String(repeating: "x", count: 4100)
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func aTokenThatIsNotHexIsInvalidWithoutAsking() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let outcome = await client.send(APNsFixture.push(1, token: "not/a-token"))
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func expiredProviderTokenIsRenewedAndThePushSentAgain() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         #expect(await client.send(APNsFixture.push(1)).isSent)
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func providerTokenIsRenewedOnlyAfterItsRefreshAge() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         // Start 50 minutes in the past, so a token signed "now" is still young enough for the peer.
         let clock = TestClock(Date().addingTimeInterval(-50 * 60))
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func goAwayIsAnsweredByReconnecting() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         try await fixture.peer.goAway(after: 5)
         let client = try fixture.client()
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func aWrongKeyFailsWithAReasonAboutTheCredentials() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let other = try JWTSigningKeyFactory.es256PEM()
         var credential = fixture.credential
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func aClosedClientAnswersRetryAndSendsNothing() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         #expect(await client.send(APNsFixture.push(1)).isSent)

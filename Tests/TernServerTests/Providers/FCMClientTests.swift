@@ -8,7 +8,7 @@ import Testing
 /// service-account grant (RS256 signature, kid, iss, scope, aud, iat, exp) and the bearer token.
 @Suite struct FCMClientTests {
     @Test func pushesGoUnderMessageApnsWithOneAccessTokenForAll() async throws {
-        let fixture = try FCMFixture.start()
+        let fixture = try await FCMFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let outcomes = await client.send((1...50).map { FCMFixture.push($0) })
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func backgroundPushGoesWithPriorityFive() async throws {
-        let fixture = try FCMFixture.start()
+        let fixture = try await FCMFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         #expect(await client.send(FCMFixture.push(1, type: .background)).isSent)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func everyFCMErrorBecomesItsOutcome() async throws {
-        let fixture = try FCMFixture.start()
+        let fixture = try await FCMFixture.start()
         defer { fixture.peer.stop() }
         let script: [(Int, [String: Any])] = [
             (1, ["fcm": "UNREGISTERED"]),
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aRevokedAccessTokenIsReplacedOnceAndThePushesSent() async throws {
-        let fixture = try FCMFixture.start()
+        let fixture = try await FCMFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         #expect(await client.send(FCMFixture.push(1)).isSent)
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aServiceAccountTheProviderRefusesFailsWithTheReason() async throws {
-        let fixture = try FCMFixture.start()
+        let fixture = try await FCMFixture.start()
         defer { fixture.peer.stop() }
         var account = fixture.account
         account.privateKey = try JWTSigningKey.generate(.rs256).privateKeyPEM ?? ""
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func payloadOver4096BytesIsRefusedBeforeSending() async throws {
-        let fixture = try FCMFixture.start()
+        let fixture = try await FCMFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let payload = Data(#"{"aps":{"alert":{"body":"\#(String(repeating: "y", count: 4100))"}}}"#.utf8)

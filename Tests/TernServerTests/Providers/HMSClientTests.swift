@@ -7,7 +7,7 @@ import Testing
 /// token, up to 1,000 tokens per request, partial success, token expiry.
 @Suite struct HMSClientTests {
     @Test func aPartialSuccessMarksExactlyTheTokensItNames() async throws {
-        let fixture = try HMSFixture.start()
+        let fixture = try await HMSFixture.start()
         defer { fixture.peer.stop() }
         for number in [2, 4] { try await fixture.peer.script(HMSFixture.push(number).token, [["illegal": true]]) }
         let client = try fixture.client()
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aLargeAudienceGoesInRequestsOfAtMostAThousandTokens() async throws {
-        let fixture = try HMSFixture.start()
+        let fixture = try await HMSFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let outcomes = await client.send((1...2500).map { HMSFixture.push($0) })
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func differentMessagesAndSandboxGoInTheirOwnRequests() async throws {
-        let fixture = try HMSFixture.start()
+        let fixture = try await HMSFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         let pushes = [
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func anExpiredAccessTokenIsRenewedAndTheRequestSentAgain() async throws {
-        let fixture = try HMSFixture.start()
+        let fixture = try await HMSFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         #expect(await client.send([HMSFixture.push(1)]).values.allSatisfy { $0.isSent })
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func requestLevelErrorsApplyToEveryTokenOfTheRequest() async throws {
-        let fixture = try HMSFixture.start()
+        let fixture = try await HMSFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client()
         try await fixture.peer.script(
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func aWrongSecretFailsWithTheReason() async throws {
-        let fixture = try HMSFixture.start()
+        let fixture = try await HMSFixture.start()
         defer { fixture.peer.stop() }
         let client = try fixture.client(credential: HMSCredential(appId: HMSFixture.appId, clientSecret: "wrong"))
         guard case .failed(let reason) = await client.send([HMSFixture.push(1)])[1] else {

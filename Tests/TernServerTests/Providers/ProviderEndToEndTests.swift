@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func apnsMessageReachesThePeerAndBadTokensAreCounted() async throws {
-        let fixture = try APNsFixture.start()
+        let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let server = try await ServerProcess.start(arguments: [
             "--apns-production-url", fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile,

@@ -14,11 +14,11 @@ struct APNsFixture {
     let peer: ProviderPeer
     let credential: APNsCredential
 
-    static func start(maxStreams: Int = 100) throws -> APNsFixture {
+    static func start(maxStreams: Int = 100) async throws -> APNsFixture {
         let key = try JWTSigningKey.generate(.es256)
         let credential = APNsCredential(
             teamId: teamId, keyId: keyId, privateKey: key.privateKeyPEM ?? "", topic: topic)
-        let peer = try ProviderPeer(
+        let peer = try await ProviderPeer(
             config: [
                 "provider": "apns",
                 "apns": ["team_id": teamId, "key_id": keyId, "public_key": key.publicKeyPEM ?? ""],

@@ -13,9 +13,9 @@ struct FCMFixture {
     let peer: ProviderPeer
     let account: FCMServiceAccount
 
-    static func start() throws -> FCMFixture {
+    static func start() async throws -> FCMFixture {
         let key = try JWTSigningKey.generate(.rs256)
-        let peer = try ProviderPeer(config: [
+        let peer = try await ProviderPeer(config: [
             "provider": "fcm",
             "fcm": [
                 "project_id": projectId, "client_email": clientEmail, "private_key_id": keyId,

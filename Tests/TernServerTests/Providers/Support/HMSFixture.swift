@@ -12,8 +12,8 @@ struct HMSFixture {
     let peer: ProviderPeer
     let credential = HMSCredential(appId: appId, clientSecret: secret)
 
-    static func start() throws -> HMSFixture {
-        let peer = try ProviderPeer(config: [
+    static func start() async throws -> HMSFixture {
+        let peer = try await ProviderPeer(config: [
             "provider": "hms", "hms": ["app_id": appId, "client_id": appId, "client_secret": secret],
         ])
         return HMSFixture(peer: peer)
