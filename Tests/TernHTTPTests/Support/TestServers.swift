@@ -26,10 +26,18 @@ struct EchoHandler: HTTPHandler {
 }
 
 /// A started server on a free loopback port, stopped by the caller.
+///
+/// Its deadlines are five minutes, not the defaults' 30 s, unless `configure` sets them: the whole
+/// test run shares two cooperative threads, and a raw client resumed late between two of its steps
+/// (after a `100 Continue`, say) would otherwise see its connection closed as idle, which is not
+/// what these tests are about. The tests of the deadlines themselves set their own.
 func startServer(
     _ handler: any HTTPHandler, configure: (inout HTTPServer.Configuration) -> Void = { _ in }
 ) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration(port: 0, threads: 2)
+    configuration.connectionTimeoutSeconds = 300
+    configuration.headTimeoutSeconds = 300
+    configuration.bodyTimeoutSeconds = 300
     configure(&configuration)
     let server = try HTTPServer(configuration: configuration, handler: handler, errorResponse: envelopeError)
     try server.start()
