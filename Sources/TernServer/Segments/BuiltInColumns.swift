@@ -5,7 +5,7 @@ import TernSQLite
 /// The built-in field columns of a subscription row, read from its fields (the SDK sends them in
 /// `custom_fields` and `device/report`), and `pushable`: written beside `fields` on every insert
 /// and update, so the columns never disagree with what they come from.
-struct BuiltInColumns {
+struct BuiltInColumns: Equatable {
     var appVersionKey: String?
     var language: String?
     var firstSession: Int64?
@@ -28,6 +28,16 @@ struct BuiltInColumns {
         lastSession = whole(.lastSession)
         sessionCount = whole(.sessionCount)
         foregroundTime = whole(.foregroundTime)
+    }
+
+    /// The columns as a row holds them, in the order of ``names`` from column `first`.
+    init(_ row: some SQLRow, from first: Int) {
+        appVersionKey = row.string(first)
+        language = row.string(first + 1)
+        firstSession = row.int(first + 2)
+        lastSession = row.int(first + 3)
+        sessionCount = row.int(first + 4)
+        foregroundTime = row.int(first + 5)
     }
 
     var values: [any SQLiteBindable] {
