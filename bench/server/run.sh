@@ -19,6 +19,9 @@
 #   DURATION=30s CONNECTIONS=100 bench/server/run.sh
 #   SKIP_DJANGO=1 bench/server/run.sh         # without the Python peer (no venv, no PyPI)
 #   WARMUP=0 bench/server/run.sh              # measure fresh servers: no warm-up (see below)
+#   ROUTES="constant update" bench/server/run.sh  # some of tern's routes (default: all five)
+#   PERF_DATA=/tmp/p bench/server/run.sh      # perf record of tern serve on each route, to
+#                                             # /tmp/p-BACKEND-ROUTE (PERF_OPTS, default -g)
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
@@ -47,6 +50,8 @@ SCRATCH=${SCRATCH:-.build}
 UPDATE_TOKENS=${UPDATE_TOKENS:-200}
 SKIP_DJANGO=${SKIP_DJANGO:-0}
 EVENT_DELIVERIES=${EVENT_DELIVERIES:-40000}
+ROUTES=${ROUTES:-constant subscribe update event_push event_post}
+server=""
 BUILD_FLAGS=${BUILD_FLAGS:-}
 if [ -z "${BACKENDS:-}" ]; then
     BACKENDS=sqlite
@@ -141,11 +146,21 @@ notes="$work/notes"
 # run BACKEND NAME SCRIPT URL: one wrk run, one line of $results.
 run() {
     local backend=$1 name=$2 script=$3 url=$4
-    local line
+    local line perf=""
+    if [ -n "${PERF_DATA:-}" ] && [ -n "${server:-}" ]; then
+        # shellcheck disable=SC2086 # PERF_OPTS is a list of flags
+        perf record ${PERF_OPTS:--g} -o "$PERF_DATA-$backend-$name" -p "$server" >/dev/null 2>&1 &
+        perf=$!
+        sleep 0.5
+    fi
     line=$(RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS PUSH_IDS=${push_ids:-} \
         wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
         | sed -n 's/^RESULT //p')
     echo "$backend $name ${line:-0 0 0 0 0}" >>"$results"
+    if [ -n "$perf" ]; then
+        kill -INT "$perf"
+        wait "$perf" 2>/dev/null || true
+    fi
 }
 
 # warm SCRIPT URL: WARMUP of one route, not recorded.
@@ -175,7 +190,7 @@ measure() {
     fi
     "$binary" serve --port 0 --data "$data" "${store_args[@]}" --bench-routes --threads "$SERVER_THREADS" \
         --log-level "$LOG_LEVEL" >"$work/server-$backend.out" 2>"$work/server-$backend.log" &
-    local server=$!
+    server=$!
     pids+=($server)
     for _ in $(seq 1 400); do [ -s "$data/bootstrap.json" ] && break; sleep 0.05; done
     field() { sed -n "s/.*\"$1\" : \"\{0,1\}\([^\",]*\)\"\{0,1\}.*/\1/p" "$data/bootstrap.json"; }
@@ -200,15 +215,24 @@ measure() {
     done >"$work/subscribe.curl"
     curl -fs -K "$work/subscribe.curl"
     push_ids="$work/push-ids-$backend"
-    echo "== $backend: $(python3 bench/server/setup_events.py "$api_url" "$admin_key" "$resource_id" \
-        "$EVENT_DELIVERIES" "$push_ids") for event/push"
+    : >"$push_ids"
+    if [[ " $ROUTES " == *" event_push "* ]]; then
+        echo "== $backend: $(python3 bench/server/setup_events.py "$api_url" "$admin_key" "$resource_id" \
+            "$EVENT_DELIVERIES" "$push_ids") for event/push"
+    fi
 
     warm subscribe "$api_url/push/subscribe"
-    run "$backend" constant constant "$root/bench/constant"
-    run "$backend" subscribe subscribe "$api_url/push/subscribe"
-    run "$backend" update update "$api_url/push/update"
-    run "$backend" event_push event_push "$api_url/event/push"
-    run "$backend" event_post event_post "$api_url/event/post"
+    local route
+    for route in $ROUTES; do
+        case $route in
+        constant) run "$backend" constant constant "$root/bench/constant" ;;
+        subscribe) run "$backend" subscribe subscribe "$api_url/push/subscribe" ;;
+        update) run "$backend" update update "$api_url/push/update" ;;
+        event_push) run "$backend" event_push event_push "$api_url/event/push" ;;
+        event_post) run "$backend" event_post event_post "$api_url/event/post" ;;
+        *) echo "bench: unknown route $route in ROUTES" >&2; exit 2 ;;
+        esac
+    done
 
     # How many of event/push's reports were not counted (repeats and unknown ones are lookups only).
     local ignored
@@ -219,6 +243,7 @@ measure() {
     echo "$backend tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB" >>"$notes"
     kill -TERM "$server"
     wait "$server" 2>/dev/null || true
+    server=""
     # The answers that were not 2xx, by route and status, and how many of them were deadlocks.
     python3 - "$backend" "$work/server-$backend.log" >>"$notes" <<'PY'
 import collections, json, sys
