@@ -1,4 +1,5 @@
 import Foundation
+import TernSQLite
 import TernTestSupport
 import Testing
 
@@ -42,6 +43,49 @@ import Testing
         }
         #expect(tempStore == 2)
         await store.close()
+    }
+
+    /// The checkpoint thread follows a growing log closely and backs off once it stops.
+    @Test func theCheckpointThreadKeepsCloseWhileTheLogGrowsAndBacksOffWhenItStops() {
+        let pace = WALCheckpointer.Pace(busy: .milliseconds(5), idle: .milliseconds(250))
+        #expect(pace.wait(after: .milliseconds(250), logChanged: true) == .milliseconds(5))
+        let backingOff = (0..<8).reduce(into: [Duration.milliseconds(5)]) { waits, _ in
+            waits.append(pace.wait(after: waits.last!, logChanged: false))
+        }
+        #expect(
+            backingOff.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 } == [
+                5, 10, 20, 40, 80, 160, 250, 250, 250,
+            ])
+    }
+
+    /// While the writer's own checkpoint is off, the thread alone copies what a write added to the log
+    /// into the file: the WAL index's checkpoint record (`nBackfill`, at byte 96 of the `-shm` file)
+    /// reaches the log's last frame (`mxFrame`, at byte 16).
+    @Test func theCheckpointThreadCopiesTheLogIntoTheFile() async throws {
+        let directory = try TemporaryDirectory(prefix: "sqlite-checkpoint")
+        defer { directory.remove() }
+        let path = directory.path("tern.sqlite")
+        let writer = try SQLiteDatabase(path: path)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        let checkpointer = try WALCheckpointer(path: path)
+        defer { checkpointer.stop() }
+        for index in 0..<200 {
+            try writer.run("INSERT INTO t (v) VALUES (?)", [String(repeating: "x", count: 500) + "\(index)"])
+        }
+        func frames() throws -> (last: UInt32, copied: UInt32) {
+            let index = try Data(contentsOf: URL(fileURLWithPath: path + "-shm"))
+            func word(_ offset: Int) -> UInt32 {
+                index[offset..<offset + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            }
+            return (word(16), word(96))
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try frames().copied < frames().last, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let seen = try frames()
+        #expect(seen.last > 0 && seen.copied == seen.last, "\(seen)")
     }
 
     /// Reads have a connection of their own: one runs while a write holds the writer (and does not
