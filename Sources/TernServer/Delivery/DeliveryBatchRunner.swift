@@ -139,14 +139,15 @@ struct DeliveryBatchRunner: Sendable {
         let recorded: [Bool]
         do {
             recorded = try await store.write { tx in
-                try decisions.map { work, decision in
-                    let held = try tx.updateDelivery(decision.update, now: now)
-                    if held, let mark = decision.invalidMark {
+                let held = try tx.updateDeliveries(decisions.map(\.1.update), now: now)
+                return try decisions.map { work, decision in
+                    guard held.contains(decision.update.id) else { return false }
+                    if let mark = decision.invalidMark {
                         _ = try tx.markTokenInvalid(
                             provider: work.push.provider, token: work.push.token, reason: mark.reason,
                             since: mark.since, now: now)
                     }
-                    return held
+                    return true
                 }
             }
         } catch {

@@ -29,8 +29,9 @@ public protocol DeliveryQueries {
     /// messages with deliveries due take turns, each an equal share, the least recently served
     /// first; within a message, oldest due first.
     func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery]
-    /// Writes an outcome; false when the row is no longer held by that attempt.
-    func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool
+    /// Writes outcomes, one for each delivery (an id appears once); returns the ids whose rows were
+    /// still held by the attempt the outcome names (the others changed nothing).
+    func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64>
     /// When the next queued or leased delivery falls due, if any.
     func nextDeliveryDue() throws -> Int64?
     /// Deliveries per status.
@@ -61,4 +62,11 @@ public protocol DeliveryQueries {
         -> Bool
     /// When the token was marked invalid and why, if it is.
     func invalidTokenMark(provider: PushProvider, token: String) throws -> (markedAt: Int64, reason: String)?
+}
+
+extension DeliveryQueries {
+    /// Writes one outcome; false when the row is no longer held by that attempt.
+    func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool {
+        try updateDeliveries([update], now: now).contains(update.id)
+    }
 }

@@ -102,6 +102,50 @@ import Testing
         #expect(rest.count == 3)
     }
 
+    /// The fan-out's rows and a batch's outcomes go several to a statement (groups of 64, then
+    /// halves): 150 rows cross every group size but 8; a device listed twice, in different groups,
+    /// is written once; outcomes of every kind in one call are each written, or not, as alone.
+    @Test(arguments: StoreFactory.all)
+    func deliveriesAndOutcomesGoSeveralToAStatementAsTheyWouldOneByOne(factory: StoreFactory) async throws {
+        #expect(RowGroups(Array(0..<150)).map(\.count) == [64, 64, 16, 4, 2])
+        #expect(RowGroups(Array(0..<7)).map(\.count) == [4, 2, 1])
+        #expect(RowGroups([Int]()).map(\.count) == [])
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 149)
+        let new = Self.message(projectId: fixture.project.id, resourceId: fixture.resource.id, publicId: "m-g")
+        let message = try await fixture.store.write { try $0.insertMessage(new) }
+        // The first device again at the end: its row is in the first group, the repeat in the last.
+        let targets = Self.targets(subscriptions) + Self.targets([subscriptions[0]])
+        #expect(
+            try await fixture.store.write { try $0.insertDeliveries(messageId: message.id, targets: targets, now: 10) }
+                == 149)
+        let claimed = try await fixture.store.write { try $0.claimDeliveries(limit: 200, now: 20, leaseUntil: 100) }
+        try #require(claimed.count == 149)
+
+        // One of each kind, a stale attempt, and the rest sent, in one call.
+        var updates = claimed.map {
+            DeliveryUpdate(id: $0.id, attempt: 1, status: .sent, providerMessageId: "p\($0.id)")
+        }
+        updates[3] = DeliveryUpdate(id: claimed[3].id, attempt: 1, status: .queued, reason: "busy", dueAt: 60)
+        updates[70] = DeliveryUpdate(id: claimed[70].id, attempt: 1, status: .failed, reason: "BadDeviceToken: x")
+        updates[140] = DeliveryUpdate(id: claimed[140].id, attempt: 2, status: .sent)
+        let outcomes = updates
+        let held = try await fixture.store.write { try $0.updateDeliveries(outcomes, now: 30) }
+        #expect(held == Set(claimed.map(\.id)).subtracting([claimed[140].id]))
+
+        let counts = try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) }
+        #expect(counts == [.sent: 146, .queued: 1, .failed: 1, .sending: 1])
+        #expect(
+            try await fixture.store.read { try $0.failureReasons(messageId: message.id) } == ["BadDeviceToken: x": 1])
+        let rows = try await fixture.store.read { try $0.deliveries(messageId: message.id, afterId: 0, limit: 200) }
+        #expect(rows.first { $0.id == claimed[0].id }?.providerMessageId == "p\(claimed[0].id)")
+        // The retry made its message due again at its time, before the lease of the stale one ran out.
+        #expect(try await fixture.store.read { try $0.nextDeliveryDue() } == 60)
+        let retried = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 61, leaseUntil: 200) }
+        #expect(retried.map(\.id) == [claimed[3].id] && retried.first?.attempt == 2)
+    }
+
     @Test(arguments: StoreFactory.all)
     func messagesTakeTurnsInAClaim(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)
