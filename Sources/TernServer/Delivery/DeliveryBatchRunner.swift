@@ -28,6 +28,7 @@ struct DeliveryBatchRunner: Sendable {
         let lease = leaseMilliseconds
         let (work, closed, claimed) = try await store.write { tx in
             let claimed = try tx.claimDeliveries(limit: limit, now: now, leaseUntil: now + lease)
+            let subscriptions = try tx.pushStates(subscriptionIds: claimed.map(\.subscriptionId))
             var messages: [Int64: StoredMessage] = [:]
             var work: [Work] = []
             var closed: [(DeliveryUpdate, PushProvider)] = []
@@ -35,7 +36,10 @@ struct DeliveryBatchRunner: Sendable {
                 if messages[delivery.messageId] == nil {
                     messages[delivery.messageId] = try tx.message(id: delivery.messageId)
                 }
-                switch try Self.prepare(tx, delivery, message: messages[delivery.messageId], now: now) {
+                let preparation = Self.prepare(
+                    delivery, message: messages[delivery.messageId],
+                    subscription: subscriptions[delivery.subscriptionId], now: now)
+                switch preparation {
                 case .send(let item): work.append(item)
                 case .close(let update):
                     _ = try tx.updateDelivery(update, now: now)
@@ -55,14 +59,16 @@ struct DeliveryBatchRunner: Sendable {
         case close(DeliveryUpdate)
     }
 
-    static func prepare(_ tx: any StoreTransaction, _ delivery: ClaimedDelivery, message: StoredMessage?, now: Int64)
-        throws -> Preparation
-    {
+    /// What becomes of a claimed delivery, given its message and its subscription as they are now
+    /// (nil: gone).
+    static func prepare(
+        _ delivery: ClaimedDelivery, message: StoredMessage?, subscription: PushState?, now: Int64
+    ) -> Preparation {
         func close(_ status: DeliveryStatus, _ reason: String) -> Preparation {
             .close(DeliveryUpdate(id: delivery.id, attempt: delivery.attempt, status: status, reason: reason))
         }
         guard let message else { return close(.failed, "its message no longer exists") }
-        guard let subscription = try tx.pushState(subscriptionId: delivery.subscriptionId) else {
+        guard let subscription else {
             return close(.failed, "the subscription was deleted before sending")
         }
         guard subscription.status == .subscribed else {

@@ -53,8 +53,9 @@ public protocol DeliveryQueries {
     /// `is_test` and the push subscriptions of test profiles, in id order, at most `limit`.
     func testPushCandidates(projectId: Int64, resourceId: Int64?, limit: Int) throws -> [AudienceCandidate]
 
-    /// What sending needs to know about a subscription now, with its token's invalid mark; nil when it is gone.
-    func pushState(subscriptionId: Int64) throws -> PushState?
+    /// What sending needs to know about each subscription now, with its token's invalid mark, by
+    /// subscription id; one that is gone is not in it.
+    func pushStates(subscriptionIds: [Int64]) throws -> [Int64: PushState]
 
     /// Marks a token invalid, unless a subscription with it was written after `since` (ms): the device
     /// registered it again. Returns true when marked.
@@ -65,6 +66,11 @@ public protocol DeliveryQueries {
 }
 
 extension DeliveryQueries {
+    /// What sending needs to know about a subscription now, with its token's invalid mark; nil when it is gone.
+    func pushState(subscriptionId: Int64) throws -> PushState? {
+        try pushStates(subscriptionIds: [subscriptionId])[subscriptionId]
+    }
+
     /// Writes one outcome; false when the row is no longer held by that attempt.
     func updateDelivery(_ update: DeliveryUpdate, now: Int64) throws -> Bool {
         try updateDeliveries([update], now: now).contains(update.id)

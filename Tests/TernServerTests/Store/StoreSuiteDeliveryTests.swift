@@ -205,6 +205,14 @@ import Testing
         let state = try await fixture.store.read { try $0.pushState(subscriptionId: subscriptions[1].id) }
         #expect(state?.invalidMarkedAt == 50 && state?.invalidReason == "Unregistered" && state?.token == "t1")
         #expect(try await fixture.store.read { try $0.pushState(subscriptionId: 999_999) } == nil)
+        // A claim's subscriptions are read together: each as alone, a missing one left out, a repeat once.
+        let ids = subscriptions.map(\.id) + [999_999, subscriptions[0].id]
+        let together = try await fixture.store.read { try $0.pushStates(subscriptionIds: ids) }
+        #expect(Set(together.keys) == Set(subscriptions.map(\.id)))
+        for subscription in subscriptions {
+            let alone = try await fixture.store.read { try $0.pushState(subscriptionId: subscription.id) }
+            #expect(together[subscription.id] == alone)
+        }
     }
 
     @Test(arguments: StoreFactory.all)

@@ -193,21 +193,26 @@ extension SQLTransaction {
         return true
     }
 
-    func pushState(subscriptionId: Int64) throws -> PushState? {
-        try database.queryFirst(
-            """
-            SELECT s.status, s.provider, s.token, s.updated_at, i.marked_at, i.reason, s.apns_environment
-            FROM subscriptions s LEFT JOIN invalid_tokens i ON i.provider = s.provider AND i.token = s.token
-            WHERE s.id = ?
-            """, [subscriptionId]
-        ).map { row in
-            PushState(
-                status: SubscriptionStatus(rawValue: row.requiredString(0)) ?? .unsubscribed,
-                provider: try PushProvider.storedPush(row.requiredString(1)), token: row.requiredString(2),
-                updatedAt: row.requiredInt(3),
-                invalidMarkedAt: row.int(4), invalidReason: row.string(5),
-                apnsEnvironment: row.string(6).flatMap(APNsEnvironment.init(rawValue:)))
+    func pushStates(subscriptionIds: [Int64]) throws -> [Int64: PushState] {
+        var states: [Int64: PushState] = [:]
+        for ids in RowGroups(Array(Set(subscriptionIds))) {
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            for row in try database.query(
+                """
+                SELECT s.status, s.provider, s.token, s.updated_at, i.marked_at, i.reason, s.apns_environment, s.id
+                FROM subscriptions s LEFT JOIN invalid_tokens i ON i.provider = s.provider AND i.token = s.token
+                WHERE s.id IN (\(marks))
+                """, Array(ids))
+            {
+                states[row.requiredInt(7)] = PushState(
+                    status: SubscriptionStatus(rawValue: row.requiredString(0)) ?? .unsubscribed,
+                    provider: try PushProvider.storedPush(row.requiredString(1)), token: row.requiredString(2),
+                    updatedAt: row.requiredInt(3),
+                    invalidMarkedAt: row.int(4), invalidReason: row.string(5),
+                    apnsEnvironment: row.string(6).flatMap(APNsEnvironment.init(rawValue:)))
+            }
         }
+        return states
     }
 
     func invalidTokenMark(provider: PushProvider, token: String) throws -> (markedAt: Int64, reason: String)? {
