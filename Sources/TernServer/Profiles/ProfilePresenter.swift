@@ -8,9 +8,11 @@ enum ProfilePresenter {
     static func profileData(
         _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?, categories: [ResourceCategory]? = nil
     ) throws -> ProfileData {
-        let all = try tx.subscriptions(profileId: profile.id)
+        // The statuses only: the profile's other subscriptions' fields are not part of the answer, and
+        // reading whole rows parsed every one's fields and categories on every SDK write.
+        let statuses = try tx.subscriptionStatuses(profileId: profile.id)
         return ProfileData(
-            id: profile.publicId, status: status(of: all), acid: nil, isTest: profile.isTest,
+            id: profile.publicId, status: status(of: statuses), acid: nil, isTest: profile.isTest,
             subscription: try subscription.map { try subscriptionData(tx, $0, categories: categories) })
     }
 
@@ -33,8 +35,8 @@ enum ProfilePresenter {
     }
 
     /// A profile is as subscribed as its most subscribed subscription.
-    static func status(of subscriptions: [Subscription]) -> String {
-        let statuses = Set(subscriptions.map(\.status))
+    static func status(of statuses: [SubscriptionStatus]) -> String {
+        let statuses = Set(statuses)
         for status in [SubscriptionStatus.subscribed, .suspended] where statuses.contains(status) {
             return status.rawValue
         }

@@ -49,7 +49,7 @@ struct ProfileResolver {
     /// The rToken-only profile: of the profiles in the resource's database holding this token on this
     /// resource, the one whose subscription is subscribed and newest.
     private func holder(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws -> Profile? {
-        let candidates = try tx.subscriptions(dbId: caller.database.id, provider: provider, token: token)
+        let candidates = try tx.pushHolders(dbId: caller.database.id, provider: provider, token: token)
             .filter { $0.resourceId == caller.resource.id }
         let best = candidates.first { $0.status == .subscribed } ?? candidates.first
         return try best.flatMap { try tx.profile(id: $0.profileId) }

@@ -150,6 +150,15 @@ import Testing
             try $0.subscriptions(dbId: database.id, provider: .apns, token: "b")
         }
         #expect(inDatabase.map(\.id) == [older.id])
+        // The lean reads agree with the whole rows.
+        let statuses = try await fixture.store.read { try $0.subscriptionStatuses(profileId: older.profileId) }
+        #expect(statuses.sorted { $0.rawValue < $1.rawValue } == [.subscribed, .suspended])
+        let holders = try await fixture.store.read {
+            try $0.pushHolders(dbId: database.id, provider: .apns, token: "b")
+        }
+        #expect(holders == [PushHolder(profileId: older.profileId, resourceId: resource.id, status: .suspended)])
+        #expect(
+            try await fixture.store.read { try $0.pushHolders(dbId: database.id, provider: .apns, token: "a") }.isEmpty)
     }
 
     @Test(arguments: StoreFactory.all)
