@@ -8,8 +8,9 @@ public struct FanOut: Sendable, Equatable {
     /// Subscriptions looked at per transaction for a resource audience.
     public var chunkSize: Int
 
-    /// - Parameter chunkSize: Subscriptions looked at per transaction; 5,000 by default.
-    public init(chunkSize: Int = 5000) {
+    /// - Parameter chunkSize: Subscriptions looked at per transaction; 1,000 by default (a chunk holds
+    ///   the store's one writer, and the claims and outcomes of the sends in flight wait behind it).
+    public init(chunkSize: Int = 1000) {
         self.chunkSize = chunkSize
     }
 
