@@ -164,10 +164,10 @@ extension SQLTransaction {
 
     /// Writes `s` over its stored row, naming in the `UPDATE` only the indexed columns that change.
     ///
-    /// Both databases rewrite an index whenever the `SET` list names one of its columns, even with
-    /// the value it has, and fire every trigger `AFTER UPDATE OF` a named column: naming every
-    /// column rewrote all seven indexes of `subscriptions` and ran the audience triggers on each
-    /// write, 35 % of the writer's time under push/update, whose requests mostly change custom
+    /// SQLite rewrites an index whenever the `SET` list names one of its columns, even with the
+    /// value it has, and both databases fire every trigger `AFTER UPDATE OF` a named column: naming
+    /// every column rewrote all seven indexes of `subscriptions` and ran the audience triggers on
+    /// each write, 35 % of the writer's time under push/update, whose requests mostly change custom
     /// fields. So the row's indexed columns are read first, by its key, together with the
     /// `pushable` the write would give it (its invalid-token mark is looked up there), and each
     /// group that differs is named: the address (channel, provider, token), `is_test`, the built-in
