@@ -184,6 +184,47 @@ import Testing
                 == "expired: its time to live ran out before sending")
     }
 
+    /// The fan-out goes on while the batches in flight wait for their provider: it has a loop of its
+    /// own. (When one loop ran a fan-out chunk before each claim, a batch held at the provider held the
+    /// fan-out too, after one more chunk.)
+    @Test func theFanOutGoesOnWhileEveryBatchWaitsForItsProvider() async throws {
+        var options = DeliveryEngine.Options()
+        options.batchSize = 2
+        options.concurrency = 1
+        options.fanOut = FanOut(chunkSize: 2)
+        let harness = try await DeliveryHarness.make(options: options)
+        defer { Task { await harness.finish() } }
+        for index in 0..<12 { try await harness.subscribe("device-\(index)") }
+        harness.sender.hold()
+        await harness.engine.start()
+        let engine = harness.engine
+        let service = MessageService(store: harness.server.store, fanOut: options.fanOut, queued: { engine.wake() })
+        let request = try JSONDecoder().decode(
+            MessageRequest.self,
+            from: JSONSerialization.data(withJSONObject: [
+                "title": "Hi", "audience": ["type": "resource", "resource_id": harness.resourceId],
+            ]))
+        let view = try await service.create(request)
+        var message = try await service.message(publicId: view.id)
+        #expect(!message.fanOutDone, "the first chunk only is written with the message")
+        for _ in 0..<1000 where !message.fanOutDone || harness.sender.batches.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+            message = try await service.message(publicId: view.id)
+        }
+        #expect(harness.sender.batches.count == 1, "the one batch allowed in flight is held at the provider")
+        #expect(message.fanOutDone && message.counts.total == 12)
+
+        harness.sender.release()
+        var stats = try await service.stats(publicId: view.id)
+        for _ in 0..<1000 where !stats.done {
+            try await Task.sleep(for: .milliseconds(10))
+            stats = try await service.stats(publicId: view.id)
+        }
+        #expect(stats.done && stats.sent == 12)
+        await harness.engine.stop()
+        #expect(Set(harness.sender.pushes.map(\.token)).count == 12)
+    }
+
     @Test func theLoopSendsWhatTheAPIQueuesAndStopsCleanly() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
