@@ -184,6 +184,21 @@ import Testing
                 == "expired: its time to live ran out before sending")
     }
 
+    /// A message to the harness's resource through a `MessageService` that wakes the running engine,
+    /// as `tern serve` creates one.
+    static func sendToTheResource(_ harness: DeliveryHarness, fanOut: FanOut = FanOut()) async throws
+        -> (MessageService, MessageView)
+    {
+        let engine = harness.engine
+        let service = MessageService(store: harness.server.store, fanOut: fanOut, queued: { engine.wake() })
+        let request = try JSONDecoder().decode(
+            MessageRequest.self,
+            from: JSONSerialization.data(withJSONObject: [
+                "title": "Hi", "audience": ["type": "resource", "resource_id": harness.resourceId],
+            ]))
+        return (service, try await service.create(request))
+    }
+
     /// The fan-out goes on while the batches in flight wait for their provider: it has a loop of its
     /// own. (When one loop ran a fan-out chunk before each claim, a batch held at the provider held the
     /// fan-out too, after one more chunk.)
@@ -197,14 +212,7 @@ import Testing
         for index in 0..<12 { try await harness.subscribe("device-\(index)") }
         harness.sender.hold()
         await harness.engine.start()
-        let engine = harness.engine
-        let service = MessageService(store: harness.server.store, fanOut: options.fanOut, queued: { engine.wake() })
-        let request = try JSONDecoder().decode(
-            MessageRequest.self,
-            from: JSONSerialization.data(withJSONObject: [
-                "title": "Hi", "audience": ["type": "resource", "resource_id": harness.resourceId],
-            ]))
-        let view = try await service.create(request)
+        let (service, view) = try await Self.sendToTheResource(harness, fanOut: options.fanOut)
         var message = try await service.message(publicId: view.id)
         #expect(!message.fanOutDone, "the first chunk only is written with the message")
         for _ in 0..<1000 where !message.fanOutDone || harness.sender.batches.isEmpty {
@@ -230,14 +238,7 @@ import Testing
         defer { Task { await harness.finish() } }
         for index in 0..<4 { try await harness.subscribe("device-\(index)") }
         await harness.engine.start()
-        let engine = harness.engine
-        let service = MessageService(store: harness.server.store, queued: { engine.wake() })
-        let request = try JSONDecoder().decode(
-            MessageRequest.self,
-            from: JSONSerialization.data(withJSONObject: [
-                "title": "Hi", "audience": ["type": "resource", "resource_id": harness.resourceId],
-            ]))
-        let view = try await service.create(request)
+        let (service, view) = try await Self.sendToTheResource(harness)
         var stats = try await service.stats(publicId: view.id)
         for _ in 0..<500 where !stats.done {
             try await Task.sleep(for: .milliseconds(10))
