@@ -10,7 +10,8 @@
 # Prints subscribes/s, deliveries/s end to end (and the time to done), h2load's requests/s and the
 # ratio. Installs nginx-light, its echo module and nghttp2-client with apt-get when missing.
 # TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); SERVE_ARGS adds `tern serve` options;
-# PERF_DATA=FILE records the server's profile during the send.
+# PERF_DATA=FILE records the server's profile during the send; PROGRESS=1 prints `tern send`'s
+# progress lines, each stamped with the seconds since the send began.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -99,10 +100,18 @@ if [ -n "${PERF_DATA:-}" ]; then
     perf_pid=$!
     sleep 0.5
 fi
+sending=$(now)
+# Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
 "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
-    --json >"$work/send.out" 2>"$work/send.err" || { cat "$work/send.err" >&2; exit 1; }
+    --json 2>"$work/send.err" | python3 -u -c '
+import sys, time
+start = float(sys.argv[1])
+for line in sys.stdin:
+    sys.stdout.write("%7.3f %s" % (time.time() - start, line))' "$sending" >"$work/send.out" \
+    || { cat "$work/send.err" >&2; exit 1; }
 finished=$(now)
-stats=$(tail -1 "$work/send.out")
+if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send.out"; fi
+stats=$(tail -1 "$work/send.out" | cut -c9-)
 if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
 
 echo "== h2load: $devices requests to the same stand-in (1 connection x 100 streams)"
@@ -114,11 +123,11 @@ h2load_out=$(h2load -n "$devices" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "a
 h2load_rate=$(echo "$h2load_out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
-python3 - "$devices" "$started" "$subscribed" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" <<'PY'
+python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" <<'PY'
 import json, sys
-devices, started, subscribed, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:6])
-stats, peak = json.loads(sys.argv[6]), int(sys.argv[7])
-send = finished - subscribed
+devices, started, subscribed, sending, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:7])
+stats, peak = json.loads(sys.argv[7]), int(sys.argv[8])
+send = finished - sending
 rate = stats.get("sent", 0) / send if send > 0 else 0
 print()
 print("subscribe   %6d devices in %6.2f s = %8.0f subscribes/s (curl, 50 in parallel)" % (devices, subscribed - started, devices / (subscribed - started)))

@@ -26,32 +26,39 @@ struct DeliveryBatchRunner: Sendable {
     func claim(limit: Int) async throws -> (work: [Work], claimed: Int) {
         let now = clock()
         let lease = leaseMilliseconds
-        let (work, closed, claimed) = try await store.write { tx in
-            let claimed = try tx.claimDeliveries(limit: limit, now: now, leaseUntil: now + lease)
-            let subscriptions = try tx.pushStates(subscriptionIds: claimed.map(\.subscriptionId))
+        // Only the claim holds the writer, which every SDK write and outcome shares; what decides each
+        // delivery is read after it commits, from a reader. Each claimed row is leased to this round,
+        // so it stays as claimed, and what is read of its subscription and message is at least as new
+        // as at the claim.
+        let claimed = try await store.write { tx in
+            try tx.claimDeliveries(limit: limit, now: now, leaseUntil: now + lease)
+        }
+        guard !claimed.isEmpty else { return ([], 0) }
+        let (subscriptions, messages) = try await store.read { tx in
             var messages: [Int64: StoredMessage] = [:]
-            var work: [Work] = []
-            var closed: [(DeliveryUpdate, PushProvider)] = []
-            for delivery in claimed {
-                if messages[delivery.messageId] == nil {
-                    messages[delivery.messageId] = try tx.message(id: delivery.messageId)
-                }
-                let preparation = Self.prepare(
-                    delivery, message: messages[delivery.messageId],
-                    subscription: subscriptions[delivery.subscriptionId], now: now)
-                switch preparation {
-                case .send(let item): work.append(item)
-                case .close(let update):
-                    _ = try tx.updateDelivery(update, now: now)
-                    closed.append((update, delivery.provider))
-                }
+            for messageId in Set(claimed.map(\.messageId)) { messages[messageId] = try tx.message(id: messageId) }
+            return (try tx.pushStates(subscriptionIds: claimed.map(\.subscriptionId)), messages)
+        }
+        var work: [Work] = []
+        var closed: [(DeliveryUpdate, PushProvider)] = []
+        for delivery in claimed {
+            let preparation = Self.prepare(
+                delivery, message: messages[delivery.messageId],
+                subscription: subscriptions[delivery.subscriptionId], now: now)
+            switch preparation {
+            case .send(let item): work.append(item)
+            case .close(let update): closed.append((update, delivery.provider))
             }
-            return (work, closed, claimed.count)
         }
-        for (update, provider) in closed {
-            metrics.recordDelivery(provider: provider, outcome: update.status.rawValue, reason: update.reason)
+        if !closed.isEmpty {
+            // A failure here leaves them leased: claimed again when the lease runs out, as after a crash.
+            let updates = closed.map(\.0)
+            let held = try await store.write { tx in try tx.updateDeliveries(updates, now: now) }
+            for (update, provider) in closed where held.contains(update.id) {
+                metrics.recordDelivery(provider: provider, outcome: update.status.rawValue, reason: update.reason)
+            }
         }
-        return (work, claimed)
+        return (work, claimed.count)
     }
 
     enum Preparation {
