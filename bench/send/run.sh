@@ -100,14 +100,13 @@ if [ -n "${PERF_DATA:-}" ]; then
     perf_pid=$!
     sleep 0.5
 fi
-sending=$(now)
+sending=$EPOCHREALTIME
 # Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
 "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
-    --json 2>"$work/send.err" | python3 -u -c '
-import sys, time
-start = float(sys.argv[1])
-for line in sys.stdin:
-    sys.stdout.write("%7.3f %s" % (time.time() - start, line))' "$sending" >"$work/send.out" \
+    --json 2>"$work/send.err" | while IFS= read -r line; do
+        elapsed=$((${EPOCHREALTIME/./} - ${sending/./}))
+        printf '%3d.%03d %s\n' $((elapsed / 1000000)) $((elapsed / 1000 % 1000)) "$line"
+    done >"$work/send.out" \
     || { cat "$work/send.err" >&2; exit 1; }
 finished=$(now)
 if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send.out"; fi

@@ -27,14 +27,14 @@ public protocol DeliveryQueries {
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int
     /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease). The
     /// messages with deliveries due take turns, each an equal share, the least recently served
-    /// first; within a message, oldest due first.
+    /// first; within a message, the queued oldest due first, then the lapsed leases.
     func claimDeliveries(limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery]
     /// Writes outcomes, one for each delivery (an id appears once); returns the ids whose rows were
     /// still held by the attempt the outcome names (the others changed nothing).
     func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64>
     /// When the next queued or leased delivery falls due, if any.
     func nextDeliveryDue() throws -> Int64?
-    /// Deliveries per status.
+    /// Deliveries per status (those with none left out), read from the message's one row of counts.
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64]
     /// Failed deliveries per reason.
     func failureReasons(messageId: Int64) throws -> [String: Int64]

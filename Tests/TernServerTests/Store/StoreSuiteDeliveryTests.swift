@@ -146,6 +146,73 @@ import Testing
         #expect(retried.map(\.id) == [claimed[3].id] && retried.first?.attempt == 2)
     }
 
+    /// A message's counts are kept in one row (`message_counts`) that every write moves: after each
+    /// step they are what the delivery rows themselves say, for two messages at once, through new
+    /// rows and skipped repeats, claims from the queue and of lapsed leases, outcomes of every kind,
+    /// a retry and a stale answer.
+    @Test(arguments: StoreFactory.all)
+    func theCountsMoveWithEveryWriteAsTheRowsDo(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 40)
+        let (projectId, resourceId) = (fixture.project.id, fixture.resource.id)
+        let messages = try await fixture.store.write { tx in
+            [
+                try tx.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-c1")),
+                try tx.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-c2")),
+            ]
+        }
+        let store = fixture.store
+        @Sendable func expectCountsAreTheRows(_ step: String) async throws {
+            for message in messages {
+                let rows = try await store.read { try $0.deliveries(messageId: message.id, afterId: 0, limit: 100) }
+                let tally = Dictionary(grouping: rows, by: \.status).mapValues { Int64($0.count) }
+                let counts = try await store.read { try $0.deliveryCounts(messageId: message.id) }
+                #expect(counts == tally, "\(message.publicId) after \(step)")
+            }
+        }
+        try await expectCountsAreTheRows("nothing")
+        let targets = Self.targets(subscriptions)
+        try await store.write { tx in
+            _ = try tx.insertDeliveries(messageId: messages[0].id, targets: Array(targets[0..<30]), now: 10)
+            _ = try tx.insertDeliveries(messageId: messages[0].id, targets: Array(targets[20..<35]), now: 10)
+            _ = try tx.insertDeliveries(messageId: messages[1].id, targets: Array(targets[30..<40]), now: 10)
+        }
+        try await expectCountsAreTheRows("the inserts")
+        let first = try await store.write { try $0.claimDeliveries(limit: 24, now: 20, leaseUntil: 100) }
+        try #require(first.count == 24)
+        try await expectCountsAreTheRows("the first claim")
+
+        var outcomes: [DeliveryUpdate] = []
+        for (index, claimed) in first.enumerated() {
+            switch index % 6 {
+            case 0: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .sent))
+            case 1: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .failed, reason: "Gone"))
+            case 2: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .invalidToken, reason: "x"))
+            case 3: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .queued, dueAt: 50))
+            case 4: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 2, status: .sent))  // stale
+            default: break  // no answer: its lease runs out
+            }
+        }
+        let answered = outcomes
+        _ = try await store.write { try $0.updateDeliveries(answered, now: 30) }
+        try await expectCountsAreTheRows("the outcomes")
+
+        // Past the leases: the retries, the lapsed leases and the rest of the queue, in two claims.
+        let again = try await store.write { try $0.claimDeliveries(limit: 10, now: 150, leaseUntil: 300) }
+        try await expectCountsAreTheRows("a claim of retries, lapsed leases and queued rows")
+        let rest = try await store.write { try $0.claimDeliveries(limit: 100, now: 150, leaseUntil: 300) }
+        try #require(again.count + rest.count == 45 - 12)
+        try await expectCountsAreTheRows("the rest")
+        let sentAll = (again + rest).map { DeliveryUpdate(id: $0.id, attempt: $0.attempt, status: .sent) }
+        _ = try await store.write { try $0.updateDeliveries(sentAll, now: 160) }
+        try await expectCountsAreTheRows("the last outcomes")
+        for message in messages {
+            let counts = try await store.read { try $0.deliveryCounts(messageId: message.id) }
+            #expect(counts[.queued] == nil && counts[.sending] == nil && counts.values.reduce(0, +) > 0)
+        }
+    }
+
     @Test(arguments: StoreFactory.all)
     func messagesTakeTurnsInAClaim(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)

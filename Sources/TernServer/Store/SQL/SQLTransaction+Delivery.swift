@@ -34,22 +34,38 @@ extension SQLTransaction {
         return claimed.sorted { $0.id < $1.id }
     }
 
+    /// Queued deliveries first, then those whose lease ran out: each statement knows the status it
+    /// takes its rows from, so the message's counts move with them.
     private func claim(messageId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
-        try database.query(
-            """
-            UPDATE deliveries SET status = 'sending', attempts = attempts + 1, due_at = ?, updated_at = ?
-            WHERE id IN (
-                SELECT id FROM deliveries
-                WHERE message_id = ? AND status IN ('queued', 'sending') AND due_at <= ?
-                ORDER BY due_at, id LIMIT ? \(claimLocks.deliveries))
-            RETURNING id, message_id, subscription_id, provider, token, attempts
-            """, [leaseUntil, now, messageId, now, limit]
-        ).map { row in
-            ClaimedDelivery(
-                id: row.requiredInt(0), messageId: row.requiredInt(1), subscriptionId: row.requiredInt(2),
-                provider: try PushProvider.storedPush(row.requiredString(3)), token: row.requiredString(4),
-                attempt: Int(row.requiredInt(5)))
+        var claimed: [ClaimedDelivery] = []
+        for status in [DeliveryStatus.queued, .sending] where claimed.count < limit {
+            // `status IN (…)` lets SQLite see that the partial index `deliveries_message_due` holds the
+            // rows; the status is written into the text, not bound, as SQLite prepares a statement again
+            // for each new value of a parameter that decides whether a partial index can be used.
+            let rows = try database.query(
+                """
+                UPDATE deliveries SET status = 'sending', attempts = attempts + 1, due_at = ?, updated_at = ?
+                WHERE id IN (
+                    SELECT id FROM deliveries
+                    WHERE message_id = ? AND status IN ('queued', 'sending') AND status = '\(status.rawValue)'
+                        AND due_at <= ?
+                    ORDER BY due_at, id LIMIT ? \(claimLocks.deliveries))
+                RETURNING id, message_id, subscription_id, provider, token, attempts
+                """, [leaseUntil, now, messageId, now, limit - claimed.count]
+            ).map { row in
+                ClaimedDelivery(
+                    id: row.requiredInt(0), messageId: row.requiredInt(1), subscriptionId: row.requiredInt(2),
+                    provider: try PushProvider.storedPush(row.requiredString(3)), token: row.requiredString(4),
+                    attempt: Int(row.requiredInt(5)))
+            }
+            if status == .queued, !rows.isEmpty {
+                var moves = DeliveryCountMoves()
+                moves.move(messageId: messageId, from: .queued, to: .sending, count: Int64(rows.count))
+                try count(moves)
+            }
+            claimed += rows
         }
+        return claimed
     }
 
     /// After a claim: the message moves to the back of the round, due again when its earliest
@@ -81,7 +97,12 @@ extension SQLTransaction {
                     [messageId, target.subscriptionId, target.provider.rawValue, target.token, now, now]
                 })
         }
-        if inserted > 0 { try dueAgain(messageId: messageId, at: now) }
+        if inserted > 0 {
+            var moves = DeliveryCountMoves()
+            moves.move(messageId: messageId, from: nil, to: .queued, count: Int64(inserted))
+            try count(moves)
+            try dueAgain(messageId: messageId, at: now)
+        }
         return inserted
     }
 
@@ -98,6 +119,7 @@ extension SQLTransaction {
 
     func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64> {
         var held: Set<Int64> = []
+        var moves = DeliveryCountMoves()
         for rows in RowGroups(updates) {
             // The values are cast so that PostgreSQL knows their types in the VALUES list.
             let values = Array(
@@ -112,7 +134,7 @@ extension SQLTransaction {
                 FROM outcome
                 WHERE deliveries.id = outcome.id AND deliveries.attempts = outcome.attempts
                     AND deliveries.status = 'sending'
-                RETURNING deliveries.id, deliveries.message_id, deliveries.due_at
+                RETURNING deliveries.id, deliveries.message_id, deliveries.due_at, deliveries.status
                 """,
                 rows.flatMap { update -> [any SQLiteBindable] in
                     let dueAt = update.status == .queued ? update.dueAt ?? now : nil
@@ -123,11 +145,31 @@ extension SQLTransaction {
                 } + [now])
             for row in written {
                 held.insert(row.requiredInt(0))
+                // Only rows in `sending` are written, so each one moves from there.
+                if let status = DeliveryStatus(rawValue: row.requiredString(3)) {
+                    moves.move(messageId: row.requiredInt(1), from: .sending, to: status, count: 1)
+                }
                 // Queued again (a retry): the message is due again then, maybe before its lease ran out.
                 if let dueAt = row.int(2) { try dueAgain(messageId: row.requiredInt(1), at: dueAt) }
             }
         }
+        try count(moves)
         return held
+    }
+
+    /// Moves the messages' delivery counts (`message_counts`), one statement a message, in id order
+    /// (on PostgreSQL, writers that lock several messages' rows lock them in the same order).
+    private func count(_ moves: DeliveryCountMoves) throws {
+        for (messageId, change) in moves.byMessage.sorted(by: { $0.key < $1.key }) {
+            let columns = DeliveryCountMoves.columns
+            try database.run(
+                """
+                INSERT INTO message_counts (message_id, \(columns.map(\.1).joined(separator: ", ")))
+                VALUES (?, \(columns.map { _ in "?" }.joined(separator: ", ")))
+                ON CONFLICT (message_id) DO UPDATE SET
+                    \(columns.map { "\($0.1) = message_counts.\($0.1) + excluded.\($0.1)" }.joined(separator: ", "))
+                """, [messageId] + columns.map { change[$0.0] ?? 0 })
+        }
     }
 
     func nextDeliveryDue() throws -> Int64? {
@@ -135,11 +177,15 @@ extension SQLTransaction {
     }
 
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64] {
+        let columns = DeliveryCountMoves.columns
+        guard
+            let row = try database.queryFirst(
+                "SELECT \(columns.map(\.1).joined(separator: ", ")) FROM message_counts WHERE message_id = ?",
+                [messageId])
+        else { return [:] }
         var counts: [DeliveryStatus: Int64] = [:]
-        for row in try database.query(
-            "SELECT status, COUNT(*) FROM deliveries WHERE message_id = ? GROUP BY status", [messageId])
-        {
-            if let status = DeliveryStatus(rawValue: row.requiredString(0)) { counts[status] = row.requiredInt(1) }
+        for (index, column) in columns.enumerated() where row.requiredInt(index) != 0 {
+            counts[column.0] = row.requiredInt(index)
         }
         return counts
     }
@@ -299,5 +345,20 @@ struct RowGroups<Row>: Sequence, IteratorProtocol {
         while size > left { size /= 2 }
         defer { start += size }
         return rows[start..<(start + size)]
+    }
+}
+
+/// How a write moves deliveries between statuses, per message, for `message_counts`.
+struct DeliveryCountMoves {
+    /// Each status's column in `message_counts`.
+    static let columns: [(DeliveryStatus, String)] = DeliveryStatus.allCases.map { ($0, $0.rawValue) }
+
+    private(set) var byMessage: [Int64: [DeliveryStatus: Int64]] = [:]
+
+    /// `count` deliveries of the message leave `from` (nil: new) for `to`.
+    mutating func move(messageId: Int64, from: DeliveryStatus?, to: DeliveryStatus, count: Int64) {
+        guard from != to, count > 0 else { return }
+        if let from { byMessage[messageId, default: [:]][from, default: 0] -= count }
+        byMessage[messageId, default: [:]][to, default: 0] += count
     }
 }
