@@ -98,6 +98,52 @@ import Testing
         await first.close()
         await second.close()
     }
+    /// A node's fan-out holds its message's row (`FOR UPDATE SKIP LOCKED`) while it writes a chunk
+    /// and then makes the message due in the turns; a claim holds the turns while it takes that
+    /// message's deliveries and moves its counts. The claim must not wait for the message's row
+    /// (a foreign key from the counts did, and the two transactions deadlocked: a second each).
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aClaimDoesNotWaitForTheFanOutsLockOnItsMessage() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        // Written through other connections, so that the claim's connection counts the message first.
+        let setup = try PostgresStore(url: url, poolSize: 1)
+        let messageId = try await setup.write { tx in
+            let project = try tx.createProject(name: "p", audience: nil, now: 1)
+            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            let resource = try tx.createResource(
+                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
+            let message = try tx.insertMessage(
+                StoreSuiteDeliveryTests.message(projectId: project.id, resourceId: resource.id, publicId: "m"))
+            let targets = (0..<10).map { DeliveryTarget(subscriptionId: Int64($0), provider: .apns, token: "t\($0)") }
+            _ = try tx.insertDeliveries(messageId: message.id, targets: targets, now: 1)
+            return message.id
+        }
+        await setup.close()
+        let store = try PostgresStore(url: url, poolSize: 2)
+        // The fan-out's transaction, on a connection of its own, holds the message's row.
+        let fanOut = try PostgresConnection(url: url)
+        try fanOut.execute("BEGIN")
+        _ = try fanOut.query("SELECT id FROM messages WHERE id = ? FOR UPDATE SKIP LOCKED", [messageId])
+        let claim = Task { try await store.write { try $0.claimDeliveries(limit: 5, now: 2, leaseUntil: 10_000) } }
+        let finished = Task {
+            for _ in 0..<100
+            where try await store.read({ try $0.deliveryCounts(messageId: messageId) })[.sending] == nil {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        try await finished.value
+        #expect(
+            try await store.read { try $0.deliveryCounts(messageId: messageId) } == [.queued: 5, .sending: 5],
+            "the claim committed while the fan-out held its message")
+        // The fan-out goes on: its message is due again in the turns the claim held.
+        try fanOut.run(
+            "INSERT INTO delivery_turns (message_id, next_due, turn) VALUES (?, 1, 0) ON CONFLICT (message_id) DO NOTHING",
+            [messageId])
+        try fanOut.execute("COMMIT")
+        #expect(try await claim.value.count == 5)
+        await store.close()
+    }
+
     /// Two writes on two connections locking two rows in opposite orders deadlock; PostgreSQL
     /// fails one of them, which then runs again once the other committed: both are answered with
     /// success, and the later one's values stand.

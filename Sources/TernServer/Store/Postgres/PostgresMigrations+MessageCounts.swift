@@ -1,17 +1,20 @@
 extension PostgresMigrations {
     /// SQLite's `SQLiteMigrations.messageCounts` in PostgreSQL's dialect: each message's deliveries
-    /// counted by status in one row, in place of the `deliveries_message_status` index.
+    /// counted by status, a row per connection that moved them (`countShard`), in place of the
+    /// `deliveries_message_status` index.
     static let messageCounts = """
         CREATE TABLE message_counts (
-            message_id BIGINT PRIMARY KEY REFERENCES messages (id),
+            message_id BIGINT NOT NULL,
+            shard BIGINT NOT NULL,
             queued BIGINT NOT NULL,
             sending BIGINT NOT NULL,
             sent BIGINT NOT NULL,
             failed BIGINT NOT NULL,
-            invalid_token BIGINT NOT NULL
+            invalid_token BIGINT NOT NULL,
+            PRIMARY KEY (message_id, shard)
         );
-        INSERT INTO message_counts (message_id, queued, sending, sent, failed, invalid_token)
-            SELECT message_id, COUNT(*) FILTER (WHERE status = 'queued'), COUNT(*) FILTER (WHERE status = 'sending'),
+        INSERT INTO message_counts (message_id, shard, queued, sending, sent, failed, invalid_token)
+            SELECT message_id, 0, COUNT(*) FILTER (WHERE status = 'queued'), COUNT(*) FILTER (WHERE status = 'sending'),
                 COUNT(*) FILTER (WHERE status = 'sent'), COUNT(*) FILTER (WHERE status = 'failed'),
                 COUNT(*) FILTER (WHERE status = 'invalid_token')
             FROM deliveries GROUP BY message_id;

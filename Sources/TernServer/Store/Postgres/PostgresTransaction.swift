@@ -43,6 +43,8 @@ struct PostgresTransaction: SQLTransaction {
 
     var fanOutLock: String { writable ? "FOR UPDATE SKIP LOCKED" : "" }
 
+    var countShard: String { "pg_backend_pid()" }
+
     func lockForBootstrap() throws {
         guard writable else { return }
         _ = try database.query("SELECT pg_advisory_xact_lock(?)", [PostgresStore.bootstrapLock])

@@ -157,16 +157,16 @@ extension SQLTransaction {
         return held
     }
 
-    /// Moves the messages' delivery counts (`message_counts`), one statement a message, in id order
-    /// (on PostgreSQL, writers that lock several messages' rows lock them in the same order).
+    /// Moves the messages' delivery counts (`message_counts`, in this transaction's row of each,
+    /// ``countShard``), one statement a message.
     private func count(_ moves: DeliveryCountMoves) throws {
         for (messageId, change) in moves.byMessage.sorted(by: { $0.key < $1.key }) {
             let columns = DeliveryCountMoves.columns
             try database.run(
                 """
-                INSERT INTO message_counts (message_id, \(columns.map(\.1).joined(separator: ", ")))
-                VALUES (?, \(columns.map { _ in "?" }.joined(separator: ", ")))
-                ON CONFLICT (message_id) DO UPDATE SET
+                INSERT INTO message_counts (message_id, shard, \(columns.map(\.1).joined(separator: ", ")))
+                VALUES (?, \(countShard), \(columns.map { _ in "?" }.joined(separator: ", ")))
+                ON CONFLICT (message_id, shard) DO UPDATE SET
                     \(columns.map { "\($0.1) = message_counts.\($0.1) + excluded.\($0.1)" }.joined(separator: ", "))
                 """, [messageId] + columns.map { change[$0.0] ?? 0 })
         }
@@ -180,12 +180,15 @@ extension SQLTransaction {
         let columns = DeliveryCountMoves.columns
         guard
             let row = try database.queryFirst(
-                "SELECT \(columns.map(\.1).joined(separator: ", ")) FROM message_counts WHERE message_id = ?",
+                """
+                SELECT \(columns.map { "CAST(SUM(\($0.1)) AS BIGINT)" }.joined(separator: ", ")) FROM message_counts
+                WHERE message_id = ?
+                """,
                 [messageId])
         else { return [:] }
         var counts: [DeliveryStatus: Int64] = [:]
-        for (index, column) in columns.enumerated() where row.requiredInt(index) != 0 {
-            counts[column.0] = row.requiredInt(index)
+        for (index, column) in columns.enumerated() where (row.int(index) ?? 0) != 0 {
+            counts[column.0] = row.int(index)
         }
         return counts
     }

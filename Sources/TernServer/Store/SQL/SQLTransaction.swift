@@ -44,6 +44,11 @@ protocol SQLTransaction: StoreTransaction {
     /// The row lock a write's select of the messages fanning out takes: none on SQLite; on
     /// PostgreSQL `FOR UPDATE SKIP LOCKED`, so that of several nodes each fans out its own message.
     var fanOutLock: String { get }
+    /// Which of a message's rows of counts (`message_counts`) this transaction moves: 0 on SQLite
+    /// (one writer); on PostgreSQL `pg_backend_pid()`, a row per connection, so concurrent
+    /// transactions (a fan-out's chunk, claims, outcomes, on one node or several) never wait for
+    /// one another's counts, nor lock them in opposite orders to the turns.
+    var countShard: String { get }
     /// Taken before bootstrap reads every resource: on PostgreSQL, a write takes a transaction lock,
     /// so of several nodes starting on an empty database one creates the first project and the
     /// others then find it; SQLite has one writer and takes none.

@@ -23,5 +23,7 @@ struct SQLiteTransaction: SQLTransaction {
 
     var fanOutLock: String { "" }
 
+    var countShard: String { "0" }
+
     func lockForBootstrap() throws {}
 }
