@@ -5,11 +5,19 @@ import TernProtocol
 /// senders, record every outcome. A delivery that may no longer be sent (its subscription left, its
 /// token was marked invalid, its time to live ran out) is closed at claim time and never sent.
 struct DeliveryBatchRunner: Sendable {
-    /// A claimed delivery ready for its sender.
-    struct Work: Sendable {
+    /// A claimed delivery ready for its sender. A class: a batch's work is grouped by provider,
+    /// paired with outcomes and decisions, and each copy of a struct this size retained and released
+    /// its dozen strings and buffers (3% of the server's time in the send profile).
+    final class Work: Sendable {
         let delivery: ClaimedDelivery
         let push: OutgoingPush
         let expiration: Int64?
+
+        init(delivery: ClaimedDelivery, push: OutgoingPush, expiration: Int64?) {
+            self.delivery = delivery
+            self.push = push
+            self.expiration = expiration
+        }
     }
 
     let store: any Store
