@@ -98,6 +98,28 @@ import Testing
         await first.close()
         await second.close()
     }
+    /// A write of a batch waits at most `PostgresBatching.lockTimeout` for a row another
+    /// transaction holds (then it runs again alone, as after a deadlock, which PostgreSQL would find
+    /// only after a second), except for the bootstrap's lock, which another node may hold longer.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func batchesWaitForLocksBrieflyButTheBootstrapWaitsItOut() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let store = try PostgresStore(url: url, poolSize: 1)
+        let settings = try await store.write { tx in
+            let transaction = try #require(tx as? PostgresTransaction)
+            let batch = try transaction.database.queryFirst("SHOW lock_timeout")?.values.first ?? nil
+            try transaction.lockForBootstrap()
+            let bootstrap = try transaction.database.queryFirst("SHOW lock_timeout")?.values.first ?? nil
+            return [batch, bootstrap]
+        }
+        #expect(settings == [PostgresBatching.lockTimeout, "0"])
+        let later = try await store.read { tx in
+            try (tx as? PostgresTransaction)?.database.queryFirst("SHOW lock_timeout")?.values.first ?? nil
+        }
+        #expect(later != PostgresBatching.lockTimeout, "SET LOCAL: only the batch's transaction")
+        await store.close()
+    }
+
     /// A node's fan-out holds its message's row (`FOR UPDATE SKIP LOCKED`) while it writes a chunk
     /// and then makes the message due in the turns; a claim holds the turns while it takes that
     /// message's deliveries and moves its counts. The claim must not wait for the message's row

@@ -19,14 +19,24 @@ final class PostgresBatching: BatchingBackend {
         PostgresTransaction(database: connection, writable: true, stats: stats)
     }
 
+    /// How long a write of a batch waits for a row another connection's transaction holds before it
+    /// gives up, rolls back to its savepoint and runs again alone once its batch has committed
+    /// (``GroupCommit``). Two batches that take the same rows in other orders (SDK writes to the
+    /// same subscriptions from many connections) wait for each other; PostgreSQL finds that only
+    /// after `deadlock_timeout` (1 s by default, and only a superuser may lower it), which every
+    /// such write then waited. A batch's own locks are held for milliseconds, so a longer wait is
+    /// almost always such a cycle.
+    static let lockTimeout = "200ms"
+    private static let begin = "BEGIN; SET LOCAL lock_timeout = '\(lockTimeout)'"
+
     func beginBatch() throws {
         do {
-            try connection.execute("BEGIN")
+            try connection.execute(Self.begin)
         } catch let error where error.isUnavailable {
             // Nothing ran yet: a fresh connection may begin it.
             slot.drop()
             connection = try slot.connected()
-            try connection.execute("BEGIN")
+            try connection.execute(Self.begin)
         }
     }
 

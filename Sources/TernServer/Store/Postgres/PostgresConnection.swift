@@ -208,8 +208,9 @@ struct PostgresError: Error, CustomStringConvertible {
         sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(sqlState)
     }
 
-    /// A deadlock or serialization failure: the transaction was rolled back and may run again.
-    var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// A deadlock, a serialization failure, or a lock waited for past `lock_timeout`
+    /// (`PostgresBatching.lockTimeout`): the statement failed and may run again.
+    var isRetryable: Bool { ["40001", "40P01", "55P03"].contains(sqlState) }
 
     var storeError: StoreError {
         if sqlState.hasPrefix("23") { return .conflict(message) }

@@ -47,6 +47,8 @@ struct PostgresTransaction: SQLTransaction {
 
     func lockForBootstrap() throws {
         guard writable else { return }
+        // Another node's bootstrap may hold it for longer than a batch's lock timeout: wait it out.
+        try database.execute("SET LOCAL lock_timeout = 0")
         _ = try database.query("SELECT pg_advisory_xact_lock(?)", [PostgresStore.bootstrapLock])
     }
 }
