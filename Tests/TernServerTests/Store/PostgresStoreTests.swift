@@ -120,6 +120,47 @@ import Testing
         await store.close()
     }
 
+    /// Two connections subscribe devices of the same audience group (app version, language,
+    /// sessions) at once: the second's write does not wait for the first's open transaction, as it
+    /// did when the group's count was one row (its lock held until the first batch committed),
+    /// and the count is both.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func subscribesOfOneAudienceGroupDoNotWaitForEachOther() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let (first, second) = (try PostgresStore(url: url, poolSize: 1), try PostgresStore(url: url, poolSize: 1))
+        let (resource, profiles) = try await first.write { tx in
+            let project = try tx.createProject(name: "p", audience: nil, now: 1)
+            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            let resource = try tx.createResource(
+                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
+            let profiles = try (0..<2).map { try tx.createProfile(dbId: database.id, publicId: "p\($0)", now: 1).id }
+            return (resource, profiles)
+        }
+        @Sendable func subscribe(_ tx: any StoreTransaction, _ index: Int) throws {
+            _ = try tx.insertSubscription(
+                SubscriptionValues(
+                    profileId: profiles[index], resourceId: resource.id, channel: .push, provider: .apns,
+                    token: "t\(index)", status: .subscribed, hashId: "h\(index)", clientTime: 1), now: 2)
+        }
+        let subscribed = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let held = Task {
+            try await first.write { tx in
+                try subscribe(tx, 0)
+                subscribed.signal()
+                _ = release.wait(timeout: .now() + 10)  // the transaction stays open meanwhile
+            }
+        }
+        subscribed.wait()
+        try await second.write { tx in try subscribe(tx, 1) }
+        release.signal()
+        try await held.value
+        let scope = AudienceScope(projectId: resource.projectId, resourceId: resource.id)
+        #expect(try await second.read { try $0.audienceCount(scope, filter: nil, now: 3) } == 2)
+        await first.close()
+        await second.close()
+    }
+
     /// A node's fan-out holds its message's row (`FOR UPDATE SKIP LOCKED`) while it writes a chunk
     /// and then makes the message due in the turns; a claim holds the turns while it takes that
     /// message's deliveries and moves its counts. The claim must not wait for the message's row
