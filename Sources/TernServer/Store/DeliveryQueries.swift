@@ -34,7 +34,7 @@ public protocol DeliveryQueries {
     func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64>
     /// When the next queued or leased delivery falls due, if any.
     func nextDeliveryDue() throws -> Int64?
-    /// Deliveries per status (those with none left out), read from the message's one row of counts.
+    /// Deliveries per status (those with none left out), read from the message's counts, not its rows.
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64]
     /// Failed deliveries per reason.
     func failureReasons(messageId: Int64) throws -> [String: Int64]

@@ -7,6 +7,14 @@ import Testing
 /// What only the PostgreSQL backend has: its schema version shared by nodes, claims by several nodes
 /// at once, and how it fails.
 @Suite struct PostgresStoreTests {
+    /// A project with its database and a push resource (rToken `rt`).
+    static func pushResource(_ tx: any StoreTransaction) throws -> Resource {
+        let project = try tx.createProject(name: "p", audience: nil, now: 1)
+        let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+        return try tx.createResource(
+            projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
+    }
+
     @Test func postgresIsAvailableOrTheSkipIsSaid() {
         if PostgresTestDatabase.url == nil {
             if PostgresTestDatabase.required {
@@ -59,14 +67,11 @@ import Testing
         let url = try PostgresTestDatabase.freshSchemaURL()
         let (first, second) = (try PostgresStore(url: url, poolSize: 4), try PostgresStore(url: url, poolSize: 4))
         let messageIds = try await first.write { tx in
-            let project = try tx.createProject(name: "p", audience: nil, now: 1)
-            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
-            let resource = try tx.createResource(
-                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
+            let resource = try Self.pushResource(tx)
             return try (0..<3).map { index in
                 let message = try tx.insertMessage(
                     StoreSuiteDeliveryTests.message(
-                        projectId: project.id, resourceId: resource.id, publicId: "m\(index)"))
+                        projectId: resource.projectId, resourceId: resource.id, publicId: "m\(index)"))
                 let targets = (0..<400).map {
                     DeliveryTarget(subscriptionId: Int64($0), provider: .apns, token: "tok-\(index)-\($0)")
                 }
@@ -129,11 +134,8 @@ import Testing
         let url = try PostgresTestDatabase.freshSchemaURL()
         let (first, second) = (try PostgresStore(url: url, poolSize: 1), try PostgresStore(url: url, poolSize: 1))
         let (resource, profiles) = try await first.write { tx in
-            let project = try tx.createProject(name: "p", audience: nil, now: 1)
-            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
-            let resource = try tx.createResource(
-                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
-            let profiles = try (0..<2).map { try tx.createProfile(dbId: database.id, publicId: "p\($0)", now: 1).id }
+            let resource = try Self.pushResource(tx)
+            let profiles = try (0..<2).map { try tx.createProfile(dbId: resource.dbId, publicId: "p\($0)", now: 1).id }
             return (resource, profiles)
         }
         @Sendable func subscribe(_ tx: any StoreTransaction, _ index: Int) throws {
@@ -171,12 +173,9 @@ import Testing
         // Written through other connections, so that the claim's connection counts the message first.
         let setup = try PostgresStore(url: url, poolSize: 1)
         let messageId = try await setup.write { tx in
-            let project = try tx.createProject(name: "p", audience: nil, now: 1)
-            let database = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
-            let resource = try tx.createResource(
-                projectId: project.id, dbId: database.id, name: "push", channels: [.push], rToken: "rt", now: 1)
+            let resource = try Self.pushResource(tx)
             let message = try tx.insertMessage(
-                StoreSuiteDeliveryTests.message(projectId: project.id, resourceId: resource.id, publicId: "m"))
+                StoreSuiteDeliveryTests.message(projectId: resource.projectId, resourceId: resource.id, publicId: "m"))
             let targets = (0..<10).map { DeliveryTarget(subscriptionId: Int64($0), provider: .apns, token: "t\($0)") }
             _ = try tx.insertDeliveries(messageId: message.id, targets: targets, now: 1)
             return message.id

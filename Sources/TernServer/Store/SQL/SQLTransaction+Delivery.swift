@@ -58,10 +58,9 @@ extension SQLTransaction {
                     provider: try PushProvider.storedPush(row.requiredString(3)), token: row.requiredString(4),
                     attempt: Int(row.requiredInt(5)))
             }
-            if status == .queued, !rows.isEmpty {
-                var moves = DeliveryCountMoves()
-                moves.move(messageId: messageId, from: .queued, to: .sending, count: Int64(rows.count))
-                try count(moves)
+            if status == .queued {
+                try count(
+                    DeliveryCountMoves(messageId: messageId, from: .queued, to: .sending, count: Int64(rows.count)))
             }
             claimed += rows
         }
@@ -98,9 +97,7 @@ extension SQLTransaction {
                 })
         }
         if inserted > 0 {
-            var moves = DeliveryCountMoves()
-            moves.move(messageId: messageId, from: nil, to: .queued, count: Int64(inserted))
-            try count(moves)
+            try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .queued, count: Int64(inserted)))
             try dueAgain(messageId: messageId, at: now)
         }
         return inserted
@@ -160,15 +157,15 @@ extension SQLTransaction {
     /// Moves the messages' delivery counts (`message_counts`, in this transaction's row of each,
     /// ``countShard``), one statement a message.
     private func count(_ moves: DeliveryCountMoves) throws {
+        let columns = DeliveryStatus.allCases.map(\.rawValue)
         for (messageId, change) in moves.byMessage.sorted(by: { $0.key < $1.key }) {
-            let columns = DeliveryCountMoves.columns
             try database.run(
                 """
-                INSERT INTO message_counts (message_id, shard, \(columns.map(\.1).joined(separator: ", ")))
+                INSERT INTO message_counts (message_id, shard, \(columns.joined(separator: ", ")))
                 VALUES (?, \(countShard), \(columns.map { _ in "?" }.joined(separator: ", ")))
                 ON CONFLICT (message_id, shard) DO UPDATE SET
-                    \(columns.map { "\($0.1) = message_counts.\($0.1) + excluded.\($0.1)" }.joined(separator: ", "))
-                """, [messageId] + columns.map { change[$0.0] ?? 0 })
+                    \(columns.map { "\($0) = message_counts.\($0) + excluded.\($0)" }.joined(separator: ", "))
+                """, [messageId] + DeliveryStatus.allCases.map { change[$0] ?? 0 })
         }
     }
 
@@ -177,18 +174,12 @@ extension SQLTransaction {
     }
 
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64] {
-        let columns = DeliveryCountMoves.columns
-        guard
-            let row = try database.queryFirst(
-                """
-                SELECT \(columns.map { "CAST(SUM(\($0.1)) AS BIGINT)" }.joined(separator: ", ")) FROM message_counts
-                WHERE message_id = ?
-                """,
-                [messageId])
-        else { return [:] }
+        // One row of sums, NULL where the message has no counts yet.
+        let sums = DeliveryStatus.allCases.map { "CAST(SUM(\($0.rawValue)) AS BIGINT)" }.joined(separator: ", ")
+        let row = try database.queryFirst("SELECT \(sums) FROM message_counts WHERE message_id = ?", [messageId])
         var counts: [DeliveryStatus: Int64] = [:]
-        for (index, column) in columns.enumerated() where (row.int(index) ?? 0) != 0 {
-            counts[column.0] = row.int(index)
+        for (index, status) in DeliveryStatus.allCases.enumerated() {
+            if let count = row?.int(index), count != 0 { counts[status] = count }
         }
         return counts
     }
@@ -351,12 +342,17 @@ struct RowGroups<Row>: Sequence, IteratorProtocol {
     }
 }
 
-/// How a write moves deliveries between statuses, per message, for `message_counts`.
+/// How a write moves deliveries between statuses, per message, for `message_counts` (a column a
+/// status, named by its raw value).
 struct DeliveryCountMoves {
-    /// Each status's column in `message_counts`.
-    static let columns: [(DeliveryStatus, String)] = DeliveryStatus.allCases.map { ($0, $0.rawValue) }
-
     private(set) var byMessage: [Int64: [DeliveryStatus: Int64]] = [:]
+
+    init() {}
+
+    /// One move: `count` deliveries of the message leave `from` (nil: new) for `to`.
+    init(messageId: Int64, from: DeliveryStatus?, to: DeliveryStatus, count: Int64) {
+        move(messageId: messageId, from: from, to: to, count: count)
+    }
 
     /// `count` deliveries of the message leave `from` (nil: new) for `to`.
     mutating func move(messageId: Int64, from: DeliveryStatus?, to: DeliveryStatus, count: Int64) {

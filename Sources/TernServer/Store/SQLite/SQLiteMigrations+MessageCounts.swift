@@ -3,9 +3,10 @@ extension SQLiteMigrations {
     /// changes a status, so a message's progress reads one row (SQLite) or one per PostgreSQL
     /// connection that wrote it (`countShard`), for ten deliveries as for a million. It replaces
     /// `deliveries_message_status`, which every claim and outcome rewrote twice and every progress
-    /// poll walked whole; the failed ones keep a small index for the funnel's reasons. `message_id` names its message without a foreign key: on PostgreSQL the
-    /// key's check would lock the message's row in every claim and outcome, against the fan-out's
-    /// own lock on it (the fan-out then waiting for the claim's turns: a deadlock).
+    /// poll walked whole; the failed ones keep a small index for the funnel's reasons. `message_id`
+    /// names its message without a foreign key: on PostgreSQL the key's check would lock the
+    /// message's row in every claim and outcome, against the fan-out's own lock on it (the fan-out
+    /// then waiting for the claim's turns: a deadlock).
     static let messageCounts = """
         CREATE TABLE message_counts (
             message_id INTEGER NOT NULL,
