@@ -9,7 +9,8 @@
 #
 # Prints subscribes/s, deliveries/s end to end (and the time to done), h2load's requests/s and the
 # ratio. Installs nginx-light, its echo module and nghttp2-client with apt-get when missing.
-# TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); SERVE_ARGS adds `tern serve` options;
+# TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); TERN_BIN runs that tern instead of
+# building one (two builds side by side); SERVE_ARGS adds `tern serve` options;
 # PERF_DATA=FILE records the server's profile during the send; PROGRESS=1 prints `tern send`'s
 # progress lines, each stamped with the seconds since the send began.
 set -euo pipefail
@@ -46,10 +47,14 @@ start_apns_standin "$work"
 pids+=("$standin_pid")
 port=$standin_port
 
-echo "== building tern (release)"
-scratch=(--scratch-path "${TERN_BENCH_SCRATCH:-.build}")
-swift build -c release "${scratch[@]}" --product tern >/dev/null
-tern=$(swift build -c release "${scratch[@]}" --show-bin-path)/tern
+if [ -n "${TERN_BIN:-}" ]; then
+    tern=$TERN_BIN
+else
+    echo "== building tern (release)"
+    scratch=(--scratch-path "${TERN_BENCH_SCRATCH:-.build}")
+    swift build -c release "${scratch[@]}" --product tern >/dev/null
+    tern=$(swift build -c release "${scratch[@]}" --show-bin-path)/tern
+fi
 
 data="$work/tern"
 mkdir -p "$data"
@@ -100,6 +105,10 @@ if [ -n "${PERF_DATA:-}" ]; then
     perf_pid=$!
     sleep 0.5
 fi
+# The server's CPU time (user + system, clock ticks) across the send: a steadier figure than the
+# rate on a shared, noisy machine.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+cpu_before=$(cpu_ticks)
 sending=$EPOCHREALTIME
 # Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
 "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
@@ -109,6 +118,7 @@ sending=$EPOCHREALTIME
     done >"$work/send.out" \
     || { cat "$work/send.err" >&2; exit 1; }
 finished=$(now)
+cpu_after=$(cpu_ticks)
 if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send.out"; fi
 stats=$(tail -1 "$work/send.out" | cut -c9-)
 if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
@@ -122,10 +132,12 @@ h2load_out=$(h2load -n "$devices" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "a
 h2load_rate=$(echo "$h2load_out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
-python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" <<'PY'
+python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" \
+    "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
 devices, started, subscribed, sending, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:7])
 stats, peak = json.loads(sys.argv[7]), int(sys.argv[8])
+cpu = int(sys.argv[9]) / int(sys.argv[10])
 send = finished - sending
 rate = stats.get("sent", 0) / send if send > 0 else 0
 print()
@@ -133,6 +145,8 @@ print("subscribe   %6d devices in %6.2f s = %8.0f subscribes/s (curl, 50 in para
 print("send        %6d sent, %d failed, done=%s in %6.2f s = %8.0f deliveries/s end to end" % (
     stats.get("sent", 0), stats.get("failed", 0), stats.get("done"), send, rate))
 print("h2load      %6d requests = %8.0f requests/s (same stand-in)" % (devices, h2load))
+sent = stats.get("sent", 0)
+print("tern CPU    %6.2f s during the send = %5.1f µs per delivery" % (cpu, 1e6 * cpu / sent if sent else 0))
 print("ratio       tern end to end / h2load = %.2f (aim: 0.5 or better)" % (rate / h2load if h2load else 0))
 print("tern serve peak memory (VmHWM): %d MiB" % (peak // 1024))
 PY

@@ -47,6 +47,14 @@ struct DeliveryBatchRunner: Sendable {
             for messageId in Set(claimed.map(\.messageId)) { messages[messageId] = try tx.message(id: messageId) }
             return (try tx.pushStates(subscriptionIds: claimed.map(\.subscriptionId)), messages)
         }
+        return (try await settle(claimed, messages: messages, subscriptions: subscriptions, now: now), claimed.count)
+    }
+
+    /// Decides each claimed delivery against its message and its subscription as read (absent: gone):
+    /// returns those to send, and writes those closed at once.
+    func settle(
+        _ claimed: [ClaimedDelivery], messages: [Int64: StoredMessage], subscriptions: [Int64: PushState], now: Int64
+    ) async throws -> [Work] {
         var work: [Work] = []
         var closed: [(DeliveryUpdate, PushProvider)] = []
         for delivery in claimed {
@@ -66,7 +74,7 @@ struct DeliveryBatchRunner: Sendable {
                 metrics.recordDelivery(provider: provider, outcome: update.status.rawValue, reason: update.reason)
             }
         }
-        return (work, claimed.count)
+        return work
     }
 
     enum Preparation {

@@ -29,6 +29,9 @@ public actor DeliveryEngine {
         var retry = DeliveryRetryPolicy()
         /// How long `stop()` waits for batches in flight before abandoning them to their leases.
         var stopGrace: Duration = .seconds(10)
+        /// How long a fan-out that hands its chunks to the senders waits for them to take the last
+        /// one before it writes the next chunk queued instead (a stalled provider does not hold it).
+        var handOffWait: Duration = .milliseconds(100)
 
         /// The defaults: 500 deliveries a batch, 4 batches in flight, a 120-second lease.
         public init() {}
@@ -45,6 +48,9 @@ public actor DeliveryEngine {
     private let fanOutBell = Doorbell()
     private var loop: Task<Void, Never>?
     private var stopping = false
+    /// Batches the fan-out wrote already leased (``FanOut/Lease``), waiting for a free slot; the
+    /// claim loop takes them before it claims.
+    private var handedOff: [(work: [DeliveryBatchRunner.Work], leaseUntil: Int64)] = []
 
     /// Makes an engine; it does nothing until ``start()``.
     ///
@@ -129,13 +135,60 @@ public actor DeliveryEngine {
 
     /// One chunk of the oldest unfinished fan-out; false when there is none.
     func fanOutStep() async throws -> Bool {
+        try await fanOutStep(handOff: false) != nil
+    }
+
+    /// One chunk of the oldest unfinished fan-out, nil when there is none; true when it was handed to
+    /// the senders.
+    ///
+    /// A chunk written queued is claimed next: an `UPDATE` of each row on the store's one writer and
+    /// a read of its subscription and message, a third of the writer's work per delivery in a send
+    /// and the reads besides. When the senders have room, the fan-out is the only one running and
+    /// no other message's deliveries are due (they keep their turns), the chunk's rows are written
+    /// leased instead, as a claim would leave them, and sent with what this transaction read.
+    private func fanOutStep(handOff: Bool) async throws -> Bool? {
         let now = clock()
         let fanOut = options.fanOut
-        return try await store.write { tx in
-            guard let message = try tx.messagesFanningOut(limit: 1).first else { return false }
-            try fanOut.step(tx, message: message, now: now)
-            return true
+        let room = handOff ? handOffRoom : 0
+        let leaseUntil = now + runner.leaseMilliseconds
+        let step = try await store.write { tx -> (message: StoredMessage, written: FanOut.Written)? in
+            let fanningOut = try tx.messagesFanningOut(limit: 2)
+            guard let message = fanningOut.first else { return nil }
+            var lease: FanOut.Lease?
+            if room > 0, fanningOut.count == 1, try !tx.anotherMessageDue(than: message.id, now: now) {
+                // The whole chunk: its rest written queued would wait behind every later chunk.
+                lease = FanOut.Lease(until: leaseUntil, limit: fanOut.chunkSize)
+            }
+            return (message, try fanOut.step(tx, message: message, now: now, lease: lease))
         }
+        guard let (message, written) = step else { return nil }
+        guard !written.leased.isEmpty else { return false }
+        var subscriptions: [Int64: PushState] = [:]
+        for (delivery, subscription) in written.leased { subscriptions[delivery.subscriptionId] = subscription }
+        let work = try await runner.settle(
+            written.leased.map(\.delivery), messages: [message.id: message], subscriptions: subscriptions, now: now)
+        for start in stride(from: 0, to: work.count, by: options.batchSize) {
+            handedOff.append((Array(work[start..<min(work.count, start + options.batchSize)]), leaseUntil))
+        }
+        return true
+    }
+
+    /// Room for the fan-out to hand off its next chunk: a round of batches beyond those in flight.
+    private var handOffRoom: Int {
+        max(0, options.batchSize * options.concurrency - handedOff.reduce(0) { $0 + $1.work.count })
+    }
+
+    /// The next batch the fan-out handed off. One whose lease is half gone (the senders stalled) is
+    /// left to be claimed again when the lease runs out: it must not be sent twice.
+    private func takeHandedOff() -> [DeliveryBatchRunner.Work]? {
+        while !handedOff.isEmpty {
+            let batch = handedOff.removeFirst()
+            if clock() < batch.leaseUntil - runner.leaseMilliseconds / 2 { return batch.work }
+            logger.warn(
+                "handed-off deliveries waited half their lease; they are claimed again when it ends",
+                ["count": batch.work.count])
+        }
+        return nil
     }
 
     /// Two loops side by side. Fan-outs write their deliveries chunk by chunk, and sending claims them
@@ -148,12 +201,34 @@ public actor DeliveryEngine {
         async let fanOuts: Void = fanOutLoop()
         await claimLoop()
         await fanOuts
+        // Batches handed off are claimed already: on stop they are sent and recorded like those in flight.
+        let runner = runner
+        await withTaskGroup(of: Void.self) { group in
+            while let work = takeHandedOff() { group.addTask { await runner.process(work) } }
+        }
     }
 
+    /// While it hands chunks off, the fan-out keeps pace with the senders: with a round waiting, it
+    /// waits for the claim loop to take a batch (it rings `fanOutBell`), at most `handOffWait`; when
+    /// the senders took nothing in that time, it writes on queued until they take one again.
     private func fanOutLoop() async {
+        var stalled = false
         while !stopping, !Task.isCancelled {
             do {
-                if try await fanOutStep() {
+                if handOffRoom > 0 {
+                    stalled = false
+                } else if !stalled {
+                    let deadline = ContinuousClock.now + options.handOffWait
+                    while handOffRoom == 0, !stopping {
+                        let left = deadline - .now
+                        if left <= .zero {
+                            stalled = true
+                            break
+                        }
+                        await fanOutBell.wait(upTo: left)
+                    }
+                }
+                if try await fanOutStep(handOff: handOffRoom > 0) != nil {
                     await doorbell.ring()
                 } else {
                     await fanOutBell.wait(upTo: options.idlePoll)
@@ -174,6 +249,12 @@ public actor DeliveryEngine {
                     if inFlight >= options.concurrency {
                         await group.next()
                         inFlight -= 1
+                        continue
+                    }
+                    if let work = takeHandedOff() {
+                        group.addTask { await runner.process(work) }
+                        inFlight += 1
+                        await fanOutBell.ring()
                         continue
                     }
                     let batch = try await runner.claim(limit: options.batchSize)

@@ -4,23 +4,24 @@ import Foundation
 /// ring while nobody waits is kept for the next wait.
 actor Doorbell {
     private var rung = false
-    private var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+    private var waiter: (id: Int, continuation: CheckedContinuation<Bool, Never>)?
     private var nextId = 0
 
     func ring() {
         if let waiter {
             self.waiter = nil
-            waiter.continuation.resume()
+            waiter.continuation.resume(returning: true)
         } else {
             rung = true
         }
     }
 
-    /// Returns at the next ring, or after `timeout`.
-    func wait(upTo timeout: Duration) async {
+    /// Returns at the next ring (true), or after `timeout` (false).
+    @discardableResult
+    func wait(upTo timeout: Duration) async -> Bool {
         if rung {
             rung = false
-            return
+            return true
         }
         nextId += 1
         let id = nextId
@@ -28,15 +29,16 @@ actor Doorbell {
             try? await Task.sleep(for: timeout)
             await self?.expire(id)
         }
-        await withCheckedContinuation { continuation in
+        let rang = await withCheckedContinuation { continuation in
             waiter = (id, continuation)
         }
         timer.cancel()
+        return rang
     }
 
     private func expire(_ id: Int) {
         guard let waiter, waiter.id == id else { return }
         self.waiter = nil
-        waiter.continuation.resume()
+        waiter.continuation.resume(returning: false)
     }
 }

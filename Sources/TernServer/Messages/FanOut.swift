@@ -14,6 +14,20 @@ public struct FanOut: Sendable, Equatable {
         self.chunkSize = chunkSize
     }
 
+    /// Deliveries a chunk may write already claimed (`sending`, first attempt, leased `until`), at
+    /// most `limit`: the engine's senders have room for them now, so they skip the claim.
+    struct Lease: Sendable, Equatable {
+        var until: Int64
+        var limit: Int
+    }
+
+    /// What a chunk wrote: how many deliveries, and those written under its ``Lease`` with the
+    /// subscription each goes to, as this transaction read it.
+    struct Written {
+        var added = 0
+        var leased: [(delivery: ClaimedDelivery, subscription: PushState)] = []
+    }
+
     /// Writes the next chunk's deliveries and advances the message. Returns how many were written.
     /// `request` is the message's request when the caller has it (creation); later chunks read it
     /// back from the stored message.
@@ -21,9 +35,19 @@ public struct FanOut: Sendable, Equatable {
     public func step(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest? = nil, now: Int64
     ) throws -> Int {
-        guard !message.fanOutDone else { return 0 }
+        try step(tx, message: message, request: request, now: now, lease: nil).added
+    }
+
+    /// ``step(_:message:request:now:)``, writing up to `lease.limit` of the chunk's deliveries leased.
+    func step(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest? = nil, now: Int64,
+        lease: Lease?
+    ) throws -> Written {
+        guard !message.fanOutDone else { return Written() }
         let request = try request ?? Self.request(message)
-        if request.test == true { return try TestSend.step(tx, message: message, request: request, now: now, self) }
+        if request.test == true {
+            return Written(added: try TestSend.step(tx, message: message, request: request, now: now, self))
+        }
         let filter = AudienceFilter(request.audience, category: request.category)
         let audience = request.audience
         var candidates: [AudienceCandidate]
@@ -70,16 +94,17 @@ public struct FanOut: Sendable, Equatable {
             admitted.append(candidate)
         }
         return try queue(
-            tx, message: message, request: request, admitted: admitted, cursor: cursor, done: done, now: now)
+            tx, message: message, request: request, admitted: admitted, cursor: cursor, done: done, now: now,
+            lease: lease)
     }
 
     /// Queues a delivery for each admitted subscription whose profile did not turn the message's
-    /// category off, copies the message to their inboxes, and advances the message. Returns how many
-    /// deliveries were written.
+    /// category off (the first `lease.limit` of them leased instead), copies the message to their
+    /// inboxes, and advances the message. Returns how many deliveries were written.
     func queue(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
-        cursor: Int64, done: Bool, now: Int64
-    ) throws -> Int {
+        cursor: Int64, done: Bool, now: Int64, lease: Lease? = nil
+    ) throws -> Written {
         var admitted = admitted
         var skipped = 0
         if let category = request.category, category != PreferenceRules.transactional, !admitted.isEmpty {
@@ -91,19 +116,33 @@ public struct FanOut: Sendable, Equatable {
                 skipped = before - admitted.count
             }
         }
-        let targets = admitted.compactMap { candidate in
+        var states: [Int64: PushState] = [:]
+        let targets = admitted.compactMap { candidate -> DeliveryTarget? in
             // Admitted candidates are push subscriptions, which always have a provider.
-            candidate.subscription.provider.map {
-                DeliveryTarget(
-                    subscriptionId: candidate.subscription.id, provider: $0, token: candidate.subscription.token)
+            let s = candidate.subscription
+            guard let provider = s.provider else { return nil }
+            if lease != nil {
+                states[s.id] = PushState(
+                    status: s.status, provider: provider, token: s.token, updatedAt: s.updatedAt,
+                    invalidMarkedAt: candidate.invalidMarkedAt, invalidReason: nil, apnsEnvironment: s.apnsEnvironment)
             }
+            return DeliveryTarget(subscriptionId: s.id, provider: provider, token: s.token)
         }
         try tx.addSkippedByPreference(messageId: message.id, count: skipped)
         try InboxService.copy(
             tx, message: message, request: request, profileIds: admitted.map(\.subscription.profileId), now: now)
-        let added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now)
-        try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(added))
-        return added
+        var written = Written()
+        let leasedCount = min(max(0, lease?.limit ?? 0), targets.count)
+        if let lease, leasedCount > 0 {
+            written.leased = try tx.insertLeasedDeliveries(
+                messageId: message.id, targets: Array(targets.prefix(leasedCount)), now: now, leaseUntil: lease.until
+            ).compactMap { delivery in states[delivery.subscriptionId].map { (delivery, $0) } }
+        }
+        written.added =
+            try tx.insertDeliveries(messageId: message.id, targets: Array(targets.dropFirst(leasedCount)), now: now)
+            + written.leased.count
+        try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
+        return written
     }
 
     static func profileIds(_ audience: MessageAudience) -> [String] {

@@ -29,7 +29,8 @@ enum TestSend {
     ) throws -> Int {
         let admitted = try candidates(tx, projectId: message.projectId, request: request)
         let added = try fanOut.queue(
-            tx, message: message, request: request, admitted: admitted, cursor: 0, done: true, now: now)
+            tx, message: message, request: request, admitted: admitted, cursor: 0, done: true, now: now
+        ).added
         guard added > 0 else { throw refusal(projectId: message.projectId, resourceId: request.audience.resourceId) }
         return added
     }

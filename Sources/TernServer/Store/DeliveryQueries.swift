@@ -25,6 +25,12 @@ public protocol DeliveryQueries {
     /// Writes queued deliveries due at `now`; a device (provider and token) gets a message once, so
     /// duplicates are skipped. Returns how many were written.
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int
+    /// Writes deliveries already claimed by whoever writes them: `sending`, first attempt, leased
+    /// until `leaseUntil`, as ``claimDeliveries(limit:now:leaseUntil:)`` leaves a row (the engine's
+    /// fan-out handing a chunk straight to its senders). Duplicates are skipped as by
+    /// ``insertDeliveries(messageId:targets:now:)``; returns the deliveries written.
+    func insertLeasedDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, leaseUntil: Int64) throws
+        -> [ClaimedDelivery]
     /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease). The
     /// messages with deliveries due take turns, each an equal share, the least recently served
     /// first; within a message, the queued oldest due first, then the lapsed leases.
@@ -34,6 +40,8 @@ public protocol DeliveryQueries {
     func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64>
     /// When the next queued or leased delivery falls due, if any.
     func nextDeliveryDue() throws -> Int64?
+    /// True when a message other than `messageId` has deliveries due at `now` (its turn is waiting).
+    func anotherMessageDue(than messageId: Int64, now: Int64) throws -> Bool
     /// Deliveries per status (those with none left out), read from the message's counts, not its rows.
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64]
     /// Failed deliveries per reason.

@@ -233,6 +233,122 @@ import Testing
         #expect(Set(harness.sender.pushes.map(\.token)).count == 12)
     }
 
+    /// Options for the hand-off tests: one batch of two in flight, chunks of two.
+    static var oneBatchOfTwo: DeliveryEngine.Options {
+        var options = DeliveryEngine.Options()
+        options.batchSize = 2
+        options.concurrency = 1
+        options.fanOut = FanOut(chunkSize: 2)
+        return options
+    }
+
+    /// Waits until `ready` holds, for up to ten seconds.
+    static func eventually(_ ready: () async throws -> Bool) async throws {
+        for _ in 0..<1000 {
+            if try await ready() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out")
+    }
+
+    /// Statuses of a message's deliveries, in id order.
+    static func statuses(_ harness: DeliveryHarness, _ id: String) async throws -> [String] {
+        try await harness.deliveries(id).map { $0["status"] as? String ?? "?" }
+    }
+
+    /// A chunk goes to idle senders without a claim: written leased (`sending`, first attempt) while
+    /// the one batch allowed in flight is held at the provider, so no claim can have taken it. The
+    /// message's first chunk (written with it) is claimed; the next chunk is handed off; the last,
+    /// with a round already waiting and the provider taking nothing, is written queued.
+    @Test func theFanOutHandsAChunkToIdleSendersWithoutAClaim() async throws {
+        let harness = try await DeliveryHarness.make(options: Self.oneBatchOfTwo)
+        defer { Task { await harness.finish() } }
+        for index in 0..<6 { try await harness.subscribe("device-\(index)") }
+        harness.sender.hold()
+        await harness.engine.start()
+        let (service, view) = try await Self.sendToTheResource(harness, fanOut: Self.oneBatchOfTwo.fanOut)
+        try await Self.eventually {
+            try await service.message(publicId: view.id).fanOutDone && !harness.sender.batches.isEmpty
+        }
+        let rows = try await harness.deliveries(view.id)
+        #expect(harness.sender.batches.count == 1, "the provider holds the one batch in flight")
+        #expect(rows.filter { $0["status"] as? String == "sending" }.count == 4, "\(rows)")
+        #expect(rows.filter { $0["status"] as? String == "queued" }.count == 2, "\(rows)")
+        #expect(rows.allSatisfy { $0.int("attempts") == ($0["status"] as? String == "sending" ? 1 : 0) })
+
+        harness.sender.release()
+        try await Self.eventually { try await service.stats(publicId: view.id).done }
+        #expect(try await service.stats(publicId: view.id).sent == 6)
+        await harness.engine.stop()
+        #expect(harness.sentTokens == (0..<6).map { "device-\($0)" })
+        #expect(try await harness.deliveries(view.id).allSatisfy { $0.int("attempts") == 1 })
+    }
+
+    /// While another message's deliveries wait, a fan-out hands nothing off: its chunks are written
+    /// queued and the messages take turns in the claims, as without hand-offs.
+    @Test func whileAnotherMessageWaitsTheFanOutQueuesItsChunks() async throws {
+        let harness = try await DeliveryHarness.make(options: Self.oneBatchOfTwo)
+        defer { Task { await harness.finish() } }
+        for index in 0..<6 { try await harness.subscribe("device-\(index)") }
+        let (service, first) = try await Self.sendToTheResource(harness, fanOut: Self.oneBatchOfTwo.fanOut)
+        let (_, second) = try await Self.sendToTheResource(harness, fanOut: Self.oneBatchOfTwo.fanOut)
+        harness.sender.hold()
+        await harness.engine.start()
+        try await Self.eventually {
+            let firstDone = try await service.message(publicId: first.id).fanOutDone
+            let secondDone = try await service.message(publicId: second.id).fanOutDone
+            return firstDone && secondDone && !harness.sender.batches.isEmpty
+        }
+        let statuses = try await Self.statuses(harness, first.id) + Self.statuses(harness, second.id)
+        #expect(statuses.filter { $0 == "sending" }.count == 2, "only the batch the provider holds: \(statuses)")
+        #expect(harness.sender.batches.first.map { Set($0.map(\.messageId)).count } == 2, "one of each, in turns")
+
+        harness.sender.release()
+        try await Self.eventually {
+            let firstDone = try await service.stats(publicId: first.id).done
+            let secondDone = try await service.stats(publicId: second.id).done
+            return firstDone && secondDone
+        }
+        await harness.engine.stop()
+        #expect(harness.sender.pushes.count == 12)
+    }
+
+    /// A handed-off batch that waited half its lease (the provider stalled) is not sent from memory:
+    /// by then another node may have claimed its rows. Here one does once the leases ran out; the
+    /// batch is dropped, and its devices get the message once, from the claim after that node's lease.
+    @Test func aHandedOffBatchThatWaitedHalfItsLeaseIsLeftToTheClaims() async throws {
+        let harness = try await DeliveryHarness.make(options: Self.oneBatchOfTwo)
+        defer { Task { await harness.finish() } }
+        for index in 0..<6 { try await harness.subscribe("device-\(index)") }
+        harness.sender.hold()
+        await harness.engine.start()
+        let (service, view) = try await Self.sendToTheResource(harness, fanOut: Self.oneBatchOfTwo.fanOut)
+        try await Self.eventually {
+            let done = try await service.message(publicId: view.id).fanOutDone
+            let sending = try await Self.statuses(harness, view.id).filter { $0 == "sending" }.count
+            return done && sending == 4
+        }
+        let held = try #require(harness.sender.batches.first).map(\.token)
+
+        harness.clock.advance(seconds: 121)
+        let now = harness.clock.milliseconds
+        let other = try await harness.server.store.write {
+            try $0.claimDeliveries(limit: 10, now: now, leaseUntil: now + 120_000)
+        }
+        #expect(other.count == 6, "the other node claims every row: lapsed leases and queued")
+        harness.sender.release()
+        try await Task.sleep(for: .milliseconds(200))
+        harness.clock.advance(seconds: 121)
+        harness.engine.wake()
+        try await Self.eventually { try await service.stats(publicId: view.id).done }
+        await harness.engine.stop()
+        // The held batch was sent before its lease ran out and again after; every other device once.
+        var sends: [String: Int] = [:]
+        for token in harness.sender.pushes.map(\.token) { sends[token, default: 0] += 1 }
+        #expect(sends.filter { $0.value == 2 }.keys.sorted() == held.sorted(), "\(sends)")
+        #expect(sends.count == 6 && sends.values.allSatisfy { $0 <= 2 })
+    }
+
     @Test func theLoopSendsWhatTheAPIQueuesAndStopsCleanly() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

@@ -146,6 +146,61 @@ import Testing
         #expect(retried.map(\.id) == [claimed[3].id] && retried.first?.attempt == 2)
     }
 
+    /// Deliveries written leased (a fan-out handing its chunk to the senders) are as a claim leaves
+    /// them: `sending`, first attempt, counted there, skipped when the device already has the message,
+    /// not claimable until the lease runs out and then claimed as a lapsed lease; the message waits
+    /// in the turns from the lease's end, so it is not "another message due" before then.
+    @Test(arguments: StoreFactory.all)
+    func leasedDeliveriesAreWrittenAsAClaimLeavesThem(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 6)
+        let (projectId, resourceId) = (fixture.project.id, fixture.resource.id)
+        let (leasing, queuing) = try await fixture.store.write { tx in
+            (
+                try tx.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-l1")),
+                try tx.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-l2"))
+            )
+        }
+        let targets = Self.targets(subscriptions)
+        // The first device is queued already: its leased repeat is skipped.
+        _ = try await fixture.store.write {
+            try $0.insertDeliveries(messageId: leasing.id, targets: [targets[0]], now: 10)
+        }
+        let leased = try await fixture.store.write {
+            try $0.insertLeasedDeliveries(
+                messageId: leasing.id, targets: Array(targets[0..<4]), now: 10, leaseUntil: 100)
+        }
+        #expect(leased.map(\.subscriptionId) == subscriptions[1..<4].map(\.id))
+        #expect(leased.allSatisfy { $0.attempt == 1 && $0.messageId == leasing.id && $0.provider == .apns })
+        #expect(leased.map(\.token) == targets[1..<4].map(\.token))
+        let rows = try await fixture.store.read { try $0.deliveries(messageId: leasing.id, afterId: 0, limit: 10) }
+        #expect(rows.map(\.status) == [.queued, .sending, .sending, .sending])
+        #expect(rows.map(\.attempts) == [0, 1, 1, 1])
+        #expect(
+            try await fixture.store.read { try $0.deliveryCounts(messageId: leasing.id) } == [.queued: 1, .sending: 3])
+
+        // Its queued row is due; once claimed, the message is next due when the leases end.
+        #expect(try await fixture.store.read { try $0.anotherMessageDue(than: queuing.id, now: 20) })
+        #expect(try await fixture.store.read { try !$0.anotherMessageDue(than: leasing.id, now: 20) })
+        let first = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 20, leaseUntil: 200) }
+        #expect(first.map(\.subscriptionId) == [subscriptions[0].id])
+        #expect(try await fixture.store.read { try !$0.anotherMessageDue(than: queuing.id, now: 20) })
+        #expect(try await fixture.store.read { try $0.nextDeliveryDue() } == 100)
+
+        // Recorded like claimed ones; the rest are claimed again only after their lease.
+        let held = try await fixture.store.write {
+            try $0.updateDeliveries([DeliveryUpdate(id: leased[0].id, attempt: 1, status: .sent)], now: 30)
+        }
+        #expect(held == [leased[0].id])
+        #expect(try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 99, leaseUntil: 300) }.isEmpty)
+        let lapsed = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 101, leaseUntil: 300) }
+        #expect(lapsed.map(\.id) == [leased[1].id, leased[2].id] && lapsed.allSatisfy { $0.attempt == 2 })
+        #expect(try await fixture.store.read { try $0.anotherMessageDue(than: queuing.id, now: 300) })
+        #expect(
+            try await fixture.store.read { try $0.deliveryCounts(messageId: leasing.id) } == [.sending: 3, .sent: 1])
+    }
+
     /// A message's counts are kept in one row (`message_counts`) that every write moves: after each
     /// step they are what the delivery rows themselves say, for two messages at once, through new
     /// rows and skipped repeats, claims from the queue and of lapsed leases, outcomes of every kind,

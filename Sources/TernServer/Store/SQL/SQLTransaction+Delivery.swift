@@ -84,14 +84,8 @@ extension SQLTransaction {
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
         var inserted = 0
         for rows in RowGroups(targets) {
-            let values = Array(repeating: "(?, ?, ?, ?, 'queued', 0, ?, ?)", count: rows.count).joined(separator: ", ")
             inserted += try database.run(
-                """
-                INSERT INTO deliveries (message_id, subscription_id, provider, token, status, attempts, due_at,
-                    updated_at)
-                VALUES \(values)
-                ON CONFLICT (message_id, provider, token) DO NOTHING
-                """,
+                Self.insertDeliveriesSQL(rows: rows.count, status: .queued, attempts: 0),
                 rows.flatMap { target -> [any SQLiteBindable] in
                     [messageId, target.subscriptionId, target.provider.rawValue, target.token, now, now]
                 })
@@ -101,6 +95,44 @@ extension SQLTransaction {
             try dueAgain(messageId: messageId, at: now)
         }
         return inserted
+    }
+
+    func insertLeasedDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, leaseUntil: Int64) throws
+        -> [ClaimedDelivery]
+    {
+        var inserted: [ClaimedDelivery] = []
+        for rows in RowGroups(targets) {
+            inserted += try database.query(
+                Self.insertDeliveriesSQL(rows: rows.count, status: .sending, attempts: 1)
+                    + " RETURNING id, subscription_id, provider, token",
+                rows.flatMap { target -> [any SQLiteBindable] in
+                    [messageId, target.subscriptionId, target.provider.rawValue, target.token, leaseUntil, now]
+                }
+            ).map { row in
+                ClaimedDelivery(
+                    id: row.requiredInt(0), messageId: messageId, subscriptionId: row.requiredInt(1),
+                    provider: try PushProvider.storedPush(row.requiredString(2)), token: row.requiredString(3),
+                    attempt: 1)
+            }
+        }
+        if !inserted.isEmpty {
+            try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .sending, count: Int64(inserted.count)))
+            // In the turns from the lease's end, as a claimed delivery is: a sender that dies leaves it
+            // to be claimed again then.
+            try dueAgain(messageId: messageId, at: leaseUntil)
+        }
+        return inserted
+    }
+
+    /// A device gets a message once: a row already written for its provider and token is skipped.
+    /// Binds per row: message, subscription, provider, token, due_at, updated_at.
+    private static func insertDeliveriesSQL(rows: Int, status: DeliveryStatus, attempts: Int) -> String {
+        let values = Array(repeating: "(?, ?, ?, ?, '\(status.rawValue)', \(attempts), ?, ?)", count: rows)
+        return """
+            INSERT INTO deliveries (message_id, subscription_id, provider, token, status, attempts, due_at, updated_at)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (message_id, provider, token) DO NOTHING
+            """
     }
 
     /// The message has deliveries due at `at` (new, or queued again): it joins the turns, or its
@@ -171,6 +203,11 @@ extension SQLTransaction {
 
     func nextDeliveryDue() throws -> Int64? {
         try database.queryFirst("SELECT MIN(next_due) FROM delivery_turns", [])?.int(0)
+    }
+
+    func anotherMessageDue(than messageId: Int64, now: Int64) throws -> Bool {
+        try database.queryFirst(
+            "SELECT 1 FROM delivery_turns WHERE next_due <= ? AND message_id <> ? LIMIT 1", [now, messageId]) != nil
     }
 
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64] {
