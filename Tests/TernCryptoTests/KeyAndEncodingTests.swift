@@ -19,6 +19,13 @@ import Testing
     @Test func digestsMatchPublishedVectors() {
         let sha = Digest.sha256(Data("abc".utf8)).map { String(format: "%02x", $0) }.joined()
         #expect(sha == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Digest.sha256Hex("abc") == sha)
+        // In parts, as the idempotency fingerprint digests a route's name, a zero byte and a body.
+        #expect(Digest.sha256Hex(parts: [Data("a".utf8), Data(), Data("bc".utf8)]) == sha)
+        #expect(
+            Digest.sha256Hex(parts: [])
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(Digest.randomHex(bytes: 5).count == 10)
         // RFC 4231, test case 2.
         let mac = Digest.hmacSHA256(key: Data("Jefe".utf8), data: Data("what do ya want for nothing?".utf8))
         #expect(

@@ -22,6 +22,8 @@
 #   ROUTES="constant update" bench/server/run.sh  # some of tern's routes (default: all five)
 #   PERF_DATA=/tmp/p bench/server/run.sh      # perf record of tern serve on each route, to
 #                                             # /tmp/p-BACKEND-ROUTE (PERF_OPTS, default -g)
+#   TERN_BIN=/tmp/tern bench/server/run.sh    # that tern binary instead of building one (two trees
+#                                             # in turns)
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
@@ -76,10 +78,14 @@ need nginx nginx
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-echo "== building tern (release)"
-# shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
-swift build -c release $BUILD_FLAGS --product tern --scratch-path "$SCRATCH" >/dev/null
-binary="$SCRATCH/release/tern"
+if [ -n "${TERN_BIN:-}" ]; then
+    binary=$TERN_BIN
+else
+    echo "== building tern (release)"
+    # shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
+    swift build -c release $BUILD_FLAGS --product tern --scratch-path "$SCRATCH" >/dev/null
+    binary="$SCRATCH/release/tern"
+fi
 
 work=$(mktemp -d -t tern-bench-XXXXXX)
 pg_dir=""

@@ -12,10 +12,25 @@ public enum Digest {
         var output = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let ok = data.withUnsafeBytes { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &output, &length, EVP_sha256(), nil)
+            EVP_Digest(bytes.baseAddress, bytes.count, &output, &length, tern_sha256_md(), nil)
         }
         precondition(ok == 1 && length == 32, "OpenSSL's SHA-256 failed")
         return Data(output)
+    }
+
+    /// The SHA-256 of `parts` one after the other, in hex, without joining them first.
+    public static func sha256Hex(parts: [Data]) -> String {
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not make a digest context") }
+        defer { EVP_MD_CTX_free(context) }
+        var ok = EVP_DigestInit_ex(context, tern_sha256_md(), nil) == 1
+        for part in parts where ok {
+            ok = part.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1
+        }
+        var output = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        ok = ok && EVP_DigestFinal_ex(context, &output, &length) == 1
+        precondition(ok && length == 32, "OpenSSL's SHA-256 failed")
+        return hex(output)
     }
 
     public static func hmacSHA256(key: Data, data: Data) -> Data {
@@ -25,7 +40,7 @@ public enum Digest {
         let keyBytes = key.isEmpty ? [0] : [UInt8](key)
         let dataBytes = data.isEmpty ? [0] : [UInt8](data)
         let result = HMAC(
-            EVP_sha256(), keyBytes, Int32(key.count), dataBytes, data.count, &output, &length)
+            tern_sha256_md(), keyBytes, Int32(key.count), dataBytes, data.count, &output, &length)
         precondition(result != nil && length == 32, "OpenSSL's HMAC-SHA-256 failed")
         return Data(output)
     }
@@ -66,13 +81,16 @@ public enum Digest {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = digits[Int(byte >> 4)]
+                    out[2 * index + 1] = digits[Int(byte & 0x0F)]
+                }
+            }
+            return bytes.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

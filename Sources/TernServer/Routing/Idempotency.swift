@@ -23,10 +23,7 @@ public struct IdempotencyToken: Sendable, Equatable {
         }
         scope = "\(projectId)/\(caller)"
         self.key = key
-        var material = Data(endpoint.utf8)
-        material.append(0)
-        material.append(body)
-        fingerprint = Digest.sha256Hex(material)
+        fingerprint = Digest.sha256Hex(parts: [Data(endpoint.utf8), Data([0]), body])
     }
 }
 

@@ -18,11 +18,12 @@ extension SubscriptionService {
             let notFound = APIError.notFound(
                 "no push subscription with provider \(oldProvider.rawValue) and the old token in resource "
                     + "\(caller.resource.id) for this profile: subscribe first, then update the token")
-            guard let profile = try resolver.find(tx, provider: oldProvider, token: oldToken) else { throw notFound }
+            guard let (profile, found) = try resolver.findWithSubscription(tx, provider: oldProvider, token: oldToken),
+                var old = found
+            else { throw notFound }
             func mine(_ provider: PushProvider, _ token: String) throws -> Subscription? {
                 try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             }
-            guard var old = try mine(oldProvider, oldToken) else { throw notFound }
             let samePlace = oldProvider == newProvider && oldToken == request.subscriptionId
             if !samePlace, var current = try mine(newProvider, request.subscriptionId) {
                 old.status = .unsubscribed

@@ -29,9 +29,8 @@ struct SubscriptionService: Sendable {
             let resolver = ProfileResolver(caller: caller, now: now)
             let categories = try tx.categories(resourceId: caller.resource.id)
             try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
-            var profile = try resolver.findOrCreate(tx, provider: provider, token: request.subscriptionId)
-            let existing = try tx.subscription(
-                of: profile.id, resourceId: caller.resource.id, provider: provider, token: request.subscriptionId)
+            var (profile, existing) = try resolver.findOrCreateWithSubscription(
+                tx, provider: provider, token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
                 return try Self.answer(tx, request.sync, profile, existing, categories: categories)
