@@ -122,6 +122,44 @@ import Testing
         #expect(anonymousNow.profile?.subscription?.status == "suspended")
     }
 
+    /// An rToken-only push/update changes the token's holder on the resource: of the profiles in the
+    /// resource's database, the one whose subscription is subscribed (the newest such), not a
+    /// suspended one, nor a newer one in another database.
+    @Test func updateWithoutAJWTChangesTheSubscribedHolderInTheResourcesDatabase() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let signer = try await TestSigner.register(on: server)
+        let resourceDb = try await JWTAuthTests.databaseId(server)
+        let other = try await server.admin(
+            "POST", "/projects/\(server.bootstrap.projectId)/databases", json: ["name": "other"])
+        let otherDb = try #require(other.json["id"] as? Int)
+        let first = try signer.token(["db_id": resourceDb, "field_name": "device", "field_value": "dev-1"])
+        let second = try signer.token(["db_id": resourceDb, "field_name": "device", "field_value": "dev-2"])
+        let elsewhere = try signer.token(["db_id": otherDb, "email": "user@example.com"])
+        let token: [String: Any] = ["provider": "ios-apns", "subscription_id": "token-1"]
+
+        let suspended = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 1), jwt: first)
+        #expect(try await server.sdk(.pushUnsuspend, token, jwt: second).status == 200)
+        let holder = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 2), jwt: second)
+        let newest = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 3), jwt: elsewhere)
+        #expect(newest.profile?.subscription?.status == "subscribed")
+
+        let updated = try await server.sdk(
+            .pushUpdate,
+            [
+                "old_subscription_id": "token-1", "provider": "ios-apns", "subscription_id": "token-1",
+                "custom_fields": ["seen": 1],
+            ])
+        #expect(updated.status == 200, "\(updated.errorText)")
+        #expect(updated.profile?.id == holder.profile?.id)
+        #expect(updated.profile?.subscription?.fields?["seen"] == 1)
+        for (jwt, profile) in [(first, suspended), (elsewhere, newest)] {
+            let status = try await server.sdk(.pushStatus, ["mode": "latest"], jwt: jwt)
+            #expect(status.profile?.id == profile.profile?.id)
+            #expect(status.profile?.subscription?.fields?["seen"] == nil)
+        }
+    }
+
     @Test func unsuspendNeedsAJWTAndAToken() async throws {
         let server = try await InProcessServer()
         defer { Task { await server.finish() } }
