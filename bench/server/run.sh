@@ -13,7 +13,8 @@
 # for each store in BACKENDS (`tern serve` on SQLite under --data, and on PostgreSQL: a throwaway
 # cluster from scripts/postgres.sh, started here and stopped at the end), one table with each row's
 # ratio to its own server's no-store route, to nginx and (PostgreSQL's rows) to SQLite's same
-# route, and each tern server's peak memory.
+# route, tern's CPU time per request (user and system, during the route's run), and each tern
+# server's peak memory.
 #
 #   bench/server/run.sh                       # 10 s per route, 50 connections, 2 wrk threads
 #   DURATION=30s CONNECTIONS=100 bench/server/run.sh
@@ -24,6 +25,7 @@
 #                                             # /tmp/p-BACKEND-ROUTE (PERF_OPTS, default -g)
 #   TERN_BIN=/tmp/tern bench/server/run.sh    # that tern binary instead of building one (two trees
 #                                             # in turns)
+#   SERVE_ARGS="--write-batch-wait-ms 1" bench/server/run.sh  # more `tern serve` options
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
@@ -159,10 +161,16 @@ run() {
         perf=$!
         sleep 0.5
     fi
+    # Tern's CPU time (user + system) across the run, per request: steadier than the rates on a
+    # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
+    local ticks=""
+    if [ "$backend" != - ]; then ticks=$(awk '{print $14 + $15}' "/proc/$server/stat"); fi
     line=$(RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS PUSH_IDS=${push_ids:-} \
         wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
         | sed -n 's/^RESULT //p')
-    echo "$backend $name ${line:-0 0 0 0 0}" >>"$results"
+    local cpu=-
+    if [ -n "$ticks" ]; then cpu=$(($(awk '{print $14 + $15}' "/proc/$server/stat") - ticks)); fi
+    echo "$backend $name ${line:-0 0 0 0 0} $cpu" >>"$results"
     if [ -n "$perf" ]; then
         kill -INT "$perf"
         wait "$perf" 2>/dev/null || true
@@ -194,8 +202,9 @@ measure() {
         url=$(scripts/postgres.sh start "$pg_dir")
         store_args=(--database "$url")
     fi
+    # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
     "$binary" serve --port 0 --data "$data" "${store_args[@]}" --bench-routes --threads "$SERVER_THREADS" \
-        --log-level "$LOG_LEVEL" >"$work/server-$backend.out" 2>"$work/server-$backend.log" &
+        --log-level "$LOG_LEVEL" ${SERVE_ARGS:-} >"$work/server-$backend.out" 2>"$work/server-$backend.log" &
     server=$!
     pids+=($server)
     for _ in $(seq 1 400); do [ -s "$data/bootstrap.json" ] && break; sleep 0.05; done
@@ -276,20 +285,22 @@ PY
 for backend in $BACKENDS; do measure "$backend"; done
 
 echo
-awk '
+awk -v hz="$(getconf CLK_TCK)" '
     { backend[NR] = $1; name[NR] = $2; rate[NR] = $3; p50[NR] = $4; p99[NR] = $5; count[NR] = $6; bad[NR] = $7
+      ticks[NR] = $8
       if ($2 == "constant") tern[$1] = $3; if ($2 == "nginx") nginx = $3; if ($1 == "sqlite") sqlite[$2] = $3 }
     END {
-        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
-            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite"
+        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s\n", "store", "route", "requests/s", "p50 ms",
+            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r"
         for (i = 1; i <= NR; i++) {
-            toTern = "-"; toNginx = "-"; toSQLite = "-"
+            toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"
             if (tern[backend[i]] > 0) toTern = sprintf("%.2f", rate[i] / tern[backend[i]])
             if (nginx > 0) toNginx = sprintf("%.2f", rate[i] / nginx)
             if (backend[i] != "sqlite" && backend[i] != "-" && sqlite[name[i]] > 0)
                 toSQLite = sprintf("%.2f", rate[i] / sqlite[name[i]])
-            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s\n", backend[i], name[i], rate[i], p50[i],
-                p99[i], count[i], bad[i], toTern, toNginx, toSQLite
+            if (ticks[i] != "-" && ticks[i] != "" && count[i] > 0) cpu = sprintf("%.1f", ticks[i] / hz * 1e6 / count[i])
+            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s\n", backend[i], name[i], rate[i], p50[i],
+                p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu
         }
     }' "$results"
 echo

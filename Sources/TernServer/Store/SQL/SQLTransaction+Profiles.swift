@@ -106,13 +106,15 @@ extension SQLTransaction {
         // The channel is written into the text, not bound: SQLite checks `channel = ?` against the
         // partial index `WHERE channel = 'push'` with the bound value, and then compiles the kept
         // statement again on every call (an eighth of push/update's CPU). One statement per channel.
+        // The rows (one, nearly always) are ordered here: `ORDER BY updated_at` made SQLite build a
+        // sorter for each lookup, as the address index does not hold `updated_at` (and must not:
+        // every write of a subscription changes it).
         try database.query(
             """
             SELECT \(Self.subscriptionColumns) FROM subscriptions s
             WHERE s.resource_id = ? AND s.channel = '\(channel.rawValue)' AND s.provider = ? AND s.token = ?
-            ORDER BY s.updated_at DESC, s.id DESC
             """, [resourceId, channel.storedProvider(provider), token]
-        ).map(Self.subscription)
+        ).map(Self.subscription).sorted { ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id) }
     }
 
     func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription] {
