@@ -123,6 +123,9 @@ struct ProfileResolver {
         var updated = profile
         if let skipTriggers { updated.skipTriggers = skipTriggers }
         updated.updatedAt = now
+        // Nothing to write when nothing changed, as for a profile this request made (a new device's
+        // subscribe): its row was written with this very time.
+        if updated == profile, fields?.isEmpty ?? true { return profile }
         try tx.updateProfile(updated)
         return updated
     }
