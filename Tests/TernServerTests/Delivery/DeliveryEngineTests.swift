@@ -256,6 +256,21 @@ import Testing
         try await harness.deliveries(id).map { $0["status"] as? String ?? "?" }
     }
 
+    /// Six devices, the provider holding every batch, the engine running, one message to them all:
+    /// returns once its fan-out is done and the provider holds the first batch.
+    static func sendToSixWithTheProviderHeld(_ harness: DeliveryHarness) async throws
+        -> (MessageService, MessageView)
+    {
+        for index in 0..<6 { try await harness.subscribe("device-\(index)") }
+        harness.sender.hold()
+        await harness.engine.start()
+        let (service, view) = try await sendToTheResource(harness, fanOut: oneBatchOfTwo.fanOut)
+        try await eventually {
+            try await service.message(publicId: view.id).fanOutDone && !harness.sender.batches.isEmpty
+        }
+        return (service, view)
+    }
+
     /// A chunk goes to idle senders without a claim: written leased (`sending`, first attempt) while
     /// the one batch allowed in flight is held at the provider, so no claim can have taken it. The
     /// message's first chunk (written with it) is claimed; the next chunk is handed off; the last,
@@ -263,13 +278,7 @@ import Testing
     @Test func theFanOutHandsAChunkToIdleSendersWithoutAClaim() async throws {
         let harness = try await DeliveryHarness.make(options: Self.oneBatchOfTwo)
         defer { Task { await harness.finish() } }
-        for index in 0..<6 { try await harness.subscribe("device-\(index)") }
-        harness.sender.hold()
-        await harness.engine.start()
-        let (service, view) = try await Self.sendToTheResource(harness, fanOut: Self.oneBatchOfTwo.fanOut)
-        try await Self.eventually {
-            try await service.message(publicId: view.id).fanOutDone && !harness.sender.batches.isEmpty
-        }
+        let (service, view) = try await Self.sendToSixWithTheProviderHeld(harness)
         let rows = try await harness.deliveries(view.id)
         #expect(harness.sender.batches.count == 1, "the provider holds the one batch in flight")
         #expect(rows.filter { $0["status"] as? String == "sending" }.count == 4, "\(rows)")
@@ -319,15 +328,8 @@ import Testing
     @Test func aHandedOffBatchThatWaitedHalfItsLeaseIsLeftToTheClaims() async throws {
         let harness = try await DeliveryHarness.make(options: Self.oneBatchOfTwo)
         defer { Task { await harness.finish() } }
-        for index in 0..<6 { try await harness.subscribe("device-\(index)") }
-        harness.sender.hold()
-        await harness.engine.start()
-        let (service, view) = try await Self.sendToTheResource(harness, fanOut: Self.oneBatchOfTwo.fanOut)
-        try await Self.eventually {
-            let done = try await service.message(publicId: view.id).fanOutDone
-            let sending = try await Self.statuses(harness, view.id).filter { $0 == "sending" }.count
-            return done && sending == 4
-        }
+        let (service, view) = try await Self.sendToSixWithTheProviderHeld(harness)
+        try #require(try await Self.statuses(harness, view.id).filter { $0 == "sending" }.count == 4)
         let held = try #require(harness.sender.batches.first).map(\.token)
 
         harness.clock.advance(seconds: 121)
