@@ -165,8 +165,8 @@ run() {
     # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
     local ticks=""
     if [ "$backend" != - ]; then ticks=$(awk '{print $14 + $15}' "/proc/$server/stat"); fi
-    line=$(RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS PUSH_IDS=${push_ids:-} \
-        wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
+    line=$(WRK_RUN=$(date +%s%N) RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS \
+        PUSH_IDS=${push_ids:-} wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
         | sed -n 's/^RESULT //p')
     local cpu=-
     if [ -n "$ticks" ]; then cpu=$(($(awk '{print $14 + $15}' "/proc/$server/stat") - ticks)); fi
@@ -180,7 +180,7 @@ run() {
 # warm SCRIPT URL: WARMUP of one route, not recorded.
 warm() {
     [ "$WARMUP" = 0 ] && return
-    RTOKEN=${rtoken:-} UPDATE_TOKENS=$UPDATE_TOKENS wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$WARMUP" \
+    WRK_RUN=$(date +%s%N) RTOKEN=${rtoken:-} UPDATE_TOKENS=$UPDATE_TOKENS wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$WARMUP" \
         -s "$scripts/$1.lua" "$2" >/dev/null
 }
 

@@ -16,9 +16,14 @@ function init(args)
     thread_id = id
 end
 
+-- Unique to this wrk invocation (run.sh sets WRK_RUN for each): LuaJIT's math.random starts from
+-- the same seed in every run, so without it a route's measured run repeated its warm-up's keys and
+-- tokens, and push/subscribe measured idempotent replays instead of new devices.
+local run = os.getenv("WRK_RUN") or tostring(os.time())
+
 function next_number()
     counter = counter + 1
-    return string.format("%d-%d-%d", thread_id, counter, math.random(1, 1000000000))
+    return string.format("%s-%d-%d", run, thread_id, counter)
 end
 
 local rtoken = os.getenv("RTOKEN")
