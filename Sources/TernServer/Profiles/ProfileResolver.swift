@@ -34,6 +34,11 @@ struct ProfileResolver {
     /// identity as a field. A JWT naming a profile id that does not exist is an error.
     func findOrCreate(_ tx: any StoreTransaction, provider: PushProvider?, token: String?) throws -> Profile {
         if let found = try find(tx, provider: provider, token: token) { return found }
+        return try create(tx)
+    }
+
+    /// The profile ``findOrCreate(_:provider:token:)`` makes when it finds none.
+    private func create(_ tx: any StoreTransaction) throws -> Profile {
         if case .profileId(let publicId)? = caller.identity {
             throw APIError.notFound(
                 "profile \"\(publicId)\" not found in profile database \(caller.database.id): "
@@ -97,7 +102,7 @@ struct ProfileResolver {
         -> (profile: Profile, subscription: Subscription?)
     {
         if let found = try findWithSubscription(tx, provider: provider, token: token) { return found }
-        return (try findOrCreate(tx, provider: provider, token: token), nil)
+        return (try create(tx), nil)
     }
 
     /// The rToken-only profile: of the profiles in the resource's database holding this token on this
