@@ -8,18 +8,12 @@ import Foundation
 /// let id = Digest.randomHex(bytes: 16)         // 32 hex characters
 /// ```
 public enum Digest {
-    public static func sha256(_ data: Data) -> Data {
-        var output = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let ok = data.withUnsafeBytes { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &output, &length, tern_sha256_md(), nil)
-        }
-        precondition(ok == 1 && length == 32, "OpenSSL's SHA-256 failed")
-        return Data(output)
-    }
+    public static func sha256(_ data: Data) -> Data { Data(sha256(parts: [data])) }
 
     /// The SHA-256 of `parts` one after the other, in hex, without joining them first.
-    public static func sha256Hex(parts: [Data]) -> String {
+    public static func sha256Hex(parts: [Data]) -> String { hex(sha256(parts: parts)) }
+
+    private static func sha256(parts: [Data]) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not make a digest context") }
         defer { EVP_MD_CTX_free(context) }
         var ok = EVP_DigestInit_ex(context, tern_sha256_md(), nil) == 1
@@ -30,7 +24,7 @@ public enum Digest {
         var length: UInt32 = 0
         ok = ok && EVP_DigestFinal_ex(context, &output, &length) == 1
         precondition(ok && length == 32, "OpenSSL's SHA-256 failed")
-        return hex(output)
+        return output
     }
 
     public static func hmacSHA256(key: Data, data: Data) -> Data {
@@ -55,7 +49,7 @@ public enum Digest {
     }
 
     /// SHA-256 of `data`, as 64 lowercase hex characters.
-    public static func sha256Hex(_ data: Data) -> String { hex(sha256(data)) }
+    public static func sha256Hex(_ data: Data) -> String { hex(sha256(parts: [data])) }
 
     public static func sha256Hex(_ text: String) -> String { sha256Hex(Data(text.utf8)) }
 

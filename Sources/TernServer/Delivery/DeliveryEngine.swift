@@ -149,15 +149,13 @@ public actor DeliveryEngine {
     private func fanOutStep(handOff: Bool) async throws -> Bool? {
         let now = clock()
         let fanOut = options.fanOut
-        let room = handOff ? handOffRoom : 0
         let leaseUntil = now + runner.leaseMilliseconds
         let step = try await store.write { tx -> (message: StoredMessage, written: FanOut.Written)? in
             let fanningOut = try tx.messagesFanningOut(limit: 2)
             guard let message = fanningOut.first else { return nil }
             var lease: FanOut.Lease?
-            if room > 0, fanningOut.count == 1, try !tx.anotherMessageDue(than: message.id, now: now) {
-                // The whole chunk: its rest written queued would wait behind every later chunk.
-                lease = FanOut.Lease(until: leaseUntil, limit: fanOut.chunkSize)
+            if handOff, fanningOut.count == 1, try !tx.anotherMessageDue(than: message.id, now: now) {
+                lease = FanOut.Lease(until: leaseUntil)
             }
             return (message, try fanOut.step(tx, message: message, now: now, lease: lease))
         }

@@ -14,11 +14,11 @@ public struct FanOut: Sendable, Equatable {
         self.chunkSize = chunkSize
     }
 
-    /// Deliveries a chunk may write already claimed (`sending`, first attempt, leased `until`), at
-    /// most `limit`: the engine's senders have room for them now, so they skip the claim.
+    /// A chunk written already claimed (`sending`, first attempt, leased `until`): the engine's
+    /// senders have room for it now, so it skips the claim. The whole chunk: a rest written queued
+    /// would wait behind every later chunk.
     struct Lease: Sendable, Equatable {
         var until: Int64
-        var limit: Int
     }
 
     /// What a chunk wrote: how many deliveries, and those written under its ``Lease`` with the
@@ -38,7 +38,7 @@ public struct FanOut: Sendable, Equatable {
         try step(tx, message: message, request: request, now: now, lease: nil).added
     }
 
-    /// ``step(_:message:request:now:)``, writing up to `lease.limit` of the chunk's deliveries leased.
+    /// ``step(_:message:request:now:)``, writing the chunk's deliveries leased when `lease` is given.
     func step(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest? = nil, now: Int64,
         lease: Lease?
@@ -99,8 +99,8 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// Queues a delivery for each admitted subscription whose profile did not turn the message's
-    /// category off (the first `lease.limit` of them leased instead), copies the message to their
-    /// inboxes, and advances the message. Returns how many deliveries were written.
+    /// category off (leased instead, under `lease`), copies the message to their inboxes, and
+    /// advances the message. Returns how many deliveries were written.
     func queue(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
         cursor: Int64, done: Bool, now: Int64, lease: Lease? = nil
@@ -132,15 +132,14 @@ public struct FanOut: Sendable, Equatable {
         try InboxService.copy(
             tx, message: message, request: request, profileIds: admitted.map(\.subscription.profileId), now: now)
         var written = Written()
-        let leasedCount = min(max(0, lease?.limit ?? 0), targets.count)
-        if let lease, leasedCount > 0 {
+        if let lease {
             written.leased = try tx.insertLeasedDeliveries(
-                messageId: message.id, targets: Array(targets.prefix(leasedCount)), now: now, leaseUntil: lease.until
+                messageId: message.id, targets: targets, now: now, leaseUntil: lease.until
             ).compactMap { delivery in states[delivery.subscriptionId].map { (delivery, $0) } }
+            written.added = written.leased.count
+        } else {
+            written.added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now)
         }
-        written.added =
-            try tx.insertDeliveries(messageId: message.id, targets: Array(targets.dropFirst(leasedCount)), now: now)
-            + written.leased.count
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
         return written
     }

@@ -12,7 +12,7 @@ struct ProfileResolver {
     func find(_ tx: any StoreTransaction, provider: PushProvider?, token: String?) throws -> Profile? {
         guard let identity = caller.identity else {
             guard let provider, let token, !token.isEmpty else { return nil }
-            return try holder(tx, provider: provider, token: token)
+            return try holding(tx, provider: provider, token: token)?.profile
         }
         let dbId = caller.database.id
         switch identity {
@@ -64,36 +64,7 @@ struct ProfileResolver {
                 of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             return (profile, subscription)
         }
-        let onResource = try tx.subscriptions(
-            resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
-        // The holder as `holder(_:provider:token:)` picks it: in the resource's database, subscribed
-        // first, else the newest.
-        var read: [Int64: Profile?] = [:]
-        func inDatabase(_ subscription: Subscription) throws -> Profile? {
-            if let known = read[subscription.profileId] { return known }
-            let profile = try tx.profile(id: subscription.profileId).flatMap {
-                $0.dbId == caller.database.id ? $0 : nil
-            }
-            read[subscription.profileId] = profile
-            return profile
-        }
-        var holder: Profile?
-        for subscription in onResource where subscription.status == .subscribed {
-            if let profile = try inDatabase(subscription) {
-                holder = profile
-                break
-            }
-        }
-        if holder == nil {
-            for subscription in onResource {
-                if let profile = try inDatabase(subscription) {
-                    holder = profile
-                    break
-                }
-            }
-        }
-        guard let holder else { return nil }
-        return (holder, onResource.first { $0.profileId == holder.id })
+        return try holding(tx, provider: provider, token: token)
     }
 
     /// ``findWithSubscription(_:provider:token:)``, or a new profile as ``findOrCreate(_:provider:token:)``
@@ -105,13 +76,23 @@ struct ProfileResolver {
         return (try create(tx), nil)
     }
 
-    /// The rToken-only profile: of the profiles in the resource's database holding this token on this
-    /// resource, the one whose subscription is subscribed and newest.
-    private func holder(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws -> Profile? {
-        let candidates = try tx.pushHolders(dbId: caller.database.id, provider: provider, token: token)
-            .filter { $0.resourceId == caller.resource.id }
-        let best = candidates.first { $0.status == .subscribed } ?? candidates.first
-        return try best.flatMap { try tx.profile(id: $0.profileId) }
+    /// The rToken-only profile and its subscription with this token on the caller's resource: of the
+    /// profiles in the resource's database holding the token there, the one whose subscription is
+    /// subscribed and newest, else the newest.
+    private func holding(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws
+        -> (profile: Profile, subscription: Subscription)?
+    {
+        let onResource = try tx.subscriptions(
+            resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
+        var checked: Set<Int64> = []
+        for candidate in onResource.filter({ $0.status == .subscribed }) + onResource
+        where checked.insert(candidate.profileId).inserted {
+            guard let profile = try tx.profile(id: candidate.profileId), profile.dbId == caller.database.id
+            else { continue }
+            // The profile's newest subscription with the token, as `subscription(of:…)` reads it.
+            return (profile, onResource.first { $0.profileId == profile.id } ?? candidate)
+        }
+        return nil
     }
 
     /// Applies `profile_fields` and `skip_triggers` to the profile; returns it as saved.

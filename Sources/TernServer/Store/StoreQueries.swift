@@ -183,9 +183,6 @@ public protocol SubscriptionQueries {
     func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription]
     /// The statuses of a profile's subscriptions (all that its own status depends on).
     func subscriptionStatuses(profileId: Int64) throws -> [SubscriptionStatus]
-    /// Who holds a push token in a database: of each such subscription, newest first, its profile,
-    /// resource and status (the rToken caller's profile is found from these alone).
-    func pushHolders(dbId: Int64, provider: PushProvider, token: String) throws -> [PushHolder]
     /// Stores a new subscription.
     ///
     /// - Parameters:
@@ -235,12 +232,4 @@ public protocol IdempotencyQueries {
     func storeAnswer(scope: String, key: String, answer: StoredAnswer, now: Int64) throws
     /// Forgets answers stored before `cutoff`; returns how many.
     func deleteAnswers(before cutoff: Int64) throws -> Int
-}
-
-/// A push subscription as ``SubscriptionQueries/pushHolders(dbId:provider:token:)`` reads it: who
-/// holds the token where, without the subscription's fields.
-public struct PushHolder: Sendable, Equatable {
-    var profileId: Int64
-    var resourceId: Int64
-    var status: SubscriptionStatus
 }

@@ -124,7 +124,7 @@ import Testing
 
     /// An rToken-only push/update changes the token's holder on the resource: of the profiles in the
     /// resource's database, the one whose subscription is subscribed (the newest such), not a
-    /// suspended one, nor a newer one in another database.
+    /// newer suspended one, nor a newer one in another database.
     @Test func updateWithoutAJWTChangesTheSubscribedHolderInTheResourcesDatabase() async throws {
         let server = try await InProcessServer()
         defer { Task { await server.finish() } }
@@ -138,9 +138,12 @@ import Testing
         let elsewhere = try signer.token(["db_id": otherDb, "email": "user@example.com"])
         let token: [String: Any] = ["provider": "ios-apns", "subscription_id": "token-1"]
 
-        let suspended = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 1), jwt: first)
+        // The subscribed holder is older than the suspended one: newest first alone would miss it.
+        let holder = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 1), jwt: second)
+        let suspended = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 2), jwt: first)
         #expect(try await server.sdk(.pushUnsuspend, token, jwt: second).status == 200)
-        let holder = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 2), jwt: second)
+        let suspendedNow = try await server.sdk(.pushStatus, ["mode": "latest"], jwt: first)
+        #expect(suspendedNow.profile?.subscription?.status == "suspended")
         let newest = try await server.sdk(.pushSubscribe, InProcessServer.subscription(time: 3), jwt: elsewhere)
         #expect(newest.profile?.subscription?.status == "subscribed")
 

@@ -153,12 +153,6 @@ import Testing
         // The lean reads agree with the whole rows.
         let statuses = try await fixture.store.read { try $0.subscriptionStatuses(profileId: older.profileId) }
         #expect(statuses.sorted { $0.rawValue < $1.rawValue } == [.subscribed, .suspended])
-        let holders = try await fixture.store.read {
-            try $0.pushHolders(dbId: database.id, provider: .apns, token: "b")
-        }
-        #expect(holders == [PushHolder(profileId: older.profileId, resourceId: resource.id, status: .suspended)])
-        #expect(
-            try await fixture.store.read { try $0.pushHolders(dbId: database.id, provider: .apns, token: "a") }.isEmpty)
     }
 
     @Test(arguments: StoreFactory.all)

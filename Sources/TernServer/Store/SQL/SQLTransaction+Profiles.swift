@@ -133,20 +133,6 @@ extension SQLTransaction {
         }
     }
 
-    func pushHolders(dbId: Int64, provider: PushProvider, token: String) throws -> [PushHolder] {
-        try database.query(
-            """
-            SELECT s.profile_id, s.resource_id, s.status FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
-            WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND p.db_id = ?
-            ORDER BY s.updated_at DESC, s.id DESC
-            """, [provider.rawValue, token, dbId]
-        ).map {
-            PushHolder(
-                profileId: $0.requiredInt(0), resourceId: $0.requiredInt(1),
-                status: SubscriptionStatus(rawValue: $0.requiredString(2)) ?? .unsubscribed)
-        }
-    }
-
     func insertSubscription(_ new: SubscriptionValues, now: Int64) throws -> Subscription {
         let id = try insert(
             """
