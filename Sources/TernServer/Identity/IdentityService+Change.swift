@@ -123,7 +123,7 @@ extension IdentityService {
         if let found = try tx.profiles(dbId: dbId, field: externalIdField, value: .string(externalId)).first {
             return found
         }
-        let profile = try tx.createProfile(dbId: dbId, publicId: Digest.randomHex(bytes: 12), now: now)
+        let profile = try tx.createProfile(dbId: dbId, publicId: Profile.newPublicId(now: now), now: now)
         try tx.setProfileField(profileId: profile.id, name: externalIdField, value: .string(externalId))
         return profile
     }

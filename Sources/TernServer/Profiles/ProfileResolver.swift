@@ -44,7 +44,7 @@ struct ProfileResolver {
                 "profile \"\(publicId)\" not found in profile database \(caller.database.id): "
                     + "matching.profile_id must name an existing profile")
         }
-        let profile = try tx.createProfile(dbId: caller.database.id, publicId: Digest.randomHex(bytes: 12), now: now)
+        let profile = try tx.createProfile(dbId: caller.database.id, publicId: Profile.newPublicId(now: now), now: now)
         if let (name, value) = caller.identity?.storedField {
             try tx.setProfileField(profileId: profile.id, name: name, value: value)
         }

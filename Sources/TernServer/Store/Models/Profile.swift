@@ -12,6 +12,22 @@ public struct Profile: Sendable, Equatable {
     var skipTriggers: Bool = false
     var createdAt: Int64
     var updatedAt: Int64
+
+    /// A new profile's public id: the creation time in milliseconds (12 hex characters), then 48
+    /// random bits (12 more), so ids made at the same time sort together. A random id put each new
+    /// profile in a leaf of the `public_id` index of its own, which every subscribe of a new device
+    /// then wrote to the log at its commit; time-ordered ids fill the index's last leaf, as a row id
+    /// does. The id shows when its profile was made (as a UUIDv7 does), nothing more.
+    static func newPublicId(now: Int64) -> String {
+        let time = UInt64(max(0, now)) & 0xFFFF_FFFF_FFFF
+        let random = UInt64.random(in: 0...0xFFFF_FFFF_FFFF)
+        return Self.hex12(time) + Self.hex12(random)
+    }
+
+    private static func hex12(_ value: UInt64) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 12 - text.count) + text
+    }
 }
 
 /// How a JWT's `matching` claim names a profile inside its database.

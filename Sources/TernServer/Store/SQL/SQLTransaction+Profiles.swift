@@ -107,14 +107,21 @@ extension SQLTransaction {
         // partial index `WHERE channel = 'push'` with the bound value, and then compiles the kept
         // statement again on every call (an eighth of push/update's CPU). One statement per channel.
         // The rows (one, nearly always) are ordered here: `ORDER BY updated_at` made SQLite build a
-        // sorter for each lookup, as the address index does not hold `updated_at` (and must not:
-        // every write of a subscription changes it).
-        try database.query(
-            """
-            SELECT \(Self.subscriptionColumns) FROM subscriptions s
-            WHERE s.resource_id = ? AND s.channel = '\(channel.rawValue)' AND s.provider = ? AND s.token = ?
-            """, [resourceId, channel.storedProvider(provider), token]
-        ).map(Self.subscription).sorted { ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id) }
+        // sorter for each lookup, as the token index does not hold `updated_at` (and must not:
+        // every write of a subscription changes it). The lookup reads that index, (provider, token),
+        // and keeps the resource's rows (see `SQLiteMigrations.writeIndexes`). The unary `+` keeps
+        // SQLite from walking the resource's whole audience in `subscriptions_push_by_resource`
+        // instead, which it would otherwise pick for `resource_id` and `channel = 'push'`.
+        try database.query(Self.tokenOnResourceQuery(channel), [resourceId, channel.storedProvider(provider), token])
+            .map(Self.subscription).sorted { ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id) }
+    }
+
+    /// ``subscriptions(resourceId:channel:provider:token:)``'s statement (its plan is tested).
+    static func tokenOnResourceQuery(_ channel: SubscriptionChannel) -> String {
+        """
+        SELECT \(subscriptionColumns) FROM subscriptions s
+        WHERE +s.resource_id = ? AND s.channel = '\(channel.rawValue)' AND s.provider = ? AND s.token = ?
+        """
     }
 
     func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription] {

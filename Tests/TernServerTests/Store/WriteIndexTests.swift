@@ -1,0 +1,65 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+import Testing
+
+@testable import TernServer
+
+/// What a new device's subscribe writes to the indexes: no index of its own for a token's
+/// subscriptions on a resource (the token index answers that lookup), and profile ids that sort by
+/// creation time, so that new profiles fill the last leaf of the `public_id` index.
+@Suite struct WriteIndexTests {
+    @Test func aTokensSubscriptionsOnAResourceAreReadThroughTheTokenIndex() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let store = try #require(server.store as? SQLiteStore)
+        let plans = try await store.read { tx in
+            let database = try #require(tx as? SQLiteTransaction).database
+            return try SubscriptionChannel.allCases.map { channel in
+                try database.query(
+                    "EXPLAIN QUERY PLAN " + SQLiteTransaction.tokenOnResourceQuery(channel), [1, "p", "t"]
+                )
+                .map { $0.string(3) ?? "" }.joined(separator: "; ")
+            }
+        }
+        for plan in plans {
+            // Not subscriptions_push_by_resource: that walks every push subscription of the resource.
+            #expect(plan.contains("USING INDEX subscriptions_token (provider=? AND token=?)"), "\(plan)")
+        }
+        let indexes = try await store.read { tx in
+            try #require(tx as? SQLiteTransaction).database
+                .query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'subscriptions'")
+                .compactMap { $0.string(0) }
+        }
+        #expect(!indexes.contains("subscriptions_address"))
+    }
+
+    @Test func profileIdsSortByTheirCreationTime() throws {
+        let times: [Int64] = [1_700_000_000_000, 1_700_000_000_001, 1_700_000_060_000, 1_800_000_000_000]
+        let ids = times.map { Profile.newPublicId(now: $0) }
+        #expect(ids == ids.sorted())
+        #expect(ids.allSatisfy { $0.count == 24 && $0.allSatisfy(\.isHexDigit) && $0 == $0.lowercased() })
+        #expect(ids[0].hasPrefix(String(1_700_000_000_000, radix: 16).leftPadded(to: 12)))
+        // The same millisecond: the random half tells them apart.
+        let sameTime = Set((0..<1000).map { _ in Profile.newPublicId(now: times[0]) })
+        #expect(sameTime.count == 1000)
+    }
+
+    @Test func aNewDevicesProfileIdStartsWithItsCreationTime() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let before = ServerClock.milliseconds()
+        let reply = try await server.sdk(.pushSubscribe, InProcessServer.subscription(token: "t-1"))
+        try #require(reply.status == 200, "subscribe: \(reply.errorText)")
+        let after = ServerClock.milliseconds()
+        let id = try #require(reply.profile?.id)
+        let made = try #require(Int64(id.prefix(12), radix: 16))
+        #expect((before...after).contains(made), "\(id)")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
