@@ -161,6 +161,7 @@ public final class TernServerApp: Sendable {
         await senders.closeAll()
         await store.close()
         logger.info("stopped", [:])
+        logger.flush()
     }
 
     static func prepareDirectory(_ path: String, logger: Logger) throws {

@@ -39,14 +39,26 @@ public final class Logger: Sendable {
     }
 
     let minimum: Level
-    /// nil: straight to stderr with write(2).
+    /// nil: to `output`.
     private let sink: (@Sendable (String) -> Void)?
+    private let output: LogWriter
     private let lock = Mutex(())
 
     /// Logs at `minimum` and above to `sink` (stderr when nil).
-    public init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+    public convenience init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+        self.init(minimum: minimum, sink: sink, output: .standardError)
+    }
+
+    init(minimum: Level, sink: (@Sendable (String) -> Void)? = nil, output: LogWriter) {
         self.minimum = minimum
         self.sink = sink
+        self.output = output
+    }
+
+    /// Writes every line logged so far (lines below `warn` are written a few milliseconds later,
+    /// see ``LogWriter``); a server stopping calls it last.
+    public func flush() {
+        output.flush()
     }
 
     func debug(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.debug, message, fields) }
@@ -65,8 +77,8 @@ public final class Logger: Sendable {
     public func error(_ message: String, _ fields: [String: any Sendable] = [:]) { log(.error, message, fields) }
 
     /// Every request logs a line, so this is on the hot path: the line is built as UTF-8 bytes in
-    /// one buffer (String appends scalar by scalar cost a fifth of a no-store request) and written
-    /// with one write(2), without Data or FileHandle in between.
+    /// one buffer (String appends scalar by scalar cost a fifth of a no-store request) and handed
+    /// to a ``LogWriter``, whose thread writes many lines with one write(2).
     func log(_ level: Level, _ message: String, _ fields: [String: any Sendable]) {
         guard level >= minimum else { return }
         var line: [UInt8] = []
@@ -89,23 +101,7 @@ public final class Logger: Sendable {
         if let sink {
             lock.withLock { _ in sink(String(decoding: line, as: UTF8.self)) }
         } else {
-            lock.withLock { _ in Self.writeAll(line, to: 2) }
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // stderr closed or full: a log line is not worth blocking or crashing for
-                }
-            }
+            output.append(line, urgent: level >= .warn)
         }
     }
 
