@@ -8,21 +8,9 @@ enum JSONText {
     /// JSONText.appendString("a \"quote\"", to: &line)   // {"msg":"a \"quote\""
     /// ```
     static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        appendString(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// The same, into UTF-8 bytes: runs of characters that need no escape are copied whole, which

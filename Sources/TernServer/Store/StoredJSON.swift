@@ -6,9 +6,12 @@ import TernProtocol
 /// categories). Canonical output: object keys sorted, no spaces, so equal values give equal text.
 enum StoredJSON {
     static func encode(_ value: JSONValue) -> String {
-        var out = ""
+        // Built as UTF-8 bytes, made a String once: appended to a String scalar by scalar, the JSON of
+        // a new subscription's fields and categories took 8 % of its insert on the store's writer.
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
         append(value, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func encode(_ object: [String: JSONValue]) -> String { encode(.object(object)) }
@@ -31,29 +34,29 @@ enum StoredJSON {
         return value
     }
 
-    private static func append(_ value: JSONValue, to out: inout String) {
+    private static func append(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
-        case .null: out += "null"
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .int(let number): out += String(number)
-        case .double(let number): out += number.isFinite ? String(number) : "null"
+        case .null: out += "null".utf8
+        case .bool(let flag): out += (flag ? "true" : "false").utf8
+        case .int(let number): out += String(number).utf8
+        case .double(let number): out += (number.isFinite ? String(number) : "null").utf8
         case .string(let text): JSONText.appendString(text, to: &out)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, element) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 append(element, to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, key) in object.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONText.appendString(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 append(object[key] ?? .null, to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 

@@ -49,6 +49,10 @@ import Testing
     @Test func outputIsCanonical() {
         #expect(StoredJSON.encode(["b": 1, "a": [true, nil, "x"]]) == #"{"a":[true,null,"x"],"b":1}"#)
         #expect(StoredJSON.encode(["news": true]) == #"{"news":true}"#)
+        // Stored text is compared and hashed: escapes are written as they always were.
+        #expect(
+            StoredJSON.encode(["k\u{1F}": "a\"b\\c\n\r\t\u{1}é😀/\u{7F}"])
+                == #"{"k\u001f":"a\"b\\c\n\r\t\u0001é😀/\#u{7F}"}"#)
     }
 
     @Test func escapesAndSurrogatePairsDecode() {
