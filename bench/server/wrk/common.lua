@@ -7,6 +7,11 @@ thread_id = 0
 -- How many threads wrk runs (run.sh exports WRK_THREADS): scripts that split a list use it.
 thread_count = tonumber(os.getenv("WRK_THREADS") or "1")
 
+-- Unique to this wrk invocation (run.sh sets WRK_RUN for each): LuaJIT's math.random starts from
+-- the same seed in every run, so without it a route's measured run repeated its warm-up's keys and
+-- tokens, and push/subscribe measured idempotent replays instead of new devices.
+local run = os.getenv("WRK_RUN") or tostring(os.time())
+
 function setup(thread)
     thread:set("id", #threads)
     table.insert(threads, thread)
@@ -14,12 +19,11 @@ end
 
 function init(args)
     thread_id = id
+    -- Each thread of each run draws its own numbers (see `run` above).
+    local seed = id * 7919
+    for index = 1, #run do seed = (seed * 31 + run:byte(index)) % 2147483647 end
+    math.randomseed(seed)
 end
-
--- Unique to this wrk invocation (run.sh sets WRK_RUN for each): LuaJIT's math.random starts from
--- the same seed in every run, so without it a route's measured run repeated its warm-up's keys and
--- tokens, and push/subscribe measured idempotent replays instead of new devices.
-local run = os.getenv("WRK_RUN") or tostring(os.time())
 
 function next_number()
     counter = counter + 1
@@ -28,8 +32,24 @@ end
 
 local rtoken = os.getenv("RTOKEN")
 
--- A JSON POST to the script's URL with the rToken and an idempotency key.
+-- Random as a device's: an APNs token is 32 random bytes (64 hex characters) and the SDK's
+-- idempotency keys are UUIDs. Numbered ones kept every index's inserts in its last leaf, which
+-- real devices never do: a random key dirties a leaf of its own, and that is what is measured.
+function random_hex(count)
+    local parts = {}
+    for index = 1, count / 4 do parts[index] = string.format("%04x", math.random(0, 65535)) end
+    return table.concat(parts)
+end
+
+function uuid()
+    local hex = random_hex(32)
+    return hex:sub(1, 8) .. "-" .. hex:sub(9, 12) .. "-4" .. hex:sub(14, 16) .. "-" .. hex:sub(17, 20) .. "-"
+        .. hex:sub(21, 32)
+end
+
+-- A JSON POST to the script's URL with the rToken and an idempotency key (a new UUID when none).
 function post_json(body, idempotency_key)
+    idempotency_key = idempotency_key or uuid()
     return wrk.format("POST", nil, {
         ["Content-Type"] = "application/json", ["X-Tern-RToken"] = rtoken, ["Idempotency-Key"] = idempotency_key,
     }, body)

@@ -3,8 +3,6 @@ package.path = "bench/server/wrk/?.lua;" .. package.path
 require "common"
 
 request = function()
-    local digits = next_number():gsub("-", "a")
-    local token = string.rep("0", 64 - #digits) .. digits
-    local body = '{"registration_id":"' .. token .. '","active":true,"name":"bench"}'
+    local body = '{"registration_id":"' .. random_hex(64) .. '","active":true,"name":"bench"}'
     return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
 end

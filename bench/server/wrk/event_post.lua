@@ -8,5 +8,5 @@ request = function()
     local n = next_number()
     local body = '{"events":[{"sid":"' .. sid .. '","client_id":"c-' .. n
         .. '","event_name":"purchase","payload":{"amount":1},"time":1700000000000}]}'
-    return post_json(body, "g-" .. n)
+    return post_json(body)
 end

@@ -22,11 +22,10 @@ function init(args)
 end
 
 request = function()
-    local n = next_number()
     local slot = next_index % (2 * #mine)
     next_index = next_index + 1
     local push_id = mine[math.floor(slot / 2) + 1]
     local kind = (slot % 2 == 0) and "delivery" or "open"
     local body = '{"events":[{"message_id":"' .. push_id .. '","type":"' .. kind .. '","time":1700000000000}]}'
-    return post_json(body, "e-" .. n)
+    return post_json(body)
 end

@@ -11,5 +11,5 @@ request = function()
     local token = "upd-" .. math.random(0, pool - 1)
     local body = '{"provider":"ios-apns","old_provider":"ios-apns","old_subscription_id":"' .. token
         .. '","subscription_id":"' .. token .. '","custom_fields":{"_app_version":"' .. n .. '"}}'
-    return post_json(body, "u-" .. n)
+    return post_json(body)
 end
