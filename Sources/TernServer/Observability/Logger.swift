@@ -55,8 +55,8 @@ public final class Logger: Sendable {
         self.output = output
     }
 
-    /// Writes every line logged so far (lines below `warn` are written a few milliseconds later,
-    /// see ``LogWriter``); a server stopping calls it last.
+    /// Writes every line logged so far (lines below `warn` are written by a thread of the log's own,
+    /// a few milliseconds after they are logged); a server stopping calls it last.
     public func flush() {
         output.flush()
     }
