@@ -40,10 +40,11 @@ import Testing
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// Reads until `done` says the text so far is complete, or a second passed.
+        /// Reads until `done` says the text so far is complete, or ten seconds passed (the whole
+        /// suite runs at once: the writer's thread may wait long for a core).
         func read(until done: (String) -> Bool) async throws -> String {
             var text = ""
-            let deadline = ContinuousClock.now + .seconds(1)
+            let deadline = ContinuousClock.now + .seconds(10)
             while !done(text) && ContinuousClock.now < deadline {
                 text += available()
                 try await Task.sleep(for: .milliseconds(2))
@@ -90,7 +91,7 @@ import Testing
         let line = Self.line(String(repeating: "x", count: 99))
         let started = ContinuousClock.now
         for _ in 0..<2000 { writer.append(line) }
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(ContinuousClock.now - started < .seconds(5), "appends never wait for the descriptor")
         var text = try await pipe.read { $0.contains("log lines dropped") }
         writer.flush()
         text += pipe.available()
