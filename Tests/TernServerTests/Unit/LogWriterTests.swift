@@ -40,16 +40,17 @@ import Testing
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// Reads until `done` says the text so far is complete, or ten seconds passed (the whole
-        /// suite runs at once: the writer's thread may wait long for a core).
+        /// Reads until `done` says the text so far is complete, or ten seconds passed. It reads once
+        /// more after each sleep, however long the sleep took: the whole suite runs at once, and this
+        /// task may wait seconds for a thread while the writer's thread has long written everything.
         func read(until done: (String) -> Bool) async throws -> String {
             var text = ""
             let deadline = ContinuousClock.now + .seconds(10)
-            while !done(text) && ContinuousClock.now < deadline {
+            while true {
                 text += available()
+                if done(text) || ContinuousClock.now >= deadline { return text }
                 try await Task.sleep(for: .milliseconds(2))
             }
-            return text
         }
     }
 
