@@ -1,5 +1,4 @@
 import Foundation
-import TernCrypto
 import TernProtocol
 
 /// Finds (and, for writes that name a known user, creates) the profile a request is about.

@@ -1,4 +1,5 @@
 import Foundation
+import TernCrypto
 import TernProtocol
 
 /// A profile in a profile database. Its fields are kept apart (see ``ProfileQueries``).
@@ -19,14 +20,8 @@ public struct Profile: Sendable, Equatable {
     /// then wrote to the log at its commit; time-ordered ids fill the index's last leaf, as a row id
     /// does. The id shows when its profile was made (as a UUIDv7 does), nothing more.
     static func newPublicId(now: Int64) -> String {
-        let time = UInt64(max(0, now)) & 0xFFFF_FFFF_FFFF
-        let random = UInt64.random(in: 0...0xFFFF_FFFF_FFFF)
-        return Self.hex12(time) + Self.hex12(random)
-    }
-
-    private static func hex12(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 12 - text.count) + text
+        let time = String(UInt64(max(0, now)) & 0xFFFF_FFFF_FFFF, radix: 16)
+        return String(repeating: "0", count: 12 - time.count) + time + Digest.randomHex(bytes: 6)
     }
 }
 
