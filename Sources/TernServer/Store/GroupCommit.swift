@@ -193,6 +193,14 @@ enum GroupCommit {
         }
     }
 
+    /// A random pause, in microseconds, before a write that lost a race on its own runs again:
+    /// up to 20 ms after the first run, doubling with each. Two writers that timed out waiting for
+    /// each other did so at the same moment; run again at once, they would take their first rows
+    /// at the same moment and meet again, every time. Apart, one finishes while the other waits.
+    static func pauseBeforeRunningAgain(after attempt: Int) -> UInt32 {
+        UInt32.random(in: 0...(20_000 << min(attempt - 1, 4)))
+    }
+
     /// One write in its own transaction; `attempt` counts the runs so far, this one included.
     static func applyAlone(_ write: any BatchedWrite, on backend: some BatchingBackend, attempt: Int = 1) {
         do {
@@ -206,6 +214,7 @@ enum GroupCommit {
             }
         } catch {
             if attempt < attempts, backend.mayRunAgain(error) {
+                usleep(pauseBeforeRunningAgain(after: attempt))
                 return applyAlone(write, on: backend, attempt: attempt + 1)
             }
             return write.fail(backend.storeError(error))
