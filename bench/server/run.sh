@@ -26,6 +26,8 @@
 #   TERN_BIN=/tmp/tern bench/server/run.sh    # that tern binary instead of building one (two trees
 #                                             # in turns)
 #   SERVE_ARGS="--write-batch-wait-ms 1" bench/server/run.sh  # more `tern serve` options
+#   KEEP=1 bench/server/run.sh                # keeps the scratch directory (each server's log,
+#                                             # one line per request with its duration; the data)
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
@@ -98,7 +100,7 @@ cleanup() {
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     [ -z "$pg_dir" ] || scripts/postgres.sh stop "$pg_dir"
-    rm -rf "$work"
+    if [ "${KEEP:-0}" = 1 ]; then echo "== kept $work (server logs, data)"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
