@@ -27,7 +27,8 @@
 #                                             # in turns)
 #   SERVE_ARGS="--write-batch-wait-ms 1" bench/server/run.sh  # more `tern serve` options
 #   KEEP=1 bench/server/run.sh                # keeps the scratch directory (each server's log,
-#                                             # one line per request with its duration; the data)
+#                                             # one line per request with its duration; the data;
+#                                             # bench/server/handler_latency.py reads the log)
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
