@@ -134,4 +134,18 @@ import Testing
         #expect(statistics.writes == 200)
         await store.close()
     }
+
+    /// Two writes that timed out waiting for each other did so together; run again after the same
+    /// pause they would meet again. The pause before a run again is random, within a bound that
+    /// doubles with each run.
+    @Test func aWriteThatLostARaceRunsAgainAfterARandomPauseThatGrows() {
+        for attempt in 1...3 {
+            let bound = UInt32(20_000 << (attempt - 1))
+            let pauses = (0..<200).map { _ in GroupCommit.pauseBeforeRunningAgain(after: attempt) }
+            #expect(pauses.allSatisfy { $0 <= bound })
+            #expect(
+                Set(pauses).count > 100, "pauses after run \(attempt) are not spread: \(Set(pauses).count) distinct")
+            #expect(pauses.contains { $0 > bound / 2 }, "no pause after run \(attempt) reaches half of \(bound) µs")
+        }
+    }
 }
