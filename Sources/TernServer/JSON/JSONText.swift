@@ -1,20 +1,14 @@
 /// JSON string literals written by hand where a whole encoder is too much: error envelopes, log
 /// lines, stored JSON.
 enum JSONText {
-    /// Appends `text` to `out` as a JSON string literal, quoted and escaped (`/` is left as is).
+    /// Appends `text` to `out` as a JSON string literal in UTF-8, quoted and escaped (`/` is left as
+    /// is). Runs of characters that need no escape are copied whole, which is what log lines and
+    /// envelopes on the request path are made of.
     ///
     /// ```swift
-    /// var line = "{\"msg\":"
+    /// var line = Array(#"{"msg":"#.utf8)
     /// JSONText.appendString("a \"quote\"", to: &line)   // {"msg":"a \"quote\""
     /// ```
-    static func appendString(_ text: String, to out: inout String) {
-        var bytes: [UInt8] = []
-        appendString(text, to: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The same, into UTF-8 bytes: runs of characters that need no escape are copied whole, which
-    /// is what log lines and envelopes on the request path are made of.
     public static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text

@@ -46,9 +46,9 @@ extension HTTPResponse {
     /// Tern's envelope for an error: `{"error":404,"error_text":"…","profile":null}`. The HTTP
     /// server words its own errors (413, 431, …) with it too.
     static func envelope(_ status: Int, _ reason: String) -> HTTPResponse {
-        var body = "{\"error\":\(status),\"error_text\":"
+        var body = Array("{\"error\":\(status),\"error_text\":".utf8)
         JSONText.appendString(reason, to: &body)
-        body += ",\"profile\":null}"
-        return .json(status, Data(body.utf8))
+        body += ",\"profile\":null}".utf8
+        return .json(status, Data(body))
     }
 }

@@ -49,15 +49,16 @@ enum APNsHeaderFields {
 
     /// The ``fields(_:provider:now:)`` as the JSON object FCM and HMS pass on, keys sorted.
     static func json(_ push: OutgoingPush, provider: String, now: Date) throws(DeliveryOutcomeError) -> Data {
-        var out = "{"
+        var out: [UInt8] = [UInt8(ascii: "{")]
         for (index, (name, value)) in try fields(push, provider: provider, now: now).sorted(by: { $0.0 < $1.0 })
             .enumerated()
         {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONText.appendString(name, to: &out)
-            out += ":"
+            out.append(UInt8(ascii: ":"))
             JSONText.appendString(value, to: &out)
         }
-        return Data((out + "}").utf8)
+        out.append(UInt8(ascii: "}"))
+        return Data(out)
     }
 }

@@ -13,9 +13,9 @@ enum FCMRequest {
             throw .invalidToken(reason: "FCM: the token is empty or contains spaces", since: nil)
         }
         var body = Data(#"{"message":{"token":"#.utf8)
-        var token = ""
+        var token: [UInt8] = []
         JSONText.appendString(push.token, to: &token)
-        body.append(contentsOf: token.utf8)
+        body.append(contentsOf: token)
         body.append(contentsOf: #","apns":{"headers":"#.utf8)
         body.append(headers)
         body.append(contentsOf: #","payload":"#.utf8)
