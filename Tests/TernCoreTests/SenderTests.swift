@@ -50,6 +50,30 @@ struct SenderTests {
         await sdk.close()
     }
 
+    @Test @MainActor func aRequestLeftUnansweredIsAbandonedAtTheRequestTimeoutAndSentAgain() async throws {
+        let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.profileJSON))
+        defer { server.stop() }
+        await server.hold()
+        let sdk = try TestSDK(requestTimeout: 1, modules: ["TernPush"])
+        let events = sdk.events
+        sdk.configure(apiUrl: server.apiUrl)
+        let sent = Date()
+        sdk.tern.enqueueForTest([Entries.ordered(1)])
+        // The server takes the request and never answers: at the timeout (not before) it is a
+        // network failure, retried, long before the 30 s a request may take by default.
+        let retry = await events.first(PushModuleEvents.pushSubscribeRequestFailed, timeout: 10)
+        #expect(Date().timeIntervalSince(sent) >= 0.9)
+        #expect(retry is RetryEvent)
+        #expect(retry?.value?["http_code"] == nil, "\(String(describing: retry?.value))")
+        await server.release()
+        let success = await events.first(PushModuleEvents.pushSubscribeRequestSuccessful)
+        #expect(success?.value?["http_code"] as? Int == 200)
+        let requests = await server.requests
+        #expect(requests.count >= 2)
+        #expect(Set(requests.map { $0.header("Idempotency-Key") ?? "" }).count == 1)
+        await sdk.close()
+    }
+
     @Test @MainActor func retryAfterIsHonoured() async throws {
         let server = try ScriptedServer(script: [
             ScriptedServer.failure(429, "slow down", headers: [("Retry-After", "1")])

@@ -99,7 +99,18 @@ public final class EventLog: Sendable {
 
     @MainActor private func expireRaw(_ id: UUID) {
         guard let index = rawWaiters.firstIndex(where: { $0.id == id }) else { return }
+        reportTimeout()
         rawWaiters.remove(at: index).continuation.resume(returning: nil)
+    }
+
+    /// A wait that timed out says, in the test's output, what the SDK did meanwhile: the failure
+    /// itself only shows the `nil`.
+    private func reportTimeout() {
+        let names = self.names
+        FileHandle.standardError.write(
+            Data(
+                "EventLog: a wait timed out; the \(names.count) events so far: \(names.joined(separator: ", "))\n".utf8)
+        )
     }
 
     private func record(_ event: SeenEvent) {
@@ -163,7 +174,9 @@ public final class EventLog: Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        expired?.continuation.resume(returning: nil)
+        guard let expired else { return }
+        reportTimeout()
+        expired.continuation.resume(returning: nil)
     }
 }
 

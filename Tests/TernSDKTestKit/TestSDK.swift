@@ -20,13 +20,15 @@ public struct TestSDK {
 
     /// An SDK in `directory` (a new temporary one when nil: pass another SDK's to restart on its
     /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given;
-    /// `sessionTimeout`: seconds away after which a foreground starts a new session. `modules` names
+    /// `sessionTimeout`: seconds away after which a foreground starts a new session; `requestTimeout`:
+    /// seconds an outbox request may go unanswered (10, a third of the tests' waits: a request that
+    /// a loaded run leaves hanging is sent again within the wait, as on a device). `modules` names
     /// the module products to bring up (nil: every one the test runner links, which is all of them: a
     /// test against a scripted server names the ones whose requests it scripts).
     public init(
         directory: TemporaryDirectory? = nil, retryPolicy: RetryPolicy = .fast, transport: (any HTTPTransport)? = nil,
         moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle(),
-        sessionTimeout: TimeInterval = 1800, modules: [String]? = nil
+        sessionTimeout: TimeInterval = 1800, requestTimeout: TimeInterval = 10, modules: [String]? = nil
     ) throws {
         let directory = try directory ?? TemporaryDirectory(prefix: "tern-sdk")
         self.directory = directory
@@ -35,10 +37,11 @@ public struct TestSDK {
         environment.retryPolicy = retryPolicy
         environment.moduleInitTimeout = moduleInitTimeout
         environment.sessionTimeout = sessionTimeout
+        environment.requestTimeout = requestTimeout
         if let lifecycle { environment.lifecycle = lifecycle }
         environment.random = { 0.5 }
         environment.moduleProducts = modules
-        if let transport { environment.transport = transport }
+        environment.transport = SlowRequestReporter(transport ?? environment.transport)
         tern = Tern(environment: environment)
         events = EventLog(tern)
     }
@@ -111,5 +114,35 @@ public struct SeenEvent: Sendable {
         field = value["field"] as? String
         count = value["count"] as? Int
         profile = value["profile"] as? ProfileData
+    }
+}
+
+/// Passes requests to a transport and says on standard error when one took more than five seconds
+/// or got no answer: a request that hangs in a loaded run is sent again and the test passes, so
+/// this line is how such a hang shows.
+struct SlowRequestReporter: HTTPTransport {
+    let transport: any HTTPTransport
+
+    init(_ transport: any HTTPTransport) {
+        self.transport = transport
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let started = Date()
+        do {
+            let response = try await transport.send(request)
+            report(request, started, "HTTP \(response.status)")
+            return response
+        } catch {
+            report(request, started, "\(error)")
+            throw error
+        }
+    }
+
+    private func report(_ request: TransportRequest, _ started: Date, _ outcome: String) {
+        let seconds = Date().timeIntervalSince(started)
+        guard seconds > 5 else { return }
+        FileHandle.standardError.write(
+            Data("TestSDK: \(request.url.path) took \(String(format: "%.1f", seconds)) s: \(outcome)\n".utf8))
     }
 }

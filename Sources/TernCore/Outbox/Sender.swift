@@ -141,7 +141,9 @@ actor Sender {
             var headers = credentials.headers
             headers["Content-Type"] = "application/json"
             headers[Wire.idempotencyKeyHeader] = key
-            let request = TransportRequest(url: url, method: first.endpoint.method, headers: headers, body: body)
+            let request = TransportRequest(
+                url: url, method: first.endpoint.method, headers: headers, body: body,
+                timeout: environment.requestTimeout)
             do {
                 let response = try await environment.transport.send(request)
                 envelope = try? JSONDecoder().decode(ResponseModel.ResponseWithProfile.self, from: response.body)

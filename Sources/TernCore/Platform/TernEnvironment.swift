@@ -28,6 +28,9 @@ public struct TernEnvironment: Sendable {
     public var maxBatchSize: Int
     /// How often an idle sender looks for rows another process (the NSE) wrote.
     public var idlePollInterval: TimeInterval
+    /// Seconds an outbox request may go unanswered before it counts as a network failure and is
+    /// retried by the ``retryPolicy``; default 30.
+    public var requestTimeout: TimeInterval = 30
     /// The longest a module's initialization may take before it is reported as `timeout`.
     public var moduleInitTimeout: TimeInterval
     /// How long a session lasts after the app leaves the foreground.
