@@ -70,6 +70,8 @@ actor RequestLog {
 actor RecordingDelivery: DeliveryReporting {
     private(set) var messageIds: [String] = []
     let hangs: Bool
+    /// The hanging reports' continuations, kept (never resumed) so the runtime does not call them leaked.
+    private var stuck: [CheckedContinuation<Void, Never>] = []
 
     init(hangs: Bool = false) { self.hangs = hangs }
 
@@ -77,7 +79,7 @@ actor RecordingDelivery: DeliveryReporting {
         messageIds.append(messageId)
         if hangs {
             // Like a report stuck on a dead network: it ignores cancellation on purpose.
-            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            await withCheckedContinuation { stuck.append($0) }
         }
     }
 }

@@ -37,6 +37,14 @@ public final class CoreServices: Sendable {
         runtime.mailbox.post(.command(function, body))
     }
 
+    /// ``perform(_:_:)``, returning a stream that ends once `body` has run, or once the SDK shut
+    /// down before running it: wait on it (`for await _ in stream {}`) to know the command is done.
+    public func performed(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void)
+        -> AsyncStream<Void>
+    {
+        runtime.mailbox.postCommand(function, body)
+    }
+
     /// A module that handles pushes (TernPush) got a Tern push while the app runs: every
     /// registered module reads it (``ModuleParts/handlePush``), in the mailbox after the calls made
     /// before, so a module never has to import the one that received it.

@@ -33,6 +33,19 @@ final class Mailbox: Sendable {
         letters.yield(letter)
     }
 
+    /// Posts a command; the stream ends once `body` ran, or once the letter is let go unrun (the
+    /// SDK shut down first): a caller waiting on it never waits forever.
+    func postCommand(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) -> AsyncStream<Void> {
+        let (ran, continuation) = AsyncStream<Void>.makeStream()
+        let done = EndsWhenReleased(continuation)
+        post(
+            .command(function) { ready in
+                await body(ready)
+                done.end()
+            })
+        return ran
+    }
+
     /// Returns once every set-up letter posted before it has run.
     func settled() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -50,6 +63,20 @@ final class Mailbox: Sendable {
     func close() {
         letters.finish()
     }
+}
+
+/// Ends a stream when told or, at the latest, when the last reference goes: a letter the closed
+/// mailbox drops still ends its caller's wait.
+private final class EndsWhenReleased: Sendable {
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init(_ continuation: AsyncStream<Void>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func end() { continuation.finish() }
+
+    deinit { continuation.finish() }
 }
 
 extension CoreRuntime {

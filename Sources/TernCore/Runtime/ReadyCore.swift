@@ -50,15 +50,10 @@ public struct ReadyCore: Sendable {
         runtime.mailbox.post(.command(function, body))
     }
 
-    /// ``post(_:_:)``, returning once `body` has run.
+    /// ``post(_:_:)``, returning once `body` has run, or at once should the SDK shut down first (the
+    /// letter is dropped with the mailbox, and the stream ends with it).
     public func followUp(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            runtime.mailbox.post(
-                .command(function) { ready in
-                    await body(ready)
-                    done.resume()
-                })
-        }
+        for await _ in runtime.mailbox.postCommand(function, body) {}
     }
 
     /// Saves a module's setting (nil removes it).

@@ -46,26 +46,21 @@ public struct OutboxPushEventReporter: DeliveryReporting, OpenReporting {
         _ = queue(.open, messageId: messageId, function: "openEvent")
     }
 
-    /// Posts the report to the mailbox; the stream ends once its row is written (or refused).
+    /// Posts the report to the mailbox; the stream ends once its row is written (or refused, or the
+    /// SDK shut down first).
     private func queue(_ type: PushEventRequest.Kind, messageId: String, function: String) -> AsyncStream<Void> {
-        let (written, done) = AsyncStream<Void>.makeStream()
         let item = PushEventRequest.Item(
             messageId: messageId, type: type, time: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
         guard let body = try? encoding.encode(item) else {
             core.emit(.error(function, PushModuleEvents.pushEventRequestDataIsNil, value: ["message_id": messageId]))
-            done.finish()
-            return written
+            return AsyncStream { $0.finish() }
         }
         let entry = OutboxEntry(
             endpoint: .eventPush, lane: .events, body: body,
             meta: OutboxMeta(
                 function: function, success: PushModuleEvents.pushEventRequestSuccessful,
                 failure: PushModuleEvents.pushEventRequestFailed))
-        core.perform(function) { ready in
-            await ready.enqueue(entry)
-            done.finish()
-        }
-        return written
+        return core.performed(function) { ready in await ready.enqueue(entry) }
     }
 
     /// Ends when the row is written; a caller with a deadline (the extension) stops waiting sooner.
