@@ -10,6 +10,8 @@ public final class ScriptedServer: Sendable {
         var script: [HTTPResponse]
         var fallback: HTTPResponse
         var held = false
+        /// Only requests to this path are held (nil: every one).
+        var heldPath: String?
         var heldRequests: [CheckedContinuation<Void, Never>] = []
 
         init(script: [HTTPResponse], fallback: HTTPResponse) {
@@ -19,13 +21,18 @@ public final class ScriptedServer: Sendable {
 
         func answer(_ request: HTTPRequest) async -> HTTPResponse {
             requests.append(request)
-            if held { await withCheckedContinuation { heldRequests.append($0) } }
+            if held, heldPath == nil || heldPath == request.path {
+                await withCheckedContinuation { heldRequests.append($0) }
+            }
             return script.isEmpty ? fallback : script.removeFirst()
         }
 
         func enqueue(_ responses: [HTTPResponse]) { script.append(contentsOf: responses) }
         func setFallback(_ response: HTTPResponse) { fallback = response }
-        func hold() { held = true }
+        func hold(path: String?) {
+            held = true
+            heldPath = path
+        }
 
         func release() {
             held = false
@@ -63,8 +70,9 @@ public final class ScriptedServer: Sendable {
     /// Adds `responses` to the script.
     public func enqueue(_ responses: [HTTPResponse]) async { await log.enqueue(responses) }
 
-    /// Keeps later requests waiting for their answer until ``release()``.
-    public func hold() async { await log.hold() }
+    /// Keeps later requests (only those to `path`, e.g. `/api/v1/push/unsuspend`, when given)
+    /// waiting for their answer until ``release()``.
+    public func hold(path: String? = nil) async { await log.hold(path: path) }
 
     public func release() async { await log.release() }
 

@@ -22,13 +22,15 @@ public struct TestSDK {
     /// database), with `retryPolicy`, and `transport` / `lifecycle` instead of the defaults when given;
     /// `sessionTimeout`: seconds away after which a foreground starts a new session; `requestTimeout`:
     /// seconds an outbox request may go unanswered (10, a third of the tests' waits: a request that
-    /// a loaded run leaves hanging is sent again within the wait, as on a device). `modules` names
+    /// a loaded run leaves hanging is sent again within the wait, as on a device); `clock` instead of
+    /// the system's when given. `modules` names
     /// the module products to bring up (nil: every one the test runner links, which is all of them: a
     /// test against a scripted server names the ones whose requests it scripts).
     public init(
         directory: TemporaryDirectory? = nil, retryPolicy: RetryPolicy = .fast, transport: (any HTTPTransport)? = nil,
         moduleInitTimeout: TimeInterval = 10, lifecycle: (any AppLifecycle)? = ManualAppLifecycle(),
-        sessionTimeout: TimeInterval = 1800, requestTimeout: TimeInterval = 10, modules: [String]? = nil
+        sessionTimeout: TimeInterval = 1800, requestTimeout: TimeInterval = 10, clock: (any TernClock)? = nil,
+        modules: [String]? = nil
     ) throws {
         let directory = try directory ?? TemporaryDirectory(prefix: "tern-sdk")
         self.directory = directory
@@ -39,6 +41,7 @@ public struct TestSDK {
         environment.sessionTimeout = sessionTimeout
         environment.requestTimeout = requestTimeout
         if let lifecycle { environment.lifecycle = lifecycle }
+        if let clock { environment.clock = clock }
         environment.random = { 0.5 }
         environment.moduleProducts = modules
         environment.transport = SlowRequestReporter(transport ?? environment.transport)

@@ -71,7 +71,8 @@ import Testing
 
     @Test func goalsQueuedWhileARequestIsOutGoTogetherInOneBatch() async throws {
         let api = try LoopbackAPI()
-        let sdk = try TestSDK(modules: Self.modules)
+        // The held request must not time out and go again while the test queues more, however loaded the run.
+        let sdk = try TestSDK(requestTimeout: 120, modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl)
         await api.hold()
         sdk.tern.target.sendTarget(sid: "s", eventName: "goal-0")

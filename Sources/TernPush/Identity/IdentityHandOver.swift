@@ -12,6 +12,10 @@ enum IdentityHandOver {
     static func run(_ ready: ReadyCore, signedIn: Bool) async {
         let function = signedIn ? "authenticate" : "logOut"
         guard await ready.auth.hasProvider, await ready.token() != nil else { return }
+        // The re-subscribe below carries the hand-over's time, not the time its turn comes: the
+        // server ignores a change older than the one it applied last, and a status call the app
+        // makes meanwhile (stamped when made) must stay the newer one whichever is sent first.
+        let time = Int64((ready.now.timeIntervalSince1970 * 1000).rounded())
         // Retried like a status change: a sign-out must reach the server.
         guard let entry = await SubscriptionAPI.unsuspendEntry(ready, function: function, retryable: true) else {
             return
@@ -30,7 +34,7 @@ enum IdentityHandOver {
                 guard await StatusChange.lastIntentMarker(ready) == intent else { return }
                 let change = StatusChange(
                     endpoint: .pushSubscribe, function: function, sync: true, requestId: UUID().uuidString,
-                    time: Int64((ready.now.timeIntervalSince1970 * 1000).rounded()))
+                    time: time)
                 await change.enqueue(ready)
             }
         }

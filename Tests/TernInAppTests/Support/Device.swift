@@ -48,19 +48,6 @@ final class RecordingPresenter: InAppPresenter {
     }
 }
 
-/// A clock whose `now` a test moves forward; sleeping is real.
-final class MovableClock: TernClock {
-    let offset = Mutex<TimeInterval>(0)
-
-    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
-
-    func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
-
-    func sleep(seconds: TimeInterval) async throws {
-        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-    }
-}
-
 /// An SDK in a directory that outlives it, so a test can start it again on the same database.
 final class InAppDevice {
     let directory: TemporaryDirectory

@@ -12,6 +12,16 @@ struct UnsuspendTests {
     static let withSubscription = #"{"id":"p1","subscription":{"subscription_id":"tok-1","status":"subscribed"}}"#
     static let withoutSubscription = #"{"id":"p2"}"#
 
+    /// A server for a subscribe and a sign-in whose user's profile has no subscription yet.
+    static func signInServer() throws -> ScriptedServer {
+        try ScriptedServer(
+            script: [
+                ScriptedServer.ok(profileJSON: withSubscription),  // subscribe
+                ScriptedServer.ok(profileJSON: withoutSubscription),  // profile/authenticate
+                ScriptedServer.ok(profileJSON: withoutSubscription),  // push/unsuspend: none in the user's profile
+            ], fallback: ScriptedServer.ok(profileJSON: withSubscription))
+    }
+
     @Test @MainActor func unSuspendSendsTheTokenAndAnswersItsCompletion() async throws {
         let server = try ScriptedServer(fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
         defer { server.stop() }
@@ -75,12 +85,7 @@ struct UnsuspendTests {
     }
 
     @Test @MainActor func signingInHandsTheTokenToTheUserAndSubscribesTheirProfile() async throws {
-        let server = try ScriptedServer(
-            script: [
-                ScriptedServer.ok(profileJSON: Self.withSubscription),  // subscribe
-                ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // profile/authenticate
-                ScriptedServer.ok(profileJSON: Self.withoutSubscription),  // push/unsuspend: none in the user's profile
-            ], fallback: ScriptedServer.ok(profileJSON: Self.withSubscription))
+        let server = try Self.signInServer()
         defer { server.stop() }
         let sdk = try TestSDK(modules: Self.modules)
         let events = sdk.events
@@ -102,6 +107,40 @@ struct UnsuspendTests {
                 "/api/v1/push/subscribe", "/api/v1/push/unsuspend",
             ])
         #expect(events.all(PushModuleEvents.unsuspendRequestSuccessful).last?.function == "logOut")
+        await sdk.close()
+    }
+
+    /// The server ignores a status change older than the one it applied last. A status call the app
+    /// makes after `authenticate()` is stamped when made; the hand-over's re-subscribe must not be
+    /// newer, however late its turn comes (here: its answer a minute later by the SDK's clock).
+    /// Under load, a re-subscribe stamped at its turn ran after the app's `suspend()` was stamped
+    /// and before it was sent, and the server kept the device subscribed (CallOrderTests).
+    @Test func theHandOversSubscribeCarriesTheHandOversTimeNotItsTurns() async throws {
+        let server = try Self.signInServer()
+        defer { server.stop() }
+        let clock = MovableClock()
+        // The held request must not time out before the test lets it go, however loaded the run.
+        let sdk = try TestSDK(requestTimeout: 120, clock: clock, modules: Self.modules)
+        let events = sdk.events
+        sdk.tern.setJWTProvider(provider: FixedJWT("jwt-user"))
+        sdk.configure(apiUrl: server.apiUrl)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "tok-1")
+        sdk.tern.push.subscription.subscribe()
+        let subscribed = try #require(await events.first("pushSubscribeRequestSuccessful"))
+        await server.hold(path: "/api/v1/push/unsuspend")
+        let signedIn = Int64((clock.now().timeIntervalSince1970 * 1000).rounded())
+        sdk.tern.authFunctions.authenticate()
+        for _ in 0..<2000 where await !server.requests.contains(where: { $0.path == "/api/v1/push/unsuspend" }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        clock.advance(60)
+        await server.release()
+        #expect(
+            await events.first(where: { $0.name == "pushSubscribeRequestSuccessful" }, after: subscribed.index + 1)
+                != nil, "\(events.names)")
+        let resubscribe = try #require(await server.requests.last { $0.path == "/api/v1/push/subscribe" })
+        let time = try #require(jsonObject(resubscribe.body)["time"] as? Int)
+        #expect(Int64(time) >= signedIn && Int64(time) < signedIn + 30_000, "\(time - Int(signedIn)) ms after")
         await sdk.close()
     }
 
