@@ -9,9 +9,8 @@ public final class ScriptedServer: Sendable {
         var requests: [HTTPRequest] = []
         var script: [HTTPResponse]
         var fallback: HTTPResponse
-        var held = false
-        /// Only requests to this path are held (nil: every one).
-        var heldPath: String?
+        /// Which requests wait for ``release()``; nil while nothing is held.
+        var holds: ((HTTPRequest) -> Bool)?
         var heldRequests: [CheckedContinuation<Void, Never>] = []
 
         init(script: [HTTPResponse], fallback: HTTPResponse) {
@@ -21,7 +20,7 @@ public final class ScriptedServer: Sendable {
 
         func answer(_ request: HTTPRequest) async -> HTTPResponse {
             requests.append(request)
-            if held, heldPath == nil || heldPath == request.path {
+            if holds?(request) == true {
                 await withCheckedContinuation { heldRequests.append($0) }
             }
             return script.isEmpty ? fallback : script.removeFirst()
@@ -29,13 +28,10 @@ public final class ScriptedServer: Sendable {
 
         func enqueue(_ responses: [HTTPResponse]) { script.append(contentsOf: responses) }
         func setFallback(_ response: HTTPResponse) { fallback = response }
-        func hold(path: String?) {
-            held = true
-            heldPath = path
-        }
+        func hold(path: String?) { holds = { path == nil || $0.path == path } }
 
         func release() {
-            held = false
+            holds = nil
             for request in heldRequests { request.resume() }
             heldRequests = []
         }
