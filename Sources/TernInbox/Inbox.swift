@@ -148,7 +148,7 @@ public struct Inbox: Sendable {
             core.emit(.error(function, InboxEvents.invalidInboxRequestData, value: ["reason": problem]))
             return .rejected(problem)
         }
-        let requestId = UUID().uuidString
+        let requestId = RequestKey.make()
         let core = core
         core.perform(function) { ready in
             guard let body = try? JSONEncoder().encode(InboxMessageRequest(id: id)) else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// `Tern.shared.profile.tags`: string tags of the install's current binding — the device's push
 /// subscription in the profile it is bound to now (the anonymous one, or the signed-in user's). They
@@ -63,7 +64,7 @@ public struct TagsAPI: Sendable {
         _ function: String, _ endpoint: Endpoint, _ success: TagsEvents, _ failure: TagsEvents,
         body: @escaping @Sendable (TokenData?) throws -> Data
     ) -> QueuedRequest {
-        let requestId = UUID().uuidString
+        let requestId = RequestKey.make()
         core.perform(function) { ready in
             let token = await ready.token()
             guard let data = try? body(token) else {

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// `Tern.shared.profile.update`.
 public struct UpdateAPI: Sendable {
@@ -35,7 +36,7 @@ public struct UpdateAPI: Sendable {
         case .success(let converted):
             fields = converted
         }
-        let requestId = UUID().uuidString
+        let requestId = RequestKey.make()
         core.perform(function) { ready in
             guard await ready.auth.hasProvider else {
                 ready.emit(

@@ -57,7 +57,7 @@ public struct Target: Sendable {
         case .success(let made):
             goal = made
         }
-        let requestId = UUID().uuidString
+        let requestId = RequestKey.make()
         core.perform(function) { ready in
             if goal.profileFields != nil || goal.subscription != nil, await !ready.auth.hasProvider {
                 ready.emit(

@@ -168,14 +168,20 @@ run() {
     fi
     # Tern's CPU time (user + system) across the run, per request: steadier than the rates on a
     # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
-    local ticks=""
-    if [ "$backend" != - ]; then ticks=$(awk '{print $14 + $15}' "/proc/$server/stat"); fi
+    # And the bytes it wrote to files (the log's frames, the checkpoints' copies, its log lines), per
+    # request: what a write's index leaves cost, without the machine's noise.
+    local ticks="" written=""
+    if [ "$backend" != - ]; then
+        ticks=$(awk '{print $14 + $15}' "/proc/$server/stat")
+        written=$(sed -n 's/^wchar: //p' "/proc/$server/io")
+    fi
     line=$(WRK_RUN=$(date +%s%N) RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS \
         PUSH_IDS=${push_ids:-} wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
         | sed -n 's/^RESULT //p')
-    local cpu=-
+    local cpu=- bytes=-
     if [ -n "$ticks" ]; then cpu=$(($(awk '{print $14 + $15}' "/proc/$server/stat") - ticks)); fi
-    echo "$backend $name ${line:-0 0 0 0 0} $cpu" >>"$results"
+    if [ -n "$written" ]; then bytes=$(($(sed -n 's/^wchar: //p' "/proc/$server/io") - written)); fi
+    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes" >>"$results"
     if [ -n "$perf" ]; then
         kill -INT "$perf"
         wait "$perf" 2>/dev/null || true
@@ -292,20 +298,21 @@ for backend in $BACKENDS; do measure "$backend"; done
 echo
 awk -v hz="$(getconf CLK_TCK)" '
     { backend[NR] = $1; name[NR] = $2; rate[NR] = $3; p50[NR] = $4; p99[NR] = $5; count[NR] = $6; bad[NR] = $7
-      ticks[NR] = $8
+      ticks[NR] = $8; bytes[NR] = $9
       if ($2 == "constant") tern[$1] = $3; if ($2 == "nginx") nginx = $3; if ($1 == "sqlite") sqlite[$2] = $3 }
     END {
-        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s\n", "store", "route", "requests/s", "p50 ms",
-            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r"
+        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %8s\n", "store", "route", "requests/s", "p50 ms",
+            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r", "KiB w/r"
         for (i = 1; i <= NR; i++) {
-            toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"
+            toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"; written = "-"
             if (tern[backend[i]] > 0) toTern = sprintf("%.2f", rate[i] / tern[backend[i]])
             if (nginx > 0) toNginx = sprintf("%.2f", rate[i] / nginx)
             if (backend[i] != "sqlite" && backend[i] != "-" && sqlite[name[i]] > 0)
                 toSQLite = sprintf("%.2f", rate[i] / sqlite[name[i]])
             if (ticks[i] != "-" && ticks[i] != "" && count[i] > 0) cpu = sprintf("%.1f", ticks[i] / hz * 1e6 / count[i])
-            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s\n", backend[i], name[i], rate[i], p50[i],
-                p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu
+            if (bytes[i] != "-" && bytes[i] != "" && count[i] > 0) written = sprintf("%.1f", bytes[i] / 1024 / count[i])
+            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %8s\n", backend[i], name[i], rate[i], p50[i],
+                p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, written
         }
     }' "$results"
 echo

@@ -71,10 +71,10 @@ public struct OutboxEntry: Sendable {
     ///   - meta: How its outcome is reported.
     ///   - needsToken: Whether the device's token is filled in when it is first sent; default false.
     ///   - expiresAfter: Seconds after which an unsent row is dropped; default nil (kept until sent).
-    ///   - idempotencyKey: Sent as `Idempotency-Key`; default a new UUID.
+    ///   - idempotencyKey: Sent as `Idempotency-Key`; default a new time-ordered UUID (`RequestKey`).
     public init(
         endpoint: Endpoint, lane: OutboxLane, body: Data, meta: OutboxMeta, needsToken: Bool = false,
-        expiresAfter: TimeInterval? = nil, idempotencyKey: String = UUID().uuidString
+        expiresAfter: TimeInterval? = nil, idempotencyKey: String = RequestKey.make()
     ) {
         self.idempotencyKey = idempotencyKey
         self.endpoint = endpoint

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// `Tern.shared.inApp.subscription`: the profile's in-app subscription (channel `inapp`).
 ///
@@ -98,7 +99,7 @@ public struct InAppSubscriptionAPI: Sendable {
             return .rejected(reason)
         case .success(let value): custom = value
         }
-        let requestId = UUID().uuidString
+        let requestId = RequestKey.make()
         let time = Int64((core.environment.clock.now().timeIntervalSince1970 * 1000).rounded())
         let success: InAppModuleEvents =
             endpoint == .inAppSubscribe ? .inAppSubscribeRequestSuccessful : .inAppUnsubscribeRequestSuccessful

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// The in-app module's state for one SDK instance: the cached placements, the caps ledger, the
 /// subscription status, sessions, the display queue. Every decision is made here or in the pure
@@ -322,7 +323,7 @@ actor InAppEngine {
         var excluded = Set(campaigns.map(\.campaignId).filter { queue.holds($0) })
         while let campaign = index.select(event, context: context, ledger: ledger, excluding: excluded) {
             excluded.insert(campaign.campaignId)
-            let id = UUID().uuidString
+            let id = RequestKey.make()
             switch await builder.build(id: id, campaign) {
             case .success(let presentation):
                 inputs.yield(.enqueue(presentation))

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// The token is the install's until someone signs in, then theirs; signing out hands it back, so
 /// the next person on the phone does not get the last one's pushes.
@@ -33,7 +34,7 @@ enum IdentityHandOver {
             ready.post(function) { ready in
                 guard await StatusChange.lastIntentMarker(ready) == intent else { return }
                 let change = StatusChange(
-                    endpoint: .pushSubscribe, function: function, sync: true, requestId: UUID().uuidString,
+                    endpoint: .pushSubscribe, function: function, sync: true, requestId: RequestKey.make(),
                     time: time)
                 await change.enqueue(ready)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 
 /// `Tern.shared.push.subscription`: the push subscription's status and the queries about it.
 ///
@@ -69,7 +70,7 @@ public struct SubscriptionAPI: Sendable {
             profile = p
             custom = c
         }
-        let requestId = UUID().uuidString
+        let requestId = RequestKey.make()
         let time = Int64((core.environment.clock.now().timeIntervalSince1970 * 1000).rounded())
         let change = StatusChange(
             endpoint: endpoint, function: function, sync: sync, profileFields: profile, customFields: custom,

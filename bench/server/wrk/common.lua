@@ -32,19 +32,41 @@ end
 
 local rtoken = os.getenv("RTOKEN")
 
--- Random as a device's: an APNs token is 32 random bytes (64 hex characters) and the SDK's
--- idempotency keys are UUIDs. Numbered ones kept every index's inserts in its last leaf, which
--- real devices never do: a random key dirties a leaf of its own, and that is what is measured.
+-- As a device's: an APNs token is 32 random bytes (64 hex characters). Numbered ones kept every
+-- index's inserts in its last leaf, which real devices never do: a random token dirties a leaf of
+-- its own, and that is what is measured.
 function random_hex(count)
     local parts = {}
     for index = 1, count / 4 do parts[index] = string.format("%04x", math.random(0, 65535)) end
     return table.concat(parts)
 end
 
+-- The SDK's idempotency keys are time-ordered UUIDs (version 7: the milliseconds since 1970, then
+-- random bits), so keys sent at the same moment by many devices fall on the same index leaves.
+-- KEYS=random sends version 4 UUIDs instead (the SDK's keys before), to compare.
+local ffi = require("ffi")
+ffi.cdef [[
+    typedef struct { long tv_sec; long tv_nsec; } tern_bench_timespec;
+    int clock_gettime(int clock, tern_bench_timespec *time);
+]]
+local now = ffi.new("tern_bench_timespec")
+local ordered_keys = (os.getenv("KEYS") or "ordered") ~= "random"
+
+local function milliseconds_hex()
+    ffi.C.clock_gettime(0, now)
+    return string.format("%012x", tonumber(now.tv_sec) * 1000 + math.floor(tonumber(now.tv_nsec) / 1000000))
+end
+
 function uuid()
     local hex = random_hex(32)
-    return hex:sub(1, 8) .. "-" .. hex:sub(9, 12) .. "-4" .. hex:sub(14, 16) .. "-" .. hex:sub(17, 20) .. "-"
-        .. hex:sub(21, 32)
+    local variant = string.format("%x", 8 + math.random(0, 3))
+    if ordered_keys then
+        local time = milliseconds_hex()
+        return time:sub(1, 8) .. "-" .. time:sub(9, 12) .. "-7" .. hex:sub(14, 16) .. "-" .. variant
+            .. hex:sub(18, 20) .. "-" .. hex:sub(21, 32)
+    end
+    return hex:sub(1, 8) .. "-" .. hex:sub(9, 12) .. "-4" .. hex:sub(14, 16) .. "-" .. variant .. hex:sub(18, 20)
+        .. "-" .. hex:sub(21, 32)
 end
 
 -- A JSON POST to the script's URL with the rToken and an idempotency key (a new UUID when none).
