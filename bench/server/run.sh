@@ -13,8 +13,9 @@
 # for each store in BACKENDS (`tern serve` on SQLite under --data, and on PostgreSQL: a throwaway
 # cluster from scripts/postgres.sh, started here and stopped at the end), one table with each row's
 # ratio to its own server's no-store route, to nginx and (PostgreSQL's rows) to SQLite's same
-# route, tern's CPU time per request (user and system, during the route's run), and each tern
-# server's peak memory.
+# route, tern's CPU time per request (user and system, during the route's run) and bytes written
+# per request (to files: the log's frames, the checkpoints, the log lines), and each tern server's
+# peak memory.
 #
 #   bench/server/run.sh                       # 10 s per route, 50 connections, 2 wrk threads
 #   DURATION=30s CONNECTIONS=100 bench/server/run.sh
@@ -26,6 +27,8 @@
 #   TERN_BIN=/tmp/tern bench/server/run.sh    # that tern binary instead of building one (two trees
 #                                             # in turns)
 #   SERVE_ARGS="--write-batch-wait-ms 1" bench/server/run.sh  # more `tern serve` options
+#   KEYS=random bench/server/run.sh           # version 4 idempotency keys (default: version 7,
+#                                             # time-ordered, as the SDK makes them)
 #   KEEP=1 bench/server/run.sh                # keeps the scratch directory (each server's log,
 #                                             # one line per request with its duration; the data;
 #                                             # bench/server/handler_latency.py reads the log)
