@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a backend does for group commit: one transaction around a batch of writes, and a savepoint
 /// around each write, so that one write's failure undoes only that write. SQLite answers it with
@@ -51,7 +52,7 @@ struct GroupCommitStatistics: Sendable, Equatable {
 
 /// One caller's write waiting for its batch: its body, and the continuation answered after the
 /// batch committed (or failed).
-protocol BatchedWrite: AnyObject {
+protocol BatchedWrite: AnyObject, Sendable {
     /// Runs the body on `transaction` and keeps its value; throws what the body threw.
     func apply(_ transaction: any StoreTransaction) throws
     /// The batch committed: answer the kept value.
@@ -62,7 +63,8 @@ protocol BatchedWrite: AnyObject {
 final class PendingWrite<T: Sendable>: BatchedWrite {
     private let body: @Sendable (any StoreTransaction) throws -> T
     private let continuation: CheckedContinuation<T, any Error>
-    private var value: T?
+    /// Set and read by the writer only; behind a lock so that the write can be handed between threads.
+    private let value = Mutex<T?>(nil)
 
     init(
         _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
@@ -73,11 +75,14 @@ final class PendingWrite<T: Sendable>: BatchedWrite {
     }
 
     func apply(_ transaction: any StoreTransaction) throws {
-        value = try body(transaction)
+        let result = try body(transaction)
+        value.withLock { $0 = result }
     }
 
     func succeed() {
-        guard let value else { return fail(StoreError.backend("a batched write committed without a value")) }
+        guard let value = value.withLock({ $0 }) else {
+            return fail(StoreError.backend("a batched write committed without a value"))
+        }
         continuation.resume(returning: value)
     }
 
@@ -86,26 +91,71 @@ final class PendingWrite<T: Sendable>: BatchedWrite {
     }
 }
 
+/// The writes waiting for a writer's next batch, behind a lock rather than the writer's actor: a
+/// caller adds its write without a hop onto the writer's queue, and, suspended outside the actor,
+/// is resumed straight on its own executor when the batch committed (through the actor it took
+/// two more jobs on the writer's serial queue per write, between the batches).
+final class WriteQueue: Sendable {
+    private struct State {
+        var writes: [any BatchedWrite] = []
+        /// True while a drain runs (it ends when nothing waits).
+        var draining = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds `write`; true when no drain runs, so the caller must start one.
+    func add(_ write: any BatchedWrite) -> Bool {
+        state.withLock { state in
+            state.writes.append(write)
+            defer { state.draining = true }
+            return !state.draining
+        }
+    }
+
+    /// How many writes wait.
+    var count: Int { state.withLock { $0.writes.count } }
+
+    /// Up to `limit` waiting writes, oldest first; nil when none wait, and the drain has ended then
+    /// (the next write added starts another).
+    func next(_ limit: Int) -> [any BatchedWrite]? {
+        state.withLock { state in
+            guard !state.writes.isEmpty else {
+                state.draining = false
+                return nil
+            }
+            let count = min(state.writes.count, limit)
+            defer { state.writes.removeFirst(count) }
+            return Array(state.writes.prefix(count))
+        }
+    }
+
+    /// Takes every waiting write (a writer closing finishes them first: their callers wait).
+    func takeAll() -> [any BatchedWrite] {
+        state.withLock { state in
+            defer { state.writes = [] }
+            return state.writes
+        }
+    }
+}
+
 /// A writer that group-commits: an actor owning one connection (the SQLite store, a PostgreSQL
-/// session). Its callers' writes wait in `pendingWrites`; while one batch runs, the next fills.
+/// session). Its callers' writes wait in `writeQueue`; while one batch runs, the next fills.
 protocol GroupCommitWriter: Actor {
     var groupCommit: GroupCommitConfiguration { get }
     /// Writes waiting for the next batch, oldest first.
-    var pendingWrites: [any BatchedWrite] { get set }
-    /// True while a drain runs (it ends when nothing waits).
-    var draining: Bool { get set }
+    nonisolated var writeQueue: WriteQueue { get }
     /// Applies one batch (`GroupCommit.apply` on the writer's connection).
     func commit(_ batch: [any BatchedWrite])
 }
 
 extension GroupCommitWriter {
     /// Queues `body` for the next batch; answers after that batch committed.
-    func enqueue<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+    nonisolated func enqueue<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            pendingWrites.append(PendingWrite(body, continuation))
-            if !draining {
-                draining = true
-                // A job behind the writes already queued on this actor, so it finds them waiting.
+            if writeQueue.add(PendingWrite(body, continuation)) {
                 Task { await drain() }
             }
         }
@@ -113,23 +163,13 @@ extension GroupCommitWriter {
 
     /// Applies what is waiting, batch after batch, until nothing is.
     private func drain() async {
-        while !pendingWrites.isEmpty {
-            let waitsForMore = pendingWrites.count < groupCommit.maxWrites && groupCommit.maxWait > .zero
-            if waitsForMore {
+        while true {
+            if groupCommit.maxWait > .zero, writeQueue.count < groupCommit.maxWrites {
                 try? await Task.sleep(for: groupCommit.maxWait)
             }
-            let count = min(pendingWrites.count, groupCommit.maxWrites)
-            let batch = Array(pendingWrites.prefix(count))
-            pendingWrites.removeFirst(count)
+            guard let batch = writeQueue.next(groupCommit.maxWrites) else { return }
             commit(batch)
         }
-        draining = false
-    }
-
-    /// Takes every waiting write (a writer closing finishes them first: their callers wait).
-    func takePendingWrites() -> [any BatchedWrite] {
-        defer { pendingWrites = [] }
-        return pendingWrites
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// One pooled connection, owned by an actor on its own thread so libpq's blocking calls never hold
 /// Swift's cooperative threads. It reconnects by itself when the server went away.
 ///
-/// Writes sent to a session that is busy wait in `pendingWrites` and go together into its next
+/// Writes sent to a session that is busy wait in `writeQueue` and go together into its next
 /// transaction, each under its own savepoint (`GroupCommit`, as on SQLite): under load each
 /// connection commits a batch instead of one write.
 actor PostgresSession: GroupCommitWriter {
@@ -11,8 +11,7 @@ actor PostgresSession: GroupCommitWriter {
     private let slot: PostgresConnectionSlot
     private let stats: PostgresStats
     let groupCommit: GroupCommitConfiguration
-    var pendingWrites: [any BatchedWrite] = []
-    var draining = false
+    let writeQueue = WriteQueue()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -24,7 +23,9 @@ actor PostgresSession: GroupCommitWriter {
     }
 
     /// Queues `body` for this connection's next batch; answers after that batch committed.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+    nonisolated func write<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
         try await enqueue(body)
     }
 
@@ -77,7 +78,7 @@ actor PostgresSession: GroupCommitWriter {
 
     /// Finishes the writes already accepted, then closes the connection.
     func close() {
-        let batch = takePendingWrites()
+        let batch = writeQueue.takeAll()
         if !batch.isEmpty { commit(batch) }
         slot.drop()
     }

@@ -4,7 +4,7 @@ import TernSQLite
 /// The embedded store: one SQLite file in WAL mode; writes on one connection owned by an actor that
 /// runs on its own thread, reads on a second, query-only connection with a thread of its own. Writes
 /// are group-committed (see `GroupCommit`): writes that arrive while a batch runs wait in
-/// `pendingWrites` and go together into the next transaction, each under its own savepoint, so a
+/// `writeQueue` and go together into the next transaction, each under its own savepoint, so a
 /// burst of SDK writes costs one commit instead of one each.
 ///
 /// ```swift
@@ -18,8 +18,7 @@ public actor SQLiteStore: Store, GroupCommitWriter {
     private let reader: SQLiteReader
     let path: String
     let groupCommit: GroupCommitConfiguration
-    var pendingWrites: [any BatchedWrite] = []
-    var draining = false
+    let writeQueue = WriteQueue()
     /// Batches applied and the writes in them, since the store opened (tests and diagnostics).
     private(set) var groupCommitStatistics = GroupCommitStatistics()
 
@@ -64,9 +63,12 @@ public actor SQLiteStore: Store, GroupCommitWriter {
         try run { try $0.userVersion }
     }
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard database != nil else { throw StoreError.closed }
-        return try await enqueue(body)
+    /// Not isolated to the store: the write waits in ``writeQueue`` (a closed store answers it
+    /// ``StoreError/closed`` from its batch).
+    public nonisolated func write<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
+        try await enqueue(body)
     }
 
     func commit(_ batch: [any BatchedWrite]) {
@@ -94,7 +96,7 @@ public actor SQLiteStore: Store, GroupCommitWriter {
 
     public func close() async {
         // Writes already accepted finish first (their callers are waiting for an answer).
-        let batch = takePendingWrites()
+        let batch = writeQueue.takeAll()
         if !batch.isEmpty, let database {
             GroupCommit.apply(batch, on: SQLiteBatching(database: database))
         }
