@@ -161,7 +161,9 @@ extension GroupCommitWriter {
         }
     }
 
-    /// Applies what is waiting, batch after batch, until nothing is.
+    /// Applies what is waiting, batch after batch, until nothing is. Between batches it lets the
+    /// actor's other jobs run (closing, a health check's query): writes arrive without the actor
+    /// now, so under a steady load the queue would never be empty for them.
     private func drain() async {
         while true {
             if groupCommit.maxWait > .zero, writeQueue.count < groupCommit.maxWrites {
@@ -169,6 +171,7 @@ extension GroupCommitWriter {
             }
             guard let batch = writeQueue.next(groupCommit.maxWrites) else { return }
             commit(batch)
+            await Task.yield()
         }
     }
 }

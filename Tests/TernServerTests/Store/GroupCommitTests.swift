@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TernSQLite
 import TernTestSupport
 import Testing
@@ -100,6 +101,57 @@ import Testing
         #expect(database.isAutocommit)
         let names = try database.query("SELECT name FROM projects ORDER BY name").compactMap { $0.string(0) }
         #expect(names == ["first", "last"], "each write is kept once")
+    }
+
+    /// A value the test's tasks share.
+    final class Shared<Value: Sendable>: Sendable {
+        let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+    }
+
+    /// Writes join a batch without the writer's actor, so under a steady stream the queue is never
+    /// empty: the writer must still give its other calls (a health check, closing) a turn.
+    @Test func aSteadyStreamOfWritesLeavesTheWritersOtherCallsATurn() async throws {
+        let directory = try TemporaryDirectory(prefix: "group-commit")
+        defer { directory.remove() }
+        // More writers than a batch takes: the queue is never empty between batches.
+        let store = try SQLiteStore(path: directory.path("tern.sqlite"), groupCommit: .init(maxWrites: 4))
+        let stop = Shared(false)
+        let writes = Shared(0)
+        let writers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        while !stop.value.withLock({ $0 }) {
+                            // A slow write: the writer is the bound, as under an overload.
+                            _ = try? await store.write { transaction in
+                                usleep(1_000)
+                                return try transaction.deleteAnswers(before: 0)
+                            }
+                            writes.value.withLock { $0 += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        while writes.value.withLock({ $0 }) < 100 { try await Task.sleep(for: .milliseconds(10)) }
+        let answered = Shared(false)
+        let health = Task {
+            let healthy = await store.isHealthy()
+            answered.value.withLock { $0 = true }
+            return healthy
+        }
+        for _ in 0..<500 where !answered.value.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+        let answeredWhileWriting = answered.value.withLock { $0 }
+        let writtenBefore = writes.value.withLock { $0 }
+        try await Task.sleep(for: .milliseconds(100))
+        let stillWriting = writes.value.withLock { $0 } > writtenBefore
+        stop.value.withLock { $0 = true }
+        await writers.value
+        #expect(answeredWhileWriting, "the health check waited for the writes to stop")
+        #expect(stillWriting)
+        #expect(await health.value)
+        await store.close()
     }
 
     @Test func concurrentWritesThroughTheStoreShareTransactionsAndSeeEachOther() async throws {
