@@ -63,8 +63,9 @@ public actor SQLiteStore: Store, GroupCommitWriter {
         try run { try $0.userVersion }
     }
 
-    /// Not isolated to the store: the write waits in ``writeQueue`` (a closed store answers it
-    /// ``StoreError/closed`` from its batch).
+    /// Queues `body` for the next batch and answers once that batch committed. Not isolated to the
+    /// store: the write waits in a queue of its own, not on the writer's actor (a closed store
+    /// answers it `StoreError.closed` from its batch).
     public nonisolated func write<T: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) throws -> T
     ) async throws -> T {
