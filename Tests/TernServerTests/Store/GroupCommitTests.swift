@@ -135,21 +135,22 @@ import Testing
             }
         }
         while writes.value.withLock({ $0 }) < 100 { try await Task.sleep(for: .milliseconds(10)) }
-        let answered = Shared(false)
+        // How many writes had been answered when the health check was (nil: not yet).
+        let answeredAt = Shared<Int?>(nil)
         let health = Task {
             let healthy = await store.isHealthy()
-            answered.value.withLock { $0 = true }
+            answeredAt.value.withLock { $0 = writes.value.withLock { $0 } }
             return healthy
         }
-        for _ in 0..<500 where !answered.value.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
-        let answeredWhileWriting = answered.value.withLock { $0 }
-        let writtenBefore = writes.value.withLock { $0 }
-        try await Task.sleep(for: .milliseconds(100))
-        let stillWriting = writes.value.withLock { $0 } > writtenBefore
+        for _ in 0..<500 where answeredAt.value.withLock({ $0 }) == nil {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let writtenWhenAnswered = answeredAt.value.withLock { $0 }
         stop.value.withLock { $0 = true }
         await writers.value
-        #expect(answeredWhileWriting, "the health check waited for the writes to stop")
-        #expect(stillWriting)
+        #expect(writtenWhenAnswered != nil, "the health check waited for the writes to stop")
+        // Writes were still being answered after it: it did not wait for a lull.
+        #expect(writes.value.withLock { $0 } > writtenWhenAnswered ?? .max)
         #expect(await health.value)
         await store.close()
     }
