@@ -23,19 +23,13 @@ public enum RequestKey {
     public static func timeOrderedUUID(at date: Date) -> UUID {
         let latest = Double((1 << 48) - 1)
         let milliseconds = UInt64(min(latest, max(0, (date.timeIntervalSince1970 * 1000).rounded(.down))))
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
-        for index in 6..<8 { bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index))) }
-        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: low >> (8 * UInt64(index - 8))) }
-        bytes[6] = 0x70 | (bytes[6] & 0x0F)  // version 7
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)  // the RFC's variant: 10 in the top bits
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
+        // A random (version 4) UUID already has the RFC's variant bits and 122 random ones: the time
+        // takes its first 48 bits and the version nibble says 7.
+        var uuid = UUID().uuid
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
+            bytes[6] = 0x70 | (bytes[6] & 0x0F)
+        }
+        return UUID(uuid: uuid)
     }
 }
