@@ -256,9 +256,7 @@ final class Connection: Sendable {
             return
         }
         let (path, query) = RequestTarget.decode(head.target)
-        let tokens = (head.headers["connection"] ?? "").lowercased().split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
+        let tokens = (head.headers["connection"] ?? "").lowercased().split(separator: ",").map(HeaderName.trimmed)
         let oldVersion = head.version == "HTTP/1.0"
         let keepAlive = oldVersion ? tokens.contains("keep-alive") : !tokens.contains("close")
         state.request = Request(

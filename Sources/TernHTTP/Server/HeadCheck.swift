@@ -51,7 +51,10 @@ enum HeadCheck {
         if begin > maxHeaderBytes {
             return .refuse(400, "the request starts with more than \(maxHeaderBytes) empty lines")
         }
+        // Room for a usual head (request line and a dozen fields) from the start: growing the
+        // array, and the fields' dictionary below, cost a tenth of reading a head.
         var lines: [Range<Int>] = []
+        lines.reserveCapacity(16)
         var lineStart = begin
         var end: Int?
         while lineStart < count, let newline = index(of: lf, in: bytes, from: lineStart) {
@@ -81,7 +84,7 @@ enum HeadCheck {
         case .refuse(let status, let reason): return .refuse(status, reason)
         case .line(let method, let target, let version): line = (method, target, version)
         }
-        var headers: [String: String] = [:]
+        var headers: [String: String] = Dictionary(minimumCapacity: lines.count - 1)
         var repeated: Set<String> = []
         for range in lines.dropFirst() {
             if bytes[range.lowerBound] == space || bytes[range.lowerBound] == tab {
@@ -124,7 +127,7 @@ enum HeadCheck {
     static func framing(_ head: RequestHead, maxBodyBytes: Int) throws(RequestFraming.Refusal) -> BodyFraming {
         if head.headers["transfer-encoding"] != nil { return .chunked }
         guard let length = head.headers["content-length"] else { return .none }
-        let first = length.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? length
+        let first = HeaderName.trimmed(length.split(separator: ",").first ?? length[...])
         guard let declared = Int(first), declared <= maxBodyBytes else {
             throw RequestFraming.Refusal(status: 413, reason: "request body is larger than \(maxBodyBytes) bytes")
         }

@@ -41,7 +41,7 @@ enum RequestFraming {
                     status: 400,
                     reason: "the request carries both Content-Length and Transfer-Encoding; send one (RFC 9112 §6.1)")
             }
-            let codings = coding.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let codings = coding.split(separator: ",").map { HeaderName.trimmed($0).lowercased() }
             guard codings == ["chunked"] else {
                 return Refusal(
                     status: 501,
@@ -51,7 +51,7 @@ enum RequestFraming {
         if let length = headers["content-length"] {
             let values =
                 repeated.contains("content-length")
-                ? Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) : [length]
+                ? Set(length.split(separator: ",").map { String(HeaderName.trimmed($0)) }) : [length]
             if values.count > 1 {
                 return Refusal(
                     status: 400,

@@ -7,8 +7,11 @@ enum RequestTarget {
     /// without `=` maps to `""`, a repeated one's values are joined with `", "`).
     static func decode(_ target: [UInt8]) -> (path: String?, query: [String: String]) {
         var target = target[...]
-        // absolute-form (RFC 9112 §3.2.2): the path starts after the authority.
-        if let scheme = target.firstRange(of: Array("://".utf8)), target[..<scheme.lowerBound].allSatisfy(isLetter) {
+        // absolute-form (RFC 9112 §3.2.2): the path starts after the authority. Every client but a
+        // proxy's sends origin-form, which starts with "/": the search for "://" is skipped then.
+        if target.first != UInt8(ascii: "/"), let scheme = target.firstRange(of: Array("://".utf8)),
+            target[..<scheme.lowerBound].allSatisfy(isLetter)
+        {
             let rest = target[scheme.upperBound...]
             target = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }.map { rest[$0...] } ?? []
             if target.first != UInt8(ascii: "/") { target = ([UInt8(ascii: "/")] + target)[...] }

@@ -81,6 +81,53 @@ public final class Logger: Sendable {
     /// to a ``LogWriter``, whose thread writes many lines with one write(2).
     func log(_ level: Level, _ message: String, _ fields: [String: any Sendable]) {
         guard level >= minimum else { return }
+        var fields = fields
+        if fields["key_id"] == nil, let keyId = KeyNote.current?.keyId { fields["key_id"] = keyId }
+        write(level, message) { line in
+            for key in fields.keys.sorted() where key != "ts" && key != "level" && key != "msg" {
+                Self.appendKey(key, to: &line)
+                Self.appendValue(fields[key], to: &line)
+            }
+        }
+    }
+
+    /// The line every request logs (`msg` "request"): the same line ``log(_:_:_:)`` writes for
+    /// these fields, keys in the same order, written in place. Through the dictionary of
+    /// `any Sendable`, its building, sorting and casts were a third of the no-store route's log
+    /// line.
+    func request(
+        _ level: Level, route: String, method: String, status: Int, durationMs: Double, requestId: String,
+        error: String?
+    ) {
+        guard level >= minimum else { return }
+        write(level, "request") { line in
+            Self.appendKey("duration_ms", to: &line)
+            if durationMs.isFinite {
+                line.append(contentsOf: String(durationMs).utf8)
+            } else {
+                Self.appendValue(durationMs, to: &line)
+            }
+            if let error {
+                Self.appendKey("error", to: &line)
+                JSONText.appendString(error, to: &line)
+            }
+            if let keyId = KeyNote.current?.keyId {
+                Self.appendKey("key_id", to: &line)
+                line.append(contentsOf: String(keyId).utf8)
+            }
+            Self.appendKey("method", to: &line)
+            JSONText.appendString(method, to: &line)
+            Self.appendKey("request_id", to: &line)
+            JSONText.appendString(requestId, to: &line)
+            Self.appendKey("route", to: &line)
+            JSONText.appendString(route, to: &line)
+            Self.appendKey("status", to: &line)
+            line.append(contentsOf: String(status).utf8)
+        }
+    }
+
+    /// `{"ts":…,"level":…,"msg":…`, what `fields` appends, `}` and a newline, to the sink or the writer.
+    private func write(_ level: Level, _ message: String, fields: (inout [UInt8]) -> Void) {
         var line: [UInt8] = []
         line.reserveCapacity(256)
         line.append(contentsOf: #"{"ts":""#.utf8)
@@ -89,20 +136,19 @@ public final class Logger: Sendable {
         line.append(contentsOf: level.name.utf8)
         line.append(contentsOf: #"","msg":"#.utf8)
         JSONText.appendString(message, to: &line)
-        var fields = fields
-        if fields["key_id"] == nil, let keyId = KeyNote.current?.keyId { fields["key_id"] = keyId }
-        for key in fields.keys.sorted() where key != "ts" && key != "level" && key != "msg" {
-            line.append(UInt8(ascii: ","))
-            JSONText.appendString(key, to: &line)
-            line.append(UInt8(ascii: ":"))
-            Self.appendValue(fields[key], to: &line)
-        }
+        fields(&line)
         line.append(contentsOf: "}\n".utf8)
         if let sink {
             lock.withLock { _ in sink(String(decoding: line, as: UTF8.self)) }
         } else {
             output.append(line, urgent: level >= .warn)
         }
+    }
+
+    private static func appendKey(_ key: String, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: ","))
+        JSONText.appendString(key, to: &line)
+        line.append(UInt8(ascii: ":"))
     }
 
     private static func appendValue(_ value: (any Sendable)?, to line: inout [UInt8]) {

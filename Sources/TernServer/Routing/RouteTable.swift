@@ -13,8 +13,9 @@ struct RouteTable: Sendable {
 
     private struct Node: Sendable {
         var literals: [Substring: Node] = [:]
-        /// Keyed by the parameter's name: two patterns may name the same place differently.
-        var parameters: [String: Node] = [:]
+        /// By the parameter's name, in order: two patterns may name the same place differently.
+        /// Kept sorted as routes are added, so a lookup does not sort them (a lookup is per request).
+        var parameters: [(name: String, node: Node)] = []
         var routes: [String: Route] = [:]
 
         mutating func insert(_ route: Route, _ parts: ArraySlice<Substring>) {
@@ -23,7 +24,15 @@ struct RouteTable: Sendable {
                 return
             }
             if part.hasPrefix("{"), part.hasSuffix("}") {
-                parameters[String(part.dropFirst().dropLast()), default: Node()].insert(route, parts.dropFirst())
+                let name = String(part.dropFirst().dropLast())
+                if let index = parameters.firstIndex(where: { $0.name == name }) {
+                    parameters[index].node.insert(route, parts.dropFirst())
+                } else {
+                    var node = Node()
+                    node.insert(route, parts.dropFirst())
+                    parameters.append((name, node))
+                    parameters.sort { $0.name < $1.name }
+                }
             } else {
                 literals[part, default: Node()].insert(route, parts.dropFirst())
             }
@@ -39,7 +48,7 @@ struct RouteTable: Sendable {
             }
             literals[part]?.reach(parts.dropFirst(), bound, into: &found)
             guard !part.isEmpty else { return }
-            for (name, node) in parameters.sorted(by: { $0.key < $1.key }) {
+            for (name, node) in parameters {
                 var bound = bound
                 bound[name] = String(part)
                 node.reach(parts.dropFirst(), bound, into: &found)

@@ -1,5 +1,4 @@
 import Foundation
-import TernCrypto
 import TernHTTP
 import TernProtocol
 
@@ -64,12 +63,10 @@ public struct Router: HTTPHandler {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.recordRequest(route: routeName, status: response.status, seconds: seconds)
-        var fields: [String: any Sendable] = [
-            "route": routeName, "method": request.method, "status": response.status,
-            "duration_ms": (seconds * 1_000_000).rounded() / 1000, "request_id": requestId,
-        ]
-        if let failure { fields["error"] = failure }
-        logger.log(response.status >= 500 ? .error : .info, "request", fields)
+        logger.request(
+            response.status >= 500 ? .error : .info, route: routeName, method: request.method,
+            status: response.status, durationMs: (seconds * 1_000_000).rounded() / 1000, requestId: requestId,
+            error: failure)
         return response
     }
 
@@ -88,6 +85,6 @@ public struct Router: HTTPHandler {
         {
             return sent
         }
-        return Digest.randomHex(bytes: 8)
+        return RequestIdSource.shared.next()
     }
 }
