@@ -108,9 +108,10 @@ struct ProfileResolver {
         var updated = profile
         if let skipTriggers { updated.skipTriggers = skipTriggers }
         updated.updatedAt = now
-        // Nothing to write when nothing changed, as for a profile this request made (a new device's
-        // subscribe): its row was written with this very time.
-        if updated == profile, fields?.isEmpty ?? true { return profile }
+        // Nothing to write when the row would not change, as for a profile this request made (a new
+        // device's subscribe, with fields or without): its row was written with this very time, and
+        // its fields live in rows of their own, written above.
+        if updated == profile { return profile }
         try tx.updateProfile(updated)
         return updated
     }
