@@ -17,10 +17,15 @@ import Testing
 
         let body: (any StoreTransaction) throws -> Void
         var outcome = Outcome.waiting
+        /// Times the writer ran it: once when its batch commits, again when the batch failed.
+        var runs = 0
 
         init(_ body: @escaping (any StoreTransaction) throws -> Void) { self.body = body }
 
-        func apply(_ transaction: any StoreTransaction) throws { try body(transaction) }
+        func apply(_ transaction: any StoreTransaction) throws {
+            runs += 1
+            try body(transaction)
+        }
         func succeed() { outcome = .succeeded }
         func fail(_ error: any Error) { outcome = .failed("\(error)") }
     }
@@ -78,6 +83,64 @@ import Testing
 
         let names = try database.query("SELECT name FROM projects ORDER BY id").compactMap { $0.string(0) }
         #expect(names == ["app", "good-0", "good-1", "good-2", "good-3", "good-4"])
+    }
+
+    /// The same on PostgreSQL, whose batches send each write's RELEASE with the next write's
+    /// SAVEPOINT or with the COMMIT: the writes before and after a failed one, and the last one
+    /// before the COMMIT, are kept; the failed ones leave nothing.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func oneBadWriteInsideABatchFailsAloneWhileItsBatchMatesCommitOnPostgres() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        await (try PostgresStore(url: url, poolSize: 1)).close()
+        let backend = try PostgresBatching(slot: PostgresConnectionSlot(url: url), stats: PostgresStats())
+        let setup = Probe { tx in
+            let project = try tx.createProject(name: "app", audience: nil, now: 1)
+            let db = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
+            _ = try tx.createResource(
+                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 1)
+        }
+        GroupCommit.apply([setup], on: backend)
+        #expect(setup.outcome == .succeeded)
+
+        for round in 0..<2 {
+            let good = (0..<5).map { index in
+                Probe { tx in _ = try tx.createProject(name: "good-\(round)-\(index)", audience: nil, now: 2) }
+            }
+            let conflicting = Probe { tx in
+                let project = try tx.createProject(name: "conflicting", audience: nil, now: 2)
+                let db = try tx.createDatabase(projectId: project.id, name: "main", now: 2)
+                _ = try tx.createResource(
+                    projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 2)
+            }
+            let invalid = Probe { tx in
+                _ = try tx.createProject(name: "invalid", audience: nil, now: 2)
+                throw LateValidation()
+            }
+            // The first round ends on a good write (its RELEASE goes with the COMMIT), the second on a
+            // failed one (nothing to release).
+            let batch =
+                round == 0
+                ? [good[0], conflicting, good[1], good[2], invalid, good[3], good[4]]
+                : [good[0], good[1], conflicting, good[2], good[3], good[4], invalid]
+            GroupCommit.apply(batch, on: backend)
+
+            #expect(good.allSatisfy { $0.outcome == .succeeded }, "round \(round)")
+            // Each ran once: the batch committed as one, nothing in it ran again alone.
+            #expect(batch.map(\.runs) == Array(repeating: 1, count: batch.count), "round \(round)")
+            guard case .failed(let reason) = conflicting.outcome else {
+                Issue.record("the conflicting write was answered \(conflicting.outcome)")
+                return
+            }
+            #expect(reason.contains("conflict"), "a constraint is reported as a conflict: \(reason)")
+            #expect(invalid.outcome == .failed("found late"))
+        }
+        let reader = try PostgresConnection(url: url)
+        let names = try reader.query("SELECT name FROM projects ORDER BY id").compactMap { $0.string(0) }
+        #expect(names == ["app"] + (0..<2).flatMap { round in (0..<5).map { "good-\(round)-\($0)" } })
+        // The batches' connection is outside any transaction: a statement of its own commits alone.
+        let after = Probe { tx in _ = try tx.createProject(name: "after", audience: nil, now: 3) }
+        GroupCommit.apply([after], on: backend)
+        #expect(try reader.query("SELECT name FROM projects WHERE name = 'after'").count == 1)
     }
 
     @Test func aBatchThatCannotCommitRunsEachWriteAlone() async throws {
