@@ -15,11 +15,12 @@ import Testing
         let store = try #require(server.store as? SQLiteStore)
         let plans = try await store.read { tx in
             let database = try #require(tx as? SQLiteTransaction).database
-            return try SubscriptionChannel.allCases.map { channel in
-                try database.query(
-                    "EXPLAIN QUERY PLAN " + SQLiteTransaction.tokenOnResourceQuery(channel), [1, "p", "t"]
-                )
-                .map { $0.string(3) ?? "" }.joined(separator: "; ")
+            return try [
+                (SQLiteTransaction.tokenOnResourceQuery, [1, "p", "t"] as [any SQLiteBindable]),
+                (SQLiteTransaction.tokenInDatabaseQuery, ["p", "t", 1]),
+            ].map { query, parameters in
+                try database.query("EXPLAIN QUERY PLAN " + query, parameters)
+                    .map { $0.string(3) ?? "" }.joined(separator: "; ")
             }
         }
         for plan in plans {
@@ -32,6 +33,29 @@ import Testing
                 .compactMap { $0.string(0) }
         }
         #expect(!indexes.contains("subscriptions_address"))
+    }
+
+    /// PostgreSQL chooses a prepared statement's generic plan after a few calls and keeps it on that
+    /// connection: on a new deployment, while the tables are empty. The token lookups' plans, chosen
+    /// then, must still read the token index, not walk a resource's or a table's subscriptions.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func theTokenLookupsGenericPlansOnAnEmptyPostgresReadTheTokenIndex() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        await (try PostgresStore(url: url, poolSize: 1)).close()
+        let connection = try PostgresConnection(url: url)
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        for (name, query) in [
+            ("on_resource", SQLiteTransaction.tokenOnResourceQuery),
+            ("in_database", SQLiteTransaction.tokenInDatabaseQuery),
+        ] {
+            try connection.execute("PREPARE \(name) AS " + PostgresConnection.numbered(query))
+            let arguments = name == "on_resource" ? "(1, 'p', 't')" : "('p', 't', 1)"
+            let plan = try connection.query("EXPLAIN EXECUTE \(name)\(arguments)").compactMap { $0.string(0) }
+                .joined(separator: "\n")
+            #expect(plan.contains("Index Scan using subscriptions_token"), "\(name): \(plan)")
+            #expect(plan.contains("Index Cond: ((provider = $"), "\(name): \(plan)")
+            #expect(!plan.contains("subscriptions_push_by_resource"), "\(name): \(plan)")
+        }
     }
 
     @Test func profileIdsSortByTheirCreationTime() throws {
