@@ -3,10 +3,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
-    private let sendFlags = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
     import Darwin
-    private let sendFlags: Int32 = 0  // SO_NOSIGPIPE is set on the socket
 #endif
 
 /// One client connection: its bytes in, its answers out, one request at a time (a pipelined
@@ -73,14 +71,14 @@ final class Connection: Sendable {
     }
 
     /// How long a closing connection reads and drops what the client still sends.
-    private static let lingerSeconds = 2
+    static let lingerSeconds = 2
 
     let id: UInt64
     let fd: Int32
     let address: String
     let loop: EventLoop
     private let state: Mutex<State>
-    private var core: ServerCore { loop.core }
+    var core: ServerCore { loop.core }
 
     init(id: UInt64, fd: Int32, address: String, loop: EventLoop) {
         self.id = id
@@ -195,7 +193,7 @@ final class Connection: Sendable {
 
     /// How much unread input a connection may hold (a pipelined head waiting its turn): beyond
     /// it, the socket is not read until the input is taken.
-    private var inputCap: Int { core.limits.maxHeaderBytes + (1 << 16) }
+    var inputCap: Int { core.limits.maxHeaderBytes + (1 << 16) }
 
     /// Reads heads and bodies from the input as far as it goes, dispatching whole requests.
     private func advance(_ state: inout State) {
@@ -343,108 +341,5 @@ final class Connection: Sendable {
         Task { [self] in
             finish(await handler.handle(incoming))
         }
-    }
-
-    // MARK: - Writing
-
-    /// Queues the answer to the current request (or to a head that was refused) and writes it.
-    private func respond(_ state: inout State, _ response: HTTPResponse, close: Bool) {
-        var response = response
-        if !(100...599).contains(response.status) {
-            response = core.errorResponse(500, "the handler answered an invalid HTTP status \(response.status)")
-        }
-        let request = state.request
-        state.request = nil
-        if state.counted {
-            state.counted = false
-            core.inFlight.subtract(1, ordering: .relaxed)
-        }
-        let closing =
-            close || !(request?.keepAlive ?? false) || core.stopping.load(ordering: .relaxed)
-            || ResponseWire.asksToClose(response)
-        state.output.append(
-            contentsOf: ResponseWire.encode(
-                response, closing: closing, keepAlive: request?.oldVersion == true,
-                headOnly: request?.method == "HEAD"))
-        let now = ContinuousClock.now
-        state.phase = closing ? .finishing : .head(since: now)
-        state.lastActivity = now
-        flush(&state)
-    }
-
-    /// Writes what is queued without blocking; the rest waits for the poller to say the socket
-    /// drained. Once a closing connection's last answer is out, it lingers.
-    private func flush(_ state: inout State) {
-        while state.written < state.output.count {
-            let start = state.written
-            let sent = state.output.withUnsafeBytes {
-                send(fd, $0.baseAddress! + start, $0.count - start, sendFlags)
-            }
-            if sent > 0 {
-                state.written += sent
-                state.lastActivity = .now
-                continue
-            }
-            if sent < 0, errno == EINTR { continue }
-            if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-            closeNow(&state)
-            return
-        }
-        state.output.removeAll(keepingCapacity: state.output.capacity <= 1 << 16)
-        state.written = 0
-        if case .finishing = state.phase { linger(&state) }
-    }
-
-    private func linger(_ state: inout State) {
-        _ = shutdown(fd, Int32(SHUT_WR))
-        if state.peerClosed {
-            closeNow(&state)
-            return
-        }
-        state.phase = .lingering(until: .now + .seconds(Self.lingerSeconds))
-        state.input = []
-        state.consumed = 0
-    }
-
-    private func closeNow(_ state: inout State) {
-        if case .closed = state.phase { return }
-        state.phase = .closed
-        loop.poller.remove(fd)
-        close(fd)
-        if state.counted {
-            state.counted = false
-            core.inFlight.subtract(1, ordering: .relaxed)
-        }
-        state.request = nil
-        state.input = []
-        state.output = []
-        core.release(address)
-        loop.forget(id)
-    }
-
-    private func compact(_ state: inout State) {
-        if state.consumed == state.input.count {
-            state.input.removeAll(keepingCapacity: state.input.capacity <= 1 << 16)
-            state.consumed = 0
-        } else if state.consumed > 1 << 15 {
-            state.input.removeFirst(state.consumed)
-            state.consumed = 0
-        }
-    }
-
-    /// Watches for what the connection waits for: input unless the client is done or too much is
-    /// unread, and the socket draining while an answer is only partly written.
-    private func updateInterest(_ state: inout State) {
-        let read: Bool
-        switch state.phase {
-        case .closed: return
-        case .lingering: read = !state.peerClosed
-        default: read = !state.peerClosed && state.input.count - state.consumed <= inputCap
-        }
-        let write = state.written < state.output.count
-        guard read != state.reading || write != state.writing else { return }
-        state.reading = read
-        state.writing = write
-        loop.poller.modify(fd, id: id, read: read, write: write)
     }
 }
