@@ -102,11 +102,7 @@ public final class Logger: Sendable {
         guard level >= minimum else { return }
         write(level, "request") { line in
             Self.appendKey("duration_ms", to: &line)
-            if durationMs.isFinite {
-                line.append(contentsOf: String(durationMs).utf8)
-            } else {
-                Self.appendValue(durationMs, to: &line)
-            }
+            Self.appendNumber(durationMs, to: &line)
             if let error {
                 Self.appendKey("error", to: &line)
                 JSONText.appendString(error, to: &line)
@@ -151,6 +147,15 @@ public final class Logger: Sendable {
         line.append(UInt8(ascii: ":"))
     }
 
+    /// A finite number as JSON's number; infinity or NaN, which JSON has no number for, as a string.
+    private static func appendNumber(_ value: Double, to line: inout [UInt8]) {
+        if value.isFinite {
+            line.append(contentsOf: String(value).utf8)
+        } else {
+            JSONText.appendString(String(describing: value), to: &line)
+        }
+    }
+
     private static func appendValue(_ value: (any Sendable)?, to line: inout [UInt8]) {
         switch value {
         case let value as String: JSONText.appendString(value, to: &line)
@@ -158,7 +163,7 @@ public final class Logger: Sendable {
         case let value as Int: line.append(contentsOf: String(value).utf8)
         case let value as Int64: line.append(contentsOf: String(value).utf8)
         case let value as Int32: line.append(contentsOf: String(value).utf8)
-        case let value as Double where value.isFinite: line.append(contentsOf: String(value).utf8)
+        case let value as Double: appendNumber(value, to: &line)
         case nil: line.append(contentsOf: "null".utf8)
         case let value?: JSONText.appendString(String(describing: value), to: &line)
         }

@@ -34,6 +34,25 @@ import Testing
         var description: String { "found late" }
     }
 
+    /// Writes a project with a push resource whose rToken is `rToken` (a second one breaks a UNIQUE
+    /// rule after writing its project and database rows, which must then go too).
+    static func projectHolding(_ rToken: String, name: String, now: Int64) -> Probe {
+        Probe { tx in
+            let project = try tx.createProject(name: name, audience: nil, now: now)
+            let db = try tx.createDatabase(projectId: project.id, name: "main", now: now)
+            _ = try tx.createResource(
+                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: rToken, now: now)
+        }
+    }
+
+    /// Writes a row, then finds its input wrong.
+    static func invalid() -> Probe {
+        Probe { tx in
+            _ = try tx.createProject(name: "invalid", audience: nil, now: 2)
+            throw LateValidation()
+        }
+    }
+
     static func migratedDatabase(_ directory: TemporaryDirectory) async throws -> SQLiteDatabase {
         let path = directory.path("tern.sqlite")
         let store = try SQLiteStore(path: path)
@@ -45,12 +64,7 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "group-commit")
         defer { directory.remove() }
         let database = try await Self.migratedDatabase(directory)
-        let setup = Probe { tx in
-            let project = try tx.createProject(name: "app", audience: nil, now: 1)
-            let db = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
-            _ = try tx.createResource(
-                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 1)
-        }
+        let setup = Self.projectHolding("rt_taken", name: "app", now: 1)
         GroupCommit.apply([setup], on: SQLiteBatching(database: database))
         #expect(setup.outcome == .succeeded)
 
@@ -58,17 +72,8 @@ import Testing
             Probe { tx in _ = try tx.createProject(name: "good-\(index)", audience: nil, now: 2) }
         }
         // Writes a row, then breaks a UNIQUE rule: the row must go too.
-        let conflicting = Probe { tx in
-            let project = try tx.createProject(name: "conflicting", audience: nil, now: 2)
-            let db = try tx.createDatabase(projectId: project.id, name: "main", now: 2)
-            _ = try tx.createResource(
-                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 2)
-        }
-        // Writes a row, then finds its input wrong.
-        let invalid = Probe { tx in
-            _ = try tx.createProject(name: "invalid", audience: nil, now: 2)
-            throw LateValidation()
-        }
+        let conflicting = Self.projectHolding("rt_taken", name: "conflicting", now: 2)
+        let invalid = Self.invalid()
         let batch = [good[0], conflicting, good[1], good[2], invalid, good[3], good[4]]
         GroupCommit.apply(batch, on: SQLiteBatching(database: database))
 
@@ -93,12 +98,7 @@ import Testing
         let url = try PostgresTestDatabase.freshSchemaURL()
         await (try PostgresStore(url: url, poolSize: 1)).close()
         let backend = try PostgresBatching(slot: PostgresConnectionSlot(url: url), stats: PostgresStats())
-        let setup = Probe { tx in
-            let project = try tx.createProject(name: "app", audience: nil, now: 1)
-            let db = try tx.createDatabase(projectId: project.id, name: "main", now: 1)
-            _ = try tx.createResource(
-                projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 1)
-        }
+        let setup = Self.projectHolding("rt_taken", name: "app", now: 1)
         GroupCommit.apply([setup], on: backend)
         #expect(setup.outcome == .succeeded)
 
@@ -106,16 +106,8 @@ import Testing
             let good = (0..<5).map { index in
                 Probe { tx in _ = try tx.createProject(name: "good-\(round)-\(index)", audience: nil, now: 2) }
             }
-            let conflicting = Probe { tx in
-                let project = try tx.createProject(name: "conflicting", audience: nil, now: 2)
-                let db = try tx.createDatabase(projectId: project.id, name: "main", now: 2)
-                _ = try tx.createResource(
-                    projectId: project.id, dbId: db.id, name: "push", channels: [.push], rToken: "rt_taken", now: 2)
-            }
-            let invalid = Probe { tx in
-                _ = try tx.createProject(name: "invalid", audience: nil, now: 2)
-                throw LateValidation()
-            }
+            let conflicting = Self.projectHolding("rt_taken", name: "conflicting", now: 2)
+            let invalid = Self.invalid()
             // The first round ends on a good write (its RELEASE goes with the COMMIT), the second on a
             // failed one (nothing to release).
             let batch =
@@ -249,6 +241,35 @@ import Testing
         let statistics = await store.groupCommitStatistics
         #expect(statistics.writes == 200)
         await store.close()
+    }
+
+    /// A write that reached the queue of a store already closed (its close had taken the queue
+    /// before) is answered when the store is closed again: that it is closed, not never.
+    @Test func aWriteLeftForAClosedStoreIsAnsweredThatItIsClosed() async throws {
+        let directory = try TemporaryDirectory(prefix: "group-commit")
+        defer { directory.remove() }
+        let store = try SQLiteStore(path: directory.path("tern.sqlite"))
+        await store.close()
+        let answer = Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+                // Into the queue as a write would be, without the drain it would start.
+                _ = store.writeQueue.add(PendingWrite({ _ in 1 }, continuation))
+            }
+        }
+        while store.writeQueue.count == 0 { await Task.yield() }
+        await store.close()
+        // Waited for with a deadline: a write never answered must fail the test, not hang it.
+        let answered = Shared<Result<Int, any Error>?>(nil)
+        Task {
+            let result = await answer.result
+            answered.value.withLock { $0 = result }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while answered.value.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let result = try #require(answered.value.withLock { $0 }, "the write was not answered in 10 s")
+        #expect(throws: StoreError.closed) { try result.get() }
     }
 
     /// Two writes that timed out waiting for each other did so together; run again after the same

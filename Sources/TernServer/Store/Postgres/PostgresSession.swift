@@ -11,7 +11,7 @@ actor PostgresSession: GroupCommitWriter {
     private let slot: PostgresConnectionSlot
     private let stats: PostgresStats
     let groupCommit: GroupCommitConfiguration
-    let writeQueue = WriteQueue()
+    nonisolated let writeQueue = WriteQueue()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 

@@ -18,7 +18,7 @@ public actor SQLiteStore: Store, GroupCommitWriter {
     private let reader: SQLiteReader
     let path: String
     let groupCommit: GroupCommitConfiguration
-    let writeQueue = WriteQueue()
+    nonisolated let writeQueue = WriteQueue()
     /// Batches applied and the writes in them, since the store opened (tests and diagnostics).
     private(set) var groupCommitStatistics = GroupCommitStatistics()
 
@@ -96,11 +96,10 @@ public actor SQLiteStore: Store, GroupCommitWriter {
     }
 
     public func close() async {
-        // Writes already accepted finish first (their callers are waiting for an answer).
+        // Writes already accepted finish first (their callers are waiting for an answer); on a store
+        // closed before, they are answered that it is closed.
         let batch = writeQueue.takeAll()
-        if !batch.isEmpty, let database {
-            GroupCommit.apply(batch, on: SQLiteBatching(database: database))
-        }
+        if !batch.isEmpty { commit(batch) }
         checkpointer?.stop()
         await reader.close()
         if let database {
