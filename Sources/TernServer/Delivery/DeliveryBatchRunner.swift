@@ -88,7 +88,10 @@ struct DeliveryBatchRunner: Sendable {
         _ delivery: ClaimedDelivery, message: StoredMessage?, subscription: PushState?, now: Int64
     ) -> Preparation {
         func close(_ status: DeliveryStatus, _ reason: String) -> Preparation {
-            .close(DeliveryUpdate(id: delivery.id, attempt: delivery.attempt, status: status, reason: reason))
+            .close(
+                DeliveryUpdate(
+                    id: delivery.id, messageId: delivery.messageId, attempt: delivery.attempt, status: status,
+                    reason: reason))
         }
         guard let message else { return close(.failed, "its message no longer exists") }
         guard let subscription else {

@@ -36,7 +36,8 @@ struct OutcomeResolver: Sendable {
         func update(_ status: DeliveryStatus, _ reason: String?, id: String? = nil, due: Int64? = nil) -> DeliveryUpdate
         {
             DeliveryUpdate(
-                id: delivery.id, attempt: delivery.attempt, status: status, reason: reason.map(Self.clip),
+                id: delivery.id, messageId: delivery.messageId, attempt: delivery.attempt, status: status,
+                reason: reason.map(Self.clip),
                 providerMessageId: id, dueAt: due)
         }
         switch outcome {

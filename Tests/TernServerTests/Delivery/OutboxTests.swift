@@ -25,7 +25,8 @@ import Testing
         #expect(none.isEmpty)
 
         let sentOne = try await store.write {
-            try $0.updateDelivery(DeliveryUpdate(id: first[0].id, attempt: 1, status: .sent), now: now)
+            try $0.updateDelivery(
+                DeliveryUpdate(id: first[0].id, messageId: first[0].messageId, attempt: 1, status: .sent), now: now)
         }
         #expect(sentOne)
         // The lease of the others runs out: they are claimed again, with the next attempt number.
@@ -36,7 +37,9 @@ import Testing
         // The first claim's late answer changes nothing now.
         let stale = try await store.write {
             try $0.updateDelivery(
-                DeliveryUpdate(id: first[1].id, attempt: 1, status: .failed, reason: "late"), now: later)
+                DeliveryUpdate(
+                    id: first[1].id, messageId: first[1].messageId, attempt: 1, status: .failed, reason: "late"),
+                now: later)
         }
         #expect(!stale)
         // A delivery recorded sent is never claimed again.
@@ -90,7 +93,8 @@ import Testing
         let retried = try await store.write {
             try $0.updateDelivery(
                 DeliveryUpdate(
-                    id: claimed[0].id, attempt: 1, status: .queued, reason: "APNs 503", dueAt: now + 1_000),
+                    id: claimed[0].id, messageId: claimed[0].messageId, attempt: 1, status: .queued, reason: "APNs 503",
+                    dueAt: now + 1_000),
                 now: now)
         }
         #expect(retried)
@@ -100,7 +104,9 @@ import Testing
         }
         #expect(again.map(\.attempt) == [2])
         _ = try await store.write {
-            try $0.updateDelivery(DeliveryUpdate(id: claimed[0].id, attempt: 2, status: .sent), now: now + 1_000)
+            try $0.updateDelivery(
+                DeliveryUpdate(id: claimed[0].id, messageId: claimed[0].messageId, attempt: 2, status: .sent),
+                now: now + 1_000)
         }
         // Nothing is left to send: once a claim finds that, nothing is due any more.
         #expect(

@@ -74,8 +74,11 @@ import Testing
         let claimed = try await store.write { try $0.claimDeliveries(limit: 10, now: 600, leaseUntil: 900) }
         try #require(claimed.count == 3)
         let outcomes = [
-            DeliveryUpdate(id: claimed[0].id, attempt: claimed[0].attempt, status: .sent),
-            DeliveryUpdate(id: claimed[1].id, attempt: claimed[1].attempt, status: .failed, reason: "Gone"),
+            DeliveryUpdate(
+                id: claimed[0].id, messageId: claimed[0].messageId, attempt: claimed[0].attempt, status: .sent),
+            DeliveryUpdate(
+                id: claimed[1].id, messageId: claimed[1].messageId, attempt: claimed[1].attempt, status: .failed,
+                reason: "Gone"),
         ]
         _ = try await store.write { try $0.updateDeliveries(outcomes, now: 700) }
         #expect(

@@ -72,11 +72,14 @@ import Testing
         #expect(Set(second.map(\.id)).isDisjoint(with: first.map(\.id)) && second.count == 2)
         #expect(try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 22, leaseUntil: 100) }.isEmpty)
 
-        let sent = DeliveryUpdate(id: first[0].id, attempt: 1, status: .sent, providerMessageId: "apns-1")
+        let sent = DeliveryUpdate(
+            id: first[0].id, messageId: first[0].messageId, attempt: 1, status: .sent, providerMessageId: "apns-1")
         #expect(try await fixture.store.write { try $0.updateDelivery(sent, now: 30) })
-        let retry = DeliveryUpdate(id: first[1].id, attempt: 1, status: .queued, reason: "busy", dueAt: 40)
+        let retry = DeliveryUpdate(
+            id: first[1].id, messageId: first[1].messageId, attempt: 1, status: .queued, reason: "busy", dueAt: 40)
         #expect(try await fixture.store.write { try $0.updateDelivery(retry, now: 30) })
-        let failed = DeliveryUpdate(id: second[0].id, attempt: 1, status: .failed, reason: "BadDeviceToken: x")
+        let failed = DeliveryUpdate(
+            id: second[0].id, messageId: second[0].messageId, attempt: 1, status: .failed, reason: "BadDeviceToken: x")
         #expect(try await fixture.store.write { try $0.updateDelivery(failed, now: 30) })
 
         // The lease ran out for what was not answered: it is claimed again, with the next attempt.
@@ -84,10 +87,15 @@ import Testing
         #expect(Set(again.map(\.id)) == Set([first[1].id, first[2].id, second[1].id]))
         #expect(again.first { $0.id == first[2].id }?.attempt == 2)
         // The stale attempt's answer changes nothing.
-        let stale = DeliveryUpdate(id: first[2].id, attempt: 1, status: .sent)
+        let stale = DeliveryUpdate(id: first[2].id, messageId: first[2].messageId, attempt: 1, status: .sent)
         #expect(try await fixture.store.write { try $0.updateDelivery(stale, now: 102) } == false)
+        // Nor does an answer that names another message than the delivery's.
+        let misnamed = DeliveryUpdate(
+            id: first[2].id, messageId: first[2].messageId + 1, attempt: 2, status: .failed)
+        #expect(try await fixture.store.write { try $0.updateDelivery(misnamed, now: 102) } == false)
         for claimed in again {
-            let update = DeliveryUpdate(id: claimed.id, attempt: claimed.attempt, status: .sent)
+            let update = DeliveryUpdate(
+                id: claimed.id, messageId: claimed.messageId, attempt: claimed.attempt, status: .sent)
             #expect(try await fixture.store.write { try $0.updateDelivery(update, now: 103) })
         }
         let counts = try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) }
@@ -125,11 +133,15 @@ import Testing
 
         // One of each kind, a stale attempt, and the rest sent, in one call.
         var updates = claimed.map {
-            DeliveryUpdate(id: $0.id, attempt: 1, status: .sent, providerMessageId: "p\($0.id)")
+            DeliveryUpdate(
+                id: $0.id, messageId: $0.messageId, attempt: 1, status: .sent, providerMessageId: "p\($0.id)")
         }
-        updates[3] = DeliveryUpdate(id: claimed[3].id, attempt: 1, status: .queued, reason: "busy", dueAt: 60)
-        updates[70] = DeliveryUpdate(id: claimed[70].id, attempt: 1, status: .failed, reason: "BadDeviceToken: x")
-        updates[140] = DeliveryUpdate(id: claimed[140].id, attempt: 2, status: .sent)
+        updates[3] = DeliveryUpdate(
+            id: claimed[3].id, messageId: claimed[3].messageId, attempt: 1, status: .queued, reason: "busy", dueAt: 60)
+        updates[70] = DeliveryUpdate(
+            id: claimed[70].id, messageId: claimed[70].messageId, attempt: 1, status: .failed,
+            reason: "BadDeviceToken: x")
+        updates[140] = DeliveryUpdate(id: claimed[140].id, messageId: claimed[140].messageId, attempt: 2, status: .sent)
         let outcomes = updates
         let held = try await fixture.store.write { try $0.updateDeliveries(outcomes, now: 30) }
         #expect(held == Set(claimed.map(\.id)).subtracting([claimed[140].id]))
@@ -190,7 +202,8 @@ import Testing
 
         // Recorded like claimed ones; the rest are claimed again only after their lease.
         let held = try await fixture.store.write {
-            try $0.updateDeliveries([DeliveryUpdate(id: leased[0].id, attempt: 1, status: .sent)], now: 30)
+            try $0.updateDeliveries(
+                [DeliveryUpdate(id: leased[0].id, messageId: leased[0].messageId, attempt: 1, status: .sent)], now: 30)
         }
         #expect(held == [leased[0].id])
         #expect(try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 99, leaseUntil: 300) }.isEmpty)
@@ -241,11 +254,22 @@ import Testing
         var outcomes: [DeliveryUpdate] = []
         for (index, claimed) in first.enumerated() {
             switch index % 6 {
-            case 0: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .sent))
-            case 1: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .failed, reason: "Gone"))
-            case 2: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .invalidToken, reason: "x"))
-            case 3: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 1, status: .queued, dueAt: 50))
-            case 4: outcomes.append(DeliveryUpdate(id: claimed.id, attempt: 2, status: .sent))  // stale
+            case 0:
+                outcomes.append(DeliveryUpdate(id: claimed.id, messageId: claimed.messageId, attempt: 1, status: .sent))
+            case 1:
+                outcomes.append(
+                    DeliveryUpdate(
+                        id: claimed.id, messageId: claimed.messageId, attempt: 1, status: .failed, reason: "Gone"))
+            case 2:
+                outcomes.append(
+                    DeliveryUpdate(
+                        id: claimed.id, messageId: claimed.messageId, attempt: 1, status: .invalidToken, reason: "x"))
+            case 3:
+                outcomes.append(
+                    DeliveryUpdate(id: claimed.id, messageId: claimed.messageId, attempt: 1, status: .queued, dueAt: 50)
+                )
+            case 4:  // stale: an attempt the row no longer has
+                outcomes.append(DeliveryUpdate(id: claimed.id, messageId: claimed.messageId, attempt: 2, status: .sent))
             default: break  // no answer: its lease runs out
             }
         }
@@ -259,7 +283,9 @@ import Testing
         let rest = try await store.write { try $0.claimDeliveries(limit: 100, now: 150, leaseUntil: 300) }
         try #require(again.count + rest.count == 45 - 12)
         try await expectCountsAreTheRows("the rest")
-        let sentAll = (again + rest).map { DeliveryUpdate(id: $0.id, attempt: $0.attempt, status: .sent) }
+        let sentAll = (again + rest).map {
+            DeliveryUpdate(id: $0.id, messageId: $0.messageId, attempt: $0.attempt, status: .sent)
+        }
         _ = try await store.write { try $0.updateDeliveries(sentAll, now: 160) }
         try await expectCountsAreTheRows("the last outcomes")
         for message in messages {

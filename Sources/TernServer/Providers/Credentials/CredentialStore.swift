@@ -20,9 +20,12 @@ public actor CredentialStore {
     private var cache: [String: (stamp: FileStamp, credential: ProviderCredential)] = [:]
     private var databaseCache: [String: (updatedAt: Int64, credential: ProviderCredential)] = [:]
 
+    /// What tells a credential file changed: its inode (an editor or `PrivateFile.write` replaces
+    /// the file), its size and its modification time to the nanosecond.
     struct FileStamp: Equatable {
-        let modified: Date
-        let size: Int
+        let inode: UInt64
+        let size: Int64
+        let modifiedNanoseconds: Int64
     }
 
     init(directory: String, database: PostgresStore? = nil) {
@@ -153,11 +156,21 @@ public actor CredentialStore {
         return inDatabase || onDisk
     }
 
+    /// The file's stamp, from `stat(2)`; nil when there is no file. Every batch of sends asks, so it
+    /// is one system call: `FileManager.attributesOfItem` also looked up the owner's and the group's
+    /// names, reading /etc/passwd and /etc/group each time.
     private static func stamp(_ file: String) -> (stamp: FileStamp, millis: Int64)? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-            let modified = attributes[.modificationDate] as? Date
-        else { return nil }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        return (FileStamp(modified: modified, size: size), Int64(modified.timeIntervalSince1970 * 1000))
+        var status = stat()
+        guard stat(file, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+            let modified = status.st_mtimespec
+        #else
+            let modified = status.st_mtim
+        #endif
+        let nanoseconds = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
+        return (
+            FileStamp(inode: UInt64(status.st_ino), size: Int64(status.st_size), modifiedNanoseconds: nanoseconds),
+            nanoseconds / 1_000_000
+        )
     }
 }

@@ -75,6 +75,8 @@ public struct ClaimedDelivery: Sendable, Equatable {
 /// What to write for a claimed delivery.
 public struct DeliveryUpdate: Sendable, Equatable {
     public var id: Int64
+    /// The delivery's message, as claimed: an outcome naming another message changes nothing.
+    var messageId: Int64
     var attempt: Int
     var status: DeliveryStatus
     var reason: String?
