@@ -49,6 +49,7 @@ public enum PeerProcess {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("tern-\(name)-\(UUID().uuidString).log").path
         _ = FileManager.default.createFile(atPath: path, contents: nil)
+        TemporaryFiles.removeAtExit(URL(fileURLWithPath: path))
         return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 }

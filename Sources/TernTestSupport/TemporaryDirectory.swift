@@ -14,6 +14,7 @@ public struct TemporaryDirectory: Sendable {
         let base = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
         url = base.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        TemporaryFiles.removeAtExit(url)
     }
 
     /// The path of `name` inside the directory.

@@ -18,6 +18,7 @@ public struct TestCertificates: Sendable {
     public static func make(authority: String = "Tern Test CA") throws -> TestCertificates {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        TemporaryFiles.removeAtExit(directory)
         try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".utf8)
             .write(to: directory.appendingPathComponent("server.ext"))
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]

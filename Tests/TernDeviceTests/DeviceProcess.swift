@@ -13,6 +13,7 @@ struct DeviceProcess {
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tern-device-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        TemporaryFiles.removeAtExit(errors)
         let log = try FileHandle(forWritingTo: errors)
         defer { try? log.close() }
         let process = try ChildProcess.run(

@@ -87,6 +87,9 @@ final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
+            // An error page is not kept. Apple's session deletes `location` when this returns;
+            // swift-corelibs-foundation leaves it in the temporary directory.
+            try? FileManager.default.removeItem(at: location)
             continuation.finish(throwing: MediaDownloadError.httpStatus(status))
             return
         }
