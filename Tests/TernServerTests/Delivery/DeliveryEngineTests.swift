@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TernProtocol
 import Testing
 
@@ -69,6 +70,28 @@ import Testing
         #expect(row.int("attempts") == 2)
         #expect(row["reason"] is NSNull || row["reason"] == nil)
         #expect(harness.metrics.render().contains(#"outcome="retry",reason="429 TooManyRequests"} 1"#))
+    }
+
+    @Test func onlyARetryDrawsTheJitterThatSpreadsItsDelay() async throws {
+        let draws = Mutex(0)
+        let harness = try await DeliveryHarness.make(jitter: {
+            draws.withLock { $0 += 1 }
+            return 1
+        })
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("busy")
+        try await harness.subscribe("fine")
+        harness.sender.script("busy", [.retry(after: nil, reason: "APNs 503 ServiceUnavailable")])
+        let busy = try await harness.send(["type": "token", "provider": "ios-apns", "token": "busy"])
+        let fine = try await harness.send(["type": "token", "provider": "ios-apns", "token": "fine"])
+        #expect(try await harness.engine.drain() == 2)
+        #expect(try await harness.deliveries(fine).first?["status"] as? String == "sent")
+        let row = try #require(try await harness.deliveries(busy).first)
+        #expect(row["status"] as? String == "queued")
+        // The first retry waits 2 s, spread by the jitter's 1 to 2.4 s (0.8 + 0.4 × jitter).
+        let due = try #require(try await harness.server.store.read { try $0.nextDeliveryDue() })
+        #expect(due - row.int("updated_at") == 2_400)
+        #expect(draws.withLock { $0 } == 1, "a sent delivery drew a random number")
     }
 
     @Test func permanentFailuresAreCountedByReason() async throws {

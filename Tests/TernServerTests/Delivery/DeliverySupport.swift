@@ -91,7 +91,7 @@ struct DeliveryHarness {
 
     static func make(
         options: DeliveryEngine.Options = DeliveryEngine.Options(), register: Bool = true,
-        store factory: StoreFactory = .sqlite
+        store factory: StoreFactory = .sqlite, jitter: @escaping @Sendable () -> Double = { 0.5 }
     ) async throws -> DeliveryHarness {
         let server = try await InProcessServer(factory)
         let clock = ManualClock()
@@ -100,7 +100,7 @@ struct DeliveryHarness {
         let metrics = Metrics()
         let engine = DeliveryEngine(
             store: server.store, senders: senders, metrics: metrics, logger: Logger(minimum: .error, sink: { _ in }),
-            options: options, clock: clock.function, jitter: { 0.5 })
+            options: options, clock: clock.function, jitter: jitter)
         return DeliveryHarness(
             server: server, clock: clock, sender: sender, senders: senders, engine: engine, metrics: metrics)
     }
