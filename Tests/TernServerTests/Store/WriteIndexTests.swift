@@ -58,6 +58,26 @@ import Testing
         }
     }
 
+    /// The delivery engine's outcome update, planned generically on an empty table (as a node that
+    /// started before the first campaign plans it): each outcome's row is found by its id. With the
+    /// status written as a literal, the plan walked `deliveries_message_due`, every queued and sending
+    /// delivery, for each outcome.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func theOutcomeUpdatesGenericPlanOnAnEmptyPostgresFindsEachDeliveryByItsId() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        await (try PostgresStore(url: url, poolSize: 1)).close()
+        let connection = try PostgresConnection(url: url)
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        try connection.execute(
+            "PREPARE outcomes AS " + PostgresConnection.numbered(SQLiteTransaction.updateDeliveriesSQL(rows: 2)))
+        let row = "1, 1, 1, 'sent', '', '', NULL"
+        let plan = try connection.query("EXPLAIN EXECUTE outcomes(\(row), \(row), 0, 'sending')")
+            .compactMap { $0.string(0) }.joined(separator: "\n")
+        #expect(plan.contains("Index Scan using deliveries_pkey"), "\(plan)")
+        #expect(plan.contains("Index Cond: (id = "), "\(plan)")
+        #expect(!plan.contains("deliveries_message_due"), "\(plan)")
+    }
+
     @Test func profileIdsSortByTheirCreationTime() throws {
         let times: [Int64] = [1_700_000_000_000, 1_700_000_000_001, 1_700_000_060_000, 1_800_000_000_000]
         let ids = times.map { Profile.newPublicId(now: $0) }

@@ -190,8 +190,15 @@ extension SQLTransaction {
 
     /// Writes each outcome whose row its attempt still holds (`sending`, the same attempt, the same
     /// message). Binds per row: id, message, attempt, status, reason, provider message id, due at;
-    /// then the time. The values are cast so that PostgreSQL knows their types in the VALUES list.
-    private static func updateDeliveriesSQL(rows: Int) -> String {
+    /// then the time and `sending`. The values are cast so that PostgreSQL knows their types in the
+    /// VALUES list.
+    ///
+    /// `sending` is bound, not written in the text: with the literal, PostgreSQL may read the rows
+    /// through `deliveries_message_due` (whose condition, queued or sending, the literal satisfies),
+    /// and a generic plan chosen while the table was small did, for every outcome: it walked every
+    /// queued and sending delivery of the message (bench/server/plans.sh, docs/scaling.md). A bound
+    /// status leaves that index out of every plan, so each row is found by its id.
+    static func updateDeliveriesSQL(rows: Int) -> String {
         let values = Array(
             repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
                 + "CAST(? AS TEXT), CAST(? AS BIGINT))", count: rows
@@ -202,7 +209,7 @@ extension SQLTransaction {
                 provider_message_id = outcome.provider_message_id, due_at = outcome.due_at, updated_at = ?
             FROM outcome
             WHERE deliveries.id = outcome.id AND deliveries.message_id = outcome.message_id
-                AND deliveries.attempts = outcome.attempts AND deliveries.status = 'sending'
+                AND deliveries.attempts = outcome.attempts AND deliveries.status = ?
             """
     }
 
@@ -217,6 +224,7 @@ extension SQLTransaction {
                 ] as [any SQLiteBindable]
         }
         values.append(now)
+        values.append(DeliveryStatus.sending.rawValue)
         return values
     }
 
