@@ -4,6 +4,7 @@
 # with password authentication, with a role `tern` (password `tern`) owning a database `tern_test`,
 # and prints the URL the tests read (TERN_TEST_POSTGRES_URL). `scripts/postgres.sh stop DIR` stops
 # it and removes DIR; `halt DIR` stops the server and `resume DIR` starts it again. Exits 3 when PostgreSQL's server programs are not installed.
+# POSTGRES_OPTS adds server options at `start` (bench/server/plans.sh: `-c shared_preload_libraries=…`).
 set -euo pipefail
 
 command="${1:-}"
@@ -48,9 +49,10 @@ start)
     port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     # Durability settings off: the cluster lives for one test run on a shared machine.
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300" \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 ${POSTGRES_OPTS:-}" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "$port" >"$dir/port"
+    echo "${POSTGRES_OPTS:-}" >"$dir/options"
     PGPASSWORD=tern "$bindir/psql" -q -h 127.0.0.1 -p "$port" -U tern -d postgres -c "CREATE DATABASE tern_test" \
         >/dev/null
     echo "postgresql://tern:tern@127.0.0.1:$port/tern_test"
@@ -62,7 +64,7 @@ halt)
 resume)
     port="$(cat "$dir/port")"
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300" \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 $(cat "$dir/options" 2>/dev/null)" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     ;;
 stop)
