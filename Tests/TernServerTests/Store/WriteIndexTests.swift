@@ -58,28 +58,24 @@ import Testing
         }
     }
 
-    /// The delivery engine's outcome update is planned call by call on PostgreSQL, never kept as a
-    /// prepared statement: its generic plans, chosen while `deliveries` was small, read the table
-    /// (for 64 outcomes, every delivery; with the status as a literal, every unsent delivery of the
-    /// message for each outcome) instead of each row by its id.
+    /// The delivery engine's outcome update, planned generically on an empty table (as a node that
+    /// started before the first campaign plans it): each outcome's row is found by its id. With the
+    /// status written as a literal, the plan walked `deliveries_message_due`, every queued and sending
+    /// delivery, for each outcome.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
-    func theOutcomeUpdateIsPlannedPerCallOnPostgres() async throws {
+    func theOutcomeUpdatesGenericPlanOnAnEmptyPostgresFindsEachDeliveryByItsId() async throws {
         let url = try PostgresTestDatabase.freshSchemaURL()
         await (try PostgresStore(url: url, poolSize: 1)).close()
         let connection = try PostgresConnection(url: url)
-        let tx = PostgresTransaction(database: connection, writable: true, stats: PostgresStats())
-        let updates = (1...2).map {
-            DeliveryUpdate(
-                id: Int64($0), messageId: 1, attempt: 1, status: .sent, reason: nil, providerMessageId: nil, dueAt: nil)
-        }
-        try connection.execute("BEGIN")
-        // Neither delivery exists: the update without RETURNING runs, then the one with it.
-        #expect(try tx.updateDeliveries(updates, now: 1).isEmpty)
-        try connection.execute("ROLLBACK")
-        let kept = try connection.query("SELECT statement FROM pg_prepared_statements").compactMap { $0.string(0) }
-        // The savepoints are kept prepared: the view shows this connection's statements.
-        #expect(kept.contains { $0.contains("SAVEPOINT tern_outcomes") }, "\(kept)")
-        #expect(!kept.contains { $0.contains("WITH outcome") }, "\(kept)")
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        try connection.execute(
+            "PREPARE outcomes AS " + PostgresConnection.numbered(SQLiteTransaction.updateDeliveriesSQL(rows: 2)))
+        let row = "1, 1, 1, 'sent', '', '', NULL"
+        let plan = try connection.query("EXPLAIN EXECUTE outcomes(\(row), \(row), 0, 'sending')")
+            .compactMap { $0.string(0) }.joined(separator: "\n")
+        #expect(plan.contains("Index Scan using deliveries_pkey"), "\(plan)")
+        #expect(plan.contains("Index Cond: (id = "), "\(plan)")
+        #expect(!plan.contains("deliveries_message_due"), "\(plan)")
     }
 
     @Test func profileIdsSortByTheirCreationTime() throws {

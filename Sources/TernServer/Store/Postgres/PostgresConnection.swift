@@ -49,15 +49,6 @@ final class PostgresConnection {
         read(try executePrepared(sql, parameters))
     }
 
-    /// Runs a statement without preparing it on the connection (`PQexecParams`), so PostgreSQL plans
-    /// it for these arguments and the tables as they are now; returns how many rows it changed.
-    @discardableResult
-    func runOnce(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> Int {
-        let result = try execute(sql, parameters, prepared: false)
-        defer { PQclear(result) }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
-    }
-
     /// Runs a statement without preparing it on the connection (`PQexecParams`): for statements
     /// whose text varies with the input (audience filters), so the statements a connection keeps
     /// prepared stay as many as the queries written in code.

@@ -156,8 +156,7 @@ extension SQLTransaction {
         try database.run("SAVEPOINT tern_outcomes", [])
         var changed = 0
         for rows in RowGroups(updates) {
-            changed += try database.runPlannedPerCall(
-                Self.updateDeliveriesSQL(rows: rows.count), Self.outcomeValues(rows, now: now))
+            changed += try database.run(Self.updateDeliveriesSQL(rows: rows.count), Self.outcomeValues(rows, now: now))
         }
         if changed == updates.count {
             try database.run("RELEASE tern_outcomes", [])
@@ -176,7 +175,7 @@ extension SQLTransaction {
         var held: Set<Int64> = []
         var moves = DeliveryCountMoves()
         for rows in RowGroups(updates) {
-            let written = try database.queryPlannedPerCall(
+            let written = try database.query(
                 Self.updateDeliveriesSQL(rows: rows.count) + " RETURNING deliveries.id",
                 Self.outcomeValues(rows, now: now))
             held.formUnion(written.map { $0.requiredInt(0) })
@@ -194,12 +193,13 @@ extension SQLTransaction {
     /// then the time and `sending`. The values are cast so that PostgreSQL knows their types in the
     /// VALUES list.
     ///
-    /// It runs planned per call (``SQLConnection/runPlannedPerCall(_:_:)``): PostgreSQL's generic
-    /// plans of it, chosen while `deliveries` was small and kept as it grew, read the table instead
-    /// of each row by its id: with `'sending'` in the text, every queued and sending delivery of the
-    /// message through `deliveries_message_due`, for each outcome; with it bound, every delivery,
-    /// once per statement (bench/server/plans.sh, docs/scaling.md). The status stays bound, so that
-    /// partial index is never a choice.
+    /// `sending` is bound, not written in the text: with the literal, PostgreSQL may read the rows
+    /// through `deliveries_message_due` (whose condition, queued or sending, the literal satisfies),
+    /// and a generic plan chosen while the table was small did, for every outcome: it walked every
+    /// queued and sending delivery of the message (bench/server/plans.sh, docs/scaling.md). A bound
+    /// status leaves that index out of every plan. A generic plan of many rows chosen on a small
+    /// table may still read the whole table, once per statement, until autovacuum next analyzes it;
+    /// planning each call instead halved PostgreSQL's send rate, so it was not kept.
     static func updateDeliveriesSQL(rows: Int) -> String {
         let values = Array(
             repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "

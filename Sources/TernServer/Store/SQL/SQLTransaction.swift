@@ -24,13 +24,6 @@ protocol SQLConnection {
     func queryFirst(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Row?
     /// Runs a query without keeping it prepared: for text that varies with the input (filters).
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
-    /// Runs a statement planned for its arguments and the tables as they are at this call: for one
-    /// whose best plan changes as a table grows (`updateDeliveries`). PostgreSQL would otherwise keep
-    /// a prepared statement's generic plan, chosen when it was small. SQLite plans from its indexes
-    /// alone, not from the tables' size, so it keeps the statement prepared.
-    @discardableResult func runPlannedPerCall(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int
-    /// A query planned as ``runPlannedPerCall(_:_:)`` plans its statement.
-    func queryPlannedPerCall(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
 }
 
 /// A transaction of either backend (SQLite, PostgreSQL). Every query is written once, in an
@@ -144,24 +137,6 @@ extension SQLTransaction {
 }
 
 extension SQLiteRow: SQLRow {}
+extension SQLiteDatabase: SQLConnection {}
 extension PostgresRow: SQLRow {}
-
-extension SQLiteDatabase: SQLConnection {
-    func runPlannedPerCall(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int {
-        try run(sql, parameters)
-    }
-
-    func queryPlannedPerCall(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [SQLiteRow] {
-        try query(sql, parameters)
-    }
-}
-
-extension PostgresConnection: SQLConnection {
-    func runPlannedPerCall(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int {
-        try runOnce(sql, parameters)
-    }
-
-    func queryPlannedPerCall(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [PostgresRow] {
-        try queryOnce(sql, parameters)
-    }
-}
+extension PostgresConnection: SQLConnection {}
