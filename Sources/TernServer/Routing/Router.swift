@@ -30,11 +30,8 @@ public struct Router: HTTPHandler {
     /// - Returns: The answer to send.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         // Only the management API takes keys; SDK requests skip the note (they are the hot path).
-        // Its reads are planned call by call (see ``QueryPlanning``).
         guard request.path.hasPrefix(AdminRoutes.prefix) else { return await route(request) }
-        return await KeyNote.$current.withValue(KeyNote()) {
-            await QueryPlanning.$perCall.withValue(true) { await route(request) }
-        }
+        return await KeyNote.$current.withValue(KeyNote()) { await route(request) }
     }
 
     /// Looks up, runs, counts and logs one request (inside its ``KeyNote``).

@@ -266,23 +266,4 @@ import Testing
         #expect(Set(pixels.map(\.sid)).count == 40)
         await store.close()
     }
-
-    /// The management API's reads are planned call by call (``QueryPlanning``), and only they: the
-    /// setting ends with the read's transaction, so the connection's next read keeps generic plans.
-    @Test(.enabled(if: PostgresTestDatabase.url != nil))
-    func aManagementReadIsPlannedPerCallAndTheNextReadIsNot() async throws {
-        let url = try PostgresTestDatabase.freshSchemaURL()
-        let store = try PostgresStore(url: url, poolSize: 1)
-        @Sendable func planCacheMode() async throws -> String? {
-            try await store.read { tx in
-                guard let tx = tx as? PostgresTransaction else { throw StoreError.backend("not PostgreSQL") }
-                return try tx.database.queryFirst("SHOW plan_cache_mode")?.string(0)
-            }
-        }
-        #expect(try await planCacheMode() == "auto")
-        let management = try await QueryPlanning.$perCall.withValue(true) { try await planCacheMode() }
-        #expect(management == "force_custom_plan")
-        #expect(try await planCacheMode() == "auto")
-        await store.close()
-    }
 }

@@ -53,19 +53,4 @@ import Testing
             }
         }
     }
-
-    /// The router asks for per-call plans (``QueryPlanning``) for the management API only: the
-    /// SDK's routes keep the generic plans of their key lookups.
-    @Test func onlyTheManagementAPIsRequestsArePlannedPerCall() async throws {
-        let report = { @Sendable (_: RouteRequest) async throws -> HTTPResponse in
-            HTTPResponse(status: QueryPlanning.perCall ? 200 : 204)
-        }
-        let router = Router(
-            routes: [Route("GET", AdminRoutes.prefix + "/probe", report), Route("POST", "/api/v1/push/probe", report)],
-            metrics: Metrics(), logger: Logger(minimum: .error, sink: { _ in }))
-        let admin = await router.handle(HTTPRequest(method: "GET", path: AdminRoutes.prefix + "/probe"))
-        let sdk = await router.handle(HTTPRequest(method: "POST", path: "/api/v1/push/probe"))
-        #expect(admin.status == 200)
-        #expect(sdk.status == 204)
-    }
 }

@@ -38,21 +38,15 @@ actor PostgresSession: GroupCommitWriter {
     }
 
     /// Runs `body` in one read-only transaction (a consistent snapshot). One that failed because the
-    /// connection was lost (a database restart) runs once more on a fresh connection. With
-    /// `planPerCall`, every statement in it is planned for its own arguments (``QueryPlanning``; the
-    /// setting goes with the `BEGIN`, in the same round trip, and ends with the transaction).
-    func read<T: Sendable>(planPerCall: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
-        let begin =
-            planPerCall
-            ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL plan_cache_mode = force_custom_plan"
-            : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    /// connection was lost (a database restart) runs once more on a fresh connection.
+    func read<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 let connection = try slot.connected()
                 do {
-                    try connection.execute(begin)
+                    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                     let result = try body(connection)
                     try connection.execute("COMMIT")
                     return result

@@ -65,11 +65,8 @@ public actor PostgresStore: Store {
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let stats = stats
-        let planPerCall = QueryPlanning.perCall
         return try await withSession { session in
-            try await session.read(planPerCall: planPerCall) {
-                try body(PostgresTransaction(database: $0, writable: false, stats: stats))
-            }
+            try await session.read { try body(PostgresTransaction(database: $0, writable: false, stats: stats)) }
         }
     }
 
