@@ -160,6 +160,7 @@ public actor DeliveryEngine {
             return (message, try fanOut.step(tx, message: message, now: now, lease: lease))
         }
         guard let (message, written) = step else { return nil }
+        await store.deliveriesWritten(written.added)
         guard !written.leased.isEmpty else { return false }
         var subscriptions: [Int64: PushState] = [:]
         for (delivery, subscription) in written.leased { subscriptions[delivery.subscriptionId] = subscription }

@@ -26,8 +26,16 @@ public protocol Store: Sendable {
     /// True when the store answers a trivial query.
     func isHealthy() async -> Bool
 
+    /// Told how many deliveries a fan-out's chunk just wrote, so that a backend whose plans follow
+    /// table statistics can refresh them as the table grows (PostgreSQL); SQLite's do not.
+    func deliveriesWritten(_ count: Int) async
+
     /// Finishes what is running and closes the backend; later calls throw `StoreError.closed`.
     func close() async
+}
+
+extension Store {
+    public func deliveriesWritten(_ count: Int) async {}
 }
 
 /// Every query the services need, grouped by subject.

@@ -78,6 +78,46 @@ import Testing
         #expect(!plan.contains("deliveries_message_due"), "\(plan)")
     }
 
+    /// A plan kept from an empty `deliveries` reads the whole table for each 64 outcomes; once the
+    /// fan-outs have written as many rows as the table held at its last analysis, the store analyzes
+    /// it, and a connection's kept plan becomes the primary key's again.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func theFanOutsGrowthMakesPostgresPlanTheOutcomeUpdateAgain() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let store = try PostgresStore(url: url, poolSize: 1)
+        let connection = try PostgresConnection(url: url)
+        try connection.execute("SET plan_cache_mode = force_generic_plan")
+        try connection.execute(
+            "PREPARE outcomes AS " + PostgresConnection.numbered(SQLiteTransaction.updateDeliveriesSQL(rows: 64)))
+        let row = "1, 1, 1, 'sent', '', '', NULL"
+        let explain =
+            "EXPLAIN EXECUTE outcomes(" + Array(repeating: row, count: 64).joined(separator: ", ") + ", 0, 'sending')"
+        func plan() throws -> String {
+            try connection.query(explain).compactMap { $0.string(0) }.joined(separator: "\n")
+        }
+        let onEmpty = try plan()
+        #expect(!onEmpty.contains("deliveries_pkey"), "\(onEmpty)")
+        // 100,000 deliveries of one message, written past the foreign key, on another connection
+        // (changing session_replication_role drops the connection's plans).
+        try PostgresConnection(url: url).execute(
+            """
+            SET session_replication_role = replica;
+            INSERT INTO deliveries (message_id, subscription_id, provider, token, status, attempts, due_at, updated_at)
+                SELECT 1, n, 'ios-apns', 't' || n, 'sending', 1, 0, 0 FROM generate_series(1, 100000) AS n;
+            SET session_replication_role = origin
+            """)
+        let unanalyzed = try plan()
+        #expect(!unanalyzed.contains("deliveries_pkey"), "\(unanalyzed)")
+        await store.deliveriesWritten(5_000)
+        #expect(await store.analyses == 0)
+        await store.deliveriesWritten(95_000)
+        #expect(await store.analyses == 1)
+        let analyzed = try plan()
+        #expect(analyzed.contains("Index Scan using deliveries_pkey"), "\(analyzed)")
+        #expect(!analyzed.contains("Seq Scan"), "\(analyzed)")
+        await store.close()
+    }
+
     @Test func profileIdsSortByTheirCreationTime() throws {
         let times: [Int64] = [1_700_000_000_000, 1_700_000_000_001, 1_700_000_060_000, 1_800_000_000_000]
         let ids = times.map { Profile.newPublicId(now: $0) }

@@ -24,6 +24,13 @@ public actor PostgresStore: Store {
     /// Operations that found every connection busy and queued behind another.
     private var waits: UInt64 = 0
     let stats = PostgresStats()
+    /// Deliveries this node's fan-outs wrote since `deliveries` was last analyzed, and the table's
+    /// size then (see ``deliveriesWritten(_:)``).
+    private var deliveriesSinceAnalysis = 0
+    private var deliveriesAtAnalysis: Int?
+    private var analyzing = false
+    /// How many deliveries make the table worth analyzing again, at least.
+    static let analysisFloor = 10_000
     /// The URL with the password removed, for logs and messages.
     nonisolated let displayURL: String
 
@@ -81,6 +88,51 @@ public actor PostgresStore: Store {
         closed = true
         for session in sessions { await session.close() }
     }
+
+    /// Keeps the statistics of `deliveries` up with the fan-outs. PostgreSQL keeps a prepared
+    /// statement's plan on its connection until the table is next analyzed, and autovacuum analyzes a
+    /// table once a tenth of it changed, looking once a minute; a fan-out writes tens of thousands of
+    /// rows a second. The outcome update's plan chosen while the table was small (a sequential scan
+    /// per 64 outcomes) stayed through a large campaign's start on a fresh cluster
+    /// (bench/server/plans.sh, docs/scaling.md). So when this node's fan-outs have written as many
+    /// deliveries as the table held at its last analysis (at least ``analysisFloor``), it analyzes
+    /// the table, and every connection plans its statements on `deliveries` again: a plan is at
+    /// most one doubling out of date. An analysis that fails is tried again after the next chunk.
+    public func deliveriesWritten(_ count: Int) async {
+        deliveriesSinceAnalysis += count
+        guard !analyzing, !closed else { return }
+        analyzing = true
+        defer { analyzing = false }
+        do {
+            if deliveriesAtAnalysis == nil {
+                deliveriesAtAnalysis = try await withSession { session in
+                    try await session.run {
+                        Int(try $0.queryFirst(Self.deliveriesEstimate)?.int(0) ?? 0)
+                    }
+                }
+            }
+            guard deliveriesSinceAnalysis >= max(Self.analysisFloor, deliveriesAtAnalysis ?? 0) else { return }
+            let written = deliveriesSinceAnalysis
+            let size = try await withSession { session in
+                try await session.run {
+                    try $0.execute("ANALYZE deliveries")
+                    return Int(try $0.queryFirst(Self.deliveriesEstimate)?.int(0) ?? 0)
+                }
+            }
+            deliveriesAtAnalysis = size
+            deliveriesSinceAnalysis -= written
+            analyses += 1
+        } catch {
+            // The next chunk's call tries again; a store that cannot analyze still sends.
+        }
+    }
+
+    /// The table's size as PostgreSQL last estimated it (its statistics' row count).
+    static let deliveriesEstimate =
+        "SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = CAST('deliveries' AS regclass)"
+
+    /// Analyses of `deliveries` this store ran (tests).
+    private(set) var analyses = 0
 
     /// Runs `body` on the least busy connection.
     private func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
