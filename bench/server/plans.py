@@ -3,7 +3,12 @@ fills a project through the SDK and management APIs, then calls every read of th
 and the dashboard's several times each (past the five calls after which PostgreSQL may keep a
 prepared statement's generic plan), and the SDK's write routes once more on the filled tables.
 
-    python3 bench/server/plans.py API_URL ADMIN_KEY RTOKEN PROJECT_ID RESOURCE_ID DEVICES
+    python3 bench/server/plans.py API_URL ADMIN_KEY RTOKEN PROJECT_ID RESOURCE_ID DEVICES DATABASE_URL
+
+The tables are analyzed (psql) after the messages are sent and before the reads: the statistics a
+server that has run for a while has (autovacuum analyzes a table once a tenth of it changed), so a
+read that still walks a table does so by its plan, not for want of statistics. The messages' own
+statements run on whatever PostgreSQL had planned while the deliveries were being written.
 
 Every answer must be 2xx (a 4xx or 5xx stops the audit with its text: a call the audit makes
 wrongly must not pass as a fast one). What PostgreSQL did is read by plans.sh afterwards.
@@ -11,13 +16,14 @@ wrongly must not pass as a fast one). What PostgreSQL did is read by plans.sh af
 import concurrent.futures
 import http.client
 import json
+import subprocess
 import sys
 import threading
 import time
 import urllib.parse
 
 api, admin, rtoken = sys.argv[1], sys.argv[2], sys.argv[3]
-project, resource, devices = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+project, resource, devices, database = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
 base = urllib.parse.urlsplit(api)
 local = threading.local()
 REPEATS = 8
@@ -104,6 +110,8 @@ for message in messages:
     while not call("GET", "/admin/messages/" + message)["done"]:
         time.sleep(0.2)
 print("plans: %-36s %6d in %5.1f s" % ("messages sent (no credentials: failed)", len(messages), time.time() - started))
+
+subprocess.run(["psql", "-X", "-q", "-c", "ANALYZE", database.split("?")[0]], check=True)
 
 # The reads, each REPEATS times with varying arguments where a route takes some.
 reads = [

@@ -7,8 +7,9 @@
 # subscription per subscribe (docs/scaling.md, "the token lookups' plan trap"). This audit makes every
 # call use its generic plan (`plan_cache_mode = force_generic_plan` for the database, before tern
 # connects), fills a project through the APIs (bench/server/plans.py: DEVICES devices with built-in
-# and custom fields, tags on a fifth, goals on a quarter, three messages, a segment), calls every read
-# of the management API and the dashboard 8 times, and the SDK's writes again on the full tables.
+# and custom fields, tags on a fifth, goals on a quarter, three messages, a segment), analyzes the
+# tables, calls every read of the management API and the dashboard 8 times, and the SDK's writes
+# again on the full tables.
 # Then it prints, from pg_stat_statements, each statement's calls, mean time, rows and shared buffers
 # read per call (the figure that does not depend on the machine's noise: a walk shows as thousands of
 # buffers for a few rows), and the plans auto_explain logged for calls over SLOW_MS.
@@ -63,7 +64,7 @@ psql_ -c "SELECT pg_stat_statements_reset()" >/dev/null
 
 echo "== filling and reading ($devices devices)"
 python3 bench/server/plans.py "$api_url" "$(field admin_key)" "$(field rtoken)" "$(field project_id)" \
-    "$(field resource_id)" "$devices"
+    "$(field resource_id)" "$devices" "$url"
 
 echo
 echo "== the $TOP statements that read the most shared buffers per call (generic plans, full tables)"
