@@ -95,7 +95,7 @@ public actor PostgresStore: Store {
     /// rows a second. The outcome update's plan chosen while the table was small (a sequential scan
     /// per 64 outcomes) stayed through a large campaign's start on a fresh cluster
     /// (bench/server/plans.sh, docs/scaling.md). So when this node's fan-outs have written as many
-    /// deliveries as the table held at its last analysis (at least ``analysisFloor``), it analyzes
+    /// deliveries as the table held at its last analysis (at least `analysisFloor`), it analyzes
     /// the table, and every connection plans its statements on `deliveries` again: a plan is at
     /// most one doubling out of date. An analysis that fails is tried again after the next chunk.
     public func deliveriesWritten(_ count: Int) async {
