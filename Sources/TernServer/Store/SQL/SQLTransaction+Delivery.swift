@@ -190,16 +190,15 @@ extension SQLTransaction {
 
     /// Writes each outcome whose row its attempt still holds (`sending`, the same attempt, the same
     /// message). Binds per row: id, message, attempt, status, reason, provider message id, due at;
-    /// then the time and `sending`. The values are cast so that PostgreSQL knows their types in the
-    /// VALUES list.
+    /// then the time, and on PostgreSQL `sending`. The values are cast so that PostgreSQL knows their
+    /// types in the VALUES list.
     ///
-    /// `sending` is bound, not written in the text: with the literal, PostgreSQL may read the rows
-    /// through `deliveries_message_due` (whose condition, queued or sending, the literal satisfies),
-    /// and a generic plan chosen while the table was small did, for every outcome: it walked every
-    /// queued and sending delivery of the message (bench/server/plans.sh, docs/scaling.md). A bound
-    /// status leaves that index out of every plan. A generic plan of many rows chosen on a small
-    /// table may still read the whole table, once per statement, until autovacuum next analyzes it;
-    /// planning each call instead halved PostgreSQL's send rate, so it was not kept.
+    /// On PostgreSQL `sending` is bound, not written in the text: with the literal, PostgreSQL may
+    /// read the rows through `deliveries_message_due` (whose condition, queued or sending, the literal
+    /// satisfies), and plans chosen while the table was small did, for every outcome: they walked
+    /// every unsent delivery of the message (bench/server/plans.sh, docs/scaling.md). A bound status
+    /// leaves that index out of its generic plans. SQLite keeps the literal: it compiles a statement
+    /// again at every run when a bound value decides whether a partial index applies.
     static func updateDeliveriesSQL(rows: Int) -> String {
         let values = Array(
             repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
@@ -211,7 +210,7 @@ extension SQLTransaction {
                 provider_message_id = outcome.provider_message_id, due_at = outcome.due_at, updated_at = ?
             FROM outcome
             WHERE deliveries.id = outcome.id AND deliveries.message_id = outcome.message_id
-                AND deliveries.attempts = outcome.attempts AND deliveries.status = ?
+                AND deliveries.attempts = outcome.attempts AND deliveries.status = \(Self.dialect == .postgres ? "?" : "'sending'")
             """
     }
 
@@ -226,7 +225,7 @@ extension SQLTransaction {
                 ] as [any SQLiteBindable]
         }
         values.append(now)
-        values.append(DeliveryStatus.sending.rawValue)
+        if Self.dialect == .postgres { values.append(DeliveryStatus.sending.rawValue) }
         return values
     }
 
