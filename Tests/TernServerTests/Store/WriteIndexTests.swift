@@ -1,6 +1,7 @@
 import Foundation
 import TernProtocol
 import TernSQLite
+import TernTestSupport
 import Testing
 
 @testable import TernServer
@@ -103,15 +104,17 @@ import Testing
         }
         let onEmpty = try plan()
         #expect(!onEmpty.contains("deliveries_pkey"), "\(onEmpty)")
-        // 100,000 deliveries of one message, written past the foreign key, on another connection
-        // (changing session_replication_role drops the connection's plans).
-        try writer.execute(
-            """
-            SET session_replication_role = replica;
-            INSERT INTO deliveries (message_id, subscription_id, provider, token, status, attempts, due_at, updated_at)
-                SELECT 1, n, 'ios-apns', 't' || n, 'sending', 1, 0, 0 FROM generate_series(1, 100000) AS n;
-            SET session_replication_role = origin
-            """)
+        // 100,000 deliveries of one message, written past the foreign key, on a connection of their
+        // own (changing session_replication_role drops a connection's plans) and off Swift's
+        // cooperative pool (the insert blocks for a while).
+        try await offThePool {
+            try PostgresConnection(url: url).execute(
+                """
+                SET session_replication_role = replica;
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, status, attempts, due_at, updated_at)
+                    SELECT 1, n, 'ios-apns', 't' || n, 'sending', 1, 0, 0 FROM generate_series(1, 100000) AS n
+                """)
+        }
         // The table's size as PostgreSQL's statistics know it: only an analysis changes it here.
         func estimate() throws -> Int64 { try writer.queryFirst(PostgresStore.deliveriesEstimate)?.int(0) ?? -1 }
         #expect(try estimate() == 0)
