@@ -100,9 +100,8 @@ import Testing
             try await store.write { tx -> Bool in
                 _ = try tx.createProject(name: "held", audience: nil, now: 1)
                 started.signal()
-                // Through the writer's actor, the read below would wait for this very write. A
-                // minute: a loaded full run has stalled other tests' threads for over 10 s.
-                return readDone.wait(timeout: .now() + 60) == .success
+                // Through the writer's actor, the read below would wait for this very write.
+                return readDone.wait(timeout: .now() + 10) == .success
             }
         }
         await withCheckedContinuation { continuation in
