@@ -4,15 +4,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each step's header says how long the run has taken so far, so a slow CI run shows which step grew.
+step() { echo "== [$((SECONDS / 60))m$((SECONDS % 60))s] $1"; }
+trap 'step end' EXIT
+
+step "set-up (scripts/setup.sh)"
 scripts/setup.sh
 
-echo "== format (swift format lint --strict)"
+step "format (swift format lint --strict)"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Examples
 
-echo "== build (warnings are errors)"
+step "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
-echo "== iOS build (every SDK target; the Notification Service Extension as an app extension links it)"
+step "iOS build (every SDK target; the Notification Service Extension as an app extension links it)"
 sdk_targets=(TernCore TernPush TernNotificationService TernTarget TernProfile TernInApp TernInAppUI TernInbox
     TernInboxUI)
 ios_build=../shared/apple/ios-build.sh
@@ -30,28 +35,28 @@ else
     echo "iOS build: skipped (no $ios_build beside the repository and no Xcode iPhoneOS SDK)"
 fi
 
-echo "== docs (make docs: every SDK product's DocC, checked; symbol graphs from the build above)"
+step "docs (make docs: every SDK product's DocC, checked; symbol graphs from the build above)"
 scripts/docs.sh --no-build
 
-echo "== the DocC articles' Swift compiles against the SDK"
+step "the DocC articles' Swift compiles against the SDK"
 scripts/tests/docs-snippets.sh
 
-echo "== public API against api-baseline/ (swift-api-digester, the build above)"
+step "public API against api-baseline/ (swift-api-digester, the build above)"
 scripts/api-baseline.sh check
 
-echo "== the docs and API checks fail on planted mistakes"
+step "the docs and API checks fail on planted mistakes"
 scripts/tests/docs-checks.sh
 
-echo "== the operators' guide: its backup and restore steps against a real tern serve"
+step "the operators' guide: its backup and restore steps against a real tern serve"
 scripts/tests/backup-restore.sh
 
-echo "== the example app compiled for iOS (../shared/apple/ios-build.sh)"
+step "the example app compiled for iOS (../shared/apple/ios-build.sh)"
 # The SDK's own iOS build is green (the step above), so the example is checked strictly.
 scripts/examples.sh
 
-echo "== PostgreSQL (a throwaway cluster for the PostgreSQL store tests)"
+step "PostgreSQL (a throwaway cluster for the PostgreSQL store tests)"
 postgres_dir="$(mktemp -d "${TMPDIR:-/tmp}/tern-postgres.XXXXXX")"
-trap 'scripts/postgres.sh stop "$postgres_dir"' EXIT
+trap 'scripts/postgres.sh stop "$postgres_dir"; step end' EXIT
 if [ -n "${TERN_TEST_POSTGRES_URL:-}" ]; then
     echo "PostgreSQL: using TERN_TEST_POSTGRES_URL from the environment"
 elif url="$(scripts/postgres.sh start "$postgres_dir")"; then
@@ -64,22 +69,22 @@ else
     echo "PostgreSQL store tests skipped: PostgreSQL is not installed here (scripts/setup.sh installs it on Debian)"
 fi
 
-echo "== the operators' guide: its PostgreSQL backup and restore steps against a real tern serve"
+step "the operators' guide: its PostgreSQL backup and restore steps against a real tern serve"
 if [ -n "${TERN_TEST_POSTGRES_URL:-}" ]; then
     scripts/tests/backup-restore.sh postgresql
 else
     echo "backup-restore (postgresql): skipped, no PostgreSQL"
 fi
 
-echo "== tests"
+step "tests"
 swift test --skip-build -Xswiftc -warnings-as-errors "$@"
 
-echo "== API document against the server (schemathesis, every check)"
+step "API document against the server (schemathesis, every check)"
 scripts/schemathesis.sh
 
 # The dashboard in Debian's Chromium against a real tern serve, the APNs stand-in and tern device.
 # Screenshots of every page are left in .build/dashboard-screenshots.
 if [ $# -eq 0 ]; then
-    echo "== dashboard (browser)"
+    step "dashboard (browser)"
     python3 Tests/Browser/dashboard_test.py --binary .build/debug/tern
 fi
