@@ -32,9 +32,7 @@ struct DeviceProcess {
 
     func readAll() async throws -> Data {
         let handle = output.fileHandleForReading
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
-        }
+        return try await offThePool { handle.readDataToEndOfFile() }
     }
 
     /// Waits for the process to end and returns its status (the signal's number when killed).

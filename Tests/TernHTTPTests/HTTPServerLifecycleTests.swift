@@ -1,6 +1,8 @@
 import Foundation
-import TernHTTP
+import TernTestSupport
 import Testing
+
+@testable import TernHTTP
 
 @Suite struct HTTPServerLifecycleTests {
     @Test func portZeroPicksAFreePortThatAnswers() async throws {
@@ -65,22 +67,14 @@ import Testing
         let connection = try RawConnection(port: server.port)
         try await connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         await gate.waitForArrivals(1)
-        let stopped = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            server.stop()
-            stopped.signal()
-        }
+        let stopping = Task { try await offThePool { server.stop() } }
+        while !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
         await gate.release()
         let response = try await connection.readResponse()
         #expect(response.status == 200)
         #expect(response.text == "finished")
         #expect(response.headers["connection"]?.lowercased() == "close")
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                stopped.wait()
-                continuation.resume()
-            }
-        }
+        try await stopping.value
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -94,12 +88,7 @@ import Testing
         let connection = try RawConnection(port: server.port)
         try await connection.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
         await gate.waitForArrivals(1)
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                server.stop()
-                continuation.resume()
-            }
-        }
+        try await offThePool { server.stop() }
         let response = try await connection.readResponse()
         #expect(response.status == 503)
         #expect(response.text == #"{"error":503,"error_text":"server is shutting down","profile":null}"#)

@@ -66,7 +66,8 @@ final class KilledDevice: Sendable {
             try ServerProcess.binaryURL().path, ["device"] + arguments, output: .pipe(pipe), error: .null)
         let device = KilledDevice(process)
         let handle = pipe.fileHandleForReading
-        DispatchQueue.global().async {
+        // A thread of its own: the loop blocks for the device's whole life.
+        Thread.detachNewThread {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }

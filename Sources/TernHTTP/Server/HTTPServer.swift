@@ -129,6 +129,9 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// True once `stop()` began: answers from then on close their connections.
+    var isStopping: Bool { core.stopping.load(ordering: .relaxed) }
+
     /// Stops gracefully: stops accepting, lets requests in flight finish (up to
     /// `shutdownGraceSeconds`, then answers them 503), closes every connection. Idempotent; blocks
     /// the calling thread until done.

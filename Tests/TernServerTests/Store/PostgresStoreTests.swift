@@ -153,7 +153,7 @@ import Testing
                 _ = release.wait(timeout: .now() + 10)  // the transaction stays open meanwhile
             }
         }
-        subscribed.wait()
+        try await offThePool { subscribed.wait() }
         try await second.write { tx in try subscribe(tx, 1) }
         release.signal()
         try await held.value

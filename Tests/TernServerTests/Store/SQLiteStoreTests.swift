@@ -104,12 +104,7 @@ import Testing
                 return readDone.wait(timeout: .now() + 10) == .success
             }
         }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                started.wait()
-                continuation.resume()
-            }
-        }
+        try await offThePool { started.wait() }
         let during = try await store.read { try $0.projects().map(\.name) }
         readDone.signal()
         #expect(try await writing.value, "the read waited for the write in progress")
