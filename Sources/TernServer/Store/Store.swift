@@ -35,6 +35,8 @@ public protocol Store: Sendable {
 }
 
 extension Store {
+    /// Does nothing: a backend whose plans do not follow table statistics (SQLite) has nothing to
+    /// refresh.
     public func deliveriesWritten(_ count: Int) async {}
 }
 

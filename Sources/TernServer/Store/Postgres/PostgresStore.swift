@@ -100,26 +100,26 @@ public actor PostgresStore: Store {
     /// most one doubling out of date. An analysis that fails is tried again after the next chunk.
     public func deliveriesWritten(_ count: Int) async {
         deliveriesSinceAnalysis += count
-        guard !analyzing, !closed else { return }
+        guard deliveriesSinceAnalysis >= Self.analysisFloor, !analyzing, !closed else { return }
         analyzing = true
         defer { analyzing = false }
         do {
-            if deliveriesAtAnalysis == nil {
-                deliveriesAtAnalysis = try await withSession { session in
-                    try await session.run {
-                        Int(try $0.queryFirst(Self.deliveriesEstimate)?.int(0) ?? 0)
-                    }
-                }
+            // The size at the last analysis: this node's own, or (before its first) the statistics'.
+            let known: Int
+            if let size = deliveriesAtAnalysis {
+                known = size
+            } else {
+                known = try await withSession { session in try await session.run(Self.estimatedDeliveries) }
+                deliveriesAtAnalysis = known
             }
-            guard deliveriesSinceAnalysis >= max(Self.analysisFloor, deliveriesAtAnalysis ?? 0) else { return }
+            guard deliveriesSinceAnalysis >= known else { return }
             let written = deliveriesSinceAnalysis
-            let size = try await withSession { session in
+            deliveriesAtAnalysis = try await withSession { session in
                 try await session.run {
                     try $0.execute("ANALYZE deliveries")
-                    return Int(try $0.queryFirst(Self.deliveriesEstimate)?.int(0) ?? 0)
+                    return try Self.estimatedDeliveries($0)
                 }
             }
-            deliveriesAtAnalysis = size
             deliveriesSinceAnalysis -= written
             analyses += 1
         } catch {
@@ -130,6 +130,10 @@ public actor PostgresStore: Store {
     /// The table's size as PostgreSQL last estimated it (its statistics' row count).
     static let deliveriesEstimate =
         "SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = CAST('deliveries' AS regclass)"
+
+    private static func estimatedDeliveries(_ connection: PostgresConnection) throws -> Int {
+        Int(try connection.queryFirst(deliveriesEstimate)?.int(0) ?? 0)
+    }
 
     /// Analyses of `deliveries` this store ran (tests).
     private(set) var analyses = 0
