@@ -281,13 +281,16 @@ extension SQLTransaction {
         return reasons
     }
 
+    /// A message's deliveries after a cursor, in id order: read through `deliveries_message_page`.
+    static var deliveriesPageQuery: String {
+        """
+        SELECT id, subscription_id, provider, status, attempts, reason, provider_message_id, updated_at
+        FROM deliveries WHERE message_id = ? AND id > ? ORDER BY id LIMIT ?
+        """
+    }
+
     func deliveries(messageId: Int64, afterId: Int64, limit: Int) throws -> [DeliveryRow] {
-        try database.query(
-            """
-            SELECT id, subscription_id, provider, status, attempts, reason, provider_message_id, updated_at
-            FROM deliveries WHERE message_id = ? AND id > ? ORDER BY id LIMIT ?
-            """, [messageId, afterId, limit]
-        ).map { row in
+        try database.query(Self.deliveriesPageQuery, [messageId, afterId, limit]).map { row in
             DeliveryRow(
                 id: row.requiredInt(0), subscriptionId: row.requiredInt(1),
                 provider: try PushProvider.storedPush(row.requiredString(2)),
