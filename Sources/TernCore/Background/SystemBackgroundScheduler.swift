@@ -18,7 +18,7 @@ protocol SystemTaskPort: Sendable {
 }
 
 /// What the SDK does with a system background task, decided here so Linux tests reach it; the
-/// Apple side (``AppleBackgroundTasks``) only passes `BGTaskScheduler` in.
+/// Apple side (`AppleBackgroundTasks`) only passes `BGTaskScheduler` in.
 ///
 /// - Each identifier is registered with the system once per process: a second
 ///   `BGTaskScheduler.register` for one identifier ends the app, so a second registration keeps

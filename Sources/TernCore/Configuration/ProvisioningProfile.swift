@@ -4,7 +4,7 @@ import TernProtocol
 /// Reads the APNs environment out of a provisioning profile (`embedded.mobileprovision`): the
 /// profile is a signed CMS message whose content is an XML property list, and its
 /// `Entitlements` → `aps-environment` says `development` (the sandbox) or `production`. Portable:
-/// the iOS glue (``AppleProvisioningProfile``) only finds the file.
+/// the iOS glue (`AppleProvisioningProfile`) only finds the file.
 ///
 /// ```swift
 /// let data = try Data(contentsOf: Bundle.main.url(forResource: "embedded", withExtension: "mobileprovision")!)
