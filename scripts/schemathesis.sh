@@ -71,6 +71,10 @@ print(f"{header}.{claims}.{b64(signature)}")')
 
 mkdir -p "$REPORT_DIR"
 status=0
+# The runs go side by side, each a process of its own (schemathesis generates its cases in Python,
+# one core a run), and print their reports in order once all ended.
+runs=()
+pids=()
 run() {
     local name=$1
     shift
@@ -79,11 +83,12 @@ run() {
     # per-operation settings in scripts/schemathesis.toml.
     local checks=()
     [ "$CHECKS" = all ] || checks=(--checks "$CHECKS")
-    echo "== schemathesis: $name"
     # From the temporary directory: schemathesis leaves a .schemathesis folder where it runs.
     (cd "$data" && SCHEMATHESIS_HOOKS=schemathesis_hooks TERN_ST_RESOURCE_ID=$resource_id PYTHONPATH="$repo/scripts" st --config-file "$repo/scripts/schemathesis.toml" run "$repo/docs/api/openapi.yaml" --url "$root" "${checks[@]}" \
         --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --seed "$SEED" --report junit \
-        --report-dir "$REPORT_DIR/$name" "$@") || status=1
+        --report-dir "$REPORT_DIR/$name" "$@" >"$data/st-$name.out" 2>&1; echo $? >"$data/st-$name.status") &
+    runs+=("$name")
+    pids+=($!)
 }
 run sdk --include-path-regex '^/api/v1/(push|profile|event|inapp|identity)/' -H "X-Tern-RToken: $rtoken" \
     -H "Authorization: Bearer $jwt"
@@ -92,6 +97,12 @@ run sdk --include-path-regex '^/api/v1/(push|profile|event|inapp|identity)/' -H 
 run admin --include-path-regex '^/api/v1/admin/' --exclude-path-regex '^/api/v1/admin/keys/' \
     -H "Authorization: Bearer $admin_key"
 run ops --include-path-regex '^/(healthz|metrics)$'
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+for name in "${runs[@]}"; do
+    echo "== schemathesis: $name"
+    cat "$data/st-$name.out"
+    [ "$(cat "$data/st-$name.status")" = 0 ] || status=1
+done
 
 if grep -q '"level":"error"' "$data/server.log"; then
     echo "== the server logged errors:"
