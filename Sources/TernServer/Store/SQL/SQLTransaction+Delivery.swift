@@ -281,16 +281,35 @@ extension SQLTransaction {
         return reasons
     }
 
-    /// A message's deliveries after a cursor, in id order: read through `deliveries_message_page`.
+    /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`.
+    /// Its arguments: the message, the cursor, the message again on PostgreSQL only, the limit.
+    ///
+    /// SQLite answers `message_id = ? AND id > ?` from that index by itself (the rowid follows the
+    /// message in every entry). PostgreSQL's planner took the primary key for it, even planned for
+    /// the call's values: it takes a message's rows to be spread evenly along the ids, so a walk by
+    /// id until the page is full looks short; it read every later delivery of the table on an old
+    /// message's last page (bench/server/plans.sh). A row comparison with an upper bound on the
+    /// message is a range only the page index answers, and the statement is planned at each call,
+    /// as a generic plan cannot tell how wide that range is.
     static var deliveriesPageQuery: String {
-        """
-        SELECT id, subscription_id, provider, status, attempts, reason, provider_message_id, updated_at
-        FROM deliveries WHERE message_id = ? AND id > ? ORDER BY id LIMIT ?
-        """
+        let columns = "id, subscription_id, provider, status, attempts, reason, provider_message_id, updated_at"
+        return switch dialect {
+        case .sqlite: "SELECT \(columns) FROM deliveries WHERE message_id = ? AND id > ? ORDER BY id LIMIT ?"
+        case .postgres:
+            """
+            SELECT \(columns) FROM deliveries WHERE (message_id, id) > (?, ?) AND message_id <= ?
+            ORDER BY message_id, id LIMIT ?
+            """
+        }
     }
 
     func deliveries(messageId: Int64, afterId: Int64, limit: Int) throws -> [DeliveryRow] {
-        try database.query(Self.deliveriesPageQuery, [messageId, afterId, limit]).map { row in
+        let rows =
+            switch Self.dialect {
+            case .sqlite: try database.query(Self.deliveriesPageQuery, [messageId, afterId, limit])
+            case .postgres: try database.queryOnce(Self.deliveriesPageQuery, [messageId, afterId, messageId, limit])
+            }
+        return try rows.map { row in
             DeliveryRow(
                 id: row.requiredInt(0), subscriptionId: row.requiredInt(1),
                 provider: try PushProvider.storedPush(row.requiredString(2)),
