@@ -14,16 +14,22 @@
 # read per call (the figure that does not depend on the machine's noise: a walk shows as thousands of
 # buffers for a few rows), and the plans auto_explain logged for calls over SLOW_MS.
 #
+# The forced mode reaches the statements tern runs unprepared too (the audience filters, a deliveries
+# page), which a server in PostgreSQL's default mode plans for each call's values:
+# PLAN_CACHE_MODE=auto audits them as they run there.
+#
 #   bench/server/plans.sh [DEVICES]        (20000)
 #   TERN_BIN=/tmp/tern SLOW_MS=5 TOP=40 bench/server/plans.sh 50000
 #   KEEP=1 bench/server/plans.sh           # keeps the scratch directory (the cluster's log)
 #   HOLD=1 bench/server/plans.sh           # keeps the cluster and the server up afterwards (EXPLAIN by hand)
+#   PLAN_CACHE_MODE=auto bench/server/plans.sh   # PostgreSQL's default plan choice instead
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 devices=${1:-20000}
 SLOW_MS=${SLOW_MS:-10}
 TOP=${TOP:-30}
+PLAN_CACHE_MODE=${PLAN_CACHE_MODE:-force_generic_plan}
 
 work=$(mktemp -d /tmp/tern-bench-plans.XXXXXX)
 chmod 755 "$work" # the cluster runs as another user when this runs as root
@@ -50,7 +56,7 @@ url=$(POSTGRES_OPTS="-c shared_preload_libraries=pg_stat_statements,auto_explain
 -c auto_explain.log_min_duration=${SLOW_MS}ms -c auto_explain.log_analyze=on -c auto_explain.log_buffers=on \
 -c pg_stat_statements.max=5000 -c pg_stat_statements.track_utility=off" scripts/postgres.sh start "$work/pg" | tail -1)
 psql_() { PGPASSWORD=tern psql -X -q -v ON_ERROR_STOP=1 "${url%%\?*}" "$@"; }
-psql_ -c "CREATE EXTENSION pg_stat_statements" -c "ALTER DATABASE tern_test SET plan_cache_mode = force_generic_plan"
+psql_ -c "CREATE EXTENSION pg_stat_statements" -c "ALTER DATABASE tern_test SET plan_cache_mode = $PLAN_CACHE_MODE"
 
 data="$work/tern"
 mkdir -p "$data"
@@ -67,7 +73,7 @@ python3 bench/server/plans.py "$api_url" "$(field admin_key)" "$(field rtoken)" 
     "$(field resource_id)" "$devices" "$url"
 
 echo
-echo "== the $TOP statements that read the most shared buffers per call (generic plans, full tables)"
+echo "== the $TOP statements that read the most shared buffers per call (plan_cache_mode $PLAN_CACHE_MODE, full tables)"
 psql_ -P pager=off -c "
 SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms, round(max_exec_time::numeric, 1) AS max_ms,
        round(rows::numeric / calls, 1) AS rows_per_call,
