@@ -70,10 +70,12 @@ import Testing
         #expect(full.messages.last?.title == "m1" && full.messages.first?.title == "m250")
 
         // An expired one disappears.
-        let soon = Int64(Date().timeIntervalSince1970 * 1000) + 1500
+        // Five seconds to see it synced (a loaded run can take seconds for a put and a sync), then
+        // as long as is left of them and a little more.
+        let soon = Int64(Date().timeIntervalSince1970 * 1000) + 5000
         try await Self.put(server, ada.profileId, "flash", extra: ["expires_at": soon])
         #expect(try await a.tern.inbox.sync().messages.first?.title == "flash")
-        try await Task.sleep(for: .milliseconds(1800))
+        try await Task.sleep(for: .milliseconds(max(0, soon - Int64(Date().timeIntervalSince1970 * 1000)) + 300))
         let afterExpiry = try await a.tern.inbox.sync()
         #expect(afterExpiry.messages.contains { $0.title == "flash" } == false)
         // "flash" pushed m1 out as the 251st, then left: 249 remain.

@@ -29,20 +29,24 @@ import Testing
         #expect(try await call(server, old, "GET", "/projects/\(otherId)/databases").status == 404)
         #expect(try await call(server, old, "POST", "/projects/\(server.projectId)/pixels", ["sid": "x"]).status == 403)
 
-        let rotated = try await call(server, admin, "POST", "/keys/\(id)/rotate", ["grace_seconds": 4])
+        // An hour's grace, then a second's: the first shows the old secret working without a race
+        // against the clock, the second shows the secret it replaced stopping once it has passed.
+        let rotated = try await call(server, admin, "POST", "/keys/\(id)/rotate", ["grace_seconds": 3600])
         let new = try #require(rotated.json?["secret"] as? String, "\(rotated.text)")
         #expect(try await call(server, old, "GET", "/projects").status == 200, "within the grace period")
-        try await Task.sleep(for: .milliseconds(4500))
-        #expect(try await call(server, old, "GET", "/projects").status == 401, "after the grace period")
-        #expect(try await call(server, new, "GET", "/projects").status == 200)
+        let second = try await call(server, admin, "POST", "/keys/\(id)/rotate", ["grace_seconds": 1])
+        let newer = try #require(second.json?["secret"] as? String, "\(second.text)")
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await call(server, new, "GET", "/projects").status == 401, "after the grace period")
+        #expect(try await call(server, newer, "GET", "/projects").status == 200)
         #expect(try await call(server, admin, "DELETE", "/keys/\(id)").status == 204)
-        #expect(try await call(server, new, "GET", "/projects").status == 401)
+        #expect(try await call(server, newer, "GET", "/projects").status == 401)
 
         let audit = try await call(server, admin, "GET", "/audit")
         let actions = (audit.jsonArray ?? []).compactMap { ($0 as? [String: Any])?["action"] as? String }
         #expect(actions.contains("POST /api/v1/admin/keys/{key_id}/rotate"), "\(audit.text)")
         #expect(actions.contains("DELETE /api/v1/admin/keys/{key_id}"), "\(audit.text)")
         #expect(actions.contains("POST /api/v1/admin/projects"), "\(audit.text)")
-        #expect(!audit.text.contains(new) && !audit.text.contains(old))
+        #expect(!audit.text.contains(new) && !audit.text.contains(old) && !audit.text.contains(newer))
     }
 }
