@@ -41,6 +41,13 @@ if [ -d "$cache" ] && [ "$(cat "$cache/.tern-files" 2>/dev/null)" != "$files" ];
 fi
 mkdir -p "$cache"
 echo "$files" >"$cache/.tern-files"
+# The SDK's own iOS build (make test's step before this one, in .build/ios) has unpacked Apple's SDK
+# and built SwiftUI from its interface (over a minute): the example's build takes both from there.
+shared="$root/.build/ios"
+if [ "$(uname)" != Darwin ] && [ -d "$shared/sdk/iPhoneOS17.0.sdk" ] && [ -f "$shared/prebuilt/SwiftUI.swiftmodule" ]; then
+    export TERN_IOS_SDK="$shared/sdk/iPhoneOS17.0.sdk"
+    [ -e "$cache/prebuilt" ] || ln -s "$shared/prebuilt" "$cache/prebuilt"
+fi
 (cd "$root/Examples" && TERN_IOS_SCRATCH="$cache" "$script" TernExampleApp) \
     >"$log" 2>&1 || status=$?
 (cd "$root/Examples" && TERN_IOS_SCRATCH="$cache" "$script" --extension TernExampleNotificationService) \
