@@ -86,6 +86,8 @@ struct AdminRoutes: Sendable {
             }
             Route.json("GET", "\(p)/subscriptions") { request in
                 let query = request.http.query
+                // Checked first: a request without it is refused whatever its channel.
+                let resourceId = try request.integer("resource_id")
                 guard let token = query["subscription_id"], !token.isEmpty else {
                     throw APIError.badRequest("subscription_id is required (the push token, or the address)")
                 }
@@ -100,8 +102,7 @@ struct AdminRoutes: Sendable {
                 }
                 let known = query["provider"] != nil ? try Validation.provider(provider) : nil
                 return try await service.findSubscriptions(
-                    resourceId: try request.integer("resource_id"), channel: channel, provider: known,
-                    token: token)
+                    resourceId: resourceId, channel: channel, provider: known, token: token)
             }
         }
         let configureResource = RouteGroup([service.check(.configure, .resource)]) {

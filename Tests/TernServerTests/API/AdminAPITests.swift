@@ -114,6 +114,19 @@ import Testing
         let shown = try await server.admin("GET", "/profiles/\(id)")
         #expect((shown.json["subscriptions"] as? [[String: Any]])?.first?["subscription_id"] as? String == "token-1")
     }
+
+    /// A subscription lookup names its resource, whatever the channel: without it the answer is a
+    /// 400 that says so, not an empty list (schemathesis found the unknown channel's answer first).
+    @Test func aSubscriptionLookupWithoutItsResourceIs400ForEveryChannel() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        for channel in ["push", "email", "no-such-channel"] {
+            let answer = try await server.admin(
+                "GET", "/subscriptions",
+                query: ["subscription_id": "token-1", "provider": "ios-apns", "channel": channel])
+            #expect(answer.status == 400 && answer.errorText.contains("resource_id"), "\(channel): \(answer.errorText)")
+        }
+    }
 }
 
 /// Router behaviour shared by every route.
