@@ -86,7 +86,8 @@ run() {
     # From the temporary directory: schemathesis leaves a .schemathesis folder where it runs.
     (cd "$data" && SCHEMATHESIS_HOOKS=schemathesis_hooks TERN_ST_RESOURCE_ID=$resource_id PYTHONPATH="$repo/scripts" st --config-file "$repo/scripts/schemathesis.toml" run "$repo/docs/api/openapi.yaml" --url "$root" "${checks[@]}" \
         --max-examples "$MAX_EXAMPLES" --generation-database ":memory:" --seed "$SEED" --report junit \
-        --report-dir "$REPORT_DIR/$name" "$@" >"$data/st-$name.out" 2>&1; echo $? >"$data/st-$name.status") &
+        --report-dir "$REPORT_DIR/$name" "$@" >"$data/st-$name.out" 2>&1 && echo 0 >"$data/st-$name.status" ||
+        echo 1 >"$data/st-$name.status") &
     runs+=("$name")
     pids+=($!)
 }
