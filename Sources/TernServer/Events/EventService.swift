@@ -76,7 +76,7 @@ struct EventService: Sendable {
                     }
                     profile = found
                 }
-                _ = try tx.insertGoal(
+                try tx.insertGoal(
                     GoalRecord(
                         pixelId: pixel.id, profileId: profile?.id, resourceId: caller.resource.id,
                         clientId: goal.clientId, eventName: goal.eventName, sendMessageId: goal.sendMessageId,

@@ -201,12 +201,14 @@ enum GroupCommit {
                 do {
                     try write.apply(backend.transaction)
                 } catch {
+                    // First: when the batch itself failed under this write (PostgreSQL's held
+                    // savepoint statements), this throws, and the write runs again alone.
+                    try backend.rollbackToSavepoint()
                     if backend.mayRunAgain(error) {
                         again.insert(ObjectIdentifier(write))
                     } else {
                         failures[ObjectIdentifier(write)] = backend.storeError(error)
                     }
-                    try backend.rollbackToSavepoint()
                     continue
                 }
                 try backend.releaseSavepoint()

@@ -196,11 +196,11 @@ public protocol SubscriptionQueries {
 
 /// Goals and push events.
 public protocol EventQueries {
-    /// Stores a goal.
+    /// Stores a goal. Nothing is read back, so on PostgreSQL the insert goes with the write's next
+    /// statement, in its round trip (`runBeforeNext`); its `id` is ignored (the store numbers it).
     ///
     /// - Parameter goal: The goal, resolved to its pixel.
-    /// - Returns: The goal's row id.
-    func insertGoal(_ goal: GoalRecord) throws -> Int64
+    func insertGoal(_ goal: GoalRecord) throws
     /// A pixel's goals, newest first.
     func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord]
     /// False when the same resource already has this message's event of this type.

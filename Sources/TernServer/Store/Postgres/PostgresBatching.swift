@@ -7,16 +7,15 @@ import Foundation
 ///
 /// Every statement is a round trip to the server, and on this path the round trips are the cost
 /// (the profile of `push/subscribe` on PostgreSQL: the connection's send and its wait for the
-/// answer, half of all samples). So a write's `RELEASE` is not sent alone: it goes in one query
-/// string with the next write's `SAVEPOINT`, or with the batch's `COMMIT` (one round trip a write
-/// fewer). A `RELEASE` that fails fails that string, and the batch runs again write by write, as
-/// when it was sent alone.
+/// answer, half of all samples). So a write's `SAVEPOINT` and `RELEASE` are not sent alone: the
+/// connection holds them (``PostgresConnection/holdUntilNext(_:)``) and they go in one pipeline
+/// with the write's first statement, with the next write's, or with the batch's `COMMIT`. A held
+/// statement that fails is the batch's failure, not the write's that happened to carry it: the
+/// batch is rolled back and runs again write by write, as when it was sent alone.
 final class PostgresBatching: BatchingBackend {
     private let slot: PostgresConnectionSlot
     private let stats: PostgresStats
     private var connection: PostgresConnection
-    /// The last write's savepoint, released with the next statement this sends.
-    private var releasePending = false
 
     init(slot: PostgresConnectionSlot, stats: PostgresStats) throws(PostgresError) {
         self.slot = slot
@@ -39,7 +38,7 @@ final class PostgresBatching: BatchingBackend {
     private static let begin = "BEGIN; SET LOCAL lock_timeout = '\(lockTimeout)'"
 
     func beginBatch() throws {
-        releasePending = false
+        connection.discardHeld()
         do {
             try connection.execute(Self.begin)
         } catch let error where error.isUnavailable {
@@ -51,25 +50,30 @@ final class PostgresBatching: BatchingBackend {
     }
 
     func savepoint() throws {
-        try connection.execute(releasing("SAVEPOINT tern_write"))
+        connection.holdUntilNext("SAVEPOINT tern_write")
     }
 
-    func releaseSavepoint() throws { releasePending = true }
-
-    /// `statement`, after the pending `RELEASE` if there is one.
-    private func releasing(_ statement: String) -> String {
-        defer { releasePending = false }
-        return releasePending ? "RELEASE tern_write; " + statement : statement
+    func releaseSavepoint() throws {
+        try throwHeldFailure()
+        connection.holdUntilNext("RELEASE tern_write")
     }
 
     func rollbackToSavepoint() throws {
+        // The write's failure may have been a held statement's (its first statement carried them).
+        try throwHeldFailure()
         try connection.execute("ROLLBACK TO tern_write")
-        try connection.execute("RELEASE tern_write")
+        connection.holdUntilNext("RELEASE tern_write")
+    }
+
+    /// A held `SAVEPOINT` or `RELEASE` failed: the batch's transaction is not what its writes think.
+    private func throwHeldFailure() throws {
+        if let failure = connection.takeHeldFailure() { throw failure }
     }
 
     func commitBatch() throws {
         do {
-            try connection.execute(releasing("COMMIT"))
+            try throwHeldFailure()
+            try connection.execute("COMMIT")
         } catch {
             if !connection.isOpen { slot.drop() }
             throw error
@@ -77,7 +81,7 @@ final class PostgresBatching: BatchingBackend {
     }
 
     func rollbackBatch() {
-        releasePending = false
+        connection.discardHeld()
         guard connection.isOpen else { return slot.drop() }
         do {
             try connection.execute("ROLLBACK")
@@ -99,14 +103,19 @@ final class PostgresBatching: BatchingBackend {
 /// by one ``PostgresSession`` and used only on its thread.
 final class PostgresConnectionSlot {
     private let url: String
+    private let stats: PostgresStats?
     private var connection: PostgresConnection?
 
-    init(url: String) { self.url = url }
+    init(url: String, stats: PostgresStats? = nil) {
+        self.url = url
+        self.stats = stats
+    }
 
     /// The open connection, connecting when there is none or it was lost.
     func connected() throws(PostgresError) -> PostgresConnection {
         if let connection, connection.isOpen { return connection }
         let fresh = try PostgresConnection(url: url)
+        fresh.stats = stats
         connection = fresh
         return fresh
     }

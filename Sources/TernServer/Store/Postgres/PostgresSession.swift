@@ -16,7 +16,7 @@ actor PostgresSession: GroupCommitWriter {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(url: String, index: Int, stats: PostgresStats, groupCommit: GroupCommitConfiguration) {
-        slot = PostgresConnectionSlot(url: url)
+        slot = PostgresConnectionSlot(url: url, stats: stats)
         self.stats = stats
         self.groupCommit = groupCommit
         executor = QueueExecutor(label: "tern.store.postgres.\(index)")

@@ -11,6 +11,10 @@ final class PostgresStats: Sendable {
     }
 
     private let state = Mutex(State())
+    private let roundTrips = Atomic<UInt64>(0)
+
+    /// One connection waited once for the server.
+    func recordRoundTrip() { roundTrips.add(1, ordering: .relaxed) }
 
     /// One claim transaction's statements, `seconds` long, that took `rows` deliveries.
     func recordClaim(seconds: Double, rows: Int) {
@@ -36,6 +40,9 @@ final class PostgresStats: Sendable {
         out += "# HELP tern_db_pool_waits_total Transactions that had to wait for a connection.\n"
         out += "# TYPE tern_db_pool_waits_total counter\n"
         out += "tern_db_pool_waits_total \(waits)\n"
+        out += "# HELP tern_db_round_trips_total Times this node's connections waited for PostgreSQL's answer.\n"
+        out += "# TYPE tern_db_round_trips_total counter\n"
+        out += "tern_db_round_trips_total \(roundTrips.load(ordering: .relaxed))\n"
         out += "# HELP tern_outbox_claim_seconds Time one outbox claim spends in the database.\n"
         out += "# TYPE tern_outbox_claim_seconds histogram\n"
         var cumulative: UInt64 = 0

@@ -3,8 +3,8 @@ import TernProtocol
 import TernSQLite
 
 extension SQLTransaction {
-    func insertGoal(_ goal: GoalRecord) throws -> Int64 {
-        let id = try insert(
+    func insertGoal(_ goal: GoalRecord) throws {
+        try database.runBeforeNext(
             """
             INSERT INTO goals (pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload,
                 matching, matching_type, utm, time, received_at)
@@ -15,7 +15,6 @@ extension SQLTransaction {
                 Self.jsonOptional(goal.payload), Self.jsonOptional(goal.matching), goal.matchingType,
                 try Self.jsonOptional(goal.utm), goal.time, goal.receivedAt,
             ])
-        return id
     }
 
     func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord] {
@@ -81,8 +80,13 @@ extension SQLTransaction {
         }
     }
 
+    /// The write's last statement, so it goes with the batch's next one (`runBeforeNext`): on
+    /// PostgreSQL one round trip a write fewer. When another connection stored the same key first,
+    /// it fails there, and its batch runs again write by write: this write then finds that answer
+    /// and replays it (a write alone fails with the conflict, as it did when the insert was its own
+    /// round trip).
     func storeAnswer(scope: String, key: String, answer: StoredAnswer, now: Int64) throws {
-        try database.run(
+        try database.runBeforeNext(
             """
             INSERT INTO idempotent_answers (scope, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
             """, [scope, key, answer.fingerprint, answer.status, answer.body, now])

@@ -24,6 +24,11 @@ protocol SQLConnection {
     func queryFirst(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Row?
     /// Runs a query without keeping it prepared: for text that varies with the input (filters).
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> [Row]
+    /// Runs a write whose row count nobody reads, as the transaction's next statement: SQLite runs
+    /// it now; PostgreSQL sends it with the next statement, in the same round trip, and a failure
+    /// then is the batch's, which runs again write by write (``GroupCommit``). Only inside a
+    /// store's write, whose batch always sends one more statement (its `COMMIT` at the latest).
+    func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) throws
 }
 
 /// A transaction of either backend (SQLite, PostgreSQL). Every query is written once, in an
@@ -137,6 +142,8 @@ extension SQLTransaction {
 }
 
 extension SQLiteRow: SQLRow {}
-extension SQLiteDatabase: SQLConnection {}
+extension SQLiteDatabase: SQLConnection {
+    func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) throws { try run(sql, parameters) }
+}
 extension PostgresRow: SQLRow {}
 extension PostgresConnection: SQLConnection {}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import TernServer
+
+/// PostgreSQL's held statements: a batch's `SAVEPOINT` and `RELEASE` go in one round trip with the
+/// next statement (libpq's pipeline mode), and one that fails is the batch's failure, never blamed
+/// on the write that carried it.
+@Suite(.enabled(if: PostgresTestDatabase.url != nil))
+struct PostgresPipelineTests {
+    @Test func heldStatementsGoWithTheNextOneInOrderInOneRoundTrip() throws {
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
+        try connection.execute("BEGIN")
+        _ = try connection.query("SELECT 1")  // prepared now, so the count below is the pipeline's
+        let before = connection.roundTrips
+        connection.holdUntilNext("CREATE TEMPORARY TABLE held (x BIGINT)")
+        connection.holdUntilNext("INSERT INTO held VALUES (1)")
+        connection.holdUntilNext("INSERT INTO held VALUES (2)")
+        let sum = try connection.queryFirst("SELECT CAST(SUM(x) AS BIGINT) FROM held WHERE x > ?", [0])
+        #expect(sum?.int(0) == 3, "the held statements ran first, in order")
+        // The new statement is prepared in the same pipeline, after what it reads is created.
+        #expect(connection.roundTrips - before == 1)
+        let after = connection.roundTrips
+        connection.holdUntilNext("INSERT INTO held VALUES (4)")
+        try connection.execute("DELETE FROM held WHERE x = 1")
+        #expect(connection.roundTrips - after == 1, "a statement without parameters carries them too")
+        #expect(try connection.queryFirst("SELECT CAST(SUM(x) AS BIGINT) FROM held WHERE x > ?", [0])?.int(0) == 6)
+        #expect(connection.takeHeldFailure() == nil)
+        try connection.execute("ROLLBACK")
+    }
+
+    @Test func aHeldStatementThatFailsIsThrownByTheNextAndKeptForTheBatch() throws {
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
+        try connection.execute("BEGIN")
+        try connection.execute("CREATE TEMPORARY TABLE held (x BIGINT)")
+        connection.holdUntilNext("RELEASE no_such_savepoint")
+        connection.holdUntilNext("INSERT INTO held VALUES (1)")
+        #expect {
+            try connection.run("INSERT INTO held VALUES (?)", [2])
+        } throws: { error in
+            (error as? PostgresError)?.sqlState == "3B001"
+        }
+        #expect(connection.takeHeldFailure()?.sqlState == "3B001", "kept once for the batch")
+        #expect(connection.takeHeldFailure() == nil)
+        try connection.execute("ROLLBACK")
+        // The connection is usable after the rollback, and nothing held is left over.
+        #expect(try connection.queryFirst("SELECT ?", [7])?.int(0) == 7)
+    }
+
+    /// A batch of three writes of `k` statements each: `BEGIN`, `k` round trips a write (its
+    /// `SAVEPOINT`, and the last one's `RELEASE`, ride along), and `COMMIT` with the last `RELEASE`.
+    /// Sent alone the savepoints took one round trip a write more.
+    @Test func aBatchOfWritesTakesTheWritesStatementsRoundTripsAndTwoMore() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        await (try PostgresStore(url: url, poolSize: 1)).close()
+        let slot = PostgresConnectionSlot(url: url)
+        let backend = try PostgresBatching(slot: slot, stats: PostgresStats())
+        let warmUp = (0..<2).map { index in
+            GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "warm-\(index)", audience: nil, now: 1) }
+        }
+        GroupCommit.apply(warmUp, on: backend)
+        #expect(warmUp.allSatisfy { $0.outcome == .succeeded })
+
+        let connection = try slot.connected()
+        // A write alone: BEGIN, its statements, COMMIT.
+        let alone = connection.roundTrips
+        let lone = GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "alone", audience: nil, now: 1) }
+        GroupCommit.apply([lone], on: backend)
+        let statements = connection.roundTrips - alone - 2
+        #expect(statements == 2, "createProject: an insert and an update")
+        let before = connection.roundTrips
+        let batch = (0..<3).map { index in
+            GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "app-\(index)", audience: nil, now: 2) }
+        }
+        GroupCommit.apply(batch, on: backend)
+        #expect(batch.allSatisfy { $0.outcome == .succeeded })
+        #expect(connection.roundTrips - before == 1 + 3 * statements + 1)
+        let names = try PostgresConnection(url: url).query("SELECT name FROM projects ORDER BY id").compactMap {
+            $0.string(0)
+        }
+        #expect(names == ["warm-0", "warm-1", "alone", "app-0", "app-1", "app-2"])
+    }
+
+    /// A write that releases the batch's savepoint itself makes the next write's held `RELEASE`
+    /// fail. That failure went with the next write's first statement, but it is the batch's: the
+    /// batch is rolled back and each write runs again alone, where the good ones commit and the
+    /// saboteur fails on its own.
+    @Test func aHeldFailureRunsTheBatchAgainWriteByWriteInsteadOfFailingItsCarrier() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        await (try PostgresStore(url: url, poolSize: 1)).close()
+        let backend = try PostgresBatching(slot: PostgresConnectionSlot(url: url), stats: PostgresStats())
+        let first = GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "first", audience: nil, now: 1) }
+        let saboteur = GroupCommitTests.Probe { tx in
+            let connection = try #require((tx as? PostgresTransaction)?.database)
+            try connection.execute("RELEASE tern_write")
+            _ = try tx.createProject(name: "saboteur", audience: nil, now: 1)
+        }
+        let carrier = GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "carrier", audience: nil, now: 1) }
+        GroupCommit.apply([first, saboteur, carrier], on: backend)
+
+        #expect(first.outcome == .succeeded)
+        #expect(carrier.outcome == .succeeded, "the held RELEASE's failure is not the carrier's")
+        #expect(carrier.runs == 2 && first.runs == 2, "the batch ran again write by write")
+        guard case .failed = saboteur.outcome else {
+            Issue.record("the saboteur was answered \(saboteur.outcome)")
+            return
+        }
+        let names = try PostgresConnection(url: url).query("SELECT name FROM projects ORDER BY id").compactMap {
+            $0.string(0)
+        }
+        #expect(names == ["first", "carrier"])
+    }
+
+    /// `/metrics` counts the round trips of the node's connections: a write of one statement adds
+    /// three alone (`BEGIN`, the statement, `COMMIT`).
+    @Test func theNodeCountsItsRoundTripsForMetrics() async throws {
+        let store = try PostgresStore(url: try PostgresTestDatabase.freshSchemaURL(), poolSize: 1)
+        func trips() async throws -> Int {
+            let line = try #require(
+                await store.metricsText().split(separator: "\n").first { $0.hasPrefix("tern_db_round_trips_total ") })
+            return try #require(Int(line.split(separator: " ")[1]))
+        }
+        // Its statement prepared on the connection first (a round trip of its own, once).
+        _ = try await store.write { tx in try tx.project(id: 1) }
+        let before = try await trips()
+        #expect(before > 0)
+        _ = try await store.write { tx in try tx.project(id: 1) }
+        let after = try await trips()
+        #expect(after - before == 3, "\(after - before) round trips")
+        await store.close()
+    }
+}
