@@ -11,8 +11,11 @@
 # ratio. Installs nginx-light, its echo module and nghttp2-client with apt-get when missing.
 # TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); TERN_BIN runs that tern instead of
 # building one (two builds side by side); SERVE_ARGS adds `tern serve` options;
-# PERF_DATA=FILE records the server's profile during the send; PROGRESS=1 prints `tern send`'s
-# progress lines, each stamped with the seconds since the send began.
+# PERF_DATA=FILE records the server's profile during the send (PERF_ALL=1: every process, the
+# database's too); PROGRESS=1 prints `tern send`'s progress lines, each stamped with the seconds
+# since the send began. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (every
+# process of the user `postgres`) per subscribe and per delivery: on two cores the database and
+# tern share the CPU, so the rate follows whichever of them costs more.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -94,14 +97,27 @@ for i in range(count):
     print('data = "{\\"time\\":1,\\"provider\\":\\"ios-apns\\",\\"subscription_id\\":\\"%s\\",\\"sync\\":false}"' % token)
     print('output = "/dev/null"')
 PY
+# CPU time (user + system, clock ticks) of the database's processes, summed; 0 without PostgreSQL.
+db_ticks() {
+    case "$SERVE_ARGS" in *--database*) ;; *) echo 0; return ;; esac
+    local total=0 pid
+    for pid in $(pgrep -u postgres 2>/dev/null); do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+db_before_subscribe=$(db_ticks)
 started=$(now)
 curl -fsSZ --parallel-max 50 -K "$work/subscribe.curl"
 subscribed=$(now)
+db_after_subscribe=$(db_ticks)
 
 echo "== sending one message to the resource"
 # PERF_DATA=/tmp/send.data records the server's profile while it sends (perf record -g).
 if [ -n "${PERF_DATA:-}" ]; then
-    perf record ${PERF_OPTS:--F 999 -g} -p "$server" -o "$PERF_DATA" >/dev/null 2>&1 &
+    target=(-p "$server")
+    if [ -n "${PERF_ALL:-}" ]; then target=(-a); fi
+    perf record ${PERF_OPTS:--F 999 -g} "${target[@]}" -o "$PERF_DATA" >/dev/null 2>&1 &
     perf_pid=$!
     sleep 0.5
 fi
@@ -109,6 +125,7 @@ fi
 # rate on a shared, noisy machine.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 cpu_before=$(cpu_ticks)
+db_before=$(db_ticks)
 sending=$EPOCHREALTIME
 # Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
 "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
@@ -119,6 +136,7 @@ sending=$EPOCHREALTIME
     || { cat "$work/send.err" >&2; exit 1; }
 finished=$(now)
 cpu_after=$(cpu_ticks)
+db_after=$(db_ticks)
 if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send.out"; fi
 stats=$(tail -1 "$work/send.out" | cut -c9-)
 if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
@@ -133,11 +151,14 @@ h2load_rate=$(echo "$h2load_out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
 python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" \
-    "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" <<'PY'
+    "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" "$((db_after_subscribe - db_before_subscribe))" \
+    "$((db_after - db_before))" <<'PY'
 import json, sys
 devices, started, subscribed, sending, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:7])
 stats, peak = json.loads(sys.argv[7]), int(sys.argv[8])
-cpu = int(sys.argv[9]) / int(sys.argv[10])
+ticks = int(sys.argv[10])
+cpu = int(sys.argv[9]) / ticks
+db_subscribe, db_send = int(sys.argv[11]) / ticks, int(sys.argv[12]) / ticks
 send = finished - sending
 rate = stats.get("sent", 0) / send if send > 0 else 0
 print()
@@ -147,6 +168,9 @@ print("send        %6d sent, %d failed, done=%s in %6.2f s = %8.0f deliveries/s 
 print("h2load      %6d requests = %8.0f requests/s (same stand-in)" % (devices, h2load))
 sent = stats.get("sent", 0)
 print("tern CPU    %6.2f s during the send = %5.1f µs per delivery" % (cpu, 1e6 * cpu / sent if sent else 0))
+if db_subscribe or db_send:
+    print("database CPU %5.2f s during the subscribes = %5.1f µs per subscribe; %5.2f s during the send = %5.1f µs per delivery" % (
+        db_subscribe, 1e6 * db_subscribe / devices, db_send, 1e6 * db_send / sent if sent else 0))
 print("ratio       tern end to end / h2load = %.2f (aim: 0.5 or better)" % (rate / h2load if h2load else 0))
 print("tern serve peak memory (VmHWM): %d MiB" % (peak // 1024))
 PY

@@ -13,9 +13,10 @@
 # for each store in BACKENDS (`tern serve` on SQLite under --data, and on PostgreSQL: a throwaway
 # cluster from scripts/postgres.sh, started here and stopped at the end), one table with each row's
 # ratio to its own server's no-store route, to nginx and (PostgreSQL's rows) to SQLite's same
-# route, tern's CPU time per request (user and system, during the route's run) and bytes written
-# per request (to files: the log's frames, the checkpoints, the log lines), and each tern server's
-# peak memory.
+# route, tern's CPU time per request (user and system, during the route's run), bytes written
+# per request (to files: the log's frames, the checkpoints, the log lines), PostgreSQL's CPU time
+# per request (its rows: every process of the cluster; on two cores it shares them with tern and
+# wrk) and round trips to it per request (tern's /metrics), and each tern server's peak memory.
 #
 #   bench/server/run.sh                       # 10 s per route, 50 connections, 2 wrk threads
 #   DURATION=30s CONNECTIONS=100 bench/server/run.sh
@@ -159,6 +160,25 @@ results="$work/results"
 notes="$work/notes"
 : >"$results"
 : >"$notes"
+# db_ticks BACKEND: the CPU time (clock ticks) of the PostgreSQL cluster's processes so far (the
+# postmaster with the children it reaped, and every live child); "-" for other backends.
+db_ticks() {
+    if [ "$1" != postgresql ] || [ -z "${pg_dir:-}" ]; then echo -; return; fi
+    local postmaster total pid
+    postmaster=$(head -1 "$pg_dir/data/postmaster.pid")
+    total=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat")
+    for pid in $(pgrep -P "$postmaster"); do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+
+# db_round_trips: how many times the tern server's PostgreSQL connections waited for an answer
+# (its /metrics): a figure of the code, which this machine's noise does not move.
+db_round_trips() {
+    curl -fs "$root/metrics" | sed -n 's/^tern_db_round_trips_total \([0-9]*\).*/\1/p'
+}
+
 # run BACKEND NAME SCRIPT URL: one wrk run, one line of $results.
 run() {
     local backend=$1 name=$2 script=$3 url=$4
@@ -173,7 +193,9 @@ run() {
     # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
     # And the bytes it wrote to files (the log's frames, the checkpoints' copies, its log lines), per
     # request: what a write's index leaves cost, without the machine's noise.
-    local ticks="" written=""
+    local ticks="" written="" db trips=-
+    db=$(db_ticks "$backend")
+    if [ "$backend" = postgresql ]; then trips=$(db_round_trips); fi
     if [ "$backend" != - ]; then
         ticks=$(awk '{print $14 + $15}' "/proc/$server/stat")
         written=$(sed -n 's/^wchar: //p' "/proc/$server/io")
@@ -184,7 +206,9 @@ run() {
     local cpu=- bytes=-
     if [ -n "$ticks" ]; then cpu=$(($(awk '{print $14 + $15}' "/proc/$server/stat") - ticks)); fi
     if [ -n "$written" ]; then bytes=$(($(sed -n 's/^wchar: //p' "/proc/$server/io") - written)); fi
-    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes" >>"$results"
+    if [ "$db" != - ]; then db=$(($(db_ticks "$backend") - db)); fi
+    if [ "$trips" != - ]; then trips=$(($(db_round_trips) - trips)); fi
+    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes $db $trips" >>"$results"
     if [ -n "$perf" ]; then
         kill -INT "$perf"
         wait "$perf" 2>/dev/null || true
@@ -301,21 +325,24 @@ for backend in $BACKENDS; do measure "$backend"; done
 echo
 awk -v hz="$(getconf CLK_TCK)" '
     { backend[NR] = $1; name[NR] = $2; rate[NR] = $3; p50[NR] = $4; p99[NR] = $5; count[NR] = $6; bad[NR] = $7
-      ticks[NR] = $8; bytes[NR] = $9
+      ticks[NR] = $8; bytes[NR] = $9; db[NR] = $10; trips[NR] = $11
       if ($2 == "constant") tern[$1] = $3; if ($2 == "nginx") nginx = $3; if ($1 == "sqlite") sqlite[$2] = $3 }
     END {
-        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %8s\n", "store", "route", "requests/s", "p50 ms",
-            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r", "KiB w/r"
+        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %8s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
+            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r", "KiB w/r", "DB us/r",
+            "trips/r"
         for (i = 1; i <= NR; i++) {
-            toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"; written = "-"
+            toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"; written = "-"; dbcpu = "-"; perTrip = "-"
             if (tern[backend[i]] > 0) toTern = sprintf("%.2f", rate[i] / tern[backend[i]])
             if (nginx > 0) toNginx = sprintf("%.2f", rate[i] / nginx)
             if (backend[i] != "sqlite" && backend[i] != "-" && sqlite[name[i]] > 0)
                 toSQLite = sprintf("%.2f", rate[i] / sqlite[name[i]])
             if (ticks[i] != "-" && ticks[i] != "" && count[i] > 0) cpu = sprintf("%.1f", ticks[i] / hz * 1e6 / count[i])
             if (bytes[i] != "-" && bytes[i] != "" && count[i] > 0) written = sprintf("%.1f", bytes[i] / 1024 / count[i])
-            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %8s\n", backend[i], name[i], rate[i], p50[i],
-                p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, written
+            if (db[i] != "-" && db[i] != "" && count[i] > 0) dbcpu = sprintf("%.1f", db[i] / hz * 1e6 / count[i])
+            if (trips[i] != "-" && trips[i] != "" && count[i] > 0) perTrip = sprintf("%.2f", trips[i] / count[i])
+            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %8s %8s %8s\n", backend[i], name[i], rate[i],
+                p50[i], p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, written, dbcpu, perTrip
         }
     }' "$results"
 echo
