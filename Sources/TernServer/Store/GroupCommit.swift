@@ -11,7 +11,10 @@ protocol BatchingBackend {
     func beginBatch() throws
     func savepoint() throws
     func releaseSavepoint() throws
-    /// Undoes what ran since `savepoint()` and leaves the savepoint (the batch goes on).
+    /// Undoes what ran since `savepoint()` and leaves the savepoint (the batch goes on). Throws
+    /// when the batch itself failed under the write (PostgreSQL: a held `SAVEPOINT` or `RELEASE`
+    /// that went with the write's statement failed); the batch is then rolled back and its writes
+    /// run alone.
     func rollbackToSavepoint() throws
     func commitBatch() throws
     /// Undoes the whole batch; never throws (a failed rollback leaves nothing to undo).

@@ -46,8 +46,10 @@ final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// False once the server went away (a restart, a dropped socket): the session reconnects.
-    var isOpen: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+    /// False once the server went away (a restart, a dropped socket), or a pipeline could not be
+    /// left (its answers never all came): the session reconnects.
+    var isOpen: Bool { !stuck && (handle.map { PQstatus($0) == CONNECTION_OK } ?? false) }
+    private var stuck = false
 
     /// Runs statements without parameters (several may be separated by semicolons; one alone goes
     /// with the held statements, several after them).
@@ -189,7 +191,7 @@ final class PostgresConnection {
         held = []
         waited()
         guard PQenterPipelineMode(handle) == 1 else { throw lost() }
-        defer { PQexitPipelineMode(handle) }
+        defer { if PQexitPipelineMode(handle) != 1 { stuck = true } }
         // One answer a step: a statement's prepare, or its run. Which statement each is, and the
         // name a prepare gives.
         var steps: [(statement: Int, prepares: String?)] = []
