@@ -33,6 +33,8 @@ struct PostgresPipelineTests {
         let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
         try connection.execute("BEGIN")
         try connection.execute("CREATE TEMPORARY TABLE held (x BIGINT)")
+        // A held statement that succeeds, then one that fails, then one that does not run.
+        connection.holdUntilNext("INSERT INTO held VALUES (0)")
         connection.holdUntilNext("RELEASE no_such_savepoint")
         connection.holdUntilNext("INSERT INTO held VALUES (1)")
         #expect {

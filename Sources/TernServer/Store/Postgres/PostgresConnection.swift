@@ -238,7 +238,7 @@ final class PostgresConnection {
                 try check(results[index])
             } catch {
                 if step.statement < heldCount { heldFailure = heldFailure ?? error }
-                results.forEach { PQclear($0) }
+                results[index...].forEach { PQclear($0) }  // the ones before it are cleared already
                 throw error
             }
             PQclear(results[index])
