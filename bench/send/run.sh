@@ -13,8 +13,8 @@
 # building one (two builds side by side); SERVE_ARGS adds `tern serve` options;
 # PERF_DATA=FILE records the server's profile during the send (PERF_ALL=1: every process, the
 # database's too); PROGRESS=1 prints `tern send`'s progress lines, each stamped with the seconds
-# since the send began. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (every
-# process of the user `postgres`) per subscribe and per delivery: on two cores the database and
+# since the send began. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (the
+# cluster on that URL's port, as scripts/postgres.sh starts it) per subscribe and per delivery: on two cores the database and
 # tern share the CPU, so the rate follows whichever of them costs more.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -97,15 +97,11 @@ for i in range(count):
     print('data = "{\\"time\\":1,\\"provider\\":\\"ios-apns\\",\\"subscription_id\\":\\"%s\\",\\"sync\\":false}"' % token)
     print('output = "/dev/null"')
 PY
-# CPU time (user + system, clock ticks) of the database's processes, summed; 0 without PostgreSQL.
-db_ticks() {
-    case "$SERVE_ARGS" in *--database*) ;; *) echo 0; return ;; esac
-    local total=0 pid
-    for pid in $(pgrep -u postgres 2>/dev/null); do
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
-}
+# The database's CPU time (clock ticks), when SERVE_ARGS names a PostgreSQL URL; 0 without one.
+# shellcheck source=bench/lib/postgres-cpu.sh
+. bench/lib/postgres-cpu.sh
+db_port=$(printf '%s' "$SERVE_ARGS" | sed -n 's|.*--database [^ ]*://[^ ]*:\([0-9][0-9]*\)/.*|\1|p')
+db_ticks() { if [ -n "$db_port" ]; then postgres_cpu_ticks "$db_port"; else echo 0; fi; }
 db_before_subscribe=$(db_ticks)
 started=$(now)
 curl -fsSZ --parallel-max 50 -K "$work/subscribe.curl"

@@ -160,17 +160,12 @@ results="$work/results"
 notes="$work/notes"
 : >"$results"
 : >"$notes"
-# db_ticks BACKEND: the CPU time (clock ticks) of the PostgreSQL cluster's processes so far (the
-# postmaster with the children it reaped, and every live child); "-" for other backends.
+# db_ticks BACKEND: the PostgreSQL cluster's CPU time (clock ticks) so far; "-" for other backends.
+# shellcheck source=bench/lib/postgres-cpu.sh
+. bench/lib/postgres-cpu.sh
 db_ticks() {
     if [ "$1" != postgresql ] || [ -z "${pg_dir:-}" ]; then echo -; return; fi
-    local postmaster total pid
-    postmaster=$(head -1 "$pg_dir/data/postmaster.pid")
-    total=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat")
-    for pid in $(pgrep -P "$postmaster"); do
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
+    postgres_cpu_ticks "$(cat "$pg_dir/port")"
 }
 
 # db_round_trips: how many times the tern server's PostgreSQL connections waited for an answer
