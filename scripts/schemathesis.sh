@@ -2,7 +2,7 @@
 # Runs schemathesis (PyPI) against docs/api/openapi.yaml and a real `tern serve`: the SDK endpoints
 # with the bootstrap rToken, the management API with the admin key, and /healthz and /metrics.
 #
-#   scripts/schemathesis.sh                  # every check, 100 examples per operation
+#   scripts/schemathesis.sh                  # every check, 50 examples per operation
 #   MAX_EXAMPLES=500 scripts/schemathesis.sh
 #   CHECKS=not_a_server_error scripts/schemathesis.sh
 #   ONLY=admin scripts/schemathesis.sh       # one of sdk, admin, ops
@@ -13,7 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-MAX_EXAMPLES=${MAX_EXAMPLES:-100}
+# 50 examples an operation: at 100 this step took 6 of a clean `make test`'s 27 minutes on a slow day
+# (18,000 cases, the seed fixed). MAX_EXAMPLES=500 (or SEED=$RANDOM) looks further.
+MAX_EXAMPLES=${MAX_EXAMPLES:-50}
 CHECKS=${CHECKS:-all}
 ONLY=${ONLY:-}
 SCRATCH=${SCRATCH:-.build}

@@ -1,0 +1,113 @@
+import Foundation
+import TernProtocol
+import TernSQLite
+
+/// Who a push reaches: the candidates of a fan-out or a test send, their tokens' state, and the
+/// marks that a provider's answer leaves on an invalid token.
+extension SQLTransaction {
+    func markTokenInvalid(provider: PushProvider, token: String, reason: String, since: Int64?, now: Int64) throws
+        -> Bool
+    {
+        if let since {
+            let newest = try database.queryFirst(
+                "SELECT MAX(updated_at) FROM subscriptions WHERE provider = ? AND token = ? AND channel = 'push'",
+                [provider.rawValue, token])?.int(0)
+            if let newest, newest > since { return false }
+        }
+        try database.run(
+            """
+            INSERT INTO invalid_tokens (provider, token, reason, marked_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (provider, token) DO UPDATE SET reason = excluded.reason, marked_at = excluded.marked_at
+            """, [provider.rawValue, token, reason, now])
+        // Audiences count only pushable subscriptions: the mark holds for every write up to now.
+        try database.run(
+            "UPDATE subscriptions SET pushable = 0 WHERE provider = ? AND token = ? AND updated_at <= ? AND pushable = 1",
+            [provider.rawValue, token, now])
+        return true
+    }
+
+    func pushStates(subscriptionIds: [Int64]) throws -> [Int64: PushState] {
+        var states: [Int64: PushState] = [:]
+        for ids in RowGroups(Array(Set(subscriptionIds))) {
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            for row in try database.query(
+                """
+                SELECT s.status, s.provider, s.token, s.updated_at, i.marked_at, i.reason, s.apns_environment, s.id
+                FROM subscriptions s LEFT JOIN invalid_tokens i ON i.provider = s.provider AND i.token = s.token
+                WHERE s.id IN (\(marks))
+                """, Array(ids))
+            {
+                states[row.requiredInt(7)] = PushState(
+                    status: SubscriptionStatus(rawValue: row.requiredString(0)) ?? .unsubscribed,
+                    provider: try PushProvider.storedPush(row.requiredString(1)), token: row.requiredString(2),
+                    updatedAt: row.requiredInt(3),
+                    invalidMarkedAt: row.int(4), invalidReason: row.string(5),
+                    apnsEnvironment: row.string(6).flatMap(APNsEnvironment.init(rawValue:)))
+            }
+        }
+        return states
+    }
+
+    func invalidTokenMark(provider: PushProvider, token: String) throws -> (markedAt: Int64, reason: String)? {
+        try database.queryFirst(
+            "SELECT marked_at, reason FROM invalid_tokens WHERE provider = ? AND token = ?", [provider.rawValue, token]
+        ).map { ($0.requiredInt(0), $0.requiredString(1)) }
+    }
+}
+
+extension SQLTransaction {
+    /// A subscription's columns, then its token's invalid mark (column ``subscriptionColumnCount``).
+    private static var candidateColumns: String {
+        subscriptionColumns
+            + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
+    }
+
+    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate] {
+        try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s
+            WHERE s.resource_id = ? AND s.channel = 'push' AND s.id > ? ORDER BY s.id LIMIT ?
+            """, [resourceId, cursor, limit]
+        ).map(Self.candidate)
+    }
+
+    func pushCandidates(profileId: Int64) throws -> [AudienceCandidate] {
+        try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s
+            WHERE s.profile_id = ? AND s.channel = 'push' ORDER BY s.id
+            """, [profileId]
+        ).map(Self.candidate)
+    }
+
+    func pushCandidates(projectId: Int64, provider: PushProvider, token: String) throws -> [AudienceCandidate] {
+        try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
+            WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND r.project_id = ? ORDER BY s.id
+            """, [provider.rawValue, token, projectId]
+        ).map(Self.candidate)
+    }
+
+    func testPushCandidates(projectId: Int64, resourceId: Int64?, limit: Int) throws -> [AudienceCandidate] {
+        // Two arms, each on its partial index (subscriptions_test, profiles_test); `is_test` bare
+        // reads as true in both dialects (an INTEGER 0/1 in SQLite, a BOOLEAN in PostgreSQL).
+        let inResource = resourceId == nil ? "" : " AND s.resource_id = ?"
+        let resource: [any SQLiteBindable] = resourceId.map { [$0] } ?? []
+        return try database.query(
+            """
+            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
+            WHERE s.is_test AND s.channel = 'push' AND r.project_id = ?\(inResource)
+            UNION
+            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
+            JOIN resources r ON r.id = s.resource_id
+            WHERE p.is_test AND s.channel = 'push' AND r.project_id = ?\(inResource)
+            ORDER BY 1 LIMIT ?
+            """, [projectId] + resource + [projectId] + resource + [limit]
+        ).map(Self.candidate)
+    }
+
+    private static func candidate(_ row: Connection.Row) throws -> AudienceCandidate {
+        AudienceCandidate(subscription: try subscription(row), invalidMarkedAt: row.int(subscriptionColumnCount))
+    }
+}

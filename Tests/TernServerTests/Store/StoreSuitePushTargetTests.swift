@@ -1,0 +1,96 @@
+import Foundation
+import TernProtocol
+import TernTestSupport
+import Testing
+
+@testable import TernServer
+
+/// Who a push reaches, the same on every `Store` backend: candidates, token marks and push state,
+/// tags, and push event counts.
+@Suite struct StoreSuitePushTargetTests {
+    @Test(arguments: StoreFactory.all)
+    func candidatesTokenMarksAndPushStateAgree(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 3)
+        let (resourceId, projectId) = (fixture.resource.id, fixture.project.id)
+        let page = try await fixture.store.read { try $0.pushCandidates(resourceId: resourceId, after: 0, limit: 2) }
+        #expect(page.map(\.subscription) == Array(subscriptions.prefix(2)))
+        let next = try await fixture.store.read {
+            try $0.pushCandidates(resourceId: resourceId, after: page[1].subscription.id, limit: 2)
+        }
+        #expect(next.map(\.subscription.id) == [subscriptions[2].id])
+        #expect(
+            try await fixture.store.read { try $0.pushCandidates(profileId: subscriptions[0].profileId) }.count == 3)
+
+        // Written after `since`: the device registered the token again, so it is not marked.
+        #expect(
+            try await fixture.store.write {
+                try $0.markTokenInvalid(provider: .apns, token: "t1", reason: "Unregistered", since: 1, now: 50)
+            } == false)
+        #expect(
+            try await fixture.store.write {
+                try $0.markTokenInvalid(provider: .apns, token: "t1", reason: "Unregistered", since: 2, now: 50)
+            })
+        #expect(
+            try await fixture.store.read { try $0.invalidTokenMark(provider: .apns, token: "t1") }?.reason
+                == "Unregistered")
+        let marked = try await fixture.store.read {
+            try $0.pushCandidates(projectId: projectId, provider: .apns, token: "t1")
+        }
+        #expect(marked.map(\.invalidMarkedAt) == [50])
+        let state = try await fixture.store.read { try $0.pushState(subscriptionId: subscriptions[1].id) }
+        #expect(state?.invalidMarkedAt == 50 && state?.invalidReason == "Unregistered" && state?.token == "t1")
+        #expect(try await fixture.store.read { try $0.pushState(subscriptionId: 999_999) } == nil)
+        // A claim's subscriptions are read together: each as alone, a missing one left out, a repeat once.
+        let ids = subscriptions.map(\.id) + [999_999, subscriptions[0].id]
+        let together = try await fixture.store.read { try $0.pushStates(subscriptionIds: ids) }
+        #expect(Set(together.keys) == Set(subscriptions.map(\.id)))
+        for subscription in subscriptions {
+            let alone = try await fixture.store.read { try $0.pushState(subscriptionId: subscription.id) }
+            #expect(together[subscription.id] == alone)
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func tagsAreSetRemovedClearedAndFiltered(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 2)
+        let (a, b, resourceId) = (subscriptions[0].id, subscriptions[1].id, fixture.resource.id)
+        try await fixture.store.write { tx in
+            try tx.setTags(subscriptionId: a, ["plan": "pro", "city": "Oslo"], now: 1)
+            try tx.setTags(subscriptionId: b, ["plan": "free"], now: 1)
+            try tx.setTags(subscriptionId: a, ["plan": "team"], now: 2)
+        }
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) } == ["plan": "team", "city": "Oslo"])
+        #expect(
+            try await fixture.store.read { try $0.subscriptionIds(resourceId: resourceId, tag: "plan", value: nil) }
+                == [a, b])
+        #expect(
+            try await fixture.store.read { try $0.subscriptionIds(resourceId: resourceId, tag: "plan", value: "free") }
+                == [b])
+        try await fixture.store.write { try $0.removeTags(subscriptionId: a, keys: ["city", "unknown"]) }
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) } == ["plan": "team"])
+        try await fixture.store.write { try $0.clearTags(subscriptionId: a) }
+        #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) }.isEmpty)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func pushEventCountsReadAMessagesPrefixOnly(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let resourceId = fixture.resource.id
+        try await fixture.store.write { tx in
+            for (id, type) in [("m1.1", "delivery"), ("m1.2", "delivery"), ("m1.2", "open"), ("m10.1", "open")] {
+                let kind = try #require(PushEventRequest.Kind(rawValue: type))
+                _ = try tx.insertPushEvent(
+                    PushEventRecord(
+                        id: 0, resourceId: resourceId, profileId: nil, messageId: id, type: kind, time: 1,
+                        receivedAt: 1))
+            }
+        }
+        let counts = try await fixture.store.read { try $0.pushEventCounts(messageIdPrefix: "m1.") }
+        #expect(counts == [.delivery: 2, .open: 1])
+    }
+}
