@@ -15,7 +15,9 @@
 # database's too); PROGRESS=1 prints `tern send`'s progress lines, each stamped with the seconds
 # since the send began. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (the
 # cluster on that URL's port, as scripts/postgres.sh starts it) per subscribe and per delivery: on two cores the database and
-# tern share the CPU, so the rate follows whichever of them costs more.
+# tern share the CPU, so the rate follows whichever of them costs more. STATEMENTS=1 then prints the
+# statements PostgreSQL spent the send's time in (pg_stat_statements: bench/lib/postgres-statements.sh
+# says how to start the cluster with it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -102,6 +104,10 @@ PY
 . bench/lib/postgres-cpu.sh
 db_port=$(printf '%s' "$SERVE_ARGS" | sed -n 's|.*--database [^ ]*://[^ ]*:\([0-9][0-9]*\)/.*|\1|p')
 db_ticks() { if [ -n "$db_port" ]; then postgres_cpu_ticks "$db_port"; else echo 0; fi; }
+# shellcheck source=bench/lib/postgres-statements.sh
+. bench/lib/postgres-statements.sh
+db_url=$(printf '%s' "$SERVE_ARGS" | sed -n 's|.*--database \([^ ]*\).*|\1|p')
+if [ -n "${STATEMENTS:-}" ] && [ -z "$db_url" ]; then echo "STATEMENTS=1 needs --database in SERVE_ARGS" >&2; exit 2; fi
 db_before_subscribe=$(db_ticks)
 started=$(now)
 curl -fsSZ --parallel-max 50 -K "$work/subscribe.curl"
@@ -121,6 +127,7 @@ fi
 # rate on a shared, noisy machine.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 cpu_before=$(cpu_ticks)
+if [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$db_url"; fi
 db_before=$(db_ticks)
 sending=$EPOCHREALTIME
 # Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
@@ -171,3 +178,7 @@ print("ratio       tern end to end / h2load = %.2f (aim: 0.5 or better)" % (rate
 print("tern serve peak memory (VmHWM): %d MiB" % (peak // 1024))
 PY
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -n "${STATEMENTS:-}" ]; then
+    echo "== PostgreSQL's statements during the send (pg_stat_statements, by total time)"
+    postgres_statements_top "$db_url"
+fi
