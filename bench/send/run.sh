@@ -107,7 +107,10 @@ db_ticks() { if [ -n "$db_port" ]; then postgres_cpu_ticks "$db_port"; else echo
 # shellcheck source=bench/lib/postgres-statements.sh
 . bench/lib/postgres-statements.sh
 db_url=$(printf '%s' "$SERVE_ARGS" | sed -n 's|.*--database \([^ ]*\).*|\1|p')
-if [ -n "${STATEMENTS:-}" ] && [ -z "$db_url" ]; then echo "STATEMENTS=1 needs --database in SERVE_ARGS" >&2; exit 2; fi
+if [ -n "${STATEMENTS:-}" ]; then
+    [ -n "$db_url" ] || { echo "STATEMENTS=1 needs --database in SERVE_ARGS" >&2; exit 2; }
+    postgres_statements_reset "$db_url" # before the subscribes: a cluster without the module stops the run here
+fi
 db_before_subscribe=$(db_ticks)
 started=$(now)
 curl -fsSZ --parallel-max 50 -K "$work/subscribe.curl"
