@@ -9,21 +9,22 @@ import Testing
 @Suite(.enabled(if: PostgresTestDatabase.url != nil))
 struct PostgresPipelineTests {
     @Test func heldStatementsGoWithTheNextOneInOrderInOneRoundTrip() throws {
-        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
+        let stats = PostgresStats()
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL(), stats: stats)
         try connection.execute("BEGIN")
         _ = try connection.query("SELECT 1")  // prepared now, so the count below is the pipeline's
-        let before = connection.roundTrips
+        let before = stats.roundTripCount
         connection.holdUntilNext("CREATE TEMPORARY TABLE held (x BIGINT)")
         connection.holdUntilNext("INSERT INTO held VALUES (1)")
         connection.holdUntilNext("INSERT INTO held VALUES (2)")
         let sum = try connection.queryFirst("SELECT CAST(SUM(x) AS BIGINT) FROM held WHERE x > ?", [0])
         #expect(sum?.int(0) == 3, "the held statements ran first, in order")
         // The new statement is prepared in the same pipeline, after what it reads is created.
-        #expect(connection.roundTrips - before == 1)
-        let after = connection.roundTrips
+        #expect(stats.roundTripCount - before == 1)
+        let after = stats.roundTripCount
         connection.holdUntilNext("INSERT INTO held VALUES (4)")
         try connection.execute("DELETE FROM held WHERE x = 1")
-        #expect(connection.roundTrips - after == 1, "a statement without parameters carries them too")
+        #expect(stats.roundTripCount - after == 1, "a statement without parameters carries them too")
         #expect(try connection.queryFirst("SELECT CAST(SUM(x) AS BIGINT) FROM held WHERE x > ?", [0])?.int(0) == 6)
         #expect(connection.takeHeldFailure() == nil)
         try connection.execute("ROLLBACK")
@@ -55,28 +56,28 @@ struct PostgresPipelineTests {
     @Test func aBatchOfWritesTakesTheWritesStatementsRoundTripsAndTwoMore() async throws {
         let url = try PostgresTestDatabase.freshSchemaURL()
         await (try PostgresStore(url: url, poolSize: 1)).close()
-        let slot = PostgresConnectionSlot(url: url)
-        let backend = try PostgresBatching(slot: slot, stats: PostgresStats())
+        let stats = PostgresStats()
+        let slot = PostgresConnectionSlot(url: url, stats: stats)
+        let backend = try PostgresBatching(slot: slot, stats: stats)
         let warmUp = (0..<2).map { index in
             GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "warm-\(index)", audience: nil, now: 1) }
         }
         GroupCommit.apply(warmUp, on: backend)
         #expect(warmUp.allSatisfy { $0.outcome == .succeeded })
 
-        let connection = try slot.connected()
         // A write alone: BEGIN, its statements, COMMIT.
-        let alone = connection.roundTrips
+        let alone = stats.roundTripCount
         let lone = GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "alone", audience: nil, now: 1) }
         GroupCommit.apply([lone], on: backend)
-        let statements = connection.roundTrips - alone - 2
+        let statements = stats.roundTripCount - alone - 2
         #expect(statements == 2, "createProject: an insert and an update")
-        let before = connection.roundTrips
+        let before = stats.roundTripCount
         let batch = (0..<3).map { index in
             GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "app-\(index)", audience: nil, now: 2) }
         }
         GroupCommit.apply(batch, on: backend)
         #expect(batch.allSatisfy { $0.outcome == .succeeded })
-        #expect(connection.roundTrips - before == 1 + 3 * statements + 1)
+        #expect(stats.roundTripCount - before == 1 + 3 * statements + 1)
         let names = try PostgresConnection(url: url).query("SELECT name FROM projects ORDER BY id").compactMap {
             $0.string(0)
         }

@@ -114,8 +114,7 @@ final class PostgresConnectionSlot {
     /// The open connection, connecting when there is none or it was lost.
     func connected() throws(PostgresError) -> PostgresConnection {
         if let connection, connection.isOpen { return connection }
-        let fresh = try PostgresConnection(url: url)
-        fresh.stats = stats
+        let fresh = try PostgresConnection(url: url, stats: stats)
         connection = fresh
         return fresh
     }

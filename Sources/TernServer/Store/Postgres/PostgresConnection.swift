@@ -25,15 +25,14 @@ final class PostgresConnection {
     private var held: [Statement] = []
     /// The first held statement that failed when it went, until ``takeHeldFailure()``.
     private var heldFailure: PostgresError?
-    /// How many times this connection waited for the server (each a round trip).
-    private(set) var roundTrips = 0
-    /// Where the node counts its round trips (`/metrics`), if anywhere.
-    var stats: PostgresStats?
+    /// Where the connection counts the times it waited for the server (`/metrics`), if anywhere.
+    private let stats: PostgresStats?
     let url: String
 
     /// Connects; libpq reads the URL (host, port, user, password, database, `sslmode` for TLS).
-    init(url: String) throws(PostgresError) {
+    init(url: String, stats: PostgresStats? = nil) throws(PostgresError) {
         self.url = url
+        self.stats = stats
         handle = PQconnectdb(url)
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let message = handle.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
@@ -163,10 +162,7 @@ final class PostgresConnection {
     }
 
     /// One round trip more.
-    private func waited() {
-        roundTrips += 1
-        stats?.recordRoundTrip()
-    }
+    private func waited() { stats?.recordRoundTrip() }
 
     /// The statement's name on this connection, preparing it the first time.
     private func statementName(_ sql: String) throws(PostgresError) -> String {

@@ -16,6 +16,9 @@ final class PostgresStats: Sendable {
     /// One connection waited once for the server.
     func recordRoundTrip() { roundTrips.add(1, ordering: .relaxed) }
 
+    /// How many times the connections counted here waited for the server so far.
+    var roundTripCount: UInt64 { roundTrips.load(ordering: .relaxed) }
+
     /// One claim transaction's statements, `seconds` long, that took `rows` deliveries.
     func recordClaim(seconds: Double, rows: Int) {
         state.withLock { state in
@@ -42,7 +45,7 @@ final class PostgresStats: Sendable {
         out += "tern_db_pool_waits_total \(waits)\n"
         out += "# HELP tern_db_round_trips_total Times this node's connections waited for PostgreSQL's answer.\n"
         out += "# TYPE tern_db_round_trips_total counter\n"
-        out += "tern_db_round_trips_total \(roundTrips.load(ordering: .relaxed))\n"
+        out += "tern_db_round_trips_total \(roundTripCount)\n"
         out += "# HELP tern_outbox_claim_seconds Time one outbox claim spends in the database.\n"
         out += "# TYPE tern_outbox_claim_seconds histogram\n"
         var cumulative: UInt64 = 0
