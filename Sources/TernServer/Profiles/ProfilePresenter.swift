@@ -4,13 +4,17 @@ import TernProtocol
 /// Builds the wire's `ProfileData` from stored rows.
 enum ProfilePresenter {
     /// The profile with one subscription (or none), its categories titled from the resource.
-    /// `categories` are the subscription's resource's, when the caller has them already.
+    /// `categories` are the subscription's resource's, when the caller has them already; `statuses`
+    /// those of all the profile's subscriptions, when the caller knows them (a profile the request
+    /// made has the one subscription it made).
     static func profileData(
-        _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?, categories: [ResourceCategory]? = nil
+        _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?,
+        categories: [ResourceCategory]? = nil,
+        statuses: [SubscriptionStatus]? = nil
     ) throws -> ProfileData {
         // The statuses only: the profile's other subscriptions' fields are not part of the answer, and
         // reading whole rows parsed every one's fields and categories on every SDK write.
-        let statuses = try tx.subscriptionStatuses(profileId: profile.id)
+        let statuses = try statuses ?? tx.subscriptionStatuses(profileId: profile.id)
         return ProfileData(
             id: profile.publicId, status: status(of: statuses), acid: nil, isTest: profile.isTest,
             subscription: try subscription.map { try subscriptionData(tx, $0, categories: categories) })

@@ -67,12 +67,21 @@ struct ProfileResolver {
     }
 
     /// ``findWithSubscription(_:provider:token:)``, or a new profile as ``findOrCreate(_:provider:token:)``
-    /// makes it (with no subscription yet).
+    /// makes it (with no subscription yet; `created` says so).
     func findOrCreateWithSubscription(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws
-        -> (profile: Profile, subscription: Subscription?)
+        -> (profile: Profile, subscription: Subscription?, created: Bool)
     {
-        if let found = try findWithSubscription(tx, provider: provider, token: token) { return found }
-        return (try create(tx), nil)
+        if let (profile, subscription) = try findWithSubscription(tx, provider: provider, token: token) {
+            return (profile, subscription, false)
+        }
+        return (try create(tx), nil, true)
+    }
+
+    /// The fields of a profile this request made, known without reading them: none, when the caller
+    /// has no JWT identity stored as a field (every new device's subscribe with an rToken). Nil when
+    /// `create` wrote one: read back, as stored.
+    func fieldsOfCreatedProfile() -> [String: JSONValue]? {
+        caller.identity?.storedField == nil ? [:] : nil
     }
 
     /// The rToken-only profile and its subscription with this token on the caller's resource: of the
@@ -81,26 +90,28 @@ struct ProfileResolver {
     private func holding(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws
         -> (profile: Profile, subscription: Subscription)?
     {
-        let onResource = try tx.subscriptions(
+        let onResource = try tx.subscriptionsWithProfiles(
             resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
         var checked: Set<Int64> = []
-        for candidate in onResource.filter({ $0.status == .subscribed }) + onResource
-        where checked.insert(candidate.profileId).inserted {
-            guard let profile = try tx.profile(id: candidate.profileId), profile.dbId == caller.database.id
-            else { continue }
+        for candidate in onResource.filter({ $0.subscription.status == .subscribed }) + onResource
+        where checked.insert(candidate.profile.id).inserted && candidate.profile.dbId == caller.database.id {
             // The profile's newest subscription with the token, as `subscription(of:…)` reads it.
-            return (profile, onResource.first { $0.profileId == profile.id } ?? candidate)
+            let newest = onResource.first { $0.profile.id == candidate.profile.id } ?? candidate
+            return (candidate.profile, newest.subscription)
         }
         return nil
     }
 
-    /// Applies `profile_fields` and `skip_triggers` to the profile; returns it as saved.
+    /// Applies `profile_fields` and `skip_triggers` to the profile; returns it as saved. `knownFields`
+    /// are the profile's stored fields when the caller knows them (a profile this request made), so
+    /// they are not read again.
     @discardableResult
     func applyProfileChanges(
-        _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?
+        _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?,
+        knownFields: [String: JSONValue]? = nil
     ) throws -> Profile {
         if let fields, !fields.isEmpty {
-            let current = try tx.profileFields(profileId: profile.id)
+            let current = try knownFields ?? tx.profileFields(profileId: profile.id)
             for (name, value) in try ProfileFieldsEditor.changes(fields, current: current) {
                 try tx.setProfileField(profileId: profile.id, name: name, value: value)
             }

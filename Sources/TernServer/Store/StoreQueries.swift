@@ -179,6 +179,10 @@ public protocol SubscriptionQueries {
     /// Every profile's subscriptions with this address on this resource and channel.
     func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String) throws
         -> [Subscription]
+    /// ``subscriptions(resourceId:channel:provider:token:)``, each with its profile, in one lookup.
+    func subscriptionsWithProfiles(
+        resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String
+    ) throws -> [(subscription: Subscription, profile: Profile)]
     /// Push subscriptions of a database's profiles with this provider and token.
     func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription]
     /// The statuses of a profile's subscriptions (all that its own status depends on).

@@ -29,14 +29,17 @@ struct SubscriptionService: Sendable {
             let resolver = ProfileResolver(caller: caller, now: now)
             let categories = try tx.categories(resourceId: caller.resource.id)
             try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
-            var (profile, existing) = try resolver.findOrCreateWithSubscription(
+            var (profile, existing, created) = try resolver.findOrCreateWithSubscription(
                 tx, provider: provider, token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
                 return try Self.answer(tx, request.sync, profile, existing, categories: categories)
             }
+            // A profile made just now (every new device's): its fields and subscriptions are known,
+            // not read back (on PostgreSQL each read is a round trip).
             profile = try resolver.applyProfileChanges(
-                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
+                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers,
+                knownFields: created ? resolver.fieldsOfCreatedProfile() : nil)
 
             let change = SubscriptionChange(
                 to: status, existing: existing, cats: request.cats, customFields: request.customFields,
@@ -59,7 +62,9 @@ struct SubscriptionService: Sendable {
                 try Self.unsubscribeOthers(
                     tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now)
             }
-            return try Self.answer(tx, request.sync, profile, subscription, categories: categories)
+            return try Self.answer(
+                tx, request.sync, profile, subscription, categories: categories,
+                statuses: created ? [subscription.status] : nil)
         }
     }
 
@@ -78,11 +83,12 @@ struct SubscriptionService: Sendable {
 
     static func answer(
         _ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: Subscription?,
-        categories: [ResourceCategory]? = nil
+        categories: [ResourceCategory]? = nil, statuses: [SubscriptionStatus]? = nil
     ) throws -> Answer {
         guard sync else { return try .ok(nil) }
         return try .ok(
-            ProfilePresenter.profileData(tx, profile: profile, subscription: subscription, categories: categories))
+            ProfilePresenter.profileData(
+                tx, profile: profile, subscription: subscription, categories: categories, statuses: statuses))
     }
 
     /// `provider` is the row's stored provider text (`SubscriptionChannel.storedProvider(_:)`), as

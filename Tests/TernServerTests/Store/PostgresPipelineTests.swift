@@ -50,6 +50,59 @@ struct PostgresPipelineTests {
         #expect(try connection.queryFirst("SELECT ?", [7])?.int(0) == 7)
     }
 
+    /// A write's own held statement (`runBeforeNext`) that fails is thrown by that write's next
+    /// statement and is that write's failure, not kept for the batch; held before a batch statement
+    /// (its `RELEASE`), it is the batch's, as a held `RELEASE` is.
+    @Test func aWritesOwnHeldStatementThatFailsIsItsNextStatementsErrorAndNotTheBatchs() throws {
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
+        try connection.execute("BEGIN")
+        try connection.execute("CREATE TEMPORARY TABLE held (x BIGINT PRIMARY KEY)")
+        try connection.execute("SAVEPOINT tern_write")
+        connection.holdUntilNext("INSERT INTO held VALUES (0)")
+        connection.runBeforeNext("INSERT INTO held VALUES (?)", [0])
+        #expect {
+            _ = try connection.query("SELECT x FROM held WHERE x > ?", [-1])
+        } throws: { error in
+            (error as? PostgresError)?.sqlState == "23505"
+        }
+        #expect(connection.takeHeldFailure() == nil, "the write's own: not kept for the batch")
+        try connection.execute("ROLLBACK TO tern_write")
+
+        connection.runBeforeNext("INSERT INTO held VALUES (?)", [1])
+        connection.runBeforeNext("INSERT INTO held VALUES (?)", [1])
+        connection.holdUntilNext("RELEASE tern_write")
+        #expect(throws: PostgresError.self) { _ = try connection.query("SELECT ?", [2]) }
+        #expect(connection.takeHeldFailure()?.sqlState == "23505", "before the RELEASE: the batch's")
+        try connection.execute("ROLLBACK")
+    }
+
+    /// In a batch, a write whose held write fails (a profile field of a profile that does not exist)
+    /// fails alone at its next statement: its batch-mates commit in the one batch, each run once.
+    @Test func aWriteWhoseHeldWriteFailsFailsAloneAndItsBatchRunsOnce() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        await (try PostgresStore(url: url, poolSize: 1)).close()
+        let backend = try PostgresBatching(slot: PostgresConnectionSlot(url: url), stats: PostgresStats())
+        let first = GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "first", audience: nil, now: 1) }
+        let orphan = GroupCommitTests.Probe { tx in
+            try tx.setProfileField(profileId: 987_654, name: "n", value: .string("v"))
+            _ = try tx.profileFields(profileId: 987_654)
+        }
+        let last = GroupCommitTests.Probe { tx in _ = try tx.createProject(name: "last", audience: nil, now: 1) }
+        GroupCommit.apply([first, orphan, last], on: backend)
+
+        #expect(first.outcome == .succeeded && last.outcome == .succeeded)
+        #expect([first, orphan, last].map(\.runs) == [1, 1, 1], "no write ran again: the batch did not fail")
+        guard case .failed(let reason) = orphan.outcome else {
+            Issue.record("the orphan field's write was answered \(orphan.outcome)")
+            return
+        }
+        #expect(reason.contains("conflict") || reason.contains("foreign"), "\(reason)")
+        let names = try PostgresConnection(url: url).query("SELECT name FROM projects ORDER BY id").compactMap {
+            $0.string(0)
+        }
+        #expect(names == ["first", "last"])
+    }
+
     /// A batch of three writes of `k` statements each: `BEGIN`, `k` round trips a write (its
     /// `SAVEPOINT`, and the last one's `RELEASE`, ride along), and `COMMIT` with the last `RELEASE`.
     /// Sent alone the savepoints took one round trip a write more.
@@ -112,6 +165,62 @@ struct PostgresPipelineTests {
             $0.string(0)
         }
         #expect(names == ["first", "carrier"])
+    }
+
+    /// What the SDK's commonest writes cost in round trips on PostgreSQL, their statements prepared
+    /// by a first call: `BEGIN`, the reads whose answers the write needs, and `COMMIT`. The writes
+    /// nobody reads a count of (the profile's fields, the subscription's update, the stored answer)
+    /// go with the next statement, an rToken holder's profile comes with its subscription, and a
+    /// profile the request made is not read back (its fields and statuses are known).
+    @Test func aNewDevicesSubscribeAndATokenUpdateTakeTheRoundTripsOfTheirReadsOnly() async throws {
+        // One connection: the warm-up's statements are prepared on the one the counted calls use.
+        let server = try await InProcessServer(
+            StoreFactory(name: "PostgreSQL, one connection") { _ in
+                try PostgresStore(url: PostgresTestDatabase.freshSchemaURL(), poolSize: 1)
+            })
+        defer { Task { await server.finish() } }
+        let store = try #require(server.store as? PostgresStore)
+        func trips() async throws -> Int {
+            let line = try #require(
+                await store.metricsText().split(separator: "\n").first { $0.hasPrefix("tern_db_round_trips_total ") })
+            return try #require(Int(line.split(separator: " ")[1]))
+        }
+        func subscribe(_ token: String) async throws -> InProcessServer.Reply {
+            try await server.sdk(
+                .pushSubscribe,
+                InProcessServer.subscription(token: token, extra: ["profile_fields": ["_fname": "Ada"]]),
+                key: UUID().uuidString)
+        }
+        func update(_ token: String, version: String) async throws -> InProcessServer.Reply {
+            try await server.sdk(
+                .pushUpdate,
+                [
+                    "provider": "ios-apns", "old_subscription_id": token, "subscription_id": token,
+                    "custom_fields": ["_app_version": version],
+                ], key: UUID().uuidString)
+        }
+        _ = try await subscribe("token-warm")
+        _ = try await update("token-warm", version: "1.0")
+
+        var before = try await trips()
+        let subscribed = try await subscribe("token-new")
+        // The stored answer's lookup, the categories, the token's holders, the profile's insert and
+        // the subscription's (the fields' insert before it in its round trip).
+        #expect(try await trips() - before == 2 + 5, "a new device's subscribe")
+        #expect(subscribed.status == 200)
+        #expect(subscribed.profile?.status == "subscribed")
+        #expect(subscribed.profile?.subscription?.subscriptionId == "token-new")
+
+        before = try await trips()
+        let updated = try await update("token-new", version: "2.0")
+        // The stored answer's lookup, the holders with their profiles, the row's indexed columns,
+        // the profile's statuses (the update's statement before it) and the categories.
+        #expect(try await trips() - before == 2 + 5, "an update of the token")
+        #expect(updated.status == 200)
+        #expect(updated.profile?.id == subscribed.profile?.id)
+        #expect(updated.profile?.subscription?.fields?["_app_version"] == .string("2.0"))
+        let fields = try await store.read { tx in try tx.profileFields(profileId: 2) }
+        #expect(fields["_fname"] == .string("Ada"), "the held insert of the fields was written")
     }
 
     /// `/metrics` counts the round trips of the node's connections: a write of one statement adds

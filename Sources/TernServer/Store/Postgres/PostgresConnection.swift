@@ -17,6 +17,9 @@ final class PostgresConnection {
         let sql: String
         let parameters: [any SQLiteBindable]
         let prepared: Bool
+        /// A batch's own statement (`SAVEPOINT`, `RELEASE`), held with ``holdUntilNext(_:)``: when
+        /// it fails, the batch did, not the write that carried it.
+        var control = false
     }
 
     private var handle: OpaquePointer?
@@ -70,11 +73,15 @@ final class PostgresConnection {
     /// and the ones held after it do not run: the next statement throws its error, which
     /// ``takeHeldFailure()`` then gives once more (so a batch can tell it from the write's own).
     func holdUntilNext(_ sql: String) {
-        held.append(Statement(sql: sql, parameters: [], prepared: false))
+        held.append(Statement(sql: sql, parameters: [], prepared: false, control: true))
     }
 
     /// Holds a statement with parameters, run prepared, as ``holdUntilNext(_:)`` holds one without:
-    /// for a write whose row count nobody reads.
+    /// for a write whose row count nobody reads. When it fails and no batch statement (`RELEASE`,
+    /// `SAVEPOINT`) was held after it, the next statement is the same write's: its error is that
+    /// write's own, thrown as the next statement's and not kept for ``takeHeldFailure()``, so the
+    /// write fails alone (or runs again) like a write whose statement failed when sent. Held
+    /// before a batch statement, its failure is the batch's, as a held batch statement's is.
     func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) {
         held.append(Statement(sql: sql, parameters: parameters, prepared: true))
     }
@@ -233,7 +240,9 @@ final class PostgresConnection {
             do {
                 try check(results[index])
             } catch {
-                if step.statement < heldCount { heldFailure = heldFailure ?? error }
+                if step.statement < heldCount, !Self.isWritesOwn(step.statement, in: statements.prefix(heldCount)) {
+                    heldFailure = heldFailure ?? error
+                }
                 results[index...].forEach { PQclear($0) }  // the ones before it are cleared already
                 throw error
             }
@@ -241,6 +250,12 @@ final class PostgresConnection {
             if let name = step.prepares { prepared[statements[step.statement].sql] = name }
         }
         return last == nil ? nil : results.last ?? nil
+    }
+
+    /// Whether the held statement at `index` failed as part of the write running now: a write's own
+    /// held statement with no batch statement after it (a `RELEASE` after it ends its write).
+    private static func isWritesOwn(_ index: Int, in held: ArraySlice<Statement>) -> Bool {
+        !held[index].control && !held[(index + 1)...].contains { $0.control }
     }
 
     /// The connection failed under a pipeline (libpq's message says how).

@@ -6,12 +6,14 @@ extension SQLTransaction {
     static var profileColumns: String { "id, public_id, db_id, is_test, skip_triggers, created_at, updated_at" }
 
     func profile(id: Int64) throws -> Profile? {
-        try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE id = ?", [id]).map(Self.profile)
+        try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE id = ?", [id]).map {
+            Self.profile($0)
+        }
     }
 
     func profile(publicId: String) throws -> Profile? {
         try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE public_id = ?", [publicId])
-            .map(Self.profile)
+            .map { Self.profile($0) }
     }
 
     func createProfile(dbId: Int64, publicId: String, now: Int64) throws -> Profile {
@@ -38,7 +40,7 @@ extension SQLTransaction {
             FROM profile_fields f JOIN profiles p ON p.id = f.profile_id
             WHERE f.name = ? AND \(equals) AND p.db_id = ? ORDER BY p.id
             """, [name] + values + [dbId]
-        ).map(Self.profile)
+        ).map { Self.profile($0) }
     }
 
     func profileFields(profileId: Int64) throws -> [String: JSONValue] {
@@ -50,14 +52,16 @@ extension SQLTransaction {
     }
 
     func setProfileField(profileId: Int64, name: String, value: JSONValue?) throws {
+        // Nobody reads the row counts: on PostgreSQL they go with the write's next statement.
         if let value {
-            try database.run(
+            try database.runBeforeNext(
                 """
                 INSERT INTO profile_fields (profile_id, name, value) VALUES (?, ?, ?)
                 ON CONFLICT (profile_id, name) DO UPDATE SET value = excluded.value
                 """, [profileId, name, Self.json(value)])
         } else {
-            try database.run("DELETE FROM profile_fields WHERE profile_id = ? AND name = ?", [profileId, name])
+            try database.runBeforeNext(
+                "DELETE FROM profile_fields WHERE profile_id = ? AND name = ?", [profileId, name])
         }
     }
 
@@ -67,11 +71,12 @@ extension SQLTransaction {
             [profile.isTest, profile.skipTriggers, profile.updatedAt, profile.id])
     }
 
-    static func profile(_ row: Connection.Row) -> Profile {
+    /// A profile read from ``profileColumns``, in a row where they start at column `first`.
+    static func profile(_ row: Connection.Row, from first: Int = 0) -> Profile {
         Profile(
-            id: row.requiredInt(0), publicId: row.requiredString(1), dbId: row.requiredInt(2),
-            isTest: row.bool(3) ?? false, skipTriggers: row.bool(4) ?? false, createdAt: row.requiredInt(5),
-            updatedAt: row.requiredInt(6))
+            id: row.requiredInt(first), publicId: row.requiredString(first + 1), dbId: row.requiredInt(first + 2),
+            isTest: row.bool(first + 3) ?? false, skipTriggers: row.bool(first + 4) ?? false,
+            createdAt: row.requiredInt(first + 5), updatedAt: row.requiredInt(first + 6))
     }
 }
 
@@ -103,6 +108,13 @@ extension SQLTransaction {
     func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String) throws
         -> [Subscription]
     {
+        try subscriptionsWithProfiles(resourceId: resourceId, channel: channel, provider: provider, token: token)
+            .map(\.subscription)
+    }
+
+    func subscriptionsWithProfiles(
+        resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String
+    ) throws -> [(subscription: Subscription, profile: Profile)] {
         // The statement names neither the channel nor the resource in a way an index could use, so
         // the token index, (provider, token), is the only one that answers it, on both stores, at
         // any size: the rows (one, nearly always) are kept here. With `channel = 'push'` in the text,
@@ -112,16 +124,22 @@ extension SQLTransaction {
         // then on (a new deployment's subscribes fell from 2,200 to 300 a second in a minute).
         // They are ordered here too: `ORDER BY updated_at` made SQLite build a sorter for each lookup,
         // as the token index does not hold `updated_at` (and must not: every write of a
-        // subscription changes it).
+        // subscription changes it). Each row's profile comes with it, found by its key: an rToken
+        // caller's profile is a holder of the token, and on PostgreSQL a second query is a round trip.
         try database.query(Self.tokenOnResourceQuery, [resourceId, channel.storedProvider(provider), token])
-            .map(Self.subscription).filter { $0.channel == channel }
-            .sorted { ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id) }
+            .map { row in (try Self.subscription(row), Self.profile(row, from: Self.subscriptionColumnCount)) }
+            .filter { $0.subscription.channel == channel }
+            .sorted {
+                ($0.subscription.updatedAt, $0.subscription.id) > ($1.subscription.updatedAt, $1.subscription.id)
+            }
     }
 
-    /// ``subscriptions(resourceId:channel:provider:token:)``'s statement (its plans are tested).
+    /// ``subscriptionsWithProfiles(resourceId:channel:provider:token:)``'s statement (its plans are tested).
     static var tokenOnResourceQuery: String {
         """
-        SELECT \(subscriptionColumns) FROM subscriptions s
+        SELECT \(subscriptionColumns), p.id, p.public_id, p.db_id, p.is_test, p.skip_triggers, p.created_at,
+            p.updated_at
+        FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
         WHERE +s.resource_id = ? AND s.provider = ? AND s.token = ?
         """
     }
@@ -207,7 +225,8 @@ extension SQLTransaction {
             columns += ", " + BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
             values += builtIns.values
         }
-        try database.run("UPDATE subscriptions SET \(columns) WHERE id = ?", values + [s.id])
+        // Nobody reads the row count: on PostgreSQL it goes with the write's next statement.
+        try database.runBeforeNext("UPDATE subscriptions SET \(columns) WHERE id = ?", values + [s.id])
     }
 
     static func subscription(_ row: Connection.Row) throws -> Subscription {
