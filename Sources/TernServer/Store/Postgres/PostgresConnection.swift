@@ -303,48 +303,62 @@ final class PostgresConnection {
     }
 
     /// Calls `body` with `parameters` as libpq takes them: count, values (text, NUL-terminated, or
-    /// bytes), lengths and formats (0 text, 1 binary), valid only during the call.
+    /// bytes), lengths and formats (0 text, 1 binary), valid only during the call. The values are
+    /// written one after another into one buffer, integers as their digits straight to bytes: a
+    /// delivery batch's statement binds 448 of them, and a buffer and a copy each (and a `String`
+    /// for each integer) were 7 % of the server's CPU in a send on PostgreSQL.
     private static func withParameters<R>(
         _ parameters: [any SQLiteBindable],
         _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, [Int32], [Int32]) -> R
     ) -> R {
-        var buffers: [[UInt8]?] = []
+        var bytes: [UInt8] = []
+        var starts: [Int] = []  // where each value starts in `bytes`; -1 for NULL
+        var lengths: [Int32] = []
         var formats: [Int32] = []
-        buffers.reserveCapacity(parameters.count)
+        bytes.reserveCapacity(parameters.count * 12)
+        starts.reserveCapacity(parameters.count)
+        lengths.reserveCapacity(parameters.count)
         formats.reserveCapacity(parameters.count)
         for parameter in parameters {
+            let start = bytes.count
+            var format: Int32 = 0
             switch parameter.sqliteValue {
             case .null:
-                buffers.append(nil)
+                starts.append(-1)
+                lengths.append(0)
                 formats.append(0)
-            case .integer(let value):
-                buffers.append(Array("\(value)".utf8) + [0])
-                formats.append(0)
-            case .real(let value):
-                buffers.append(Array("\(value)".utf8) + [0])
-                formats.append(0)
-            case .text(let value):
-                buffers.append(Array(value.utf8) + [0])
-                formats.append(0)
+                continue
+            case .integer(let value): appendDigits(value, to: &bytes)
+            case .real(let value): bytes.append(contentsOf: "\(value)".utf8)
+            case .text(let value): bytes.append(contentsOf: value.utf8)
             case .blob(let value):
-                buffers.append(Array(value))
-                formats.append(1)
+                bytes.append(contentsOf: value)
+                format = 1
             }
+            starts.append(start)
+            lengths.append(Int32(bytes.count - start))
+            formats.append(format)
+            if format == 0 { bytes.append(0) }  // text values end with a NUL
         }
-        let lengths = buffers.map { Int32($0?.count ?? 0) }
-        var pointers: [UnsafeMutablePointer<CChar>?] = buffers.map { buffer in
-            guard let buffer else { return nil }
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(buffer.count, 1))
-            buffer.withUnsafeBufferPointer { source in
-                source.withMemoryRebound(to: CChar.self) { pointer.update(from: $0.baseAddress!, count: buffer.count) }
+        if bytes.isEmpty { bytes.append(0) }  // a base address even when every value is NULL or empty
+        return bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            let values: [UnsafePointer<CChar>?] = starts.map {
+                $0 < 0 ? nil : (base + $0).assumingMemoryBound(to: CChar.self)
             }
-            return pointer
+            return values.withUnsafeBufferPointer { body(Int32(parameters.count), $0.baseAddress, lengths, formats) }
         }
-        defer { pointers.forEach { $0?.deallocate() } }
-        return pointers.withUnsafeMutableBufferPointer { mutable in
-            mutable.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
-                body(Int32(parameters.count), $0.baseAddress, lengths, formats)
-            }
-        }
+    }
+
+    /// `value`'s decimal digits (and its sign), as PostgreSQL reads an integer in text form.
+    static func appendDigits(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude  // UInt64: Int64.min has no positive Int64
+        let first = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[first...].reverse()
     }
 }
