@@ -57,6 +57,10 @@ import Testing
         #expect(stats.json?["opened"] as? Int == 1, "\(stats.text)")
         let metrics = try await server.client.get(server.process.rootURL("/metrics")).text
         #expect(metrics.contains("tern_push_events_ignored_total{reason=\"other_recipient\"} 30"), "\(metrics)")
+        // A's own repeats: one in its first report, its four counted ones in the second.
+        #expect(metrics.contains("tern_push_events_ignored_total{reason=\"repeat\"} 5"), "\(metrics)")
+        // B's four ids no delivery has (twice each, five rounds), A's one (twice).
+        #expect(metrics.contains("tern_push_events_ignored_total{reason=\"unknown_delivery\"} 42"), "\(metrics)")
     }
 
     @Test func anotherProjectsJWTCannotCountEventsOnADelivery() async throws {

@@ -29,23 +29,23 @@ struct EventService: Sendable {
         let metrics = metrics
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: nil, token: nil)
+            let callersProfile = caller.hasJWT ? profile?.id : nil
             for event in request.events {
+                // A report of a delivery sent to the caller, counted in one statement.
+                if try tx.insertPushEvent(
+                    pushId: event.messageId, type: event.type, time: event.time, receivedAt: now,
+                    sentTo: caller.resource.id, orTo: callersProfile)
+                {
+                    continue
+                }
+                // Not counted (rare): the delivery's recipient says why.
                 guard let recipient = try tx.pushRecipient(pushId: event.messageId) else {
                     metrics.recordIgnoredPushEvent(reason: "unknown_delivery")
                     continue
                 }
                 let sentToCaller =
-                    recipient.resourceId == caller.resource.id
-                    || (caller.hasJWT && profile.map { $0.id == recipient.profileId } == true)
-                guard sentToCaller else {
-                    metrics.recordIgnoredPushEvent(reason: "other_recipient")
-                    continue
-                }
-                let counted = try tx.insertPushEvent(
-                    PushEventRecord(
-                        resourceId: recipient.resourceId, profileId: recipient.profileId, messageId: event.messageId,
-                        type: event.type, time: event.time, receivedAt: now))
-                if !counted { metrics.recordIgnoredPushEvent(reason: "repeat") }
+                    recipient.resourceId == caller.resource.id || callersProfile == recipient.profileId
+                metrics.recordIgnoredPushEvent(reason: sentToCaller ? "repeat" : "other_recipient")
             }
             return try .ok(nil)
         }

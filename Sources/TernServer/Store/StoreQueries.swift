@@ -209,6 +209,22 @@ public protocol EventQueries {
     func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord]
     /// False when the same resource already has this message's event of this type.
     func insertPushEvent(_ event: PushEventRecord) throws -> Bool
+    /// Stores the event of the delivery a push id names, with that delivery's resource and profile,
+    /// when it went to `resourceId` or to `profileId`: one statement for a device's report. False
+    /// when nothing was stored (no such delivery, another's, or a repeat: ``pushRecipient(pushId:)``
+    /// tells which).
+    ///
+    /// - Parameters:
+    ///   - pushId: `<message public id>.<delivery id>`, as the device reports it.
+    ///   - type: A delivery or an open.
+    ///   - time: When the device saw it, in milliseconds since 1970.
+    ///   - receivedAt: Now, in milliseconds since 1970.
+    ///   - resourceId: The caller's resource.
+    ///   - profileId: The profile the caller's JWT names, if any.
+    func insertPushEvent(
+        pushId: String, type: PushEventRequest.Kind, time: Int64, receivedAt: Int64, sentTo resourceId: Int64,
+        orTo profileId: Int64?
+    ) throws -> Bool
     /// Every push event (deliveries and opens) of a message.
     ///
     /// - Parameter messageId: The message's public id.

@@ -185,6 +185,18 @@ struct PostgresPipelineTests {
                 await store.metricsText().split(separator: "\n").first { $0.hasPrefix("tern_db_round_trips_total ") })
             return try #require(Int(line.split(separator: " ")[1]))
         }
+        // The fewest round trips of three calls: a call that met the refresh of the rToken's caller
+        // (a read of its resource, project and database every five seconds, which a busy machine's
+        // pauses can bring between two calls) costs five more.
+        func fewestTrips(_ call: (Int) async throws -> Void) async throws -> Int {
+            var fewest = Int.max
+            for attempt in 0..<3 {
+                let before = try await trips()
+                try await call(attempt)
+                fewest = min(fewest, try await trips() - before)
+            }
+            return fewest
+        }
         func subscribe(_ token: String) async throws -> InProcessServer.Reply {
             try await server.sdk(
                 .pushSubscribe,
@@ -202,25 +214,58 @@ struct PostgresPipelineTests {
         _ = try await subscribe("token-warm")
         _ = try await update("token-warm", version: "1.0")
 
-        var before = try await trips()
-        let subscribed = try await subscribe("token-new")
         // The stored answer's lookup, the categories, the token's holders, the profile's insert and
         // the subscription's (the fields' insert before it in its round trip).
-        #expect(try await trips() - before == 2 + 5, "a new device's subscribe")
-        #expect(subscribed.status == 200)
-        #expect(subscribed.profile?.status == "subscribed")
-        #expect(subscribed.profile?.subscription?.subscriptionId == "token-new")
+        var profiles: [String?] = []
+        let subscribeTrips = try await fewestTrips { attempt in
+            let subscribed = try await subscribe("token-new-\(attempt)")
+            #expect(subscribed.status == 200)
+            #expect(subscribed.profile?.status == "subscribed")
+            #expect(subscribed.profile?.subscription?.subscriptionId == "token-new-\(attempt)")
+            profiles.append(subscribed.profile?.id)
+        }
+        #expect(subscribeTrips == 2 + 5, "a new device's subscribe")
 
-        before = try await trips()
-        let updated = try await update("token-new", version: "2.0")
         // The stored answer's lookup, the holders with their profiles, the row's indexed columns,
         // the profile's statuses (the update's statement before it) and the categories.
-        #expect(try await trips() - before == 2 + 5, "an update of the token")
-        #expect(updated.status == 200)
-        #expect(updated.profile?.id == subscribed.profile?.id)
-        #expect(updated.profile?.subscription?.fields?["_app_version"] == .string("2.0"))
+        let updateTrips = try await fewestTrips { attempt in
+            let updated = try await update("token-new-\(attempt)", version: "2.0")
+            #expect(updated.status == 200)
+            #expect(updated.profile?.id == profiles[attempt])
+            #expect(updated.profile?.subscription?.fields?["_app_version"] == .string("2.0"))
+        }
+        #expect(updateTrips == 2 + 5, "an update of the token")
         let fields = try await store.read { tx in try tx.profileFields(profileId: 2) }
         #expect(fields["_fname"] == .string("Ada"), "the held insert of the fields was written")
+
+        // A device's report of a delivery: the stored answer's lookup and one insert that finds the
+        // delivery's recipient itself.
+        let resourceId = server.bootstrap.resourceId
+        let pushIds = try await store.write { tx in
+            let subscriptions = try (0..<3).map { attempt in
+                try #require(
+                    try tx.subscriptions(
+                        resourceId: resourceId, channel: .push, provider: .apns, token: "token-new-\(attempt)"
+                    ).first)
+            }
+            let message = try tx.insertMessage(
+                StoreSuiteDeliveryTests.message(projectId: 1, resourceId: resourceId, publicId: "m-trips"))
+            _ = try tx.insertDeliveries(
+                messageId: message.id, targets: StoreSuiteDeliveryTests.targets(subscriptions), now: 10)
+            return try tx.deliveries(messageId: message.id, afterId: 0, limit: 3).map { "m-trips.\($0.id)" }
+        }
+        func report(_ pushId: String, _ type: String) async throws -> InProcessServer.Reply {
+            try await server.sdk(
+                .eventPush, ["events": [["message_id": pushId, "type": type, "time": 1]]], key: UUID().uuidString)
+        }
+        #expect(try await report(pushIds[0], "delivery").status == 200)
+        let reportTrips = try await fewestTrips { attempt in
+            let reply = try await report(pushIds[attempt], "open")
+            #expect(reply.status == 200)
+        }
+        #expect(reportTrips == 2 + 2, "a device's report")
+        let counted = try await store.read { tx in try tx.pushEvents(messageId: pushIds[0]) }.map(\.type)
+        #expect(counted == [.delivery, .open])
     }
 
     /// `/metrics` counts the round trips of the node's connections: a write of one statement adds

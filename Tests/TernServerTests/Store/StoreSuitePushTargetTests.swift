@@ -76,6 +76,56 @@ import Testing
         #expect(try await fixture.store.read { try $0.tags(subscriptionId: a) }.isEmpty)
     }
 
+    /// A device's report in one statement: stored with the delivery's resource and profile when the
+    /// delivery went to the caller's resource or to its JWT's profile; once per type; nothing for a
+    /// delivery that does not exist, of another message, or sent to someone else.
+    @Test(arguments: StoreFactory.all)
+    func aReportOfADeliveryIsStoredOnceAndOnlyForItsRecipient(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscription = try #require(try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 1).first)
+        let new = StoreSuiteDeliveryTests.message(
+            projectId: fixture.project.id, resourceId: fixture.resource.id, publicId: "m-r")
+        let message = try await fixture.store.write { try $0.insertMessage(new) }
+        try await fixture.store.write {
+            _ = try $0.insertDeliveries(
+                messageId: message.id, targets: StoreSuiteDeliveryTests.targets([subscription]), now: 10)
+        }
+        let deliveryId = try #require(
+            try await fixture.store.read { try $0.deliveries(messageId: message.id, afterId: 0, limit: 1) }.first?.id)
+        let pushId = "m-r.\(deliveryId)"
+        let (resourceId, profileId) = (fixture.resource.id, subscription.profileId)
+        func report(_ pushId: String, _ type: PushEventRequest.Kind, resource: Int64, profile: Int64?) async throws
+            -> Bool
+        {
+            try await fixture.store.write {
+                try $0.insertPushEvent(
+                    pushId: pushId, type: type, time: 7, receivedAt: 8, sentTo: resource, orTo: profile)
+            }
+        }
+        #expect(try await report(pushId, .delivery, resource: resourceId, profile: nil))
+        #expect(try await !report(pushId, .delivery, resource: resourceId, profile: nil), "a repeat")
+        #expect(try await !report(pushId, .open, resource: resourceId + 1, profile: nil), "another resource's caller")
+        #expect(try await !report(pushId, .open, resource: resourceId + 1, profile: profileId + 1), "another profile")
+        #expect(try await report(pushId, .open, resource: resourceId + 1, profile: profileId), "its JWT's profile")
+        #expect(
+            try await !report("m-other.\(deliveryId)", .open, resource: resourceId, profile: nil), "another message")
+        #expect(try await !report("m-r.\(deliveryId + 1)", .open, resource: resourceId, profile: nil), "no delivery")
+        #expect(try await !report("m-r", .open, resource: resourceId, profile: nil), "no delivery id")
+        let stored = try await fixture.store.read { try $0.pushEvents(messageId: pushId) }
+        #expect(
+            stored.map {
+                PushEventRecord(
+                    resourceId: $0.resourceId, profileId: $0.profileId, messageId: $0.messageId, type: $0.type,
+                    time: $0.time, receivedAt: $0.receivedAt)
+            }
+                == [.delivery, .open].map {
+                    PushEventRecord(
+                        resourceId: resourceId, profileId: profileId, messageId: pushId, type: $0, time: 7,
+                        receivedAt: 8)
+                })
+    }
+
     @Test(arguments: StoreFactory.all)
     func pushEventCountsReadAMessagesPrefixOnly(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)
