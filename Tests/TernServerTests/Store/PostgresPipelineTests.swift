@@ -8,6 +8,13 @@ import Testing
 /// on the write that carried it.
 @Suite(.enabled(if: PostgresTestDatabase.url != nil))
 struct PostgresPipelineTests {
+    /// The node's round trips so far, as `/metrics` shows them (`tern_db_round_trips_total`).
+    static func roundTrips(_ store: PostgresStore) async throws -> Int {
+        let line = try #require(
+            await store.metricsText().split(separator: "\n").first { $0.hasPrefix("tern_db_round_trips_total ") })
+        return try #require(Int(line.split(separator: " ")[1]))
+    }
+
     @Test func heldStatementsGoWithTheNextOneInOrderInOneRoundTrip() throws {
         let stats = PostgresStats()
         let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL(), stats: stats)
@@ -180,11 +187,7 @@ struct PostgresPipelineTests {
             })
         defer { Task { await server.finish() } }
         let store = try #require(server.store as? PostgresStore)
-        func trips() async throws -> Int {
-            let line = try #require(
-                await store.metricsText().split(separator: "\n").first { $0.hasPrefix("tern_db_round_trips_total ") })
-            return try #require(Int(line.split(separator: " ")[1]))
-        }
+        func trips() async throws -> Int { try await Self.roundTrips(store) }
         // The fewest round trips of three calls: a call that met the refresh of the rToken's caller
         // (a read of its resource, project and database every five seconds, which a busy machine's
         // pauses can bring between two calls) costs five more.
@@ -272,11 +275,7 @@ struct PostgresPipelineTests {
     /// three alone (`BEGIN`, the statement, `COMMIT`).
     @Test func theNodeCountsItsRoundTripsForMetrics() async throws {
         let store = try PostgresStore(url: try PostgresTestDatabase.freshSchemaURL(), poolSize: 1)
-        func trips() async throws -> Int {
-            let line = try #require(
-                await store.metricsText().split(separator: "\n").first { $0.hasPrefix("tern_db_round_trips_total ") })
-            return try #require(Int(line.split(separator: " ")[1]))
-        }
+        func trips() async throws -> Int { try await Self.roundTrips(store) }
         // Its statement prepared on the connection first (a round trip of its own, once).
         _ = try await store.write { tx in try tx.project(id: 1) }
         let before = try await trips()
