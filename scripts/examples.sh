@@ -47,6 +47,10 @@ shared="$root/.build/ios"
 if [ "$(uname)" != Darwin ] && [ -d "$shared/sdk/iPhoneOS17.0.sdk" ] && [ -f "$shared/prebuilt/SwiftUI.swiftmodule" ]; then
     export TERN_IOS_SDK="$shared/sdk/iPhoneOS17.0.sdk"
     [ -e "$cache/prebuilt" ] || ln -s "$shared/prebuilt" "$cache/prebuilt"
+    # Apple's modules compiled from the SDK's headers and interfaces (UIKit, SwiftUI's dependents,
+    # Foundation): the same flags build the same modules, and the cache names each by a hash of
+    # them, so the example uses the SDK build's instead of compiling its own (a minute and more).
+    [ -e "$cache/module-cache" ] || ln -s "$shared/module-cache" "$cache/module-cache"
 fi
 (cd "$root/Examples" && TERN_IOS_SCRATCH="$cache" "$script" TernExampleApp) \
     >"$log" 2>&1 || status=$?
