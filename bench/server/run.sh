@@ -33,6 +33,8 @@
 #   KEEP=1 bench/server/run.sh                # keeps the scratch directory (each server's log,
 #                                             # one line per request with its duration; the data;
 #                                             # bench/server/handler_latency.py reads the log)
+#   STATEMENTS=1 bench/server/run.sh          # after each PostgreSQL route, the statements its
+#                                             # database spent its time in (pg_stat_statements)
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
@@ -163,6 +165,12 @@ notes="$work/notes"
 # db_ticks BACKEND: the PostgreSQL cluster's CPU time (clock ticks) so far; "-" for other backends.
 # shellcheck source=bench/lib/postgres-cpu.sh
 . bench/lib/postgres-cpu.sh
+# shellcheck source=bench/lib/postgres-statements.sh
+. bench/lib/postgres-statements.sh
+if [ -n "${STATEMENTS:-}" ]; then
+    # The cluster loads pg_stat_statements, counting the triggers' and foreign keys' statements too.
+    export POSTGRES_OPTS="${POSTGRES_OPTS:-} -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+fi
 db_ticks() {
     if [ "$1" != postgresql ] || [ -z "${pg_dir:-}" ]; then echo -; return; fi
     postgres_cpu_ticks "$(cat "$pg_dir/port")"
@@ -191,6 +199,7 @@ run() {
     local ticks="" written="" db trips=-
     db=$(db_ticks "$backend")
     if [ "$backend" = postgresql ]; then trips=$(db_round_trips); fi
+    if [ "$backend" = postgresql ] && [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$pg_url"; fi
     if [ "$backend" != - ]; then
         ticks=$(awk '{print $14 + $15}' "/proc/$server/stat")
         written=$(sed -n 's/^wchar: //p' "/proc/$server/io")
@@ -204,6 +213,10 @@ run() {
     if [ "$db" != - ]; then db=$(($(db_ticks "$backend") - db)); fi
     if [ "$trips" != - ]; then trips=$(($(db_round_trips) - trips)); fi
     echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes $db $trips" >>"$results"
+    if [ "$backend" = postgresql ] && [ -n "${STATEMENTS:-}" ]; then
+        echo "== postgresql $name: the statements the database spent the route's time in"
+        postgres_statements_top "$pg_url" 14
+    fi
     if [ -n "$perf" ]; then
         kill -INT "$perf"
         wait "$perf" 2>/dev/null || true
@@ -233,6 +246,7 @@ measure() {
         pg_dir=$(mktemp -d /tmp/tern-bench-pg.XXXXXX)
         local url
         url=$(scripts/postgres.sh start "$pg_dir")
+        pg_url=$url
         store_args=(--database "$url")
     fi
     # shellcheck disable=SC2086 # SERVE_ARGS is a list of options

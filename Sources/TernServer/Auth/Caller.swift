@@ -12,4 +12,12 @@ struct Caller: Sendable, Equatable {
 
     /// True when a JWT named the profile.
     var hasJWT: Bool { identity != nil }
+
+    /// What a write of this caller's is about, for ``Store/write(affinity:_:)``: the person a JWT
+    /// names (every device of theirs changes the one profile), else the device's push token (its
+    /// subscription, and the profile it made); nil when the request names neither.
+    func writeAffinity(token: String?) -> String? {
+        if identity != nil { return IdempotencyToken.callerScope(self) }
+        return token.map { "token\u{0}" + $0 }
+    }
 }

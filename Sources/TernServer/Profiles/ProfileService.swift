@@ -19,7 +19,9 @@ struct ProfileService: Sendable {
     {
         let now = clock()
         let provider = try request.provider.map { try Validation.provider($0) }
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: request.subscriptionId)
+        ) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let profile: Profile?
             if caller.hasJWT {
@@ -48,7 +50,9 @@ struct ProfileService: Sendable {
                 "profile/update needs a JWT (Authorization: Bearer <JWT>): an rToken does not name a profile")
         }
         let now = clock()
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: nil)
+        ) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let profile = try resolver.findOrCreate(tx, provider: nil, token: nil)
             let updated = try resolver.applyProfileChanges(

@@ -18,7 +18,9 @@ struct TagService: Sendable {
     func set(_ request: TagsSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
         let provider = try request.validate()
         let now = clock()
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: request.subscriptionId)
+        ) { tx in
             let (profile, subscription) = try Self.binding(
                 tx, caller: caller, provider: provider, token: request.subscriptionId)
             let current = try tx.tags(subscriptionId: subscription.id)
@@ -39,7 +41,9 @@ struct TagService: Sendable {
     {
         let provider = try request.validate()
         let now = clock()
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: request.subscriptionId)
+        ) { tx in
             let (profile, subscription) = try Self.binding(
                 tx, caller: caller, provider: provider, token: request.subscriptionId)
             try tx.removeTags(subscriptionId: subscription.id, keys: request.keys)

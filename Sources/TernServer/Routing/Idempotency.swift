@@ -67,10 +67,12 @@ extension Store {
     /// Runs a change once per idempotency key: the first 2xx answer is stored in the same transaction
     /// as the change; a repeat with the same request gets it back and changes nothing; a repeat with a
     /// different request is refused with 422. Errors are not stored, so a corrected retry can succeed.
+    /// `affinity`: see ``Store/write(affinity:_:)`` (the writes of one device or person).
     public func idempotentWrite(
-        _ token: IdempotencyToken, now: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> Answer
+        _ token: IdempotencyToken, now: Int64, affinity: String? = nil,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> Answer
     ) async throws -> Answer {
-        try await write { tx in
+        let once: @Sendable (any StoreTransaction) throws -> Answer = { tx in
             if let key = token.key, let stored = try tx.storedAnswer(scope: token.scope, key: key) {
                 guard stored.fingerprint == token.fingerprint else {
                     throw APIError.unprocessable(
@@ -86,5 +88,7 @@ extension Store {
             }
             return answer
         }
+        if let affinity { return try await write(affinity: affinity, once) }
+        return try await write(once)
     }
 }

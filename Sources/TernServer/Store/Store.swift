@@ -20,6 +20,15 @@ public protocol Store: Sendable {
     /// backend arrive as `StoreError`; errors `body` throws pass through unchanged.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
 
+    /// Runs `body` as ``write(_:)`` does; where the backend has several connections (PostgreSQL),
+    /// writes that name the same affinity (one device's token, one person's identity) at the same
+    /// time share one connection's batches instead of taking the same rows in two transactions at
+    /// once, where the later one waits for the earlier's commit or, when two batches take them in
+    /// other orders, for the lock timeout. SQLite has one writer: it ignores `affinity`.
+    func write<T: Sendable>(
+        affinity: String, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T
+
     /// Runs `body` in one read-only transaction (a consistent snapshot).
     func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
 
@@ -35,6 +44,13 @@ public protocol Store: Sendable {
 }
 
 extension Store {
+    /// One writer (SQLite): every write shares its batches already, so `affinity` changes nothing.
+    public func write<T: Sendable>(
+        affinity: String, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
+        try await write(body)
+    }
+
     /// Does nothing: a backend whose plans do not follow table statistics (SQLite) has nothing to
     /// refresh.
     public func deliveriesWritten(_ count: Int) async {}

@@ -13,7 +13,9 @@ extension SubscriptionService {
         let oldProvider =
             try request.oldProvider.map { try Validation.provider($0, field: "old_provider") } ?? newProvider
         let oldToken = request.oldSubscriptionId ?? ""
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: oldToken)
+        ) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let notFound = APIError.notFound(
                 "no push subscription with provider \(oldProvider.rawValue) and the old token in resource "
@@ -85,7 +87,9 @@ extension SubscriptionService {
         }
         let provider = try Validation.provider(name)
         let now = clock()
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: token)
+        ) { tx in
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: provider, token: token)
             let all = try tx.subscriptions(
                 resourceId: caller.resource.id, channel: .push, provider: provider, token: token)

@@ -24,7 +24,9 @@ struct SubscriptionService: Sendable {
                 "resource \(caller.resource.id) has no push channel: use the rToken of a push resource")
         }
         let now = clock()
-        return try await store.idempotentWrite(idempotency, now: now) { tx in
+        return try await store.idempotentWrite(
+            idempotency, now: now, affinity: caller.writeAffinity(token: request.subscriptionId)
+        ) { tx in
             let provider = try Validation.provider(request.provider)
             let resolver = ProfileResolver(caller: caller, now: now)
             let categories = try tx.categories(resourceId: caller.resource.id)

@@ -23,6 +23,9 @@ public actor PostgresStore: Store {
     private var closed = false
     /// Operations that found every connection busy and queued behind another.
     private var waits: UInt64 = 0
+    /// The session of each affinity with writes waiting or running, and how many
+    /// (``write(affinity:_:)``).
+    private var affinities: [String: (session: Int, writes: Int)] = [:]
     let stats = PostgresStats()
     /// Deliveries this node's fan-outs wrote since `deliveries` was last analyzed, and the table's
     /// size then (see ``deliveriesWritten(_:)``).
@@ -61,6 +64,9 @@ public actor PostgresStore: Store {
         }
     }
 
+    /// Affinities with writes waiting or running now (tests).
+    var affinitiesInFlight: Int { affinities.count }
+
     /// Connections busy, the pool's size, operations queued behind a busy connection now and so far.
     func poolUse() -> (inUse: Int, size: Int, waiting: Int, waits: UInt64) {
         (load.filter { $0 > 0 }.count, sessions.count, load.reduce(0) { $0 + max(0, $1 - 1) }, waits)
@@ -68,6 +74,25 @@ public actor PostgresStore: Store {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await withSession { session in try await session.write(body) }
+    }
+
+    /// On the session where a write of the same affinity is waiting or running, else the least busy
+    /// one: the writes one device or person sends at the same time meet in one connection's batches
+    /// (one transaction, in order) instead of waiting on each other's row locks from two. Writes
+    /// with nothing in flight spread as any other (a session picked by hashing the affinity instead
+    /// left some sessions' queues longer: new devices' subscribes' p99 rose from 57–64 to 79–81 ms).
+    /// Measured with 50 connections updating 200 subscriptions' tokens (`bench/server/run.sh`): the
+    /// least busy session's way waited out lock timeouts, a p99 of 310–320 ms.
+    public func write<T: Sendable>(
+        affinity: String, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) async throws -> T {
+        let index = affinities[affinity]?.session ?? leastBusy()
+        affinities[affinity] = (index, (affinities[affinity]?.writes ?? 0) + 1)
+        defer {
+            let writes = affinities[affinity]?.writes ?? 1
+            affinities[affinity] = writes > 1 ? (index, writes - 1) : nil
+        }
+        return try await withSession(at: index) { session in try await session.write(body) }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
@@ -140,9 +165,20 @@ public actor PostgresStore: Store {
 
     /// Runs `body` on the least busy connection.
     private func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
-        guard !closed else { throw StoreError.closed }
+        try await withSession(at: leastBusy(), body)
+    }
+
+    private func leastBusy() -> Int {
         var index = 0
         for candidate in load.indices where load[candidate] < load[index] { index = candidate }
+        return index
+    }
+
+    /// Runs `body` on the connection at `index`.
+    private func withSession<T: Sendable>(
+        at index: Int, _ body: (PostgresSession) async throws -> T
+    ) async throws -> T {
+        guard !closed else { throw StoreError.closed }
         if load[index] > 0 { waits += 1 }
         load[index] += 1
         defer { load[index] -= 1 }
