@@ -244,10 +244,8 @@ measure() {
     mkdir -p "$data"
     if [ "$backend" = postgresql ]; then
         pg_dir=$(mktemp -d /tmp/tern-bench-pg.XXXXXX)
-        local url
-        url=$(scripts/postgres.sh start "$pg_dir")
-        pg_url=$url
-        store_args=(--database "$url")
+        pg_url=$(scripts/postgres.sh start "$pg_dir")
+        store_args=(--database "$pg_url")
     fi
     # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
     "$binary" serve --port 0 --data "$data" "${store_args[@]}" --bench-routes --threads "$SERVER_THREADS" \

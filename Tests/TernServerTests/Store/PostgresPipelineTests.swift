@@ -187,16 +187,15 @@ struct PostgresPipelineTests {
             })
         defer { Task { await server.finish() } }
         let store = try #require(server.store as? PostgresStore)
-        func trips() async throws -> Int { try await Self.roundTrips(store) }
         // The fewest round trips of three calls: a call that met the refresh of the rToken's caller
         // (a read of its resource, project and database every five seconds, which a busy machine's
         // pauses can bring between two calls) costs five more.
         func fewestTrips(_ call: (Int) async throws -> Void) async throws -> Int {
             var fewest = Int.max
             for attempt in 0..<3 {
-                let before = try await trips()
+                let before = try await Self.roundTrips(store)
                 try await call(attempt)
-                fewest = min(fewest, try await trips() - before)
+                fewest = min(fewest, try await Self.roundTrips(store) - before)
             }
             return fewest
         }
@@ -275,13 +274,12 @@ struct PostgresPipelineTests {
     /// three alone (`BEGIN`, the statement, `COMMIT`).
     @Test func theNodeCountsItsRoundTripsForMetrics() async throws {
         let store = try PostgresStore(url: try PostgresTestDatabase.freshSchemaURL(), poolSize: 1)
-        func trips() async throws -> Int { try await Self.roundTrips(store) }
         // Its statement prepared on the connection first (a round trip of its own, once).
         _ = try await store.write { tx in try tx.project(id: 1) }
-        let before = try await trips()
+        let before = try await Self.roundTrips(store)
         #expect(before > 0)
         _ = try await store.write { tx in try tx.project(id: 1) }
-        let after = try await trips()
+        let after = try await Self.roundTrips(store)
         #expect(after - before == 3, "\(after - before) round trips")
         await store.close()
     }
