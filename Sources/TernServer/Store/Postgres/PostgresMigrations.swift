@@ -7,7 +7,7 @@ enum PostgresMigrations {
     static let all: [String] = [
         version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles, inAppTables,
         inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts,
-        segmentRows, messageCounts, audienceCountShards, writeIndexes, deliveryPages,
+        segmentRows, messageCounts, audienceCountShards, writeIndexes, deliveryPages, deliveryQueue,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

@@ -35,34 +35,48 @@ extension SQLTransaction {
     }
 
     /// Queued deliveries first, then those whose lease ran out: each statement knows the status it
-    /// takes its rows from, so the message's counts move with them.
+    /// takes its rows from, so the message's counts move with them. The queue holds only the
+    /// delivery's state; its address is read from the delivery's row, written once at the fan-out.
     private func claim(messageId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
         var claimed: [ClaimedDelivery] = []
         for status in [DeliveryStatus.queued, .sending] where claimed.count < limit {
-            // `status IN (…)` lets SQLite see that the partial index `deliveries_message_due` holds the
-            // rows; the status is written into the text, not bound, as SQLite prepares a statement again
-            // for each new value of a parameter that decides whether a partial index can be used.
-            let rows = try database.query(
+            let taken = try database.query(
                 """
-                UPDATE deliveries SET status = 'sending', attempts = attempts + 1, due_at = ?, updated_at = ?
-                WHERE id IN (
-                    SELECT id FROM deliveries
-                    WHERE message_id = ? AND status IN ('queued', 'sending') AND status = '\(status.rawValue)'
-                        AND due_at <= ?
-                    ORDER BY due_at, id LIMIT ? \(claimLocks.deliveries))
-                RETURNING id, message_id, subscription_id, provider, token, attempts
+                UPDATE delivery_queue SET status = 'sending', attempts = attempts + 1, due_at = ?, updated_at = ?
+                WHERE delivery_id IN (
+                    SELECT delivery_id FROM delivery_queue
+                    WHERE message_id = ? AND status = '\(status.rawValue)' AND due_at <= ?
+                    ORDER BY due_at, delivery_id LIMIT ? \(claimLocks.deliveries))
+                RETURNING delivery_id, attempts
                 """, [leaseUntil, now, messageId, now, limit - claimed.count]
-            ).map { row in
-                ClaimedDelivery(
-                    id: row.requiredInt(0), messageId: row.requiredInt(1), subscriptionId: row.requiredInt(2),
-                    provider: try PushProvider.storedPush(row.requiredString(3)), token: row.requiredString(4),
-                    attempt: Int(row.requiredInt(5)))
-            }
+            ).map { (id: $0.requiredInt(0), attempt: Int($0.requiredInt(1))) }
             if status == .queued {
                 try count(
-                    DeliveryCountMoves(messageId: messageId, from: .queued, to: .sending, count: Int64(rows.count)))
+                    DeliveryCountMoves(messageId: messageId, from: .queued, to: .sending, count: Int64(taken.count)))
             }
-            claimed += rows
+            claimed += try addresses(of: taken, messageId: messageId)
+        }
+        return claimed
+    }
+
+    /// The claimed deliveries with their addresses, read by id from their rows.
+    private func addresses(of taken: [(id: Int64, attempt: Int)], messageId: Int64) throws -> [ClaimedDelivery] {
+        var claimed: [ClaimedDelivery] = []
+        claimed.reserveCapacity(taken.count)
+        let attempts = Dictionary(taken, uniquingKeysWith: { first, _ in first })
+        for ids in RowGroups(taken.map(\.id)) {
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            for row in try database.query(
+                "SELECT id, subscription_id, provider, token FROM deliveries WHERE id IN (\(marks))",
+                Array(ids) as [any SQLiteBindable])
+            {
+                let id = row.requiredInt(0)
+                claimed.append(
+                    ClaimedDelivery(
+                        id: id, messageId: messageId, subscriptionId: row.requiredInt(1),
+                        provider: try PushProvider.storedPush(row.requiredString(2)), token: row.requiredString(3),
+                        attempt: attempts[id] ?? 1))
+            }
         }
         return claimed
     }
@@ -71,8 +85,7 @@ extension SQLTransaction {
     /// queued or leased delivery is; with none left it leaves the turns.
     private func served(messageId: Int64, turn: Int64) throws {
         let next = try database.queryFirst(
-            "SELECT MIN(due_at) FROM deliveries WHERE message_id = ? AND status IN ('queued', 'sending')",
-            [messageId])?.int(0)
+            "SELECT MIN(due_at) FROM delivery_queue WHERE message_id = ?", [messageId])?.int(0)
         if let next {
             try database.run(
                 "UPDATE delivery_turns SET next_due = ?, turn = ? WHERE message_id = ?", [next, turn, messageId])
@@ -84,11 +97,12 @@ extension SQLTransaction {
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
         var inserted = 0
         for rows in RowGroups(targets) {
-            inserted += try database.run(
-                Self.insertDeliveriesSQL(rows: rows.count, status: .queued, attempts: 0),
-                rows.flatMap { target -> [any SQLiteBindable] in
-                    [messageId, target.subscriptionId, target.provider.rawValue, target.token, now, now]
-                })
+            let ids = try database.query(
+                Self.insertDeliveriesSQL(rows: rows.count) + " RETURNING id",
+                Self.deliveryValues(rows, messageId: messageId)
+            ).map { $0.requiredInt(0) }
+            try enqueue(ids, messageId: messageId, status: .queued, attempts: 0, dueAt: now, now: now)
+            inserted += ids.count
         }
         if inserted > 0 {
             try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .queued, count: Int64(inserted)))
@@ -102,18 +116,18 @@ extension SQLTransaction {
     {
         var inserted: [ClaimedDelivery] = []
         for rows in RowGroups(targets) {
-            inserted += try database.query(
-                Self.insertDeliveriesSQL(rows: rows.count, status: .sending, attempts: 1)
-                    + " RETURNING id, subscription_id, provider, token",
-                rows.flatMap { target -> [any SQLiteBindable] in
-                    [messageId, target.subscriptionId, target.provider.rawValue, target.token, leaseUntil, now]
-                }
+            let written = try database.query(
+                Self.insertDeliveriesSQL(rows: rows.count) + " RETURNING id, subscription_id, provider, token",
+                Self.deliveryValues(rows, messageId: messageId)
             ).map { row in
                 ClaimedDelivery(
                     id: row.requiredInt(0), messageId: messageId, subscriptionId: row.requiredInt(1),
                     provider: try PushProvider.storedPush(row.requiredString(2)), token: row.requiredString(3),
                     attempt: 1)
             }
+            try enqueue(
+                written.map(\.id), messageId: messageId, status: .sending, attempts: 1, dueAt: leaseUntil, now: now)
+            inserted += written
         }
         if !inserted.isEmpty {
             try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .sending, count: Int64(inserted.count)))
@@ -125,14 +139,44 @@ extension SQLTransaction {
     }
 
     /// A device gets a message once: a row already written for its provider and token is skipped.
-    /// Binds per row: message, subscription, provider, token, due_at, updated_at.
-    private static func insertDeliveriesSQL(rows: Int, status: DeliveryStatus, attempts: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, '\(status.rawValue)', \(attempts), ?, ?)", count: rows)
+    /// Binds per row: message, subscription, provider, token. The row is the delivery's address
+    /// and never changes; its state is in `delivery_queue` until its outcome, then in
+    /// `delivery_outcomes` (``updateDeliveries(_:now:)`` says why).
+    private static func insertDeliveriesSQL(rows: Int) -> String {
+        let values = Array(repeating: "(?, ?, ?, ?)", count: rows)
         return """
-            INSERT INTO deliveries (message_id, subscription_id, provider, token, status, attempts, due_at, updated_at)
+            INSERT INTO deliveries (message_id, subscription_id, provider, token)
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (message_id, provider, token) DO NOTHING
             """
+    }
+
+    private static func deliveryValues(_ rows: ArraySlice<DeliveryTarget>, messageId: Int64) -> [any SQLiteBindable] {
+        var values: [any SQLiteBindable] = []
+        values.reserveCapacity(rows.count * 4)
+        for target in rows {
+            values +=
+                [messageId, target.subscriptionId, target.provider.rawValue, target.token] as [any SQLiteBindable]
+        }
+        return values
+    }
+
+    /// Puts new deliveries in the queue, all in one state. Nobody reads the count: on PostgreSQL
+    /// it goes with the next statement.
+    private func enqueue(
+        _ ids: [Int64], messageId: Int64, status: DeliveryStatus, attempts: Int, dueAt: Int64, now: Int64
+    ) throws {
+        for rows in RowGroups(ids) {
+            let values = Array(repeating: "(?, ?, '\(status.rawValue)', \(attempts), ?, ?)", count: rows.count)
+            var parameters: [any SQLiteBindable] = []
+            parameters.reserveCapacity(rows.count * 4)
+            for id in rows { parameters += [id, messageId, dueAt, now] as [any SQLiteBindable] }
+            try database.runBeforeNext(
+                """
+                INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
+                VALUES \(values.joined(separator: ", "))
+                """, parameters)
+        }
     }
 
     /// The message has deliveries due at `at` (new, or queued again): it joins the turns, or its
@@ -146,86 +190,88 @@ extension SQLTransaction {
             """, [messageId, at])
     }
 
-    /// Writes the outcomes without reading a row back when every one of them still holds its row
-    /// (the rule: an outcome is late only when a lease ran out first). `RETURNING` made SQLite copy
-    /// each written row into a table of results, and Tern read it back, for what the outcomes say
-    /// already: a third of the statement's time. When fewer rows changed than there are outcomes,
-    /// the writes are undone and made again, returning the rows they wrote.
+    /// Writes outcomes without rewriting the delivery's row. A final outcome (sent, failed, an
+    /// invalid token) takes the delivery out of the queue and appends its outcome; a retry puts it
+    /// back in the queue, due again, and appends the outcome that says why. Each is written only
+    /// while the attempt it names still holds the delivery (`sending`, that attempt, that message):
+    /// the queue's delete or update returns the ids it found so.
+    ///
+    /// Why the state is not in the delivery's row (issue 18, docs/scaling.md "The outbox's rows"):
+    /// updating the row wrote a new version of it and of its index entries, which PostgreSQL later
+    /// vacuums: 79–138 µs a delivery of the database's CPU in a harness of the engine's statements,
+    /// against 62–67 for a row written once, a queue entry inserted and deleted, and an outcome
+    /// appended. SQLite then also keeps the queue's pages few and hot.
     func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64> {
         guard !updates.isEmpty else { return [] }
-        try database.run("SAVEPOINT tern_outcomes", [])
-        var changed = 0
-        for rows in RowGroups(updates) {
-            changed += try database.run(Self.updateDeliveriesSQL(rows: rows.count), Self.outcomeValues(rows, now: now))
-        }
-        if changed == updates.count {
-            try database.run("RELEASE tern_outcomes", [])
-            var moves = DeliveryCountMoves()
-            for update in updates {
-                // Only rows in `sending` are written, so each one moves from there.
-                moves.move(messageId: update.messageId, from: .sending, to: update.status, count: 1)
-                // Queued again (a retry): the message is due again then, maybe before its lease ran out.
-                if let dueAt = Self.dueAt(update, now: now) { try dueAgain(messageId: update.messageId, at: dueAt) }
-            }
-            try count(moves)
-            return Set(updates.map(\.id))
-        }
-        try database.run("ROLLBACK TO tern_outcomes", [])
-        try database.run("RELEASE tern_outcomes", [])
         var held: Set<Int64> = []
-        var moves = DeliveryCountMoves()
-        for rows in RowGroups(updates) {
-            let written = try database.query(
-                Self.updateDeliveriesSQL(rows: rows.count) + " RETURNING deliveries.id",
-                Self.outcomeValues(rows, now: now))
-            held.formUnion(written.map { $0.requiredInt(0) })
+        let finals = updates.filter { $0.status != .queued }
+        for rows in RowGroups(finals) {
+            var parameters: [any SQLiteBindable] = []
+            parameters.reserveCapacity(rows.count * 3)
+            for update in rows { parameters += [update.id, update.messageId, update.attempt] as [any SQLiteBindable] }
+            held.formUnion(
+                try database.query(Self.leaveQueueSQL(rows: rows.count), parameters).map { $0.requiredInt(0) })
         }
-        for update in updates where held.contains(update.id) {
+        for update in updates where update.status == .queued {
+            let again = try database.run(
+                """
+                UPDATE delivery_queue SET status = 'queued', due_at = ?, updated_at = ?
+                WHERE delivery_id = ? AND message_id = ? AND attempts = ? AND status = 'sending'
+                """, [Self.dueAt(update, now: now), now, update.id, update.messageId, update.attempt])
+            if again > 0 { held.insert(update.id) }
+        }
+        let written = updates.filter { held.contains($0.id) }
+        for rows in RowGroups(written) {
+            try database.runBeforeNext(Self.appendOutcomesSQL(rows: rows.count), Self.outcomeValues(rows, now: now))
+        }
+        var moves = DeliveryCountMoves()
+        for update in written {
+            // Only deliveries in `sending` are held, so each one moves from there.
             moves.move(messageId: update.messageId, from: .sending, to: update.status, count: 1)
+            // Queued again (a retry): the message is due again then, maybe before its lease ran out.
             if let dueAt = Self.dueAt(update, now: now) { try dueAgain(messageId: update.messageId, at: dueAt) }
         }
         try count(moves)
         return held
     }
 
-    /// Writes each outcome whose row its attempt still holds (`sending`, the same attempt, the same
-    /// message). Binds per row: id, message, attempt, status, reason, provider message id, due at;
-    /// then the time, and on PostgreSQL `sending`. The values are cast so that PostgreSQL knows their
-    /// types in the VALUES list.
-    ///
-    /// On PostgreSQL `sending` is bound, not written in the text: with the literal, PostgreSQL may
-    /// read the rows through `deliveries_message_due` (whose condition, queued or sending, the literal
-    /// satisfies), and plans chosen while the table was small did, for every outcome: they walked
-    /// every unsent delivery of the message (bench/server/plans.sh, docs/scaling.md). A bound status
-    /// leaves that index out of its generic plans. SQLite keeps the literal: it compiles a statement
-    /// again at every run when a bound value decides whether a partial index applies.
-    static func updateDeliveriesSQL(rows: Int) -> String {
+    /// Takes the deliveries whose final outcomes these are out of the queue, each only while its
+    /// attempt holds it, and returns their ids. Binds per row: id, message, attempt (cast, so that
+    /// PostgreSQL knows their types in the VALUES list). The ids' own `IN` finds each entry by its
+    /// key: SQLite answers a row value's `IN` alone by scanning the table.
+    static func leaveQueueSQL(rows: Int) -> String {
         let values = Array(
-            repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
-                + "CAST(? AS TEXT), CAST(? AS BIGINT))", count: rows
+            repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))", count: rows
         ).joined(separator: ", ")
         return """
-            WITH outcome (id, message_id, attempts, status, reason, provider_message_id, due_at) AS (VALUES \(values))
-            UPDATE deliveries SET status = outcome.status, reason = outcome.reason,
-                provider_message_id = outcome.provider_message_id, due_at = outcome.due_at, updated_at = ?
-            FROM outcome
-            WHERE deliveries.id = outcome.id AND deliveries.message_id = outcome.message_id
-                AND deliveries.attempts = outcome.attempts AND deliveries.status = \(Self.dialect == .postgres ? "?" : "'sending'")
+            WITH outcome (id, message_id, attempts) AS (VALUES \(values))
+            DELETE FROM delivery_queue
+            WHERE delivery_id IN (SELECT id FROM outcome)
+                AND (delivery_id, message_id, attempts) IN (SELECT id, message_id, attempts FROM outcome)
+                AND status = 'sending'
+            RETURNING delivery_id
+            """
+    }
+
+    /// Appends outcomes. Binds per row: id, attempt, message, status, reason, provider message id, time.
+    static func appendOutcomesSQL(rows: Int) -> String {
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        return """
+            INSERT INTO delivery_outcomes (delivery_id, attempt, message_id, status, reason, provider_message_id, at)
+            VALUES \(values)
             """
     }
 
     private static func outcomeValues(_ rows: ArraySlice<DeliveryUpdate>, now: Int64) -> [any SQLiteBindable] {
         var values: [any SQLiteBindable] = []
-        values.reserveCapacity(rows.count * 7 + 1)
+        values.reserveCapacity(rows.count * 7)
         for update in rows {
             values +=
                 [
-                    update.id, update.messageId, update.attempt, update.status.rawValue, update.reason,
-                    update.providerMessageId, dueAt(update, now: now),
+                    update.id, update.attempt, update.messageId, update.status.rawValue, update.reason,
+                    update.providerMessageId, now,
                 ] as [any SQLiteBindable]
         }
-        values.append(now)
-        if Self.dialect == .postgres { values.append(DeliveryStatus.sending.rawValue) }
         return values
     }
 
@@ -273,7 +319,7 @@ extension SQLTransaction {
         var reasons: [String: Int64] = [:]
         for row in try database.query(
             """
-            SELECT reason, COUNT(*) FROM deliveries WHERE message_id = ? AND status = 'failed' GROUP BY reason
+            SELECT reason, COUNT(*) FROM delivery_outcomes WHERE message_id = ? AND status = 'failed' GROUP BY reason
             """, [messageId])
         {
             reasons[row.string(0) ?? "unknown", default: 0] += row.requiredInt(1)
@@ -281,8 +327,10 @@ extension SQLTransaction {
         return reasons
     }
 
-    /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`.
-    /// Its arguments: the message, the cursor, the message again on PostgreSQL only, the limit.
+    /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`,
+    /// each with its state: its queue entry while it has one, else its last outcome; the reason and
+    /// provider's id are its last outcome's. Its arguments: the message, the cursor, the message again
+    /// on PostgreSQL only, the limit.
     ///
     /// SQLite answers `message_id = ? AND id > ?` from that index by itself (the rowid follows the
     /// message in every entry). PostgreSQL's planner took the primary key for it, even planned for
@@ -292,13 +340,20 @@ extension SQLTransaction {
     /// message is a range only the page index answers, and the statement is planned at each call,
     /// as a generic plan cannot tell how wide that range is.
     static var deliveriesPageQuery: String {
-        let columns = "id, subscription_id, provider, status, attempts, reason, provider_message_id, updated_at"
+        let select = """
+            SELECT d.id, d.subscription_id, d.provider, COALESCE(q.status, o.status), COALESCE(q.attempts, o.attempt, 0),
+                o.reason, o.provider_message_id, COALESCE(q.updated_at, o.at, 0)
+            FROM deliveries d
+            LEFT JOIN delivery_queue q ON q.delivery_id = d.id
+            LEFT JOIN delivery_outcomes o ON o.delivery_id = d.id
+                AND o.attempt = (SELECT MAX(attempt) FROM delivery_outcomes WHERE delivery_id = d.id)
+            """
         return switch dialect {
-        case .sqlite: "SELECT \(columns) FROM deliveries WHERE message_id = ? AND id > ? ORDER BY id LIMIT ?"
+        case .sqlite: "\(select) WHERE d.message_id = ? AND d.id > ? ORDER BY d.id LIMIT ?"
         case .postgres:
             """
-            SELECT \(columns) FROM deliveries WHERE (message_id, id) > (?, ?) AND message_id <= ?
-            ORDER BY message_id, id LIMIT ?
+            \(select) WHERE (d.message_id, d.id) > (?, ?) AND d.message_id <= ?
+            ORDER BY d.message_id, d.id LIMIT ?
             """
         }
     }
@@ -313,7 +368,7 @@ extension SQLTransaction {
             DeliveryRow(
                 id: row.requiredInt(0), subscriptionId: row.requiredInt(1),
                 provider: try PushProvider.storedPush(row.requiredString(2)),
-                status: DeliveryStatus(rawValue: row.requiredString(3)) ?? .failed,
+                status: row.string(3).flatMap(DeliveryStatus.init(rawValue:)) ?? .failed,
                 attempts: Int(row.requiredInt(4)), reason: row.string(5), providerMessageId: row.string(6),
                 updatedAt: row.requiredInt(7))
         }
