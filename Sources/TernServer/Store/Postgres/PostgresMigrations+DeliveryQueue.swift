@@ -3,7 +3,8 @@ extension PostgresMigrations {
     /// `delivery_queue` while it is queued or leased and in `delivery_outcomes` after. On
     /// PostgreSQL an update of the row wrote a new version of it and of its index entries, and
     /// vacuum later removed the old ones: the costliest part of a send for the database. The old
-    /// columns are dropped in place (PostgreSQL does not rewrite the table for it).
+    /// columns are dropped in place (PostgreSQL does not rewrite the table for it), and so is the
+    /// foreign key to the message (the SQLite migration says why).
     static let deliveryQueue = """
         CREATE TABLE delivery_queue (
             delivery_id BIGINT PRIMARY KEY,
@@ -39,6 +40,7 @@ extension PostgresMigrations {
                 AND attempts - CASE status WHEN 'sending' THEN 1 ELSE 0 END > 0;
         DROP INDEX deliveries_message_due;
         DROP INDEX deliveries_failed;
+        ALTER TABLE deliveries DROP CONSTRAINT deliveries_message_id_fkey;
         ALTER TABLE deliveries DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN due_at, DROP COLUMN reason,
             DROP COLUMN provider_message_id, DROP COLUMN updated_at;
         """

@@ -237,13 +237,19 @@ extension SQLTransaction {
 
     /// Takes the deliveries whose final outcomes these are out of the queue, each only while its
     /// attempt holds it, and returns their ids. Binds per row: id, message, attempt (cast, so that
-    /// PostgreSQL knows their types in the VALUES list). The ids' own `IN` finds each entry by its
-    /// key: SQLite answers a row value's `IN` alone by scanning the table.
+    /// PostgreSQL knows their types in the VALUES list).
+    ///
+    /// Each dialect in the form it plans as a lookup of each entry by its key: PostgreSQL joins the
+    /// VALUES list (`USING`), which SQLite's `DELETE` does not have; SQLite answers a row value's
+    /// `IN` alone by scanning the table, so the ids' own `IN` comes first, and PostgreSQL planned
+    /// that form as a join of every outcome with every other (7.7–11.8 against 5.5–7.4 µs a row).
     static func leaveQueueSQL(rows: Int) -> String {
         let values = Array(
             repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))", count: rows
         ).joined(separator: ", ")
-        return """
+        return switch dialect {
+        case .sqlite:
+            """
             WITH outcome (id, message_id, attempts) AS (VALUES \(values))
             DELETE FROM delivery_queue
             WHERE delivery_id IN (SELECT id FROM outcome)
@@ -251,6 +257,14 @@ extension SQLTransaction {
                 AND status = 'sending'
             RETURNING delivery_id
             """
+        case .postgres:
+            """
+            DELETE FROM delivery_queue q USING (VALUES \(values)) AS outcome (id, message_id, attempts)
+            WHERE q.delivery_id = outcome.id AND q.message_id = outcome.message_id AND q.attempts = outcome.attempts
+                AND q.status = 'sending'
+            RETURNING q.delivery_id
+            """
+        }
     }
 
     /// Appends outcomes. Binds per row: id, attempt, message, status, reason, provider message id, time.
