@@ -90,8 +90,8 @@ import Testing
             try PostgresConnection(url: url).execute(
                 """
                 SET session_replication_role = replica;
-                INSERT INTO deliveries (message_id, subscription_id, provider, token)
-                    SELECT CASE WHEN n <= 3000 THEN 1 ELSE 2 + n % 2 END, n, 'ios-apns', 't' || n
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                    SELECT CASE WHEN n <= 3000 THEN 1 ELSE 2 + n % 2 END, n, 'ios-apns', 't' || n, 0
                     FROM generate_series(1, 9000) AS n;
                 INSERT INTO delivery_outcomes (delivery_id, attempt, message_id, status, at)
                     SELECT id, 1, message_id, 'sent', 0 FROM deliveries;

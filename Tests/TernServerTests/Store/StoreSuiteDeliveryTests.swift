@@ -214,6 +214,60 @@ import Testing
             try await fixture.store.read { try $0.deliveryCounts(messageId: leasing.id) } == [.sending: 3, .sent: 1])
     }
 
+    /// A chunk a fan-out hands straight to its senders is held by one lease, not by a queue entry
+    /// each: its answers are written once (a repeat changes nothing), a retry puts its delivery in
+    /// the queue, and once the lease lapses a claim queues what has no answer and takes it with the
+    /// next attempt, after which the first attempt's late answer changes nothing.
+    @Test(arguments: StoreFactory.all)
+    func aLeasedChunksAnswersAreWrittenOnceAndItsRestIsClaimedAfterTheLease(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 5)
+        let (projectId, resourceId) = (fixture.project.id, fixture.resource.id)
+        let message = try await fixture.store.write {
+            try $0.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-lease"))
+        }
+        let leased = try await fixture.store.write {
+            try $0.insertLeasedDeliveries(
+                messageId: message.id, targets: Self.targets(subscriptions), now: 10, leaseUntil: 100)
+        }
+        try #require(leased.count == 5)
+        @Sendable func update(_ index: Int, _ status: DeliveryStatus, attempt: Int = 1, due: Int64? = nil)
+            -> DeliveryUpdate
+        {
+            DeliveryUpdate(
+                id: leased[index].id, messageId: message.id, attempt: attempt, status: status,
+                reason: status == .sent ? nil : "r\(index)", dueAt: due)
+        }
+        // One sent, one retried for 50, one answered under another message's name.
+        let stranger = DeliveryUpdate(
+            id: leased[2].id, messageId: message.id + 1_000, attempt: 1, status: .sent)
+        let first = try await fixture.store.write {
+            try $0.updateDeliveries([update(0, .sent), update(1, .queued, due: 50), stranger], now: 20)
+        }
+        #expect(first == [leased[0].id, leased[1].id])
+        #expect(try await fixture.store.write { try $0.updateDeliveries([update(0, .failed)], now: 21) }.isEmpty)
+        let page = try await fixture.store.read { try $0.deliveries(messageId: message.id, afterId: 0, limit: 10) }
+        #expect(page.map(\.status) == [.sent, .queued, .sending, .sending, .sending])
+        #expect(page.map(\.attempts) == [1, 1, 1, 1, 1])
+        #expect(page.map(\.reason) == [nil, "r1", nil, nil, nil])
+        #expect(page.map(\.updatedAt) == [20, 20, 10, 10, 10])
+
+        // The retry is due at 50; the lease's rest only after 100, each with its second attempt.
+        let retried = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 60, leaseUntil: 160) }
+        #expect(retried.map(\.id) == [leased[1].id] && retried.map(\.attempt) == [2])
+        let lapsed = try await fixture.store.write { try $0.claimDeliveries(limit: 10, now: 101, leaseUntil: 200) }
+        #expect(lapsed.map(\.id) == [leased[2].id, leased[3].id, leased[4].id])
+        #expect(lapsed.allSatisfy { $0.attempt == 2 } && lapsed.map(\.token) == leased[2...].map(\.token))
+        // The first attempt's late answer changes nothing; the second's is written.
+        #expect(try await fixture.store.write { try $0.updateDeliveries([update(3, .sent)], now: 110) }.isEmpty)
+        #expect(
+            try await fixture.store.write { try $0.updateDeliveries([update(3, .sent, attempt: 2)], now: 111) }
+                == [leased[3].id])
+        #expect(
+            try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) } == [.sending: 3, .sent: 2])
+    }
+
     /// A message's counts are kept in one row (`message_counts`) that every write moves: after each
     /// step they are what the delivery rows themselves say, for two messages at once, through new
     /// rows and skipped repeats, claims from the queue and of lapsed leases, outcomes of every kind,

@@ -90,8 +90,8 @@ import Testing
             try PostgresConnection(url: url).execute(
                 """
                 SET session_replication_role = replica;
-                INSERT INTO deliveries (message_id, subscription_id, provider, token)
-                    SELECT 1, n, 'ios-apns', 't' || n FROM generate_series(1, 30000) AS n;
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                    SELECT 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
                 INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
                     SELECT id, 1, 'sending', 1, 0, 0 FROM deliveries
                 """)

@@ -41,6 +41,8 @@ struct PostgresTransaction: SQLTransaction {
 
     var claimLocks: (turns: String, deliveries: String) { ("FOR UPDATE", "FOR UPDATE SKIP LOCKED") }
 
+    var leaseLock: String { "FOR KEY SHARE" }
+
     var fanOutLock: String { writable ? "FOR UPDATE SKIP LOCKED" : "" }
 
     var countShard: String { "pg_backend_pid()" }

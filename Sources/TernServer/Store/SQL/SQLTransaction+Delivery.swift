@@ -38,6 +38,7 @@ extension SQLTransaction {
     /// takes its rows from, so the message's counts move with them. The queue holds only the
     /// delivery's state; its address is read from the delivery's row, written once at the fan-out.
     private func claim(messageId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws -> [ClaimedDelivery] {
+        try recoverLapsedLeases(messageId: messageId, now: now)
         var claimed: [ClaimedDelivery] = []
         for status in [DeliveryStatus.queued, .sending] where claimed.count < limit {
             let taken = try database.query(
@@ -85,7 +86,11 @@ extension SQLTransaction {
     /// queued or leased delivery is; with none left it leaves the turns.
     private func served(messageId: Int64, turn: Int64) throws {
         let next = try database.queryFirst(
-            "SELECT MIN(due_at) FROM delivery_queue WHERE message_id = ?", [messageId])?.int(0)
+            """
+            SELECT MIN(due) FROM (
+                SELECT MIN(due_at) AS due FROM delivery_queue WHERE message_id = ?
+                UNION ALL SELECT MIN(lease_until) FROM delivery_leases WHERE message_id = ?) AS next
+            """, [messageId, messageId])?.int(0)
         if let next {
             try database.run(
                 "UPDATE delivery_turns SET next_due = ?, turn = ? WHERE message_id = ?", [next, turn, messageId])
@@ -94,12 +99,37 @@ extension SQLTransaction {
         }
     }
 
+    /// The fan-out's leases of the message that ran out (their sender died, or is late): their
+    /// deliveries still without an outcome join the queue as leased ones whose lease lapsed, which
+    /// the claim then takes with their next attempt, and the lease goes (an answer of its attempt
+    /// arriving later changes nothing). A few leases a claim, so that a large message's leases, all
+    /// ending a lease's length after its send, never make one claim long; the message stays due
+    /// while any is left.
+    private func recoverLapsedLeases(messageId: Int64, now: Int64) throws {
+        let lapsed = try database.query(
+            """
+            SELECT id, first_id, last_id, lease_until FROM delivery_leases WHERE message_id = ? AND lease_until <= ?
+            ORDER BY lease_until, id LIMIT 8 \(claimLocks.deliveries)
+            """, [messageId, now])
+        for lease in lapsed {
+            try database.run(
+                """
+                INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
+                SELECT d.id, d.message_id, 'sending', 1, ?, ? FROM deliveries d
+                WHERE d.message_id = ? AND d.id >= ? AND d.id <= ?
+                    AND NOT EXISTS (SELECT 1 FROM delivery_outcomes o WHERE o.delivery_id = d.id)
+                    AND NOT EXISTS (SELECT 1 FROM delivery_queue q WHERE q.delivery_id = d.id)
+                """, [lease.requiredInt(3), now, messageId, lease.requiredInt(1), lease.requiredInt(2)])
+            try database.run("DELETE FROM delivery_leases WHERE id = ?", [lease.requiredInt(0)])
+        }
+    }
+
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
         var inserted = 0
         for rows in RowGroups(targets) {
             let ids = try database.query(
                 Self.insertDeliveriesSQL(rows: rows.count) + " RETURNING id",
-                Self.deliveryValues(rows, messageId: messageId)
+                Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { $0.requiredInt(0) }
             try enqueue(ids, messageId: messageId, status: .queued, attempts: 0, dueAt: now, now: now)
             inserted += ids.count
@@ -118,16 +148,24 @@ extension SQLTransaction {
         for rows in RowGroups(targets) {
             let written = try database.query(
                 Self.insertDeliveriesSQL(rows: rows.count) + " RETURNING id, subscription_id, provider, token",
-                Self.deliveryValues(rows, messageId: messageId)
+                Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { row in
                 ClaimedDelivery(
                     id: row.requiredInt(0), messageId: messageId, subscriptionId: row.requiredInt(1),
                     provider: try PushProvider.storedPush(row.requiredString(2)), token: row.requiredString(3),
                     attempt: 1)
             }
-            try enqueue(
-                written.map(\.id), messageId: messageId, status: .sending, attempts: 1, dueAt: leaseUntil, now: now)
             inserted += written
+        }
+        if let first = inserted.map(\.id).min(), let last = inserted.map(\.id).max() {
+            // One lease for the chunk, not a queue entry a delivery: most deliveries never wait in
+            // the queue, and each entry cost an insert and a delete. The chunk's ids are its own
+            // among the message's: a message's fan-out writes one chunk at a time.
+            try database.runBeforeNext(
+                """
+                INSERT INTO delivery_leases (message_id, first_id, last_id, lease_until, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                """, [messageId, first, last, leaseUntil, now])
         }
         if !inserted.isEmpty {
             try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .sending, count: Int64(inserted.count)))
@@ -139,24 +177,26 @@ extension SQLTransaction {
     }
 
     /// A device gets a message once: a row already written for its provider and token is skipped.
-    /// Binds per row: message, subscription, provider, token. The row is the delivery's address
-    /// and never changes; its state is in `delivery_queue` until its outcome, then in
-    /// `delivery_outcomes` (``updateDeliveries(_:now:)`` says why).
+    /// Binds per row: message, subscription, provider, token, time. The row is the delivery's
+    /// address and never changes; its state is its queue entry or its chunk's lease until its
+    /// outcome, then its outcomes (``updateDeliveries(_:now:)`` says why).
     private static func insertDeliveriesSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?)", count: rows)
+        let values = Array(repeating: "(?, ?, ?, ?, ?)", count: rows)
         return """
-            INSERT INTO deliveries (message_id, subscription_id, provider, token)
+            INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (message_id, provider, token) DO NOTHING
             """
     }
 
-    private static func deliveryValues(_ rows: ArraySlice<DeliveryTarget>, messageId: Int64) -> [any SQLiteBindable] {
+    private static func deliveryValues(
+        _ rows: ArraySlice<DeliveryTarget>, messageId: Int64, now: Int64
+    ) -> [any SQLiteBindable] {
         var values: [any SQLiteBindable] = []
-        values.reserveCapacity(rows.count * 4)
+        values.reserveCapacity(rows.count * 5)
         for target in rows {
             values +=
-                [messageId, target.subscriptionId, target.provider.rawValue, target.token] as [any SQLiteBindable]
+                [messageId, target.subscriptionId, target.provider.rawValue, target.token, now] as [any SQLiteBindable]
         }
         return values
     }
@@ -190,22 +230,27 @@ extension SQLTransaction {
             """, [messageId, at])
     }
 
-    /// Writes outcomes without rewriting the delivery's row. A final outcome (sent, failed, an
-    /// invalid token) takes the delivery out of the queue and appends its outcome; a retry puts it
-    /// back in the queue, due again, and appends the outcome that says why. Each is written only
-    /// while the attempt it names still holds the delivery (`sending`, that attempt, that message):
-    /// the queue's delete or update returns the ids it found so.
+    /// Writes outcomes without rewriting the delivery's row. Each is written only while the
+    /// attempt it names still holds the delivery:
+    ///
+    /// - a delivery claimed from the queue is held by its queue entry (`sending`, that attempt,
+    ///   that message): a final outcome deletes the entry, a retry queues it again;
+    /// - a delivery a fan-out handed straight to its senders (first attempt, no entry) is held by
+    ///   its chunk's lease (`delivery_leases`) until a claim finds the lease lapsed and queues what
+    ///   is left of it; a retry then puts the delivery in the queue.
+    ///
+    /// Every outcome written is appended to `delivery_outcomes` (a retry's too, with its reason).
     ///
     /// Why the state is not in the delivery's row (issue 18, docs/scaling.md "The outbox's rows"):
     /// updating the row wrote a new version of it and of its index entries, which PostgreSQL later
     /// vacuums: 79–138 µs a delivery of the database's CPU in a harness of the engine's statements,
     /// against 62–67 for a row written once, a queue entry inserted and deleted, and an outcome
-    /// appended. SQLite then also keeps the queue's pages few and hot.
+    /// appended; a lease a chunk instead of an entry a delivery leaves the insert and the delete to
+    /// retries and lapsed leases.
     func updateDeliveries(_ updates: [DeliveryUpdate], now: Int64) throws -> Set<Int64> {
         guard !updates.isEmpty else { return [] }
         var held: Set<Int64> = []
-        let finals = updates.filter { $0.status != .queued }
-        for rows in RowGroups(finals) {
+        for rows in RowGroups(updates.filter { $0.status != .queued }) {
             var parameters: [any SQLiteBindable] = []
             parameters.reserveCapacity(rows.count * 3)
             for update in rows { parameters += [update.id, update.messageId, update.attempt] as [any SQLiteBindable] }
@@ -220,12 +265,14 @@ extension SQLTransaction {
                 """, [Self.dueAt(update, now: now), now, update.id, update.messageId, update.attempt])
             if again > 0 { held.insert(update.id) }
         }
-        let written = updates.filter { held.contains($0.id) }
-        for rows in RowGroups(written) {
+        let fromQueue = updates.filter { held.contains($0.id) }
+        for rows in RowGroups(fromQueue) {
             try database.runBeforeNext(Self.appendOutcomesSQL(rows: rows.count), Self.outcomeValues(rows, now: now))
         }
+        let leased = try leasedOutcomes(updates.filter { !held.contains($0.id) && $0.attempt == 1 }, now: now)
+        held.formUnion(leased.map(\.id))
         var moves = DeliveryCountMoves()
-        for update in written {
+        for update in fromQueue + leased {
             // Only deliveries in `sending` are held, so each one moves from there.
             moves.move(messageId: update.messageId, from: .sending, to: update.status, count: 1)
             // Queued again (a retry): the message is due again then, maybe before its lease ran out.
@@ -233,6 +280,41 @@ extension SQLTransaction {
         }
         try count(moves)
         return held
+    }
+
+    /// Writes the first attempts' outcomes that a live lease of their message covers, once each (a
+    /// repeated answer changes nothing), and queues the retries among them; returns those written.
+    private func leasedOutcomes(_ updates: [DeliveryUpdate], now: Int64) throws -> [DeliveryUpdate] {
+        guard !updates.isEmpty else { return [] }
+        var covered: [DeliveryUpdate] = []
+        for (messageId, group) in Dictionary(grouping: updates, by: \.messageId).sorted(by: { $0.key < $1.key }) {
+            let ids = group.map(\.id)
+            // The leases the ids fall in: the chunk's, and those written after it still running.
+            let leases = try database.query(
+                """
+                SELECT first_id, last_id FROM delivery_leases WHERE message_id = ? AND last_id >= ? AND first_id <= ?
+                ORDER BY last_id \(leaseLock)
+                """, [messageId, ids.min() ?? 0, ids.max() ?? 0]
+            ).map { $0.requiredInt(0)...$0.requiredInt(1) }
+            covered += group.filter { update in leases.contains { $0.contains(update.id) } }
+        }
+        var written: Set<Int64> = []
+        for rows in RowGroups(covered) {
+            written.formUnion(
+                try database.query(
+                    Self.appendOutcomesSQL(rows: rows.count)
+                        + " ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING delivery_id",
+                    Self.outcomeValues(rows, now: now)
+                ).map { $0.requiredInt(0) })
+        }
+        for update in covered where update.status == .queued && written.contains(update.id) {
+            try database.run(
+                """
+                INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
+                VALUES (?, ?, 'queued', ?, ?, ?)
+                """, [update.id, update.messageId, update.attempt, Self.dueAt(update, now: now), now])
+        }
+        return covered.filter { written.contains($0.id) }
     }
 
     /// Takes the deliveries whose final outcomes these are out of the queue, each only while its
@@ -342,8 +424,9 @@ extension SQLTransaction {
     }
 
     /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`,
-    /// each with its state: its queue entry while it has one, else its last outcome; the reason and
-    /// provider's id are its last outcome's. Its arguments: the message, the cursor, the message again
+    /// each with its state: its queue entry while it has one, else its last outcome, else (handed
+    /// to a sender by the fan-out, not answered yet) `sending` on its first attempt; the reason
+    /// and provider's id are its last outcome's. Its arguments: the message, the cursor, the message again
     /// on PostgreSQL only, the limit.
     ///
     /// SQLite answers `message_id = ? AND id > ?` from that index by itself (the rowid follows the
@@ -355,8 +438,9 @@ extension SQLTransaction {
     /// as a generic plan cannot tell how wide that range is.
     static var deliveriesPageQuery: String {
         let select = """
-            SELECT d.id, d.subscription_id, d.provider, COALESCE(q.status, o.status), COALESCE(q.attempts, o.attempt, 0),
-                o.reason, o.provider_message_id, COALESCE(q.updated_at, o.at, 0)
+            SELECT d.id, d.subscription_id, d.provider, COALESCE(q.status, o.status, 'sending'),
+                COALESCE(q.attempts, o.attempt, 1), o.reason, o.provider_message_id,
+                COALESCE(q.updated_at, o.at, d.created_at)
             FROM deliveries d
             LEFT JOIN delivery_queue q ON q.delivery_id = d.id
             LEFT JOIN delivery_outcomes o ON o.delivery_id = d.id

@@ -46,6 +46,11 @@ protocol SQLTransaction: StoreTransaction {
     /// none on SQLite (one writer); on PostgreSQL, where several nodes claim, `FOR UPDATE` and
     /// `FOR UPDATE SKIP LOCKED`.
     var claimLocks: (turns: String, deliveries: String) { get }
+    /// The row lock outcomes take on the fan-out's leases they are recorded under: none on SQLite;
+    /// on PostgreSQL `FOR KEY SHARE`, so that outcomes of one lease never wait for one another
+    /// while a claim that finds the lease lapsed (`FOR UPDATE SKIP LOCKED`) waits for them, or they
+    /// for it.
+    var leaseLock: String { get }
     /// The row lock a write's select of the messages fanning out takes: none on SQLite; on
     /// PostgreSQL `FOR UPDATE SKIP LOCKED`, so that of several nodes each fans out its own message.
     var fanOutLock: String { get }

@@ -21,6 +21,8 @@ struct SQLiteTransaction: SQLTransaction {
 
     var claimLocks: (turns: String, deliveries: String) { ("", "") }
 
+    var leaseLock: String { "" }
+
     var fanOutLock: String { "" }
 
     var countShard: String { "0" }
