@@ -113,6 +113,32 @@ import Testing
         await store.close()
     }
 
+    /// A lapsed lease's deliveries without an outcome are found among the chunk's own outcomes,
+    /// however many the table holds: planned for its values, the statement without the chunk's
+    /// range in its subqueries hashed every outcome of the table.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aLapsedLeaseReadsItsChunksOutcomesOnly() async throws {
+        let url = try await PostgresConnection.migratedSchema()
+        try await offThePool {
+            try PostgresConnection(url: url).execute(
+                """
+                SET session_replication_role = replica;
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                    SELECT 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
+                INSERT INTO delivery_outcomes (delivery_id, attempt, message_id, status, at)
+                    SELECT id, 1, 1, 'sent', 0 FROM deliveries;
+                ANALYZE deliveries, delivery_outcomes
+                """)
+        }
+        let connection = try PostgresConnection(url: url)
+        let plan = try connection.queryOnce(
+            "EXPLAIN " + PostgresConnection.numbered(PostgresTransaction.queueLapsedLeaseSQL),
+            [0, 0, 1, 20_001, 21_000, 20_001, 21_000, 20_001, 21_000]
+        ).compactMap { $0.string(0) }.joined(separator: "\n")
+        #expect(plan.contains("delivery_outcomes_pkey"), "\(plan)")
+        #expect(!plan.contains("Seq Scan on delivery_outcomes"), "\(plan)")
+    }
+
     /// The final outcomes' arguments for `rows` outcomes (SQL literals): id, message, attempt.
     private static func outcomeArguments(rows: Int) -> [String] {
         Array(repeating: ["1", "1", "1"], count: rows).flatMap { $0 }

@@ -112,16 +112,29 @@ extension SQLTransaction {
             ORDER BY lease_until, id LIMIT 8 \(claimLocks.deliveries)
             """, [messageId, now])
         for lease in lapsed {
+            let (first, last) = (lease.requiredInt(1), lease.requiredInt(2))
             try database.run(
-                """
-                INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
-                SELECT d.id, d.message_id, 'sending', 1, ?, ? FROM deliveries d
-                WHERE d.message_id = ? AND d.id >= ? AND d.id <= ?
-                    AND NOT EXISTS (SELECT 1 FROM delivery_outcomes o WHERE o.delivery_id = d.id)
-                    AND NOT EXISTS (SELECT 1 FROM delivery_queue q WHERE q.delivery_id = d.id)
-                """, [lease.requiredInt(3), now, messageId, lease.requiredInt(1), lease.requiredInt(2)])
+                Self.queueLapsedLeaseSQL,
+                [lease.requiredInt(3), now, messageId, first, last, first, last, first, last])
             try database.run("DELETE FROM delivery_leases WHERE id = ?", [lease.requiredInt(0)])
         }
+    }
+
+    /// Queues a lapsed lease's deliveries without an outcome (or an entry), as leased ones whose
+    /// lease ran out. Binds: the lease's end, the time, the message, then its first and last ids
+    /// three times. The subqueries name the chunk's range too: planned for the call's values,
+    /// PostgreSQL otherwise hashed every outcome of the table for each chunk (30 ms at 50,000
+    /// outcomes, growing with the table), where the range reads the chunk's own (1.6–2.5 ms).
+    static var queueLapsedLeaseSQL: String {
+        """
+        INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
+        SELECT d.id, d.message_id, 'sending', 1, ?, ? FROM deliveries d
+        WHERE d.message_id = ? AND d.id >= ? AND d.id <= ?
+            AND NOT EXISTS (
+                SELECT 1 FROM delivery_outcomes o WHERE o.delivery_id = d.id AND o.delivery_id >= ? AND o.delivery_id <= ?)
+            AND NOT EXISTS (
+                SELECT 1 FROM delivery_queue q WHERE q.delivery_id = d.id AND q.delivery_id >= ? AND q.delivery_id <= ?)
+        """
     }
 
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
