@@ -3,9 +3,11 @@ import TernProtocol
 
 /// Messages, the delivery outbox, audiences and token hygiene.
 ///
-/// The outbox is claimed with a lease: a claim moves due rows to `sending` until `leaseUntil`; a
-/// row whose lease ran out (its worker died) is due again. An outcome is written only for the
-/// attempt that claimed it, so a late answer from a stale worker changes nothing.
+/// The outbox is claimed with a lease: a claim moves due deliveries to `sending` until
+/// `leaseUntil`; a delivery whose lease ran out (its worker died) is due again. An outcome is
+/// written only for the attempt that claimed it, so a late answer from a stale worker changes
+/// nothing. A delivery's row is written once; its state is kept beside it (queue entries, the
+/// fan-out's leases, appended outcomes: `SQLiteMigrations.deliveryQueue` says why).
 public protocol DeliveryQueries {
     /// Inserts the message (its `id` is ignored) and returns it with the id assigned.
     func insertMessage(_ message: StoredMessage) throws -> StoredMessage
@@ -26,9 +28,10 @@ public protocol DeliveryQueries {
     /// duplicates are skipped. Returns how many were written.
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int
     /// Writes deliveries already claimed by whoever writes them: `sending`, first attempt, leased
-    /// until `leaseUntil`, as ``claimDeliveries(limit:now:leaseUntil:)`` leaves a row (the engine's
-    /// fan-out handing a chunk straight to its senders). Duplicates are skipped as by
-    /// ``insertDeliveries(messageId:targets:now:)``; returns the deliveries written.
+    /// until `leaseUntil`, as ``claimDeliveries(limit:now:leaseUntil:)`` leaves a delivery (the
+    /// engine's fan-out handing a chunk straight to its senders). One lease holds the whole chunk;
+    /// once it lapses, a claim takes the deliveries still without an outcome again. Duplicates are
+    /// skipped as by ``insertDeliveries(messageId:targets:now:)``; returns the deliveries written.
     func insertLeasedDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, leaseUntil: Int64) throws
         -> [ClaimedDelivery]
     /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease). The
