@@ -50,29 +50,10 @@ import Testing
     func eachDeliverysStateMovesOutOfItsRowAndGoesOnFromThere(postgres: Bool) async throws {
         let directory = try TemporaryDirectory(prefix: "delivery-queue-migration")
         defer { directory.remove() }
-        let store: any Store
-        if postgres {
-            let applied = Array(PostgresMigrations.all.prefix { $0 != PostgresMigrations.deliveryQueue })
-            let url = try PostgresTestDatabase.freshSchemaURL()
-            let connection = try PostgresConnection(url: url)
-            try connection.execute(PostgresMigrations.versionTable)
-            try connection.run("INSERT INTO tern_schema (version) VALUES (?)", [Int64(applied.count)])
-            for migration in applied { try connection.execute(migration) }
-            try Self.writeRows { sql, parameters in _ = try connection.run(sql, parameters) }
-            let postgresStore = try PostgresStore(url: url, poolSize: 2)
-            #expect(try await postgresStore.schemaVersion() == PostgresMigrations.all.count)
-            store = postgresStore
-        } else {
-            let path = directory.path("tern.sqlite")
-            do {
-                let database = try SQLiteDatabase(path: path)
-                try database.migrate(Array(SQLiteMigrations.all.prefix { $0 != SQLiteMigrations.deliveryQueue }))
-                try Self.writeRows { sql, parameters in _ = try database.run(sql, parameters) }
-            }
-            let sqliteStore = try SQLiteStore(path: path)
-            #expect(try await sqliteStore.schemaVersion() == SQLiteMigrations.all.count)
-            store = sqliteStore
-        }
+        let store = try await UpgradedStore.open(
+            postgres: postgres, before: SQLiteMigrations.deliveryQueue, PostgresMigrations.deliveryQueue,
+            directory: directory,
+            writeRows: Self.writeRows)
         let page = try await store.read { try $0.deliveries(messageId: 1, afterId: 0, limit: 10) }
         #expect(page.map(\.id) == [1, 2, 3, 4, 5, 6])
         #expect(page.map(\.status.rawValue) == Self.rows.map(\.status))

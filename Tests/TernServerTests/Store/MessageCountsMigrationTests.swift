@@ -41,29 +41,10 @@ import Testing
     func countsAfterTheUpgradeAreTheRowsAndMoveOnFromThere(postgres: Bool) async throws {
         let directory = try TemporaryDirectory(prefix: "message-counts-migration")
         defer { directory.remove() }
-        let store: any Store
-        if postgres {
-            let applied = Array(PostgresMigrations.all.prefix { $0 != PostgresMigrations.messageCounts })
-            let url = try PostgresTestDatabase.freshSchemaURL()
-            let connection = try PostgresConnection(url: url)
-            try connection.execute(PostgresMigrations.versionTable)
-            try connection.run("INSERT INTO tern_schema (version) VALUES (?)", [Int64(applied.count)])
-            for migration in applied { try connection.execute(migration) }
-            try Self.writeRows { sql, parameters in _ = try connection.run(sql, parameters) }
-            let postgresStore = try PostgresStore(url: url, poolSize: 2)
-            #expect(try await postgresStore.schemaVersion() == PostgresMigrations.all.count)
-            store = postgresStore
-        } else {
-            let path = directory.path("tern.sqlite")
-            do {
-                let database = try SQLiteDatabase(path: path)
-                try database.migrate(Array(SQLiteMigrations.all.prefix { $0 != SQLiteMigrations.messageCounts }))
-                try Self.writeRows { sql, parameters in _ = try database.run(sql, parameters) }
-            }
-            let sqliteStore = try SQLiteStore(path: path)
-            #expect(try await sqliteStore.schemaVersion() == SQLiteMigrations.all.count)
-            store = sqliteStore
-        }
+        let store = try await UpgradedStore.open(
+            postgres: postgres, before: SQLiteMigrations.messageCounts, PostgresMigrations.messageCounts,
+            directory: directory,
+            writeRows: Self.writeRows)
         #expect(
             try await store.read { try $0.deliveryCounts(messageId: 1) }
                 == [.queued: 2, .sending: 1, .sent: 3, .failed: 2, .invalidToken: 1])

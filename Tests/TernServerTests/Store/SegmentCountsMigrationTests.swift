@@ -18,19 +18,11 @@ import Testing
 
         var testDescription: String { "\(postgres ? "PostgreSQL" : "SQLite") from before \(from)" }
 
-        /// The migrations a database written before `from` has, for its backend.
-        var applied: [String] {
-            let (all, first) =
-                postgres
-                ? (
-                    PostgresMigrations.all,
-                    from == "segmentCounts" ? PostgresMigrations.segmentCounts : PostgresMigrations.segmentRows
-                )
-                : (
-                    SQLiteMigrations.all,
-                    from == "segmentCounts" ? SQLiteMigrations.segmentCounts : SQLiteMigrations.segmentRows
-                )
-            return Array(all.prefix(all.firstIndex(of: first) ?? all.count))
+        /// The migration the database has not had yet, in each backend's list.
+        var migration: (sqlite: String, postgres: String) {
+            from == "segmentCounts"
+                ? (SQLiteMigrations.segmentCounts, PostgresMigrations.segmentCounts)
+                : (SQLiteMigrations.segmentRows, PostgresMigrations.segmentRows)
         }
     }
 
@@ -73,26 +65,9 @@ import Testing
 
     /// The upgraded store, with the rows written before the upgrade, after checking its version.
     static func upgradedStore(_ upgrade: Upgrade, in directory: TemporaryDirectory) async throws -> any Store {
-        if upgrade.postgres {
-            let url = try PostgresTestDatabase.freshSchemaURL()
-            let connection = try PostgresConnection(url: url)
-            try connection.execute(PostgresMigrations.versionTable)
-            try connection.run("INSERT INTO tern_schema (version) VALUES (?)", [Int64(upgrade.applied.count)])
-            for migration in upgrade.applied { try connection.execute(migration) }
-            try writeRows { sql, parameters in _ = try connection.run(sql, parameters) }
-            let store = try PostgresStore(url: url, poolSize: 2)
-            #expect(try await store.schemaVersion() == PostgresMigrations.all.count)
-            return store
-        }
-        let path = directory.path("tern.sqlite")
-        do {
-            let database = try SQLiteDatabase(path: path)
-            try database.migrate(upgrade.applied)
-            try writeRows { sql, parameters in _ = try database.run(sql, parameters) }
-        }
-        let store = try SQLiteStore(path: path)
-        #expect(try await store.schemaVersion() == SQLiteMigrations.all.count)
-        return store
+        try await UpgradedStore.open(
+            postgres: upgrade.postgres, before: upgrade.migration.sqlite, upgrade.migration.postgres,
+            directory: directory, writeRows: writeRows)
     }
 
     static let filters: [String?] = [
