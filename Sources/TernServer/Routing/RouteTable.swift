@@ -75,7 +75,25 @@ struct RouteTable: Sendable {
         return .methodNotAllowed(allowed: allowed, pattern: first.pattern)
     }
 
+    /// The segments after the first `/`, empty ones kept. A lookup's first step, on every request:
+    /// it reads the path's bytes, where `String.split` compared each Character (grapheme breaking)
+    /// and grew its array one segment at a time, half of a lookup's time (a profile of the no-store
+    /// route). A segment is cut at each `/` byte, as RFC 3986 delimits them, also where a combining
+    /// mark follows the slash.
     static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        let bytes = path.utf8
+        var start: String.Index?
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                if let start { segments.append(Substring(path.unicodeScalars[start..<index])) }
+                start = bytes.index(after: index)
+            }
+            bytes.formIndex(after: &index)
+        }
+        if let start { segments.append(Substring(path.unicodeScalars[start..<bytes.endIndex])) }
+        return segments
     }
 }

@@ -45,6 +45,20 @@ import Testing
         #expect(allowed == ["DELETE", "GET"] && pattern == "/a/{id}")
     }
 
+    @Test func segmentsAreCutAtEachSlashByte() {
+        #expect(RouteTable.split("/a/7/b") == ["a", "7", "b"])
+        #expect(
+            RouteTable.split("/") == [""] && RouteTable.split("") == [] && RouteTable.split("//a/") == ["", "a", ""])
+        #expect(RouteTable.split("x/y") == ["y"])
+        // A combining mark after a slash makes one Character of the two; the path is still cut there.
+        #expect(RouteTable.split("/a/\u{301}é/b") == ["a", "\u{301}é", "b"])
+        guard case .found(let route, let parameters) = Self.table.match(method: "POST", path: "/a/\u{301}é/b") else {
+            Issue.record("POST /a/\u{301}é/b not found")
+            return
+        }
+        #expect(route.pattern == "/a/{id}/b" && parameters == ["id": "\u{301}é"])
+    }
+
     @Test func unknownPathsEmptyParametersAndPrefixesAreNotFound() {
         for path in ["/nope", "/a/", "/a", "/c/d", "/a/1/b/c"] {
             guard case .notFound = Self.table.match(method: "GET", path: path) else {
