@@ -284,13 +284,29 @@ public final class SQLiteDatabase {
             case .null: rc = sqlite3_bind_null(statement, index)
             case .integer(let value): rc = sqlite3_bind_int64(statement, index, value)
             case .real(let value): rc = sqlite3_bind_double(statement, index, value)
-            case .text(let value): rc = sqlite3_bind_text(statement, index, value, -1, transient)
+            case .text(let value): rc = Self.bindText(statement, index, value)
             case .blob(let value):
                 rc = value.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient)
                 }
             }
             guard rc == SQLITE_OK else { throw error(rc) }
+        }
+    }
+
+    /// Binds a string's UTF-8 bytes with their count. Passed as a C string instead, a short string
+    /// (stored inline, with no terminating NUL to point at) was first copied into a new array each
+    /// time: 5 % of a fan-out's insert of 64 deliveries, whose provider is such a string. SQLite copies
+    /// the bytes (`transient`); an empty string is bound as empty text, not NULL.
+    private static func bindText(_ statement: OpaquePointer, _ index: Int32, _ value: String) -> Int32 {
+        var value = value
+        return value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(statement, index, "", 0, transient)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(statement, index, $0, sqlite3_uint64(bytes.count), transient, UInt8(SQLITE_UTF8))
+            }
         }
     }
 

@@ -28,6 +28,24 @@ import Testing
         #expect(row.values[4] == .null)
     }
 
+    @Test func textIsBoundByItsBytesShortLongEmptyAndNonASCII() throws {
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("text.sqlite").path)
+        try db.execute("CREATE TABLE t (k INTEGER, s TEXT)")
+        let texts = ["", "apns", "é", String(repeating: "a1", count: 64), "ünïcødé \u{1F600}", "a\u{0}b"]
+        for (key, text) in texts.enumerated() { try db.run("INSERT INTO t VALUES (?, ?)", [key, text]) }
+        let rows = try db.query("SELECT k, s, typeof(s), length(CAST(s AS BLOB)) FROM t ORDER BY k")
+        #expect(rows.count == texts.count)
+        for row in rows {
+            let text = texts[Int(row.int(0) ?? -1)]
+            // Empty text stays text (not NULL), and every byte is bound, a NUL's too.
+            #expect(row.string(2) == "text")
+            #expect(row.int(3) == Int64(text.utf8.count))
+            if !text.contains("\u{0}") { #expect(row.string(1) == text) }
+        }
+        // A bound text compares equal to the same literal.
+        #expect(try db.queryFirst("SELECT count(*) FROM t WHERE s = ?", ["apns"])?.int(0) == 1)
+    }
+
     @Test func transactionRollsBackWhenTheBodyThrows() throws {
         struct Boom: Error {}
         let db = try SQLiteDatabase(path: directory.appendingPathComponent("b.sqlite").path)

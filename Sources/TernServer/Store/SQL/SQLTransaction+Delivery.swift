@@ -141,7 +141,7 @@ extension SQLTransaction {
         var inserted = 0
         for rows in RowGroups(targets) {
             let ids = try database.query(
-                Self.insertDeliveriesSQL(rows: rows.count) + " RETURNING id",
+                DeliveryTexts.insertQueued[rows.count],
                 Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { $0.requiredInt(0) }
             try enqueue(ids, messageId: messageId, status: .queued, attempts: 0, dueAt: now, now: now)
@@ -160,7 +160,7 @@ extension SQLTransaction {
         var inserted: [ClaimedDelivery] = []
         for rows in RowGroups(targets) {
             let written = try database.query(
-                Self.insertDeliveriesSQL(rows: rows.count) + " RETURNING id, subscription_id, provider, token",
+                DeliveryTexts.insertLeased[rows.count],
                 Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { row in
                 ClaimedDelivery(
@@ -189,27 +189,19 @@ extension SQLTransaction {
         return inserted
     }
 
-    /// A device gets a message once: a row already written for its provider and token is skipped.
-    /// Binds per row: message, subscription, provider, token, time. The row is the delivery's
-    /// address and never changes; its state is its queue entry or its chunk's lease until its
-    /// outcome, then its outcomes (``updateDeliveries(_:now:)`` says why).
-    private static func insertDeliveriesSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?)", count: rows)
-        return """
-            INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
-            VALUES \(values.joined(separator: ", "))
-            ON CONFLICT (message_id, provider, token) DO NOTHING
-            """
-    }
-
+    /// The parameters of ``DeliveryTexts/insert(rows:)`` for these rows.
     private static func deliveryValues(
         _ rows: ArraySlice<DeliveryTarget>, messageId: Int64, now: Int64
     ) -> [any SQLiteBindable] {
         var values: [any SQLiteBindable] = []
         values.reserveCapacity(rows.count * 5)
+        // One append a value: an array literal a row was an allocation a delivery.
         for target in rows {
-            values +=
-                [messageId, target.subscriptionId, target.provider.rawValue, target.token, now] as [any SQLiteBindable]
+            values.append(messageId)
+            values.append(target.subscriptionId)
+            values.append(target.provider.rawValue)
+            values.append(target.token)
+            values.append(now)
         }
         return values
     }

@@ -46,7 +46,7 @@ extension SQLTransaction {
         }
         let fromQueue = rest.filter { held.contains($0.id) }
         for rows in RowGroups(fromQueue) {
-            try database.runBeforeNext(Self.appendOutcomesSQL(rows: rows.count), Self.outcomeValues(rows, now: now))
+            try database.runBeforeNext(DeliveryTexts.outcomes[rows.count], Self.outcomeValues(rows, now: now))
         }
         var moves = DeliveryCountMoves()
         for update in leased + fromQueue {
@@ -79,8 +79,7 @@ extension SQLTransaction {
         for rows in RowGroups(covered) {
             written.formUnion(
                 try database.query(
-                    Self.appendOutcomesSQL(rows: rows.count)
-                        + " ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING delivery_id",
+                    DeliveryTexts.leasedOutcomes[rows.count],
                     Self.outcomeValues(rows, now: now)
                 ).map { $0.requiredInt(0) })
         }
@@ -126,24 +125,19 @@ extension SQLTransaction {
         }
     }
 
-    /// Appends outcomes. Binds per row: id, attempt, message, status, reason, provider message id, time.
-    static func appendOutcomesSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-        return """
-            INSERT INTO delivery_outcomes (delivery_id, attempt, message_id, status, reason, provider_message_id, at)
-            VALUES \(values)
-            """
-    }
-
+    /// The parameters of ``DeliveryTexts/outcomes`` for these rows.
     private static func outcomeValues(_ rows: ArraySlice<DeliveryUpdate>, now: Int64) -> [any SQLiteBindable] {
         var values: [any SQLiteBindable] = []
         values.reserveCapacity(rows.count * 7)
+        // One append a value: an array literal a row was an allocation an outcome.
         for update in rows {
-            values +=
-                [
-                    update.id, update.attempt, update.messageId, update.status.rawValue, update.reason,
-                    update.providerMessageId, now,
-                ] as [any SQLiteBindable]
+            values.append(update.id)
+            values.append(update.attempt)
+            values.append(update.messageId)
+            values.append(update.status.rawValue)
+            values.append(update.reason)
+            values.append(update.providerMessageId)
+            values.append(now)
         }
         return values
     }
