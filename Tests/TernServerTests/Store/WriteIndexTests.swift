@@ -36,6 +36,43 @@ import Testing
         #expect(!indexes.contains("subscriptions_address"))
     }
 
+    /// A resource's fan-out walks its pushable subscriptions by id in the segments' keyset index;
+    /// the partial index it once read is gone, so a subscription's write keeps one index fewer.
+    @Test func aResourcesFanOutWalksTheKeysetIndexAndItsOldIndexIsGone() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let store = try #require(server.store as? SQLiteStore)
+        let (plan, indexes) = try await store.read { tx in
+            let database = try #require(tx as? SQLiteTransaction).database
+            let plan = try database.query(
+                "EXPLAIN QUERY PLAN " + SQLiteTransaction.resourceCandidatesQuery, [1, 0, 1000]
+            ).map { $0.string(3) ?? "" }.joined(separator: "; ")
+            let indexes = try database.query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'subscriptions'"
+            ).compactMap { $0.string(0) }
+            return (plan, indexes)
+        }
+        #expect(
+            plan.contains("USING INDEX subscriptions_audience_keyset (resource_id=? AND pushable=? AND id>?)"),
+            "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+        #expect(!indexes.contains("subscriptions_push_by_resource"))
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aResourcesFanOutsGenericPlanOnAnEmptyPostgresWalksTheKeysetIndex() async throws {
+        let connection = try PostgresConnection.genericPlanner(url: try await PostgresConnection.migratedSchema())
+        try connection.prepare("resource_candidates", SQLiteTransaction.resourceCandidatesQuery)
+        let plan = try connection.plan("resource_candidates", ["1", "0", "1000"])
+        #expect(plan.contains("Index Scan using subscriptions_audience_keyset"), "\(plan)")
+        #expect(!plan.contains("Sort") && !plan.contains("Seq Scan on subscriptions"), "\(plan)")
+        let indexes = try connection.query(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'subscriptions'"
+        )
+        .compactMap { $0.string(0) }
+        #expect(!indexes.isEmpty && !indexes.contains("subscriptions_push_by_resource"))
+    }
+
     /// PostgreSQL chooses a prepared statement's generic plan after a few calls and keeps it on that
     /// connection: on a new deployment, while the tables are empty. The token lookups' plans, chosen
     /// then, must still read the token index, not walk a resource's or a table's subscriptions.

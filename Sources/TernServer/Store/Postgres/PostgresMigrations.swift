@@ -8,6 +8,7 @@ enum PostgresMigrations {
         version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles, inAppTables,
         inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts,
         segmentRows, messageCounts, audienceCountShards, writeIndexes, deliveryPages, deliveryQueue,
+        resourceFanOut,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

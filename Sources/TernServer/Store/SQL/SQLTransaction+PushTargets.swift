@@ -63,12 +63,19 @@ extension SQLTransaction {
     }
 
     func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate] {
-        try database.query(
-            """
-            SELECT \(Self.candidateColumns) FROM subscriptions s
-            WHERE s.resource_id = ? AND s.channel = 'push' AND s.id > ? ORDER BY s.id LIMIT ?
-            """, [resourceId, cursor, limit]
-        ).map(Self.candidate)
+        try database.query(Self.resourceCandidatesQuery, [resourceId, cursor, limit]).map(Self.candidate)
+    }
+
+    /// A resource's fan-out chunk: its pushable subscriptions (the push rules `AudienceFilter`
+    /// checks again, kept in the `pushable` column) after the cursor, by id, through
+    /// `subscriptions_audience_keyset` (resource, pushable, id, …), as a segment's fan-out walks it.
+    /// A chunk reads no subscription that the rules refuse, and every subscription's write keeps
+    /// one index fewer than when this read a partial index of its own (`resourceFanOut` migration).
+    static var resourceCandidatesQuery: String {
+        """
+        SELECT \(candidateColumns) FROM subscriptions s
+        WHERE s.resource_id = ? AND s.pushable = 1 AND s.id > ? ORDER BY s.id LIMIT ?
+        """
     }
 
     func pushCandidates(profileId: Int64) throws -> [AudienceCandidate] {

@@ -8,3 +8,13 @@ extension SQLiteMigrations {
         DROP INDEX subscriptions_address;
         """
 }
+
+extension SQLiteMigrations {
+    /// Issue 18: `subscriptions_push_by_resource` (resource, id, for push subscriptions) goes. A
+    /// resource's fan-out reads its pushable subscriptions by id through
+    /// `subscriptions_audience_keyset` instead, as a segment's does, so every subscription's insert
+    /// and every change of its token or status wrote one index more than the reads need.
+    static let resourceFanOut = """
+        DROP INDEX subscriptions_push_by_resource;
+        """
+}
