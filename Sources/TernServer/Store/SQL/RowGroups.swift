@@ -57,8 +57,8 @@ enum DeliveryTexts {
 
     /// ``insert(rows:)`` of deliveries that go in the queue: their ids.
     static let insertQueued = RowTexts { insert(rows: $0) + " RETURNING id" }
-    /// ``insert(rows:)`` of a leased chunk: the rows written, to hand to the senders.
-    static let insertLeased = RowTexts { insert(rows: $0) + " RETURNING id, subscription_id, provider, token" }
+    /// ``insert(rows:)`` of a leased chunk: the rows written, by their subscription, to hand to the senders.
+    static let insertLeased = RowTexts { insert(rows: $0) + " RETURNING id, subscription_id" }
 
     /// Appends outcomes. Binds per row: delivery, attempt, message, status, reason, provider's
     /// message id, time.

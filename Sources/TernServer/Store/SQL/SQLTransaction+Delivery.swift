@@ -159,14 +159,22 @@ extension SQLTransaction {
     {
         var inserted: [ClaimedDelivery] = []
         for rows in RowGroups(targets) {
+            // The rows written name their subscription; its provider and token are the target's, not
+            // read back (two strings a delivery, the token's allocated and copied).
+            let bySubscription = Dictionary(
+                rows.map { ($0.subscriptionId, $0) }, uniquingKeysWith: { first, _ in first })
             let written = try database.query(
                 DeliveryTexts.insertLeased[rows.count],
                 Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { row in
-                ClaimedDelivery(
-                    id: row.requiredInt(0), messageId: messageId, subscriptionId: row.requiredInt(1),
-                    provider: try PushProvider.storedPush(row.requiredString(2)), token: row.requiredString(3),
-                    attempt: 1)
+                let subscriptionId = row.requiredInt(1)
+                guard let target = bySubscription[subscriptionId] else {
+                    throw StoreError.backend(
+                        "a delivery was written for subscription \(subscriptionId), not in its chunk")
+                }
+                return ClaimedDelivery(
+                    id: row.requiredInt(0), messageId: messageId, subscriptionId: subscriptionId,
+                    provider: target.provider, token: target.token, attempt: 1)
             }
             inserted += written
         }
