@@ -73,6 +73,26 @@ import Testing
         #expect(!indexes.isEmpty && !indexes.contains("subscriptions_push_by_resource"))
     }
 
+    /// On PostgreSQL no new profile, subscription or push event locks the one row its project's
+    /// database or its app's resource is (`PostgresMigrations.sharedParents`); the keys to the
+    /// rows a device's own writes make (its profile) stay.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func postgresWritesOfEveryDeviceLockNoSharedParentRow() async throws {
+        let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
+        let keys = try connection.query(
+            """
+            SELECT conname FROM pg_constraint
+            WHERE contype = 'f' AND connamespace = CAST(current_schema() AS regnamespace)
+            """
+        ).compactMap { $0.string(0) }
+        for gone in ["profiles_db_id_fkey", "subscriptions_resource_id_fkey", "push_events_resource_id_fkey"] {
+            #expect(!keys.contains(gone), "\(gone)")
+        }
+        for kept in ["subscriptions_profile_id_fkey", "push_events_profile_id_fkey", "profile_fields_profile_id_fkey"] {
+            #expect(keys.contains(kept), "\(kept)")
+        }
+    }
+
     /// PostgreSQL chooses a prepared statement's generic plan after a few calls and keeps it on that
     /// connection: on a new deployment, while the tables are empty. The token lookups' plans, chosen
     /// then, must still read the token index, not walk a resource's or a table's subscriptions.
