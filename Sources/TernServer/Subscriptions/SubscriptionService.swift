@@ -6,10 +6,17 @@ import TernProtocol
 struct SubscriptionService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
+    /// The resources' categories each subscribe checks and answers with (``CategoryCache`` says for
+    /// how long, and why).
+    let categoryCache: CategoryCache
 
-    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(
+        store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,
+        categoryCache: CategoryCache = CategoryCache()
+    ) {
         self.store = store
         self.clock = clock
+        self.categoryCache = categoryCache
     }
 
     /// `push/subscribe`, `push/suspend`, `push/unsubscribe`: sets the status of the subscription
@@ -29,8 +36,11 @@ struct SubscriptionService: Sendable {
         ) { tx in
             let provider = try Validation.provider(request.provider)
             let resolver = ProfileResolver(caller: caller, now: now)
-            let categories = try tx.categories(resourceId: caller.resource.id)
-            try Validation.categories((request.cats ?? []).compactMap(\.name), in: categories)
+            let named = (request.cats ?? []).compactMap(\.name)
+            let categories = try categoryCache.categories(resourceId: caller.resource.id, naming: named) {
+                try tx.categories(resourceId: caller.resource.id)
+            }
+            try Validation.categories(named, in: categories)
             var (profile, existing, created) = try resolver.findOrCreateWithSubscription(
                 tx, provider: provider, token: request.subscriptionId)
 

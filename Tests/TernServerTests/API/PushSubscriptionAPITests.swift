@@ -133,6 +133,25 @@ import Testing
             ])
     }
 
+    /// The resource's categories are kept a few seconds between subscribes; a category made in that
+    /// while is read again, not refused, and the answer names it.
+    @Test func aCategoryMadeAMomentAgoIsAcceptedThoughTheCategoriesAreKept() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let resource = server.bootstrap.resourceId
+        let before = try await server.sdk(.pushSubscribe, InProcessServer.subscription(token: "token-a"))
+        #expect(before.status == 200 && before.profile?.subscription?.cats == [])
+        _ = try await server.admin("PUT", "/resources/\(resource)/categories/sale", json: ["title": "Sale"])
+        let reply = try await server.sdk(
+            .pushSubscribe,
+            InProcessServer.subscription(token: "token-b", extra: ["cats": [["name": "sale", "active": true]]]))
+        #expect(reply.status == 200, "\(reply.errorText)")
+        #expect(
+            reply.profile?.subscription?.cats == [
+                CategoryData(name: "sale", title: "Sale", steady: false, active: true)
+            ])
+    }
+
     @Test func invalidProfileFieldIsRefusedWithTheReferenceText() async throws {
         let server = try await InProcessServer()
         defer { Task { await server.finish() } }
