@@ -1,40 +1,15 @@
 import Foundation
-import Synchronization
 
 /// rToken → caller, for a few seconds: most requests are anonymous, and their resource, project and
 /// database change rarely. Saves a store round trip per request.
 final class CallerCache: Sendable {
-    private struct Entry {
-        let caller: Caller
-        let expires: ContinuousClock.Instant
-    }
-
-    private let entries = Mutex([String: Entry]())
-    private let lifetime: Duration
-    private let capacity: Int
+    private let kept: ExpiringCache<String, Caller>
 
     init(lifetime: Duration = .seconds(5), capacity: Int = 10_000) {
-        self.lifetime = lifetime
-        self.capacity = capacity
+        kept = ExpiringCache(lifetime: lifetime, capacity: capacity)
     }
 
-    func caller(for rToken: String) -> Caller? {
-        let now = ContinuousClock.now
-        return entries.withLock { entries in
-            guard let entry = entries[rToken] else { return nil }
-            guard entry.expires > now else {
-                entries.removeValue(forKey: rToken)
-                return nil
-            }
-            return entry.caller
-        }
-    }
+    func caller(for rToken: String) -> Caller? { kept.value(for: rToken) }
 
-    func remember(_ caller: Caller, for rToken: String) {
-        let entry = Entry(caller: caller, expires: ContinuousClock.now + lifetime)
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[rToken] = entry
-        }
-    }
+    func remember(_ caller: Caller, for rToken: String) { kept.remember(caller, for: rToken) }
 }

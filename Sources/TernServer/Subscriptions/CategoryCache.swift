@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A resource's categories, for a few seconds: every subscribe checks the categories it names
 /// against its resource's and answers with their titles, and on PostgreSQL that read was one of a
@@ -10,37 +9,22 @@ import Synchronization
 /// category made a moment ago (on this node or another) is never refused; one deleted a moment ago
 /// may still be accepted and shown for that while, as the resource may.
 final class CategoryCache: Sendable {
-    private struct Entry {
-        let categories: [ResourceCategory]
-        let expires: ContinuousClock.Instant
-    }
-
-    private let entries = Mutex([Int64: Entry]())
-    private let lifetime: Duration
-    private let capacity: Int
+    private let kept: ExpiringCache<Int64, [ResourceCategory]>
 
     init(lifetime: Duration = .seconds(5), capacity: Int = 10_000) {
-        self.lifetime = lifetime
-        self.capacity = capacity
+        kept = ExpiringCache(lifetime: lifetime, capacity: capacity)
     }
 
     /// The resource's categories: the kept ones while fresh and naming every one of `names`, else
-    /// what `read` returns (then kept). `read` runs outside the lock.
+    /// what `read` returns (then kept).
     func categories(
         resourceId: Int64, naming names: some Sequence<String>, read: () throws -> [ResourceCategory]
     ) rethrows -> [ResourceCategory] {
-        let now = ContinuousClock.now
-        let kept = entries.withLock { entries -> [ResourceCategory]? in
-            guard let entry = entries[resourceId], entry.expires > now else { return nil }
-            return entry.categories
+        if let kept = kept.value(for: resourceId), names.allSatisfy({ name in kept.contains { $0.name == name } }) {
+            return kept
         }
-        if let kept, names.allSatisfy({ name in kept.contains { $0.name == name } }) { return kept }
         let fresh = try read()
-        let entry = Entry(categories: fresh, expires: now + lifetime)
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[resourceId] = entry
-        }
+        kept.remember(fresh, for: resourceId)
         return fresh
     }
 }
