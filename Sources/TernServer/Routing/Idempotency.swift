@@ -73,20 +73,22 @@ extension Store {
         _ body: @escaping @Sendable (any StoreTransaction) throws -> Answer
     ) async throws -> Answer {
         let once: @Sendable (any StoreTransaction) throws -> Answer = { tx in
-            if let key = token.key, let stored = try tx.storedAnswer(scope: token.scope, key: key) {
+            guard let key = token.key else { return try body(tx) }
+            switch try tx.unlessAnswered(scope: token.scope, key: key, { try body(tx) }) {
+            case .answered(let stored):
                 guard stored.fingerprint == token.fingerprint else {
                     throw APIError.unprocessable(
                         "\(Wire.idempotencyKeyHeader) was already used for a different request (another endpoint "
                             + "or body): send a new key for a new request")
                 }
                 return Answer(status: stored.status, body: stored.body, replayed: true)
+            case .ran(let answer):
+                if (200..<300).contains(answer.status) {
+                    let stored = StoredAnswer(fingerprint: token.fingerprint, status: answer.status, body: answer.body)
+                    try tx.storeAnswer(scope: token.scope, key: key, answer: stored, now: now)
+                }
+                return answer
             }
-            let answer = try body(tx)
-            if let key = token.key, (200..<300).contains(answer.status) {
-                let stored = StoredAnswer(fingerprint: token.fingerprint, status: answer.status, body: answer.body)
-                try tx.storeAnswer(scope: token.scope, key: key, answer: stored, now: now)
-            }
-            return answer
         }
         if let affinity { return try await write(affinity: affinity, once) }
         return try await write(once)

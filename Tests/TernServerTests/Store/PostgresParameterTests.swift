@@ -33,7 +33,7 @@ struct PostgresParameterTests {
         Self.check(try connection.queryOnce(Self.query, Self.values).first)
         // Behind a held statement, in one pipeline.
         try connection.execute("BEGIN")
-        connection.runBeforeNext("SELECT CAST(? AS BIGINT)", [Int64.min])
+        try connection.runBeforeNext("SELECT CAST(? AS BIGINT)", [Int64.min])
         Self.check(try connection.queryFirst(Self.query, Self.values))
         try connection.execute("ROLLBACK")
         // Only NULLs: no value has bytes.

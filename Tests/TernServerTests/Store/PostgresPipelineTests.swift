@@ -57,6 +57,77 @@ struct PostgresPipelineTests {
         #expect(try connection.queryFirst("SELECT ?", [7])?.int(0) == 7)
     }
 
+    /// A read held for the next read (`readWithNextRead`: a write's idempotency key's lookup) goes
+    /// with it in one round trip. When it answers no rows, the write goes on; when it answers rows,
+    /// the read that carried it and every later statement throw until the rows are taken, so
+    /// nothing runs but reads.
+    @Test func aReadHeldForTheNextReadGoesWithItAndItsRowsStopTheWrite() throws {
+        let stats = PostgresStats()
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL(), stats: stats)
+        try connection.execute("BEGIN")
+        try connection.execute("CREATE TEMPORARY TABLE answers (k TEXT PRIMARY KEY, v BIGINT)")
+        try connection.execute("INSERT INTO answers VALUES ('stored', 7)")
+        let lookup = "SELECT v FROM answers WHERE k = ?"
+        _ = try connection.query(lookup, ["warm"])
+        _ = try connection.query("SELECT CAST(COUNT(*) AS BIGINT) FROM answers WHERE v > ?", [0])
+
+        // No rows: the carrying read answers as usual, in the same round trip.
+        var before = stats.roundTripCount
+        try connection.readWithNextRead(lookup, ["new"])
+        let count = try connection.queryFirst("SELECT CAST(COUNT(*) AS BIGINT) FROM answers WHERE v > ?", [0])
+        #expect(count?.int(0) == 1)
+        #expect(stats.roundTripCount - before == 1)
+        #expect(try connection.takeReadAhead().isEmpty)
+        try connection.run("INSERT INTO answers VALUES (?, ?)", ["new", 1])
+
+        // Rows: the carrying read throws, and so do a write and a read after it, until taken.
+        before = stats.roundTripCount
+        try connection.readWithNextRead(lookup, ["stored"])
+        #expect(throws: PostgresConnection.readAheadAnswered) {
+            _ = try connection.query("SELECT CAST(COUNT(*) AS BIGINT) FROM answers WHERE v > ?", [0])
+        }
+        #expect(throws: PostgresConnection.readAheadAnswered) {
+            try connection.run("INSERT INTO answers VALUES (?, ?)", ["late", 2])
+        }
+        #expect(throws: PostgresConnection.readAheadAnswered) { try connection.runBeforeNext(lookup, ["x"]) }
+        #expect(stats.roundTripCount - before == 1, "nothing after the stop was sent")
+        #expect(try connection.takeReadAhead().first?.int(0) == 7)
+        #expect(try connection.queryFirst(lookup, ["late"]) == nil, "the write after the stop did not run")
+
+        // A write first: the held read goes alone before it, and its rows stop the write unsent.
+        try connection.readWithNextRead(lookup, ["stored"])
+        #expect(throws: PostgresConnection.readAheadAnswered) {
+            try connection.run("INSERT INTO answers VALUES (?, ?)", ["written", 3])
+        }
+        #expect(try connection.takeReadAhead().count == 1)
+        #expect(try connection.queryFirst(lookup, ["written"]) == nil)
+
+        // No statement at all: taking it sends it.
+        try connection.readWithNextRead(lookup, ["stored"])
+        #expect(try connection.takeReadAhead().first?.int(0) == 7)
+        try connection.execute("ROLLBACK")
+    }
+
+    /// When the read that carried the held read fails, that failure is the write's: the held
+    /// read's rows are dropped, so the write is not answered from them over its own error.
+    @Test func aFailingCarrierIsTheWritesFailureAndDropsTheHeldReadsRows() throws {
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
+        try connection.execute("BEGIN")
+        try connection.execute("CREATE TEMPORARY TABLE answers (k TEXT PRIMARY KEY, v BIGINT)")
+        try connection.execute("INSERT INTO answers VALUES ('stored', 7)")
+        try connection.execute("SAVEPOINT tern_write")
+        try connection.readWithNextRead("SELECT v FROM answers WHERE k = ?", ["stored"])
+        #expect {
+            _ = try connection.query("SELECT CAST(? AS BIGINT) / 0", [1])
+        } throws: { error in
+            (error as? PostgresError)?.sqlState == "22012"
+        }
+        #expect(try connection.takeReadAhead().isEmpty)
+        try connection.execute("ROLLBACK TO tern_write")
+        #expect(try connection.queryFirst("SELECT v FROM answers WHERE k = ?", ["stored"])?.int(0) == 7)
+        try connection.execute("ROLLBACK")
+    }
+
     /// A write's own held statement (`runBeforeNext`) that fails is thrown by that write's next
     /// statement and is that write's failure, not kept for the batch; held before a batch statement
     /// (its `RELEASE`), it is the batch's, as a held `RELEASE` is.
@@ -66,7 +137,7 @@ struct PostgresPipelineTests {
         try connection.execute("CREATE TEMPORARY TABLE held (x BIGINT PRIMARY KEY)")
         try connection.execute("SAVEPOINT tern_write")
         connection.holdUntilNext("INSERT INTO held VALUES (0)")
-        connection.runBeforeNext("INSERT INTO held VALUES (?)", [0])
+        try connection.runBeforeNext("INSERT INTO held VALUES (?)", [0])
         #expect {
             _ = try connection.query("SELECT x FROM held WHERE x > ?", [-1])
         } throws: { error in
@@ -75,8 +146,8 @@ struct PostgresPipelineTests {
         #expect(connection.takeHeldFailure() == nil, "the write's own: not kept for the batch")
         try connection.execute("ROLLBACK TO tern_write")
 
-        connection.runBeforeNext("INSERT INTO held VALUES (?)", [1])
-        connection.runBeforeNext("INSERT INTO held VALUES (?)", [1])
+        try connection.runBeforeNext("INSERT INTO held VALUES (?)", [1])
+        try connection.runBeforeNext("INSERT INTO held VALUES (?)", [1])
         connection.holdUntilNext("RELEASE tern_write")
         #expect(throws: PostgresError.self) { _ = try connection.query("SELECT ?", [2]) }
         #expect(connection.takeHeldFailure()?.sqlState == "23505", "before the RELEASE: the batch's")
@@ -216,9 +287,9 @@ struct PostgresPipelineTests {
         _ = try await subscribe("token-warm")
         _ = try await update("token-warm", version: "1.0")
 
-        // The stored answer's lookup, the token's holders, the profile's insert and the
-        // subscription's (the fields' insert before it in its round trip); the resource's categories
-        // are kept from the warm-up's subscribe (CategoryCache).
+        // The stored answer's lookup with the token's holders (`unlessAnswered`), the profile's
+        // insert and the subscription's (the fields' insert before it in its round trip); the
+        // resource's categories are kept from the warm-up's subscribe (CategoryCache).
         var profiles: [String?] = []
         let subscribeTrips = try await fewestTrips { attempt in
             let subscribed = try await subscribe("token-new-\(attempt)")
@@ -227,22 +298,22 @@ struct PostgresPipelineTests {
             #expect(subscribed.profile?.subscription?.subscriptionId == "token-new-\(attempt)")
             profiles.append(subscribed.profile?.id)
         }
-        #expect(subscribeTrips == 2 + 4, "a new device's subscribe")
+        #expect(subscribeTrips == 2 + 3, "a new device's subscribe")
 
-        // The stored answer's lookup, the holders with their profiles, the row's indexed columns,
-        // the profile's statuses (the update's statement before it) and the categories.
+        // The stored answer's lookup with the holders and their profiles, the row's indexed
+        // columns, the profile's statuses (the update's statement before it) and the categories.
         let updateTrips = try await fewestTrips { attempt in
             let updated = try await update("token-new-\(attempt)", version: "2.0")
             #expect(updated.status == 200)
             #expect(updated.profile?.id == profiles[attempt])
             #expect(updated.profile?.subscription?.fields?["_app_version"] == .string("2.0"))
         }
-        #expect(updateTrips == 2 + 5, "an update of the token")
+        #expect(updateTrips == 2 + 4, "an update of the token")
         let fields = try await store.read { tx in try tx.profileFields(profileId: 2) }
         #expect(fields["_fname"] == .string("Ada"), "the held insert of the fields was written")
 
-        // A device's report of a delivery: the stored answer's lookup and one insert that finds the
-        // delivery's recipient itself.
+        // A device's report of a delivery: the stored answer's lookup (alone: a write comes first)
+        // and one insert that finds the delivery's recipient itself.
         let resourceId = server.bootstrap.resourceId
         let pushIds = try await store.write { tx in
             let subscriptions = try (0..<3).map { attempt in

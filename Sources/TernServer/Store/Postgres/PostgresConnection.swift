@@ -20,6 +20,19 @@ final class PostgresConnection {
         /// A batch's own statement (`SAVEPOINT`, `RELEASE`), held with ``holdUntilNext(_:)``: when
         /// it fails, the batch did, not the write that carried it.
         var control = false
+        /// A read held with ``PostgresConnection/readWithNextRead(_:_:)``: its rows are kept.
+        var readAhead = false
+
+        /// Whether the statement only reads: one a held read may go with (nothing it does needs
+        /// undoing when the held read's answer stops the write).
+        var isRead: Bool { sql.utf8.starts(with: "SELECT ".utf8) }
+    }
+
+    /// A read held to go with the write's next read (``readWithNextRead(_:_:)``): held, not sent
+    /// yet; or answered, with its rows, until ``takeReadAhead()``.
+    private enum ReadAhead {
+        case held
+        case answered([PostgresRow])
     }
 
     private var handle: OpaquePointer?
@@ -28,6 +41,8 @@ final class PostgresConnection {
     private var held: [Statement] = []
     /// The first held statement that failed when it went, until ``takeHeldFailure()``.
     private var heldFailure: PostgresError?
+    /// The write's held read, if it has one (``readWithNextRead(_:_:)``).
+    private var readAhead: ReadAhead?
     /// Where the connection counts the times it waited for the server (`/metrics`), if anywhere.
     private let stats: PostgresStats?
     let url: String
@@ -56,6 +71,7 @@ final class PostgresConnection {
     /// Runs statements without parameters (several may be separated by semicolons; one alone goes
     /// with the held statements, several after them).
     func execute(_ sql: String) throws(PostgresError) {
+        try sendReadAhead()
         if !held.isEmpty {
             let single = !sql.contains(";")
             let result = try pipelined(single ? Statement(sql: sql, parameters: [], prepared: false) : nil)
@@ -73,6 +89,7 @@ final class PostgresConnection {
     /// and the ones held after it do not run: the next statement throws its error, which
     /// ``takeHeldFailure()`` then gives once more (so a batch can tell it from the write's own).
     func holdUntilNext(_ sql: String) {
+        assert(readAhead == nil, "a batch statement inside a write that has not taken its read ahead")
         held.append(Statement(sql: sql, parameters: [], prepared: false, control: true))
     }
 
@@ -82,8 +99,49 @@ final class PostgresConnection {
     /// write's own, thrown as the next statement's and not kept for ``takeHeldFailure()``, so the
     /// write fails alone (or runs again) like a write whose statement failed when sent. Held
     /// before a batch statement, its failure is the batch's, as a held batch statement's is.
-    func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) {
+    func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) throws(PostgresError) {
+        try sendReadAhead()
         held.append(Statement(sql: sql, parameters: parameters, prepared: true))
+    }
+
+    /// Holds `sql`, a read, to go with the next read run on this connection, in the same round
+    /// trip, and keeps its rows for ``takeReadAhead()``. When it answers rows, the write stops
+    /// there: the read that carried it throws ``readAheadAnswered`` (its own answer is dropped),
+    /// and so does every statement after it until ``takeReadAhead()``. The write's
+    /// idempotency key's stored answer is looked up this way: a write whose first statement is a
+    /// read (a subscribe's, an update's: the token's holders) pays one round trip less, and a
+    /// repeat still changes nothing, as only reads ran. A statement that is not a read (a write,
+    /// a held write, a statement without parameters) sends the held read alone first, and stops
+    /// the same way before it runs. When the read that carried it fails, that failure is the
+    /// write's, and the held read's rows are dropped.
+    func readWithNextRead(_ sql: String, _ parameters: [any SQLiteBindable]) throws(PostgresError) {
+        try sendReadAhead()
+        held.append(Statement(sql: sql, parameters: parameters, prepared: true, readAhead: true))
+        readAhead = .held
+    }
+
+    /// The rows of the read held with ``readWithNextRead(_:_:)`` (sent now, alone, when no read
+    /// carried it yet), and the connection's statements run again. Empty when there is none.
+    func takeReadAhead() throws(PostgresError) -> [PostgresRow] {
+        defer { readAhead = nil }
+        if case .held = readAhead { try sendReadAhead(stopping: false) }
+        guard case .answered(let rows) = readAhead else { return [] }
+        return rows
+    }
+
+    /// What a statement throws once the write's held read answered rows (``readWithNextRead(_:_:)``).
+    static let readAheadAnswered = PostgresError(
+        sqlState: "TRA01", message: "the write's held read answered rows: the write stops (takeReadAhead)")
+
+    /// Sends a held read not sent yet, alone (with the statements held before it), and stops the
+    /// write when it answered rows, or when it had already (`stopping`).
+    private func sendReadAhead(stopping: Bool = true) throws(PostgresError) {
+        switch readAhead {
+        case nil: return
+        case .held: PQclear(try pipelined(nil))
+        case .answered: break
+        }
+        if stopping, case .answered(let rows) = readAhead, !rows.isEmpty { throw Self.readAheadAnswered }
     }
 
     /// The error of a held statement that failed since the last call, if one did.
@@ -97,6 +155,7 @@ final class PostgresConnection {
     func discardHeld() {
         held = []
         heldFailure = nil
+        readAhead = nil
     }
 
     /// Runs a statement; returns how many rows it changed.
@@ -146,6 +205,8 @@ final class PostgresConnection {
 
     /// Runs `statement` (with the held ones before it, in one pipeline); returns its checked result.
     private func execute(_ statement: Statement) throws(PostgresError) -> OpaquePointer? {
+        if !statement.isRead { try sendReadAhead() }
+        if case .answered(let rows) = readAhead, !rows.isEmpty { throw Self.readAheadAnswered }
         let result: OpaquePointer?
         if held.isEmpty {
             let name = statement.prepared ? try statementName(statement.sql) : ""
@@ -236,6 +297,7 @@ final class PostgresConnection {
         }
         // Every answer but `last`'s run must be a success, in order.
         let checked = last == nil ? steps.count : steps.count - 1
+        var aheadRows: [PostgresRow]?
         for (index, step) in steps.prefix(checked).enumerated() {
             do {
                 try check(results[index])
@@ -244,12 +306,29 @@ final class PostgresConnection {
                     heldFailure = heldFailure ?? error
                 }
                 results[index...].forEach { PQclear($0) }  // the ones before it are cleared already
+                if readAhead != nil, statements.prefix(heldCount).contains(where: \.readAhead) {
+                    readAhead = .answered([])  // it failed, or did not run: the write fails
+                }
                 throw error
             }
-            PQclear(results[index])
+            if step.prepares == nil, statements[step.statement].readAhead {
+                aheadRows = read(results[index])  // clears it
+            } else {
+                PQclear(results[index])
+            }
             if let name = step.prepares { prepared[statements[step.statement].sql] = name }
         }
-        return last == nil ? nil : results.last ?? nil
+        guard let aheadRows else { return last == nil ? nil : results.last ?? nil }
+        // The held read went: when it answered rows, the write stops before `last`'s answer is
+        // used; when `last` failed, that is the write's failure and the rows are dropped.
+        let lastResult = last == nil ? nil : results.last ?? nil
+        let lastFailed = last != nil && ![PGRES_COMMAND_OK, PGRES_TUPLES_OK].contains(PQresultStatus(lastResult))
+        readAhead = .answered(lastFailed ? [] : aheadRows)
+        if !lastFailed, !aheadRows.isEmpty, last != nil {
+            PQclear(lastResult)
+            throw Self.readAheadAnswered
+        }
+        return lastResult
     }
 
     /// Whether the held statement at `index` failed as part of the write running now: a write's own

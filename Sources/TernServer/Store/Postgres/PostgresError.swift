@@ -1,7 +1,7 @@
 import Foundation
 
 /// A failure PostgreSQL (or libpq) reported, with its SQLSTATE.
-struct PostgresError: Error, CustomStringConvertible {
+struct PostgresError: Error, Equatable, CustomStringConvertible {
     let sqlState: String
     let message: String
 

@@ -91,11 +91,22 @@ extension SQLTransaction {
         ).map { PushRecipient(resourceId: $0.requiredInt(0), profileId: $0.requiredInt(1)) }
     }
 
+    private static var storedAnswerQuery: String {
+        "SELECT fingerprint, status, body FROM idempotent_answers WHERE scope = ? AND key = ?"
+    }
+
+    private static func storedAnswer(_ row: Connection.Row) -> StoredAnswer {
+        StoredAnswer(fingerprint: row.requiredString(0), status: Int(row.requiredInt(1)), body: row.data(2) ?? Data())
+    }
+
     func storedAnswer(scope: String, key: String) throws -> StoredAnswer? {
-        try database.queryFirst(
-            "SELECT fingerprint, status, body FROM idempotent_answers WHERE scope = ? AND key = ?", [scope, key]
-        ).map {
-            StoredAnswer(fingerprint: $0.requiredString(0), status: Int($0.requiredInt(1)), body: $0.data(2) ?? Data())
+        try database.queryFirst(Self.storedAnswerQuery, [scope, key]).map(Self.storedAnswer)
+    }
+
+    func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws -> KeyedWrite<Value> {
+        switch try database.unlessRead(Self.storedAnswerQuery, [scope, key], write) {
+        case .read(let rows): return .answered(Self.storedAnswer(rows[0]))
+        case .ran(let value): return .ran(value)
         }
     }
 

@@ -29,6 +29,19 @@ protocol SQLConnection {
     /// then is the batch's, which runs again write by write (``GroupCommit``). Only inside a
     /// store's write, whose batch always sends one more statement (its `COMMIT` at the latest).
     func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) throws
+    /// Runs `body`, a write's statements, unless `sql`, a read, answers rows; then returns those
+    /// instead, and nothing `body` did is kept but reads. The same as reading first: SQLite does
+    /// (a read costs no round trip); PostgreSQL sends the read with `body`'s first read, in one
+    /// round trip (``PostgresConnection/readWithNextRead(_:_:)``).
+    func unlessRead<Value>(
+        _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
+    ) throws -> ReadOrRan<Row, Value>
+}
+
+/// What ``SQLConnection/unlessRead(_:_:_:)`` did: found rows, or ran the body.
+enum ReadOrRan<Row, Value> {
+    case read([Row])
+    case ran(Value)
 }
 
 /// A transaction of either backend (SQLite, PostgreSQL). Every query is written once, in an
@@ -149,6 +162,31 @@ extension SQLTransaction {
 extension SQLiteRow: SQLRow {}
 extension SQLiteDatabase: SQLConnection {
     func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) throws { try run(sql, parameters) }
+
+    func unlessRead<Value>(
+        _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
+    ) throws -> ReadOrRan<SQLiteRow, Value> {
+        let rows = try query(sql, parameters)
+        return rows.isEmpty ? .ran(try body()) : .read(rows)
+    }
 }
 extension PostgresRow: SQLRow {}
-extension PostgresConnection: SQLConnection {}
+extension PostgresConnection: SQLConnection {
+    func unlessRead<Value>(
+        _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
+    ) throws -> ReadOrRan<PostgresRow, Value> {
+        try readWithNextRead(sql, parameters)
+        let value: Value
+        do {
+            value = try body()
+        } catch {
+            // Stopped by the read's rows (or failed, the read then sent or dropped): rows win.
+            let rows = (try? takeReadAhead()) ?? []
+            if !rows.isEmpty { return .read(rows) }
+            throw error
+        }
+        // `body` ran no statement, or caught the stop: the read is sent now, or was answered.
+        let rows = try takeReadAhead()
+        return rows.isEmpty ? .ran(value) : .read(rows)
+    }
+}
