@@ -29,7 +29,8 @@ extension InAppService {
             }
             let existing = try Self.subscription(tx, profile: profile.id, resourceId: caller.resource.id)
             if let existing, request.time < existing.clientTime {
-                return try SubscriptionService.answer(tx, request.sync, profile, existing, categories: categories)
+                return try SubscriptionService.answer(
+                    tx, request.sync, profile, existing.values, categories: categories)
             }
             profile = try resolver.applyProfileChanges(
                 tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
@@ -53,7 +54,8 @@ extension InAppService {
                 try Self.unsubscribeOthers(
                     tx, keeping: profile, resourceId: caller.resource.id, provider: provider, token: token, now: now)
             }
-            return try SubscriptionService.answer(tx, request.sync, profile, subscription, categories: categories)
+            return try SubscriptionService.answer(
+                tx, request.sync, profile, subscription.values, categories: categories)
         }
     }
 
@@ -67,7 +69,7 @@ extension InAppService {
                 return try .ok(nil)
             }
             let subscription = try Self.subscription(tx, profile: profile.id, resourceId: caller.resource.id)
-            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
+            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription?.values))
         }
     }
 

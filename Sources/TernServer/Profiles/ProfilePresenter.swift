@@ -6,9 +6,10 @@ enum ProfilePresenter {
     /// The profile with one subscription (or none), its categories titled from the resource.
     /// `categories` are the subscription's resource's, when the caller has them already; `statuses`
     /// those of all the profile's subscriptions, when the caller knows them (a profile the request
-    /// made has the one subscription it made).
+    /// made has the one subscription it made). The subscription's values are all the answer shows
+    /// (not its id, which a new row written with the write's next statement does not have yet).
     static func profileData(
-        _ tx: any StoreTransaction, profile: Profile, subscription: Subscription?,
+        _ tx: any StoreTransaction, profile: Profile, subscription: SubscriptionValues?,
         categories: [ResourceCategory]? = nil,
         statuses: [SubscriptionStatus]? = nil
     ) throws -> ProfileData {
@@ -21,7 +22,7 @@ enum ProfilePresenter {
     }
 
     static func subscriptionData(
-        _ tx: any StoreTransaction, _ subscription: Subscription, categories: [ResourceCategory]? = nil
+        _ tx: any StoreTransaction, _ subscription: SubscriptionValues, categories: [ResourceCategory]? = nil
     ) throws -> SubscriptionData {
         let categories = try categories ?? tx.categories(resourceId: subscription.resourceId)
         let known = Set(categories.map(\.name))
@@ -49,7 +50,7 @@ enum ProfilePresenter {
 
     /// The subscription's `provider` as the SDK has always read it: the push provider, `inapp` for
     /// the in-app subscription, null for the channels without one.
-    static func providerName(_ subscription: Subscription) -> String? {
+    static func providerName(_ subscription: SubscriptionValues) -> String? {
         let name = subscription.channel.storedProvider(subscription.provider)
         return name.isEmpty ? nil : name
     }

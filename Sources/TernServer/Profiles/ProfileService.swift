@@ -36,7 +36,7 @@ struct ProfileService: Sendable {
                         of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
                 }
             }
-            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
+            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription?.values))
         }
     }
 

@@ -31,7 +31,7 @@ struct TagService: Sendable {
                         + "(remove some with profile/tags/remove)")
             }
             try tx.setTags(subscriptionId: subscription.id, request.tags, now: now)
-            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
+            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription.values))
         }
     }
 
@@ -47,7 +47,7 @@ struct TagService: Sendable {
             let (profile, subscription) = try Self.binding(
                 tx, caller: caller, provider: provider, token: request.subscriptionId)
             try tx.removeTags(subscriptionId: subscription.id, keys: request.keys)
-            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription))
+            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription.values))
         }
     }
 

@@ -31,7 +31,7 @@ struct DeviceReportService: Sendable {
             if updated.fields != subscription.fields {
                 try tx.setSubscriptionFields(id: subscription.id, fields: updated.fields)
             }
-            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: updated))
+            return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: updated.values))
         }
     }
 

@@ -194,6 +194,14 @@ public protocol SubscriptionQueries {
     ///   - now: The creation time, in milliseconds since 1970.
     /// - Returns: The subscription with its id and timestamps.
     func insertSubscription(_ values: SubscriptionValues, now: Int64) throws -> Subscription
+    /// Stores a new subscription whose id the write does not read: as the transaction's next
+    /// statement, so on PostgreSQL it goes with the statement after it, in its round trip (a new
+    /// device's subscribe). A failure is thrown by that statement, as the write's own.
+    ///
+    /// - Parameters:
+    ///   - values: What it holds.
+    ///   - now: The creation time, in milliseconds since 1970.
+    func addSubscription(_ values: SubscriptionValues, now: Int64) throws
     /// Saves everything but the id, profile, resource, hash and creation time.
     func updateSubscription(_ subscription: Subscription) throws
 }

@@ -45,7 +45,7 @@ struct SubscriptionService: Sendable {
                 tx, provider: provider, token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
-                return try Self.answer(tx, request.sync, profile, existing, categories: categories)
+                return try Self.answer(tx, request.sync, profile, existing.values, categories: categories)
             }
             // A profile made just now (every new device's): its fields and subscriptions are known,
             // not read back (on PostgreSQL each read is a round trip).
@@ -56,19 +56,19 @@ struct SubscriptionService: Sendable {
             let change = SubscriptionChange(
                 to: status, existing: existing, cats: request.cats, customFields: request.customFields,
                 time: request.time)
-            let subscription: Subscription
+            let subscription: SubscriptionValues
             if var existing {
                 existing.apnsEnvironment = request.apnsEnvironment ?? existing.apnsEnvironment
-                subscription = try change.update(existing, tx, now: now)
+                subscription = try change.update(existing, tx, now: now).values
             } else {
-                subscription = try tx.insertSubscription(
-                    SubscriptionValues(
-                        profileId: profile.id, resourceId: caller.resource.id, channel: .push,
-                        provider: provider, token: request.subscriptionId, status: status,
-                        hashId: Self.hashId(profile, caller.resource.id, provider.rawValue, request.subscriptionId),
-                        fields: change.fields, cats: change.cats, clientTime: request.time,
-                        apnsEnvironment: request.apnsEnvironment),
-                    now: now)
+                // Its id is not part of the answer: the insert goes with the next statement.
+                subscription = SubscriptionValues(
+                    profileId: profile.id, resourceId: caller.resource.id, channel: .push,
+                    provider: provider, token: request.subscriptionId, status: status,
+                    hashId: Self.hashId(profile, caller.resource.id, provider.rawValue, request.subscriptionId),
+                    fields: change.fields, cats: change.cats, clientTime: request.time,
+                    apnsEnvironment: request.apnsEnvironment)
+                try tx.addSubscription(subscription, now: now)
             }
             if request.replace == true {
                 try Self.unsubscribeOthers(
@@ -94,7 +94,7 @@ struct SubscriptionService: Sendable {
     }
 
     static func answer(
-        _ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: Subscription?,
+        _ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: SubscriptionValues?,
         categories: [ResourceCategory]? = nil, statuses: [SubscriptionStatus]? = nil
     ) throws -> Answer {
         guard sync else { return try .ok(nil) }

@@ -166,20 +166,30 @@ extension SQLTransaction {
     }
 
     func insertSubscription(_ new: SubscriptionValues, now: Int64) throws -> Subscription {
-        let id = try insert(
-            """
-            INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
-                cats, priority, cc_data, client_time, created_at, updated_at, apns_environment, is_test,
-                app_version_key, language, first_session, last_session, session_count, foreground_time, pushable)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(BuiltInColumns.pushableSQL))
-            """,
-            [
-                new.profileId, new.resourceId, new.channel.rawValue, new.channel.storedProvider(new.provider),
-                new.token, new.status.rawValue,
-                new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
-                Self.jsonOptional(new.ccData), new.clientTime, now, now, new.apnsEnvironment?.rawValue, new.isTest,
-            ] + BuiltInColumns(new.fields).values + BuiltInColumns.pushableValues(new, updatedAt: now))
+        let id = try insert(Self.subscriptionInsert, Self.subscriptionInsertValues(new, now: now))
         return Subscription(id: id, values: new, createdAt: now, updatedAt: now)
+    }
+
+    func addSubscription(_ new: SubscriptionValues, now: Int64) throws {
+        try database.runBeforeNext(Self.subscriptionInsert, Self.subscriptionInsertValues(new, now: now))
+    }
+
+    private static var subscriptionInsert: String {
+        """
+        INSERT INTO subscriptions (profile_id, resource_id, channel, provider, token, status, hash_id, fields,
+            cats, priority, cc_data, client_time, created_at, updated_at, apns_environment, is_test,
+            app_version_key, language, first_session, last_session, session_count, foreground_time, pushable)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(BuiltInColumns.pushableSQL))
+        """
+    }
+
+    private static func subscriptionInsertValues(_ new: SubscriptionValues, now: Int64) -> [any SQLiteBindable] {
+        [
+            new.profileId, new.resourceId, new.channel.rawValue, new.channel.storedProvider(new.provider),
+            new.token, new.status.rawValue,
+            new.hashId, Self.json(new.fields), Self.json(new.cats), new.priority,
+            Self.jsonOptional(new.ccData), new.clientTime, now, now, new.apnsEnvironment?.rawValue, new.isTest,
+        ] + BuiltInColumns(new.fields).values + BuiltInColumns.pushableValues(new, updatedAt: now)
     }
 
     /// Writes `s` over its stored row, naming in the `UPDATE` only the indexed columns that change.
