@@ -2,8 +2,8 @@ import Foundation
 
 /// Group commit on one pooled PostgreSQL connection, the same seam as SQLite's (``BatchingBackend``):
 /// `BEGIN` once per batch, a savepoint around each write, one `COMMIT`. A batch that finds its
-/// connection gone (the server restarted since it was last used) reconnects before `BEGIN`, so
-/// nothing is lost to a stale connection.
+/// connection gone (the server restarted since it was last used) runs its writes again on a new
+/// connection, so nothing is lost to a stale connection.
 ///
 /// Every statement is a round trip to the server, and on this path the round trips are the cost
 /// (the profile of `push/subscribe` on PostgreSQL: the connection's send and its wait for the
@@ -35,18 +35,24 @@ final class PostgresBatching: BatchingBackend {
     /// such write then waited. A batch's own locks are held for milliseconds, so a longer wait is
     /// almost always such a cycle.
     static let lockTimeout = "200ms"
-    private static let begin = "BEGIN; SET LOCAL lock_timeout = '\(lockTimeout)'"
 
+    /// Whether this batch's `COMMIT` was sent: a connection lost after it leaves the batch's fate
+    /// unknown; lost before it, the server rolled the transaction back (``mayRunAgain(_:)``).
+    private var committing = false
+
+    /// `BEGIN` and the lock timeout are held to go with the batch's first statement: a round trip
+    /// a batch fewer, which under light load (a batch of one write, an event report's) was a third
+    /// of the write's. A connection found gone here is replaced first; one that turns out gone only
+    /// when the first statement goes fails that statement, and the write runs again on a new one.
     func beginBatch() throws {
         connection.discardHeld()
-        do {
-            try connection.execute(Self.begin)
-        } catch let error where error.isUnavailable {
-            // Nothing ran yet: a fresh connection may begin it.
+        committing = false
+        if !connection.isOpen {
             slot.drop()
             connection = try slot.connected()
-            try connection.execute(Self.begin)
         }
+        connection.holdUntilNext("BEGIN")
+        connection.holdUntilNext("SET LOCAL lock_timeout = '\(Self.lockTimeout)'")
     }
 
     func savepoint() throws {
@@ -71,6 +77,7 @@ final class PostgresBatching: BatchingBackend {
     }
 
     func commitBatch() throws {
+        committing = true
         do {
             try throwHeldFailure()
             try connection.execute("COMMIT")
@@ -94,8 +101,14 @@ final class PostgresBatching: BatchingBackend {
         (error as? PostgresError)?.storeError ?? error
     }
 
+    /// A lost race (a deadlock, the lock timeout), or a connection that went away before the
+    /// batch's `COMMIT` was sent: PostgreSQL rolls back the transaction of a connection that
+    /// went, so nothing of it was kept and it may run again on a new connection (a database
+    /// restart, found by the first statement of a batch). After `COMMIT` was sent, whether it
+    /// committed is unknown, and the write is not run again.
     func mayRunAgain(_ error: any Error) -> Bool {
-        (error as? PostgresError)?.isRetryable ?? false
+        guard let error = error as? PostgresError else { return false }
+        return error.isRetryable || (error.isUnavailable && !committing)
     }
 }
 

@@ -37,8 +37,9 @@ actor PostgresSession: GroupCommitWriter {
         }
     }
 
-    /// Runs `body` in one read-only transaction (a consistent snapshot). One that failed because the
-    /// connection was lost (a database restart) runs once more on a fresh connection.
+    /// Runs `body` in one read-only transaction (a consistent snapshot), its `BEGIN` sent with the
+    /// first statement. One that failed because the connection was lost (a database restart) runs
+    /// once more on a fresh connection.
     func read<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
@@ -46,7 +47,8 @@ actor PostgresSession: GroupCommitWriter {
             do {
                 let connection = try slot.connected()
                 do {
-                    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    connection.discardHeld()
+                    connection.holdUntilNext("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                     let result = try body(connection)
                     try connection.execute("COMMIT")
                     return result
