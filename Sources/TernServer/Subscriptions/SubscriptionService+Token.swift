@@ -35,7 +35,7 @@ extension SubscriptionService {
                 current.apnsEnvironment = request.apnsEnvironment ?? current.apnsEnvironment
                 current.updatedAt = now
                 try tx.updateSubscription(current)
-                return try Self.answer(tx, true, profile, current.values)
+                return try keptAnswer(tx, profile, current.values)
             }
             old.provider = newProvider
             old.token = request.subscriptionId
@@ -43,7 +43,7 @@ extension SubscriptionService {
             old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
             old.updatedAt = now
             try tx.updateSubscription(old)
-            return try Self.answer(tx, true, profile, old.values)
+            return try keptAnswer(tx, profile, old.values)
         }
     }
 
@@ -66,7 +66,7 @@ extension SubscriptionService {
                     pushes.first { $0.provider == provider && $0.token == request.subscriptionId }
                 case .latestForProvider: pushes.first { $0.provider == provider }
                 }
-            return try Self.answer(tx, true, profile, chosen?.values)
+            return try keptAnswer(tx, profile, chosen?.values)
         }
     }
 
@@ -111,7 +111,7 @@ extension SubscriptionService {
                 }
             }
             guard let profile else { return try .ok(nil) }
-            return try Self.answer(tx, true, profile, own?.values)
+            return try keptAnswer(tx, profile, own?.values)
         }
     }
 }

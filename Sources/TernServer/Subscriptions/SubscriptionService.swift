@@ -93,6 +93,20 @@ struct SubscriptionService: Sendable {
         }
     }
 
+    /// The profile with `subscription`, its categories titled from its resource's as kept
+    /// (``CategoryCache``; read again when the subscription names one the kept list lacks): on
+    /// PostgreSQL a round trip fewer for an update of the token or a status.
+    func keptAnswer(_ tx: any StoreTransaction, _ profile: Profile, _ subscription: SubscriptionValues?) throws
+        -> Answer
+    {
+        let categories = try subscription.map { shown in
+            try categoryCache.categories(resourceId: shown.resourceId, naming: shown.cats.keys) {
+                try tx.categories(resourceId: shown.resourceId)
+            }
+        }
+        return try Self.answer(tx, true, profile, subscription, categories: categories)
+    }
+
     static func answer(
         _ tx: any StoreTransaction, _ sync: Bool, _ profile: Profile, _ subscription: SubscriptionValues?,
         categories: [ResourceCategory]? = nil, statuses: [SubscriptionStatus]? = nil
