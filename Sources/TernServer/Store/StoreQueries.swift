@@ -245,7 +245,9 @@ public protocol EventQueries {
 /// What ``IdempotencyQueries/unlessAnswered(scope:key:_:)`` did: ran the write, or found the
 /// key's stored answer.
 public enum KeyedWrite<Value> {
+    /// The key had no stored answer: the write ran and gave this.
     case ran(Value)
+    /// The key's stored answer: the write changed nothing.
     case answered(StoredAnswer)
 }
 
