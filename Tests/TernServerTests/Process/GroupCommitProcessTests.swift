@@ -1,8 +1,9 @@
 import Foundation
 import TernProtocol
-import TernServer
 import TernTestSupport
 import Testing
+
+@testable import TernServer
 
 /// Group commit through the real `tern serve`: many concurrent subscribes share transactions, yet
 /// every 2xx is durable at once (SIGKILL right after it), idempotency keys hold inside a batch and
@@ -35,8 +36,30 @@ import Testing
         return try! JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
     }
 
-    static func subscriptions(_ server: ServerProcess, tokens: [String]) async throws -> [String: (Int, JSONValue?)] {
-        let store = try SQLiteStore(path: server.dataDirectory.path("data/tern.sqlite"))
+    /// The store `tern serve` runs on: its SQLite file, or a PostgreSQL schema of the test's own.
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgresql
+
+        static var available: [Backend] { PostgresTestDatabase.url == nil ? [.sqlite] : allCases }
+        var testDescription: String { rawValue }
+
+        /// `tern serve`'s arguments for it, and the URL of the PostgreSQL schema (nil for SQLite).
+        func arguments() throws -> (arguments: [String], url: String?) {
+            switch self {
+            case .sqlite: return ([], nil)
+            case .postgresql:
+                let url = try PostgresTestDatabase.freshSchemaURL()
+                return (["--database", url], url)
+            }
+        }
+    }
+
+    static func subscriptions(_ server: ServerProcess, database: String?, tokens: [String]) async throws
+        -> [String: (Int, JSONValue?)]
+    {
+        let store: any Store =
+            try database.map { try PostgresStore(url: $0, poolSize: 1) }
+            ?? SQLiteStore(path: server.dataDirectory.path("data/tern.sqlite"))
         let resourceId = server.resourceId
         let rows = try await store.read { tx in
             try tokens.map { token -> (String, Int, JSONValue?) in
@@ -50,8 +73,12 @@ import Testing
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, ($0.1, $0.2)) })
     }
 
-    @Test func thousandConcurrentSubscribesHalfRepeatedEndWithOneRowEachAndSurviveSIGKILL() async throws {
-        let server = try await ServerProcess.start(arguments: ["--write-batch-wait-ms", "5"])
+    /// On PostgreSQL the same holds with a write's key looked up together with its first read and
+    /// its `BEGIN` sent with its first statement (`unlessAnswered`, `PostgresBatching`).
+    @Test(arguments: Backend.available)
+    func thousandConcurrentSubscribesHalfRepeatedEndWithOneRowEachAndSurviveSIGKILL(backend: Backend) async throws {
+        let (arguments, database) = try backend.arguments()
+        let server = try await ServerProcess.start(arguments: ["--write-batch-wait-ms", "5"] + arguments)
         defer { Task { await server.stop() } }
         let client = JSONHTTPClient(timeout: 20)
         let tally = Tally()
@@ -96,7 +123,7 @@ import Testing
 
         // Every 2xx is in the file the killed server left.
         let goodTokens = (0..<Self.tokens).map { "t\($0)" }
-        let afterKill = try await Self.subscriptions(server, tokens: Array(acknowledged))
+        let afterKill = try await Self.subscriptions(server, database: database, tokens: Array(acknowledged))
         for token in acknowledged {
             #expect(afterKill[token]?.0 == 1, "acknowledged \(token) has \(afterKill[token]?.0 ?? 0) rows")
             #expect(
@@ -115,7 +142,7 @@ import Testing
         await server.kill(signal: SIGTERM)
 
         let final = try await Self.subscriptions(
-            server, tokens: goodTokens + (0..<Self.bad).map { "bad\($0)" })
+            server, database: database, tokens: goodTokens + (0..<Self.bad).map { "bad\($0)" })
         for token in goodTokens {
             #expect(final[token]?.0 == 1, "\(token) has \(final[token]?.0 ?? 0) rows")
             #expect(final[token]?.1 == .int(1), "\(token) was applied \(String(describing: final[token]?.1)) times")
