@@ -75,7 +75,7 @@ extension Store {
         let once: @Sendable (any StoreTransaction) throws -> Answer = { tx in
             guard let key = token.key else { return try body(tx) }
             switch try tx.unlessAnswered(scope: token.scope, key: key, { try body(tx) }) {
-            case .answered(let stored):
+            case .found(let stored):
                 guard stored.fingerprint == token.fingerprint else {
                     throw APIError.unprocessable(
                         "\(Wire.idempotencyKeyHeader) was already used for a different request (another endpoint "

@@ -242,13 +242,13 @@ public protocol EventQueries {
     func pushRecipient(pushId: String) throws -> PushRecipient?
 }
 
-/// What ``IdempotencyQueries/unlessAnswered(scope:key:_:)`` did: ran the write, or found the
-/// key's stored answer.
-public enum KeyedWrite<Value> {
-    /// The key had no stored answer: the write ran and gave this.
+/// What a write that first looks something up did (``IdempotencyQueries/unlessAnswered(scope:key:_:)``):
+/// found it, and ran nothing but reads, or ran.
+public enum FoundOrRan<Found, Value> {
+    /// What the lookup found (the key's stored answer): the write changed nothing.
+    case found(Found)
+    /// The lookup found nothing: the write ran and gave this.
     case ran(Value)
-    /// The key's stored answer: the write changed nothing.
-    case answered(StoredAnswer)
 }
 
 /// The first answers of idempotent requests.
@@ -267,7 +267,8 @@ public protocol IdempotencyQueries {
     ///   - scope: Who sent the key.
     ///   - key: The request's `Idempotency-Key`.
     ///   - write: The write's statements.
-    func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws -> KeyedWrite<Value>
+    func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws
+        -> FoundOrRan<StoredAnswer, Value>
     /// Stores the first answer to an idempotent request.
     ///
     /// - Parameters:

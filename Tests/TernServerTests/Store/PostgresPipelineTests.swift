@@ -57,16 +57,22 @@ struct PostgresPipelineTests {
         #expect(try connection.queryFirst("SELECT ?", [7])?.int(0) == 7)
     }
 
+    /// A connection in a transaction with a table `answers` whose key `stored` has the value 7.
+    static func transactionWithAStoredAnswer(stats: PostgresStats? = nil) throws -> PostgresConnection {
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL(), stats: stats)
+        try connection.execute("BEGIN")
+        try connection.execute("CREATE TEMPORARY TABLE answers (k TEXT PRIMARY KEY, v BIGINT)")
+        try connection.execute("INSERT INTO answers VALUES ('stored', 7)")
+        return connection
+    }
+
     /// A read held for the next read (`readWithNextRead`: a write's idempotency key's lookup) goes
     /// with it in one round trip. When it answers no rows, the write goes on; when it answers rows,
     /// the read that carried it and every later statement throw until the rows are taken, so
     /// nothing runs but reads.
     @Test func aReadHeldForTheNextReadGoesWithItAndItsRowsStopTheWrite() throws {
         let stats = PostgresStats()
-        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL(), stats: stats)
-        try connection.execute("BEGIN")
-        try connection.execute("CREATE TEMPORARY TABLE answers (k TEXT PRIMARY KEY, v BIGINT)")
-        try connection.execute("INSERT INTO answers VALUES ('stored', 7)")
+        let connection = try Self.transactionWithAStoredAnswer(stats: stats)
         let lookup = "SELECT v FROM answers WHERE k = ?"
         _ = try connection.query(lookup, ["warm"])
         _ = try connection.query("SELECT CAST(COUNT(*) AS BIGINT) FROM answers WHERE v > ?", [0])
@@ -111,10 +117,7 @@ struct PostgresPipelineTests {
     /// When the read that carried the held read fails, that failure is the write's: the held
     /// read's rows are dropped, so the write is not answered from them over its own error.
     @Test func aFailingCarrierIsTheWritesFailureAndDropsTheHeldReadsRows() throws {
-        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
-        try connection.execute("BEGIN")
-        try connection.execute("CREATE TEMPORARY TABLE answers (k TEXT PRIMARY KEY, v BIGINT)")
-        try connection.execute("INSERT INTO answers VALUES ('stored', 7)")
+        let connection = try Self.transactionWithAStoredAnswer()
         try connection.execute("SAVEPOINT tern_write")
         try connection.readWithNextRead("SELECT v FROM answers WHERE k = ?", ["stored"])
         #expect {

@@ -47,10 +47,7 @@ final class PostgresBatching: BatchingBackend {
     func beginBatch() throws {
         connection.discardHeld()
         committing = false
-        if !connection.isOpen {
-            slot.drop()
-            connection = try slot.connected()
-        }
+        connection = try slot.connected()  // a new one when this one is known to be gone
         connection.holdUntilNext("BEGIN")
         connection.holdUntilNext("SET LOCAL lock_timeout = '\(Self.lockTimeout)'")
     }

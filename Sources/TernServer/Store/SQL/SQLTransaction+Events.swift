@@ -103,9 +103,11 @@ extension SQLTransaction {
         try database.queryFirst(Self.storedAnswerQuery, [scope, key]).map(Self.storedAnswer)
     }
 
-    func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws -> KeyedWrite<Value> {
+    func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws
+        -> FoundOrRan<StoredAnswer, Value>
+    {
         switch try database.unlessRead(Self.storedAnswerQuery, [scope, key], write) {
-        case .read(let rows): return .answered(Self.storedAnswer(rows[0]))
+        case .found(let rows): return .found(Self.storedAnswer(rows[0]))
         case .ran(let value): return .ran(value)
         }
     }

@@ -35,13 +35,7 @@ protocol SQLConnection {
     /// round trip (``PostgresConnection/readWithNextRead(_:_:)``).
     func unlessRead<Value>(
         _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
-    ) throws -> ReadOrRan<Row, Value>
-}
-
-/// What ``SQLConnection/unlessRead(_:_:_:)`` did: found rows, or ran the body.
-enum ReadOrRan<Row, Value> {
-    case read([Row])
-    case ran(Value)
+    ) throws -> FoundOrRan<[Row], Value>
 }
 
 /// A transaction of either backend (SQLite, PostgreSQL). Every query is written once, in an
@@ -165,16 +159,16 @@ extension SQLiteDatabase: SQLConnection {
 
     func unlessRead<Value>(
         _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
-    ) throws -> ReadOrRan<SQLiteRow, Value> {
+    ) throws -> FoundOrRan<[SQLiteRow], Value> {
         let rows = try query(sql, parameters)
-        return rows.isEmpty ? .ran(try body()) : .read(rows)
+        return rows.isEmpty ? .ran(try body()) : .found(rows)
     }
 }
 extension PostgresRow: SQLRow {}
 extension PostgresConnection: SQLConnection {
     func unlessRead<Value>(
         _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
-    ) throws -> ReadOrRan<PostgresRow, Value> {
+    ) throws -> FoundOrRan<[PostgresRow], Value> {
         try readWithNextRead(sql, parameters)
         let value: Value
         do {
@@ -182,11 +176,11 @@ extension PostgresConnection: SQLConnection {
         } catch {
             // Stopped by the read's rows (or failed, the read then sent or dropped): rows win.
             let rows = (try? takeReadAhead()) ?? []
-            if !rows.isEmpty { return .read(rows) }
+            if !rows.isEmpty { return .found(rows) }
             throw error
         }
         // `body` ran no statement, or caught the stop: the read is sent now, or was answered.
         let rows = try takeReadAhead()
-        return rows.isEmpty ? .ran(value) : .read(rows)
+        return rows.isEmpty ? .ran(value) : .found(rows)
     }
 }
