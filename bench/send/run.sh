@@ -129,7 +129,12 @@ fi
 # The server's CPU time (user + system, clock ticks) across the send: a steadier figure than the
 # rate on a shared, noisy machine.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# The stand-in's worker (nginx's one worker process): its CPU per request in the send and under
+# h2load says how much of the gap is the provider side's own work on tern's requests.
+standin_worker=$(pgrep -P "$standin_pid" | head -1)
+standin_ticks() { awk '{print $14 + $15}' "/proc/$standin_worker/stat"; }
 cpu_before=$(cpu_ticks)
+standin_before=$(standin_ticks)
 if [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$db_url"; fi
 db_before=$(db_ticks)
 sending=$EPOCHREALTIME
@@ -142,6 +147,7 @@ sending=$EPOCHREALTIME
     || { cat "$work/send.err" >&2; exit 1; }
 finished=$(now)
 cpu_after=$(cpu_ticks)
+standin_after=$(standin_ticks)
 db_after=$(db_ticks)
 if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send.out"; fi
 stats=$(tail -1 "$work/send.out" | cut -c9-)
@@ -151,20 +157,24 @@ echo "== h2load: $devices requests to the same stand-in (1 connection x 100 stre
 token=$(printf 'a%.0s' $(seq 64))
 printf '%s' '{"aps":{"alert":{"title":"Sale","body":"30% off today"},"mutable-content":1},"tern":{"v":1,"message_id":"bench"}}' \
     >"$work/payload.json"
+standin_h2load_before=$(standin_ticks)
 h2load_out=$(h2load -n "$devices" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
     -H "apns-push-type: alert" -H "authorization: bearer x" "https://127.0.0.1:$port/3/device/$token" 2>&1)
+standin_h2load_after=$(standin_ticks)
 h2load_rate=$(echo "$h2load_out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
 python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" \
     "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" "$((db_after_subscribe - db_before_subscribe))" \
-    "$((db_after - db_before))" <<'PY'
+    "$((db_after - db_before))" "$((standin_after - standin_before))" \
+    "$((standin_h2load_after - standin_h2load_before))" <<'PY'
 import json, sys
 devices, started, subscribed, sending, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:7])
 stats, peak = json.loads(sys.argv[7]), int(sys.argv[8])
 ticks = int(sys.argv[10])
 cpu = int(sys.argv[9]) / ticks
 db_subscribe, db_send = int(sys.argv[11]) / ticks, int(sys.argv[12]) / ticks
+standin_send, standin_h2load = int(sys.argv[13]) / ticks, int(sys.argv[14]) / ticks
 send = finished - sending
 rate = stats.get("sent", 0) / send if send > 0 else 0
 print()
@@ -174,6 +184,8 @@ print("send        %6d sent, %d failed, done=%s in %6.2f s = %8.0f deliveries/s 
 print("h2load      %6d requests = %8.0f requests/s (same stand-in)" % (devices, h2load))
 sent = stats.get("sent", 0)
 print("tern CPU    %6.2f s during the send = %5.1f µs per delivery" % (cpu, 1e6 * cpu / sent if sent else 0))
+print("stand-in CPU %5.1f µs per push in the send, %5.1f µs per request under h2load" % (
+    1e6 * standin_send / sent if sent else 0, 1e6 * standin_h2load / devices))
 if db_subscribe or db_send:
     print("database CPU %5.2f s during the subscribes = %5.1f µs per subscribe; %5.2f s during the send = %5.1f µs per delivery" % (
         db_subscribe, 1e6 * db_subscribe / devices, db_send, 1e6 * db_send / sent if sent else 0))

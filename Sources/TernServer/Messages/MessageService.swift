@@ -123,7 +123,12 @@ public struct MessageService: Sendable {
     /// A message's deliveries, in id order after `afterId`.
     func deliveries(publicId: String, afterId: Int64, limit: Int) async throws -> [DeliveryRow] {
         try await store.read { tx in
-            try tx.deliveries(messageId: try Self.find(tx, publicId).id, afterId: afterId, limit: limit)
+            let message = try Self.find(tx, publicId)
+            return try tx.deliveries(messageId: message.id, afterId: afterId, limit: limit).map { row in
+                var row = row
+                row.providerMessageId = ProviderMessageIDs.shown(row, messageId: message.publicId)
+                return row
+            }
         }
     }
 

@@ -374,6 +374,53 @@ import Testing
         #expect(sends.count == 6 && sends.values.allSatisfy { $0 <= 2 })
     }
 
+    /// APNs answers with the `apns-id` Tern sent (its hex digits maybe in upper case, or none at
+    /// all): the outcome is recorded without it, so the chunk's sent first attempts go in runs of
+    /// `delivery_sent_runs` and not a row each, and the deliveries page shows the id made again. An
+    /// id APNs chose itself is kept and shown.
+    @Test func apnsIDsTernMadeAreShownWithoutARowEach() async throws {
+        // Chunks of two: the first is written with the message and claimed, the rest handed off.
+        var options = DeliveryEngine.Options()
+        options.fanOut = FanOut(chunkSize: 2)
+        let harness = try await DeliveryHarness.make(options: options)
+        defer { Task { await harness.finish() } }
+        for index in 0..<8 { try await harness.subscribe("device-\(index)") }
+        harness.sender.answer { push in
+            let made = APNsID.delivery(messageId: push.messageId, deliveryId: push.deliveryId)
+            return switch push.token {
+            case "device-3": .sent(providerMessageId: made.uppercased())
+            case "device-4": .sent(providerMessageId: nil)
+            case "device-5": .sent(providerMessageId: "apns-chose-this")
+            default: .sent(providerMessageId: made)
+            }
+        }
+        await harness.engine.start()
+        let (service, view) = try await Self.sendToTheResource(harness, fanOut: options.fanOut)
+        try await Self.eventually { try await service.stats(publicId: view.id).done }
+        await harness.engine.stop()
+        #expect(try await service.stats(publicId: view.id).sent == 8)
+        let pushes = Dictionary(uniqueKeysWithValues: harness.sender.pushes.map { ($0.deliveryId, $0) })
+        let rows = try await harness.deliveries(view.id)
+        #expect(rows.count == 8)
+        for row in rows {
+            let push = try #require(pushes[row.int("id")])
+            let made = APNsID.delivery(messageId: view.id, deliveryId: push.deliveryId)
+            let expected = push.token == "device-5" ? "apns-chose-this" : made
+            #expect(row["provider_message_id"] as? String == expected, "\(push.token)")
+            #expect(row["status"] as? String == "sent" && row.int("attempts") == 1, "\(push.token)")
+        }
+        // The claimed chunk's outcomes and the chosen id are rows; the handed-off rest are runs.
+        let (appended, inRuns) = try await harness.server.store.read { tx in
+            (
+                try StoreSuiteDeliveryTests.rows(tx, "SELECT delivery_id FROM delivery_outcomes ORDER BY 1", []),
+                try StoreSuiteDeliveryTests.rows(tx, "SELECT SUM(last_id - first_id + 1) FROM delivery_sent_runs", [])
+            )
+        }
+        let byToken = Dictionary(uniqueKeysWithValues: harness.sender.pushes.map { ($0.token, $0.deliveryId) })
+        #expect(appended == ["device-0", "device-1", "device-5"].map { [byToken[$0] ?? 0] })
+        #expect(inRuns == [[5]])
+    }
+
     @Test func theLoopSendsWhatTheAPIQueuesAndStopsCleanly() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

@@ -32,6 +32,8 @@ final class RecordingSender: PushSender {
         var held = false
         /// Batches answered before `held` turns on by itself.
         var holdAfter: Int?
+        /// The answer to a push without a script (default: sent with the id `apns-<delivery>`).
+        var answer: (@Sendable (OutgoingPush) -> DeliveryOutcome)?
     }
 
     init(provider: PushProvider = .apns) { self.provider = provider }
@@ -39,6 +41,11 @@ final class RecordingSender: PushSender {
     /// Answers `outcomes` for `token`, one per attempt; the last one repeats.
     func script(_ token: String, _ outcomes: [DeliveryOutcome]) {
         state.withLock { $0.scripted[token] = outcomes }
+    }
+
+    /// Answers every push without a script with `answer`'s outcome for it.
+    func answer(_ answer: @escaping @Sendable (OutgoingPush) -> DeliveryOutcome) {
+        state.withLock { $0.answer = answer }
     }
 
     /// The next batches wait until `release()`.
@@ -69,7 +76,8 @@ final class RecordingSender: PushSender {
             var outcomes: [Int64: DeliveryOutcome] = [:]
             for push in pushes {
                 var queue = state.scripted[push.token] ?? []
-                let outcome = queue.first ?? .sent(providerMessageId: "apns-\(push.deliveryId)")
+                let outcome =
+                    queue.first ?? state.answer?(push) ?? .sent(providerMessageId: "apns-\(push.deliveryId)")
                 if queue.count > 1 { queue.removeFirst() }
                 state.scripted[push.token] = queue.isEmpty ? nil : queue
                 outcomes[push.deliveryId] = outcome

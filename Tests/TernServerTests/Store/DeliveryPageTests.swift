@@ -68,12 +68,16 @@ import Testing
         try await store.write { tx in try #require(tx as? SQLiteTransaction).database.execute("ANALYZE") }
         let analyzed = try await plan()
         for plan in [unanalyzed, analyzed] {
-            // The page by the message's index; each row's queue entry and last outcome by their keys.
+            // The page by the message's index; each row's queue entry, last outcome and run of sent
+            // first attempts by their keys.
             #expect(
                 plan == "SEARCH d USING INDEX deliveries_message_page (message_id=? AND rowid>?); "
                     + "SEARCH q USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN; "
                     + "SEARCH o USING PRIMARY KEY (delivery_id=? AND attempt=?) LEFT-JOIN; "
-                    + "CORRELATED SCALAR SUBQUERY 1; SEARCH delivery_outcomes USING PRIMARY KEY (delivery_id=?)")
+                    + "CORRELATED SCALAR SUBQUERY 1; SEARCH delivery_outcomes USING PRIMARY KEY (delivery_id=?); "
+                    + "SEARCH r USING PRIMARY KEY (message_id=? AND last_id=?) LEFT-JOIN; "
+                    + "CORRELATED SCALAR SUBQUERY 2; "
+                    + "SEARCH delivery_sent_runs USING PRIMARY KEY (message_id=? AND last_id>?)")
         }
     }
 
@@ -94,8 +98,11 @@ import Testing
                     SELECT CASE WHEN n <= 3000 THEN 1 ELSE 2 + n % 2 END, n, 'ios-apns', 't' || n, 0
                     FROM generate_series(1, 9000) AS n;
                 INSERT INTO delivery_outcomes (delivery_id, attempt, message_id, status, at)
-                    SELECT id, 1, message_id, 'sent', 0 FROM deliveries;
-                ANALYZE deliveries, delivery_outcomes
+                    SELECT id, 1, message_id, 'sent', 0 FROM deliveries WHERE message_id <> 1 OR id <= 2975;
+                INSERT INTO delivery_sent_runs (message_id, last_id, first_id, at)
+                    SELECT message_id, MAX(id), MIN(id), 0 FROM deliveries
+                    WHERE message_id <> 1 OR id > 2975 GROUP BY message_id, id / 10;
+                ANALYZE deliveries, delivery_outcomes, delivery_sent_runs
                 """)
         }
         let connection = try PostgresConnection(url: url)
@@ -104,6 +111,7 @@ import Testing
         ).compactMap { $0.string(0) }.joined(separator: "\n")
         #expect(plan.contains("Index Scan using deliveries_message_page"), "\(plan)")
         #expect(!plan.contains("deliveries_pkey") && !plan.contains("Sort"), "\(plan)")
+        #expect(plan.contains("delivery_sent_runs_pkey") && !plan.contains("Seq Scan"), "\(plan)")
         let store = try PostgresStore(url: url, poolSize: 1)
         let page = try await store.read { try $0.deliveries(messageId: 1, afterId: 2950, limit: 100) }
         #expect(page.map(\.id) == Array(2951...3000))

@@ -268,6 +268,88 @@ import Testing
             try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) } == [.sending: 3, .sent: 2])
     }
 
+    /// A leased chunk's first attempts sent without an id of the provider's own are kept as runs of
+    /// adjacent ids in one lease (`delivery_sent_runs`), not a row each: a failure, a retry or a
+    /// provider's id splits a run, and so does a lease's end. The page shows each as sent, first
+    /// attempt, at its time; a repeated answer of any kind changes nothing; and the recovery of a
+    /// lapsed lease queues only what has no outcome.
+    @Test(arguments: StoreFactory.all)
+    func sentFirstAttemptsAreKeptAsRunsAndReadAsOneOutcomeEach(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscriptions = try await Self.subscriptions(fixture, count: 9)
+        let (projectId, resourceId) = (fixture.project.id, fixture.resource.id)
+        let message = try await fixture.store.write {
+            try $0.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-runs"))
+        }
+        let targets = Self.targets(subscriptions)
+        // Two chunks, two leases: ids 0…4 and 5…8 of the message, adjacent across the leases' edge.
+        let leased = try await fixture.store.write { tx in
+            try tx.insertLeasedDeliveries(
+                messageId: message.id, targets: Array(targets[0..<5]), now: 10, leaseUntil: 100)
+                + tx.insertLeasedDeliveries(
+                    messageId: message.id, targets: Array(targets[5...]), now: 11, leaseUntil: 100)
+        }
+        try #require(leased.map(\.id) == Array(leased[0].id...(leased[0].id + 8)))
+        @Sendable func update(_ index: Int, _ status: DeliveryStatus, id provider: String? = nil) -> DeliveryUpdate {
+            DeliveryUpdate(
+                id: leased[index].id, messageId: message.id, attempt: 1, status: status,
+                reason: status == .sent ? nil : "r\(index)", providerMessageId: provider,
+                dueAt: status == .queued ? 500 : nil)
+        }
+        // Answered out of order: 0 1 | 2 failed | 3 4 | lease's edge | 5 | 6 with the provider's id |
+        // 7 retried | 8 unanswered.
+        let answers = [
+            update(4, .sent), update(1, .sent), update(2, .failed), update(5, .sent), update(0, .sent),
+            update(6, .sent, id: "p6"), update(3, .sent), update(7, .queued),
+        ]
+        let held = try await fixture.store.write { try $0.updateDeliveries(answers, now: 20) }
+        #expect(held == Set(leased[0...7].map(\.id)))
+        let first = leased[0].id
+        let runs = try await fixture.store.read { tx in
+            try Self.rows(
+                tx, "SELECT first_id, last_id FROM delivery_sent_runs WHERE message_id = ? ORDER BY last_id",
+                [message.id],
+                columns: 2)
+        }
+        #expect(runs == [[first, first + 1], [first + 3, first + 4], [first + 5, first + 5]])
+        let appended = try await fixture.store.read { tx in
+            try Self.rows(
+                tx, "SELECT delivery_id FROM delivery_outcomes WHERE message_id = ? ORDER BY delivery_id", [message.id])
+        }
+        #expect(appended == [[first + 2], [first + 6], [first + 7]])
+
+        // Every repeat, of the same outcome or another, changes nothing.
+        let repeats = [update(0, .failed), update(4, .sent), update(5, .sent, id: "p5"), update(6, .sent)]
+        #expect(try await fixture.store.write { try $0.updateDeliveries(repeats, now: 30) }.isEmpty)
+        #expect(try await fixture.store.write { try $0.updateDeliveries([update(1, .sent)], now: 31) }.isEmpty)
+        let page = try await fixture.store.read { try $0.deliveries(messageId: message.id, afterId: 0, limit: 20) }
+        #expect(page.map(\.status) == [.sent, .sent, .failed, .sent, .sent, .sent, .sent, .queued, .sending])
+        #expect(page.map(\.attempts) == [1, 1, 1, 1, 1, 1, 1, 1, 1])
+        #expect(page.map(\.updatedAt) == [20, 20, 20, 20, 20, 20, 20, 20, 11])
+        #expect(page.map(\.providerMessageId) == [nil, nil, nil, nil, nil, nil, "p6", nil, nil])
+        #expect(page.map(\.reason) == [nil, nil, "r2", nil, nil, nil, nil, "r7", nil])
+        #expect(
+            try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) }
+                == [.sent: 6, .failed: 1, .queued: 1, .sending: 1])
+
+        // The leases lapse: only the unanswered delivery is claimed again, with the retry.
+        let again = try await fixture.store.write { try $0.claimDeliveries(limit: 20, now: 600, leaseUntil: 700) }
+        #expect(Set(again.map(\.id)) == [leased[7].id, leased[8].id] && again.allSatisfy { $0.attempt == 2 })
+    }
+
+    /// A statement's first `columns` columns as integers, on either backend (what the store's API
+    /// does not show).
+    static func rows(
+        _ tx: any StoreTransaction, _ sql: String, _ parameters: [Int64], columns: Int = 1
+    ) throws -> [[Int64]] {
+        if let tx = tx as? SQLiteTransaction {
+            return try tx.database.query(sql, parameters).map { row in (0..<columns).map { row.requiredInt($0) } }
+        }
+        let tx = try #require(tx as? PostgresTransaction)
+        return try tx.database.query(sql, parameters).map { row in (0..<columns).map { row.requiredInt($0) } }
+    }
+
     /// A message's counts are kept in one row (`message_counts`) that every write moves: after each
     /// step they are what the delivery rows themselves say, for two messages at once, through new
     /// rows and skipped repeats, claims from the queue and of lapsed leases, outcomes of every kind,

@@ -170,8 +170,8 @@ import Testing
         await store.close()
     }
 
-    /// A lapsed lease's deliveries without an outcome are found among the chunk's own outcomes,
-    /// however many the table holds: planned for its values, the statement without the chunk's
+    /// A lapsed lease's deliveries without an outcome are found among the chunk's own outcomes and
+    /// runs of sent ones, however many the tables hold: planned for its values, the statement without the chunk's
     /// range in its subqueries hashed every outcome of the table.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func aLapsedLeaseReadsItsChunksOutcomesOnly() async throws {
@@ -183,17 +183,21 @@ import Testing
                 INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
                     SELECT 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
                 INSERT INTO delivery_outcomes (delivery_id, attempt, message_id, status, at)
-                    SELECT id, 1, 1, 'sent', 0 FROM deliveries;
-                ANALYZE deliveries, delivery_outcomes
+                    SELECT id, 1, 1, 'sent', 0 FROM deliveries WHERE id <= 15000;
+                INSERT INTO delivery_sent_runs (message_id, last_id, first_id, at)
+                    SELECT 1, n * 10, n * 10 - 9, 0 FROM generate_series(1501, 3000) AS n;
+                ANALYZE deliveries, delivery_outcomes, delivery_sent_runs
                 """)
         }
         let connection = try PostgresConnection(url: url)
         let plan = try connection.queryOnce(
             "EXPLAIN " + PostgresConnection.numbered(PostgresTransaction.queueLapsedLeaseSQL),
-            [0, 0, 1, 20_001, 21_000, 20_001, 21_000, 20_001, 21_000]
+            [0, 0, 1, 20_001, 21_000, 20_001, 21_000, 20_001, 21_000, 20_001, 21_000]
         ).compactMap { $0.string(0) }.joined(separator: "\n")
         #expect(plan.contains("delivery_outcomes_pkey"), "\(plan)")
         #expect(!plan.contains("Seq Scan on delivery_outcomes"), "\(plan)")
+        #expect(plan.contains("delivery_sent_runs_pkey"), "\(plan)")
+        #expect(!plan.contains("Seq Scan on delivery_sent_runs"), "\(plan)")
     }
 
     /// The final outcomes' arguments for `rows` outcomes (SQL literals): id, message, attempt.

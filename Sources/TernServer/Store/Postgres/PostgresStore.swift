@@ -141,7 +141,7 @@ public actor PostgresStore: Store {
             let written = deliveriesSinceAnalysis
             deliveriesAtAnalysis = try await withSession { session in
                 try await session.run {
-                    try $0.execute("ANALYZE deliveries, delivery_queue, delivery_outcomes")
+                    try $0.execute("ANALYZE deliveries, delivery_queue, delivery_outcomes, delivery_sent_runs")
                     return try Self.estimatedDeliveries($0)
                 }
             }

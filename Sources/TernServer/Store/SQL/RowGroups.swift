@@ -69,6 +69,12 @@ enum DeliveryTexts {
         """
     }
 
+    /// Runs of first attempts sent (``SentRun``). Binds per row: message, last id, first id, time.
+    static let sentRuns = RowTexts {
+        "INSERT INTO delivery_sent_runs (message_id, last_id, first_id, at) VALUES "
+            + RowTexts.values("(?, ?, ?, ?)", rows: $0)
+    }
+
     /// Outcomes of attempts the queue held.
     static let outcomes = RowTexts { appendOutcomes(rows: $0) }
     /// Outcomes of first attempts a lease held: a repeated answer changes nothing.

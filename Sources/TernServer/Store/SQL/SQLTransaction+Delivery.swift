@@ -115,16 +115,17 @@ extension SQLTransaction {
             let (first, last) = (lease.requiredInt(1), lease.requiredInt(2))
             try database.run(
                 Self.queueLapsedLeaseSQL,
-                [lease.requiredInt(3), now, messageId, first, last, first, last, first, last])
+                [lease.requiredInt(3), now, messageId, first, last, first, last, first, last, first, last])
             try database.run("DELETE FROM delivery_leases WHERE id = ?", [lease.requiredInt(0)])
         }
     }
 
-    /// Queues a lapsed lease's deliveries without an outcome (or an entry), as leased ones whose
-    /// lease ran out. Binds: the lease's end, the time, the message, then its first and last ids
-    /// three times. The subqueries name the chunk's range too: planned for the call's values,
-    /// PostgreSQL otherwise hashed every outcome of the table for each chunk (30 ms at 50,000
-    /// outcomes, growing with the table), where the range reads the chunk's own (1.6–2.5 ms).
+    /// Queues a lapsed lease's deliveries without an outcome (appended, or in a run of sent ones)
+    /// or an entry, as leased ones whose lease ran out. Binds: the lease's end, the time, the
+    /// message, then its first and last ids four times. The subqueries name the chunk's range too
+    /// (a run never reaches past its lease): planned for the call's values, PostgreSQL otherwise
+    /// hashed every outcome of the table for each chunk (30 ms at 50,000 outcomes, growing with the
+    /// table), and every run of the message, where the range reads the chunk's own (1.6–2.5 ms).
     static var queueLapsedLeaseSQL: String {
         """
         INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
@@ -134,6 +135,10 @@ extension SQLTransaction {
                 SELECT 1 FROM delivery_outcomes o WHERE o.delivery_id = d.id AND o.delivery_id >= ? AND o.delivery_id <= ?)
             AND NOT EXISTS (
                 SELECT 1 FROM delivery_queue q WHERE q.delivery_id = d.id AND q.delivery_id >= ? AND q.delivery_id <= ?)
+            AND NOT EXISTS (
+                SELECT 1 FROM delivery_sent_runs r
+                WHERE r.message_id = d.message_id AND r.last_id >= ? AND r.last_id <= ? AND r.last_id >= d.id
+                    AND r.first_id <= d.id)
         """
     }
 
@@ -291,8 +296,9 @@ extension SQLTransaction {
     }
 
     /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`,
-    /// each with its state: its queue entry while it has one, else its last outcome, else (handed
-    /// to a sender by the fan-out, not answered yet) `sending` on its first attempt; the reason
+    /// each with its state: its queue entry while it has one, else its last outcome, else the run
+    /// of sent first attempts that holds it, else (handed to a sender by the fan-out, not answered
+    /// yet) `sending` on its first attempt; the reason
     /// and provider's id are its last outcome's. Its arguments: the message, the cursor, the message again
     /// on PostgreSQL only, the limit.
     ///
@@ -305,9 +311,10 @@ extension SQLTransaction {
     /// as a generic plan cannot tell how wide that range is.
     static var deliveriesPageQuery: String {
         let columns = """
-            d.id, d.subscription_id, d.provider, COALESCE(q.status, o.status, 'sending'),
+            d.id, d.subscription_id, d.provider,
+                COALESCE(q.status, o.status, CASE WHEN r.first_id <= d.id THEN 'sent' END, 'sending'),
                 COALESCE(q.attempts, o.attempt, 1), o.reason, o.provider_message_id,
-                COALESCE(q.updated_at, o.at, d.created_at)
+                COALESCE(q.updated_at, o.at, CASE WHEN r.first_id <= d.id THEN r.at END, d.created_at)
             """
         return switch dialect {
         case .sqlite:
@@ -317,6 +324,8 @@ extension SQLTransaction {
             LEFT JOIN delivery_queue q ON q.delivery_id = d.id
             LEFT JOIN delivery_outcomes o ON o.delivery_id = d.id
                 AND o.attempt = (SELECT MAX(attempt) FROM delivery_outcomes WHERE delivery_id = d.id)
+            LEFT JOIN delivery_sent_runs r ON r.message_id = d.message_id
+                AND r.last_id = (SELECT MIN(last_id) FROM delivery_sent_runs WHERE message_id = d.message_id AND last_id >= d.id)
             WHERE d.message_id = ? AND d.id > ? ORDER BY d.id LIMIT ?
             """
         case .postgres:
@@ -333,6 +342,9 @@ extension SQLTransaction {
             LEFT JOIN LATERAL (
                 SELECT attempt, status, reason, provider_message_id, at FROM delivery_outcomes WHERE delivery_id = d.id
                 ORDER BY attempt DESC LIMIT 1) o ON TRUE
+            LEFT JOIN LATERAL (
+                SELECT first_id, at FROM delivery_sent_runs WHERE message_id = d.message_id AND last_id >= d.id
+                ORDER BY last_id LIMIT 1) r ON TRUE
             WHERE (d.message_id, d.id) > (?, ?) AND d.message_id <= ?
             ORDER BY d.message_id, d.id LIMIT ?
             """

@@ -61,36 +61,76 @@ extension SQLTransaction {
 
     /// Writes the first attempts' outcomes that a live lease of their message covers, once each (a
     /// repeated answer changes nothing), and queues the retries among them; returns those written.
+    ///
+    /// Those sent without an id of the provider's own (APNs: the `apns-id` Tern made) are written
+    /// as runs of adjacent ids in one lease, a row a run in `delivery_sent_runs`, not a row each in
+    /// `delivery_outcomes` (``SQLiteMigrations/sentRuns`` says why); the others are appended there.
     private func leasedOutcomes(_ updates: [DeliveryUpdate], now: Int64) throws -> [DeliveryUpdate] {
         guard !updates.isEmpty else { return [] }
-        var covered: [DeliveryUpdate] = []
+        var fresh: [DeliveryUpdate] = []
+        var runs: [SentRun] = []
+        var inRuns: Set<Int64> = []
         for (messageId, group) in Dictionary(grouping: updates, by: \.messageId).sorted(by: { $0.key < $1.key }) {
             let ids = group.map(\.id)
+            let (low, high) = (ids.min() ?? 0, ids.max() ?? 0)
             // The leases the ids fall in: the chunk's, and those written after it still running.
             let leases = try database.query(
                 """
                 SELECT first_id, last_id FROM delivery_leases WHERE message_id = ? AND last_id >= ? AND first_id <= ?
                 ORDER BY last_id \(leaseLock)
-                """, [messageId, ids.min() ?? 0, ids.max() ?? 0]
+                """, [messageId, low, high]
             ).map { $0.requiredInt(0)...$0.requiredInt(1) }
-            covered += group.filter { update in leases.contains { $0.contains(update.id) } }
+            guard let reach = leases.last?.upperBound else { continue }
+            let answered = try answeredFirstAttempts(messageId: messageId, from: low, to: high, reach: reach)
+            var seen: Set<Int64> = []
+            var sent: [(id: Int64, lease: Int)] = []
+            for update in group {
+                guard let lease = leases.firstIndex(where: { $0.contains(update.id) }),
+                    !answered.contains(where: { $0.contains(update.id) }), seen.insert(update.id).inserted
+                else { continue }
+                fresh.append(update)
+                if update.status == .sent, update.reason == nil, update.providerMessageId == nil {
+                    sent.append((update.id, lease))
+                    inRuns.insert(update.id)
+                }
+            }
+            runs += SentRun.runs(of: sent.sorted { $0.id < $1.id }, messageId: messageId, at: now)
         }
-        var written: Set<Int64> = []
-        for rows in RowGroups(covered) {
+        var written = inRuns
+        for rows in RowGroups(runs) {
+            try database.runBeforeNext(DeliveryTexts.sentRuns[rows.count], rows.flatMap(\.values))
+        }
+        for rows in RowGroups(fresh.filter { !inRuns.contains($0.id) }) {
             written.formUnion(
                 try database.query(
                     DeliveryTexts.leasedOutcomes[rows.count],
                     Self.outcomeValues(rows, now: now)
                 ).map { $0.requiredInt(0) })
         }
-        for update in covered where update.status == .queued && written.contains(update.id) {
+        for update in fresh where update.status == .queued && written.contains(update.id) {
             try database.run(
                 """
                 INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
                 VALUES (?, ?, 'queued', ?, ?, ?)
                 """, [update.id, update.messageId, update.attempt, Self.dueAt(update, now: now), now])
         }
-        return covered.filter { written.contains($0.id) }
+        return fresh.filter { written.contains($0.id) }
+    }
+
+    /// The message's first attempts between `low` and `high` that have an outcome already: the
+    /// runs that reach into that range (none goes past its lease, so none ends after `reach`, the
+    /// last lease's end) and the outcomes appended for attempt 1.
+    private func answeredFirstAttempts(messageId: Int64, from low: Int64, to high: Int64, reach: Int64) throws
+        -> [ClosedRange<Int64>]
+    {
+        try database.query(
+            """
+            SELECT first_id, last_id FROM delivery_sent_runs
+            WHERE message_id = ? AND last_id >= ? AND last_id <= ? AND first_id <= ?
+            UNION ALL
+            SELECT delivery_id, delivery_id FROM delivery_outcomes WHERE delivery_id >= ? AND delivery_id <= ? AND attempt = 1
+            """, [messageId, low, reach, high, low, high]
+        ).map { $0.requiredInt(0)...$0.requiredInt(1) }
     }
 
     /// Takes the deliveries whose final outcomes these are out of the queue, each only while its
@@ -146,5 +186,32 @@ extension SQLTransaction {
     private static func dueAt(_ update: DeliveryUpdate, now: Int64) -> Int64? {
         update.status == .queued ? update.dueAt ?? now : nil
     }
+}
 
+/// Adjacent first attempts of one message and one lease, all sent without an id of the
+/// provider's own: one row of `delivery_sent_runs`.
+struct SentRun: Equatable {
+    let messageId: Int64
+    let first: Int64
+    let last: Int64
+    let at: Int64
+
+    /// The runs of `sent`, in id order: a new run where an id is not the one after the last, or
+    /// falls in another lease (a run never reaches past its lease, which the lapsed lease's
+    /// recovery reads by).
+    static func runs(of sent: [(id: Int64, lease: Int)], messageId: Int64, at: Int64) -> [SentRun] {
+        var runs: [SentRun] = []
+        var start = 0
+        for index in sent.indices {
+            let next = index + 1
+            if next == sent.count || sent[next].id != sent[index].id + 1 || sent[next].lease != sent[index].lease {
+                runs.append(SentRun(messageId: messageId, first: sent[start].id, last: sent[index].id, at: at))
+                start = next
+            }
+        }
+        return runs
+    }
+
+    /// Its parameters in ``DeliveryTexts/sentRuns``' order.
+    var values: [any SQLiteBindable] { [messageId, last, first, at] }
 }
