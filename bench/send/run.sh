@@ -158,16 +158,18 @@ token=$(printf 'a%.0s' $(seq 64))
 printf '%s' '{"aps":{"alert":{"title":"Sale","body":"30% off today"},"mutable-content":1},"tern":{"v":1,"message_id":"bench"}}' \
     >"$work/payload.json"
 standin_h2load_before=$(standin_ticks)
+tern_h2load_before=$(cpu_ticks)
 h2load_out=$(h2load -n "$devices" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
     -H "apns-push-type: alert" -H "authorization: bearer x" "https://127.0.0.1:$port/3/device/$token" 2>&1)
 standin_h2load_after=$(standin_ticks)
+tern_h2load_after=$(cpu_ticks)
 h2load_rate=$(echo "$h2load_out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
 python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" \
     "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" "$((db_after_subscribe - db_before_subscribe))" \
     "$((db_after - db_before))" "$((standin_after - standin_before))" \
-    "$((standin_h2load_after - standin_h2load_before))" <<'PY'
+    "$((standin_h2load_after - standin_h2load_before))" "$((tern_h2load_after - tern_h2load_before))" <<'PY'
 import json, sys
 devices, started, subscribed, sending, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:7])
 stats, peak = json.loads(sys.argv[7]), int(sys.argv[8])
@@ -175,6 +177,7 @@ ticks = int(sys.argv[10])
 cpu = int(sys.argv[9]) / ticks
 db_subscribe, db_send = int(sys.argv[11]) / ticks, int(sys.argv[12]) / ticks
 standin_send, standin_h2load = int(sys.argv[13]) / ticks, int(sys.argv[14]) / ticks
+tern_idle = int(sys.argv[15]) / ticks
 send = finished - sending
 rate = stats.get("sent", 0) / send if send > 0 else 0
 print()
@@ -183,7 +186,8 @@ print("send        %6d sent, %d failed, done=%s in %6.2f s = %8.0f deliveries/s 
     stats.get("sent", 0), stats.get("failed", 0), stats.get("done"), send, rate))
 print("h2load      %6d requests = %8.0f requests/s (same stand-in)" % (devices, h2load))
 sent = stats.get("sent", 0)
-print("tern CPU    %6.2f s during the send = %5.1f µs per delivery" % (cpu, 1e6 * cpu / sent if sent else 0))
+print("tern CPU    %6.2f s during the send = %5.1f µs per delivery (%.2f s while h2load ran)" % (
+    cpu, 1e6 * cpu / sent if sent else 0, tern_idle))
 print("stand-in CPU %5.1f µs per push in the send, %5.1f µs per request under h2load" % (
     1e6 * standin_send / sent if sent else 0, 1e6 * standin_h2load / devices))
 if db_subscribe or db_send:
