@@ -268,6 +268,66 @@ import Testing
             try await fixture.store.read { try $0.deliveryCounts(messageId: message.id) } == [.sending: 3, .sent: 2])
     }
 
+    /// A device gets a message once, whichever of its subscriptions the audience names: two
+    /// profiles' subscriptions of one token in one chunk, in a later chunk, queued or leased, and
+    /// the same token under another provider is another device. SQLite tells them apart by a
+    /// unique index on the deliveries' tokens, PostgreSQL by the subscriptions that hold the token.
+    @Test(arguments: StoreFactory.all)
+    func aDeviceGetsAMessageOnceWhicheverOfItsSubscriptionsTheAudienceNames(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let (dbId, resourceId, projectId) = (fixture.database.id, fixture.resource.id, fixture.project.id)
+        // Profiles a and b share the device "shared"; b also has "own"; "shared" under FCM is
+        // another device.
+        let subscriptions = try await fixture.store.write { tx in
+            let a = try tx.createProfile(dbId: dbId, publicId: "p-a", now: 1)
+            let b = try tx.createProfile(dbId: dbId, publicId: "p-b", now: 1)
+            return try [
+                (a, PushProvider.apns, "shared"), (b, .apns, "shared"), (b, .apns, "own"), (b, .firebase, "shared"),
+            ]
+            .enumerated().map { index, holder in
+                try tx.insertSubscription(
+                    SubscriptionValues(
+                        profileId: holder.0.id, resourceId: resourceId, channel: .push, provider: holder.1,
+                        token: holder.2, status: .subscribed, hashId: "h\(index)", clientTime: 1), now: 2)
+            }
+        }
+        let targets = Self.targets(subscriptions)
+        let (queued, leased) = try await fixture.store.write { tx in
+            (
+                try tx.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-d1")),
+                try tx.insertMessage(Self.message(projectId: projectId, resourceId: resourceId, publicId: "m-d2"))
+            )
+        }
+        // One chunk names both of the shared device's subscriptions: the first is written.
+        #expect(
+            try await fixture.store.write {
+                try $0.insertDeliveries(messageId: queued.id, targets: [targets[0], targets[1], targets[2]], now: 10)
+            } == 2)
+        // A later chunk names the other one, and the other provider's device.
+        #expect(
+            try await fixture.store.write {
+                try $0.insertDeliveries(messageId: queued.id, targets: [targets[1], targets[3]], now: 11)
+            } == 1)
+        let rows = try await fixture.store.read { try $0.deliveries(messageId: queued.id, afterId: 0, limit: 10) }
+        #expect(rows.map(\.subscriptionId) == [subscriptions[0].id, subscriptions[2].id, subscriptions[3].id])
+
+        // Leased, the second subscription first: the first one's later chunk is skipped, and the
+        // device that had the other message is not held back by it.
+        let first = try await fixture.store.write {
+            try $0.insertLeasedDeliveries(
+                messageId: leased.id, targets: [targets[1], targets[1]], now: 20, leaseUntil: 100)
+        }
+        #expect(first.map(\.subscriptionId) == [subscriptions[1].id])
+        let second = try await fixture.store.write {
+            try $0.insertLeasedDeliveries(
+                messageId: leased.id, targets: [targets[0], targets[2], targets[3]], now: 21, leaseUntil: 100)
+        }
+        #expect(second.map(\.subscriptionId) == [subscriptions[2].id, subscriptions[3].id])
+        #expect(
+            try await fixture.store.read { try $0.deliveryCounts(messageId: leased.id) } == [.sending: 3])
+    }
+
     /// A leased chunk's first attempts sent without an id of the provider's own are kept as runs of
     /// adjacent ids in one lease (`delivery_sent_runs`), not a row each: a failure, a retry or a
     /// provider's id splits a run, and so does a lease's end. The page shows each as sent, first

@@ -200,6 +200,42 @@ import Testing
         #expect(!plan.contains("Seq Scan on delivery_sent_runs"), "\(plan)")
     }
 
+    /// PostgreSQL's fan-out insert tells a device that has the message apart by probing the
+    /// token's subscriptions and each one's delivery of the message by key, in its generic plans
+    /// (empty, and with statistics of a few deliveries a message): it never walks or hashes the
+    /// message's deliveries.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aFanOutsInsertsGenericPlanOnPostgresProbesTheTokensSubscriptionsAndTheirDeliveries() async throws {
+        let url = try await PostgresConnection.migratedSchema()
+        // A whole group of targets, as a fan-out writes them: with two, the join was not chosen.
+        let arguments = (1...64).flatMap { ["\($0)", "'ios-apns'", "'t\($0)'"] } + ["1", "0", "1"]
+        func plan() throws -> String {
+            // A connection of its own each time: changing the tables drops a connection's plans.
+            let connection = try PostgresConnection.genericPlanner(url: url)
+            try connection.prepare("fan_out", DeliveryTexts.insertLeased[.postgres][64])
+            return try connection.plan("fan_out", arguments)
+        }
+        let empty = try plan()
+        try await offThePool {
+            try PostgresConnection(url: url).execute(
+                """
+                SET session_replication_role = replica;
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                    SELECT n % 3000 + 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
+                ANALYZE deliveries
+                """)
+        }
+        // Ten deliveries a message, as the statistics say when a send starts: the join PostgreSQL
+        // then made read every delivery of the message for each statement.
+        for plan in [empty, try plan()] {
+            #expect(plan.contains("Index Scan using subscriptions_token"), "\(plan)")
+            #expect(plan.contains(#"Index Cond: ((provider = "*VALUES*".column2) AND (token = "*VALUES*".column3))"#))
+            #expect(plan.contains("Index Cond: ((message_id = $"), "\(plan)")
+            #expect(plan.contains("(subscription_id = s.id))"), "\(plan)")
+            #expect(!plan.contains("Seq Scan on deliveries") && !plan.contains("Hash"), "\(plan)")
+        }
+    }
+
     /// The final outcomes' arguments for `rows` outcomes (SQL literals): id, message, attempt.
     private static func outcomeArguments(rows: Int) -> [String] {
         Array(repeating: ["1", "1", "1"], count: rows).flatMap { $0 }

@@ -59,6 +59,14 @@ public struct DeliveryTarget: Sendable, Equatable {
     var subscriptionId: Int64
     var provider: PushProvider
     var token: String
+
+    /// A device: a message reaches it once, whichever of its subscriptions the audience names.
+    struct Device: Hashable {
+        var provider: PushProvider
+        var token: String
+    }
+
+    var device: Device { Device(provider: provider, token: token) }
 }
 
 /// A delivery a worker claimed: it holds the lease until `attempt`'s outcome is recorded.

@@ -41,24 +41,71 @@ struct RowTexts: Sendable {
     }
 }
 
-/// The delivery statements a send runs for every 64 deliveries, each text built once (``RowTexts``).
-enum DeliveryTexts {
-    /// A device gets a message once: a row already written for its provider and token is skipped.
-    /// Binds per row: message, subscription, provider, token, time. The row is the delivery's
-    /// address and never changes; its state is its queue entry or its chunk's lease until its
-    /// outcome, then its outcomes (``SQLTransaction/updateDeliveries(_:now:)`` says why).
-    static func insert(rows: Int) -> String {
-        """
-        INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
-        VALUES \(RowTexts.values("(?, ?, ?, ?, ?)", rows: rows))
-        ON CONFLICT (message_id, provider, token) DO NOTHING
-        """
+/// ``RowTexts`` in each dialect, for a statement whose text differs between them.
+struct DialectTexts: Sendable {
+    private let sqlite: RowTexts
+    private let postgres: RowTexts
+
+    init(_ text: @escaping (Int, SQLDialect) -> String) {
+        sqlite = RowTexts { text($0, .sqlite) }
+        postgres = RowTexts { text($0, .postgres) }
     }
 
-    /// ``insert(rows:)`` of deliveries that go in the queue: their ids.
-    static let insertQueued = RowTexts { insert(rows: $0) + " RETURNING id" }
-    /// ``insert(rows:)`` of a leased chunk: the rows written, by their subscription, to hand to the senders.
-    static let insertLeased = RowTexts { insert(rows: $0) + " RETURNING id, subscription_id" }
+    subscript(dialect: SQLDialect) -> RowTexts {
+        switch dialect {
+        case .sqlite: sqlite
+        case .postgres: postgres
+        }
+    }
+}
+
+/// The delivery statements a send runs for every 64 deliveries, each text built once (``RowTexts``).
+enum DeliveryTexts {
+    /// A device (a provider and a token) gets a message once, whichever of its subscriptions the
+    /// audience names. The targets of one statement are each a device of their own (the store keeps
+    /// the first of each). The row is the delivery's address and never changes; its state is its
+    /// queue entry or its chunk's lease until its outcome, then its outcomes
+    /// (``SQLTransaction/updateDeliveries(_:now:)`` says why).
+    ///
+    /// - SQLite: a row already written for the provider and token is skipped by its unique index.
+    ///   Binds per row: message, subscription, provider, token, time.
+    /// - PostgreSQL: a row is written only for a target whose token no subscription that holds it
+    ///   has a delivery of the message for (``PostgresMigrations/deliveryDevices`` says why not a
+    ///   unique index). Each target is looked up alone: its token's subscriptions by the token
+    ///   index, and each one's delivery by key, as `LATERAL` subqueries with a `LIMIT`, which
+    ///   PostgreSQL plans for one row at a time. As a nested `NOT EXISTS`, it joined every delivery
+    ///   of the message for each statement (its statistics put a dozen deliveries on a message that
+    ///   had thousands). Binds per row: subscription, provider, token; then the message, the time
+    ///   and the message again.
+    static func insert(rows: Int, _ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite:
+            """
+            INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+            VALUES \(RowTexts.values("(?, ?, ?, ?, ?)", rows: rows))
+            ON CONFLICT (message_id, provider, token) DO NOTHING
+            """
+        case .postgres:
+            """
+            WITH target (subscription_id, provider, token) AS (
+                VALUES \(RowTexts.values("(CAST(? AS BIGINT), ?, ?)", rows: rows)))
+            INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+            SELECT ?, t.subscription_id, t.provider, t.token, ? FROM target t
+            LEFT JOIN LATERAL (
+                SELECT held.id FROM subscriptions s
+                CROSS JOIN LATERAL (
+                    SELECT d.id FROM deliveries d WHERE d.message_id = ? AND d.subscription_id = s.id LIMIT 1) held
+                WHERE s.provider = t.provider AND s.token = t.token
+                LIMIT 1) reached ON TRUE
+            WHERE reached.id IS NULL
+            """
+        }
+    }
+
+    /// ``insert(rows:_:)`` of deliveries that go in the queue: their ids.
+    static let insertQueued = DialectTexts { insert(rows: $0, $1) + " RETURNING id" }
+    /// ``insert(rows:_:)`` of a leased chunk: the rows written, by their subscription, to hand to the senders.
+    static let insertLeased = DialectTexts { insert(rows: $0, $1) + " RETURNING id, subscription_id" }
 
     /// Appends outcomes. Binds per row: delivery, attempt, message, status, reason, provider's
     /// message id, time.

@@ -144,9 +144,9 @@ extension SQLTransaction {
 
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
         var inserted = 0
-        for rows in RowGroups(targets) {
+        for rows in RowGroups(Self.devices(targets)) {
             let ids = try database.query(
-                DeliveryTexts.insertQueued[rows.count],
+                DeliveryTexts.insertQueued[Self.dialect][rows.count],
                 Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { $0.requiredInt(0) }
             try enqueue(ids, messageId: messageId, status: .queued, attempts: 0, dueAt: now, now: now)
@@ -163,13 +163,13 @@ extension SQLTransaction {
         -> [ClaimedDelivery]
     {
         var inserted: [ClaimedDelivery] = []
-        for rows in RowGroups(targets) {
+        for rows in RowGroups(Self.devices(targets)) {
             // The rows written name their subscription; its provider and token are the target's, not
             // read back (two strings a delivery, the token's allocated and copied).
             let bySubscription = Dictionary(
                 rows.map { ($0.subscriptionId, $0) }, uniquingKeysWith: { first, _ in first })
             let written = try database.query(
-                DeliveryTexts.insertLeased[rows.count],
+                DeliveryTexts.insertLeased[Self.dialect][rows.count],
                 Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { row in
                 let subscriptionId = row.requiredInt(1)
@@ -202,21 +202,41 @@ extension SQLTransaction {
         return inserted
     }
 
-    /// The parameters of ``DeliveryTexts/insert(rows:)`` for these rows.
+    /// The parameters of ``DeliveryTexts/insert(rows:_:)`` for these rows.
     private static func deliveryValues(
         _ rows: ArraySlice<DeliveryTarget>, messageId: Int64, now: Int64
     ) -> [any SQLiteBindable] {
         var values: [any SQLiteBindable] = []
-        values.reserveCapacity(rows.count * 5)
+        values.reserveCapacity(rows.count * 5 + 3)
         // One append a value: an array literal a row was an allocation a delivery.
-        for target in rows {
+        switch dialect {
+        case .sqlite:
+            for target in rows {
+                values.append(messageId)
+                values.append(target.subscriptionId)
+                values.append(target.provider.rawValue)
+                values.append(target.token)
+                values.append(now)
+            }
+        case .postgres:
+            for target in rows {
+                values.append(target.subscriptionId)
+                values.append(target.provider.rawValue)
+                values.append(target.token)
+            }
             values.append(messageId)
-            values.append(target.subscriptionId)
-            values.append(target.provider.rawValue)
-            values.append(target.token)
             values.append(now)
+            values.append(messageId)
         }
         return values
+    }
+
+    /// Each device (provider and token) once, at its first target: on PostgreSQL the statement that
+    /// writes them tells apart only devices that had the message before it.
+    private static func devices(_ targets: [DeliveryTarget]) -> [DeliveryTarget] {
+        var seen: Set<DeliveryTarget.Device> = []
+        seen.reserveCapacity(targets.count)
+        return targets.filter { seen.insert($0.device).inserted }
     }
 
     /// Puts new deliveries in the queue, all in one state. Nobody reads the count: on PostgreSQL
