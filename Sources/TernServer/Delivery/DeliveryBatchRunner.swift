@@ -165,14 +165,13 @@ struct DeliveryBatchRunner: Sendable {
             // Only a retry's delay is spread: a random draw for every sent delivery cost 0.8 % of the
             // send path's CPU.
             let spread: Double = if case .retry = outcome { jitter() } else { 0.5 }
-            var recorded = outcome
+            var kept = outcome
             if case .sent(let id) = outcome {
-                recorded = .sent(providerMessageId: ProviderMessageIDs.kept(id, for: work.push))
+                kept = .sent(providerMessageId: ProviderMessageIDs.kept(id, for: work.push))
             }
             return (
                 work,
-                resolver.resolve(
-                    recorded, for: work.delivery, expiration: work.expiration, now: now, jitter: spread)
+                resolver.resolve(kept, for: work.delivery, expiration: work.expiration, now: now, jitter: spread)
             )
         }
         let recorded: [Bool]

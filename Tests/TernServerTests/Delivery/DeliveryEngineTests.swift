@@ -412,8 +412,8 @@ import Testing
         // The claimed chunk's outcomes and the chosen id are rows; the handed-off rest are runs.
         let (appended, inRuns) = try await harness.server.store.read { tx in
             (
-                try StoreSuiteDeliveryTests.rows(tx, "SELECT delivery_id FROM delivery_outcomes ORDER BY 1", []),
-                try StoreSuiteDeliveryTests.rows(tx, "SELECT SUM(last_id - first_id + 1) FROM delivery_sent_runs", [])
+                try integerRows(tx, "SELECT delivery_id FROM delivery_outcomes ORDER BY 1", []),
+                try integerRows(tx, "SELECT SUM(last_id - first_id + 1) FROM delivery_sent_runs", [])
             )
         }
         let byToken = Dictionary(uniqueKeysWithValues: harness.sender.pushes.map { ($0.token, $0.deliveryId) })

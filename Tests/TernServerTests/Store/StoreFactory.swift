@@ -50,3 +50,15 @@ struct StoreFixture {
 }
 
 struct TestFailure: Error {}
+
+/// A statement's first `columns` columns as integers, on either backend (what the store's API
+/// does not show).
+func integerRows(
+    _ tx: any StoreTransaction, _ sql: String, _ parameters: [Int64], columns: Int = 1
+) throws -> [[Int64]] {
+    if let tx = tx as? SQLiteTransaction {
+        return try tx.database.query(sql, parameters).map { row in (0..<columns).map { row.requiredInt($0) } }
+    }
+    let tx = try #require(tx as? PostgresTransaction)
+    return try tx.database.query(sql, parameters).map { row in (0..<columns).map { row.requiredInt($0) } }
+}

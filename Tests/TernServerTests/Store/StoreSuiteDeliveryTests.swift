@@ -367,14 +367,14 @@ import Testing
         #expect(held == Set(leased[0...7].map(\.id)))
         let first = leased[0].id
         let runs = try await fixture.store.read { tx in
-            try Self.rows(
+            try integerRows(
                 tx, "SELECT first_id, last_id FROM delivery_sent_runs WHERE message_id = ? ORDER BY last_id",
                 [message.id],
                 columns: 2)
         }
         #expect(runs == [[first, first + 1], [first + 3, first + 4], [first + 5, first + 5]])
         let appended = try await fixture.store.read { tx in
-            try Self.rows(
+            try integerRows(
                 tx, "SELECT delivery_id FROM delivery_outcomes WHERE message_id = ? ORDER BY delivery_id", [message.id])
         }
         #expect(appended == [[first + 2], [first + 6], [first + 7]])
@@ -396,18 +396,6 @@ import Testing
         // The leases lapse: only the unanswered delivery is claimed again, with the retry.
         let again = try await fixture.store.write { try $0.claimDeliveries(limit: 20, now: 600, leaseUntil: 700) }
         #expect(Set(again.map(\.id)) == [leased[7].id, leased[8].id] && again.allSatisfy { $0.attempt == 2 })
-    }
-
-    /// A statement's first `columns` columns as integers, on either backend (what the store's API
-    /// does not show).
-    static func rows(
-        _ tx: any StoreTransaction, _ sql: String, _ parameters: [Int64], columns: Int = 1
-    ) throws -> [[Int64]] {
-        if let tx = tx as? SQLiteTransaction {
-            return try tx.database.query(sql, parameters).map { row in (0..<columns).map { row.requiredInt($0) } }
-        }
-        let tx = try #require(tx as? PostgresTransaction)
-        return try tx.database.query(sql, parameters).map { row in (0..<columns).map { row.requiredInt($0) } }
     }
 
     /// A message's counts are kept in one row (`message_counts`) that every write moves: after each

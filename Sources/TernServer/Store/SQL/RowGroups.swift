@@ -46,7 +46,7 @@ struct DialectTexts: Sendable {
     private let sqlite: RowTexts
     private let postgres: RowTexts
 
-    init(_ text: @escaping (Int, SQLDialect) -> String) {
+    init(_ text: (Int, SQLDialect) -> String) {
         sqlite = RowTexts { text($0, .sqlite) }
         postgres = RowTexts { text($0, .postgres) }
     }

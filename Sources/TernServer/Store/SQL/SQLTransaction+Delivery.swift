@@ -231,9 +231,11 @@ extension SQLTransaction {
         return values
     }
 
-    /// Each device (provider and token) once, at its first target: on PostgreSQL the statement that
-    /// writes them tells apart only devices that had the message before it.
+    /// Each device (provider and token) once, at its first target, on PostgreSQL: its statement
+    /// tells apart only devices that had the message before it. SQLite's unique index skips a
+    /// repeat within a statement too, so its targets go as they are.
     private static func devices(_ targets: [DeliveryTarget]) -> [DeliveryTarget] {
+        guard dialect == .postgres else { return targets }
         var seen: Set<DeliveryTarget.Device> = []
         seen.reserveCapacity(targets.count)
         return targets.filter { seen.insert($0.device).inserted }
