@@ -56,6 +56,41 @@ import Testing
         #expect(byURL.status == 204)
     }
 
+    @Test func sharedHeadersAreCheckedOnceAndSentWithEachRequestsOwn() async throws {
+        let peer = try await H2Peer(certificates: certificates)
+        defer { peer.stop() }
+        let pool = try pool(peer)
+        let shared = try HTTP2ConnectionPool.SharedHeaders(
+            [("Authorization", "bearer abc"), ("apns-topic", "com.example.app"), ("Connection", "close")])
+        #expect(shared.fields.map(\.name) == ["authorization", "apns-topic"], "lowercased, connection's left out")
+        let answers = await pool.send(
+            (0..<3).map {
+                HTTP2ConnectionPool.Request(
+                    method: "POST", path: "/echo", shared: shared, headers: [("apns-id", "id-\($0)")],
+                    body: Data("\($0)".utf8))
+            })
+        let echoes = try answers.map { try JSONDecoder().decode(PeerEcho.self, from: try $0.get().body) }
+        for (index, echo) in echoes.enumerated() {
+            #expect(echo.headers["authorization"] == "bearer abc")
+            #expect(echo.headers["apns-topic"] == "com.example.app")
+            #expect(echo.headers["apns-id"] == "id-\(index)")
+            #expect(echo.headers["content-length"] == "1")
+            #expect(echo.body == "\(index)")
+        }
+        // Refused as a request's own fields are, and a request's own are still checked.
+        let name = #expect(throws: HTTP2ClientError.self) { try HTTP2ConnectionPool.SharedHeaders([("bad name", "x")]) }
+        #expect(name?.kind == .invalidRequest)
+        #expect(name?.reason == "header name \"bad name\" is not valid")
+        let value = #expect(throws: HTTP2ClientError.self) {
+            try HTTP2ConnectionPool.SharedHeaders([("apns-topic", "a\nb")])
+        }
+        #expect(value?.reason == "header apns-topic has a line break or NUL in its value")
+        let own = await #expect(throws: HTTP2ClientError.self) {
+            try await pool.send(.init(path: "/echo", shared: shared, headers: [("x-bad", "a\0b")]))
+        }
+        #expect(own?.reason.contains("x-bad has a line break") == true)
+    }
+
     @Test func errorStatusesAreAnswersNotThrows() async throws {
         let peer = try await H2Peer(certificates: certificates)
         defer { peer.stop() }

@@ -155,10 +155,10 @@ final class PoolConnection {
     private func submit(_ exchange: PoolExchange) -> Bool {
         guard let session else { return false }
         let prepared = exchange.prepared
-        let streamID: Int32 = prepared.bytes.withUnsafeBufferPointer { bytes in
+        let streamID: Int32 = prepared.block.bytes.withUnsafeBufferPointer { bytes in
             let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
             fields.removeAll(keepingCapacity: true)
-            for field in prepared.fields {
+            for field in prepared.block.fields {
                 fields.append(
                     nghttp2_nv(
                         name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameCount,

@@ -24,20 +24,46 @@ import Testing
 
     @Test func apnsRequestsAreCheckedBeforeSending() throws {
         let now = Date()
+        var shared = APNsSharedFields(authorization: "bearer jwt")
         func make(
             _ push: OutgoingPush, topic: String? = "com.example.app"
         ) throws(DeliveryOutcomeError) -> HTTP2ConnectionPool.Request {
             try APNsRequest.make(
-                push, devicePath: APNsRequest.devicePath(URL(string: "https://127.0.0.1:1")!),
-                authorization: "bearer jwt", defaultTopic: topic, timeout: 5, now: now)
+                push, devicePath: APNsRequest.devicePath(URL(string: "https://127.0.0.1:1")!), shared: &shared,
+                defaultTopic: topic, timeout: 5, now: now)
+        }
+        func fields(_ request: HTTP2ConnectionPool.Request) -> [String: String] {
+            Dictionary(
+                ((request.shared?.fields.map { ($0.name, $0.value) } ?? []) + request.headers),
+                uniquingKeysWith: { first, _ in first })
         }
         var push = APNsFixture.push(1)
         let request = try make(push)
         #expect(request.path == "/3/device/\(push.token)")
         #expect(request.method == "POST")
         #expect(APNsRequest.devicePath(URL(string: "https://127.0.0.1:1/apns/")!) == "/apns/3/device/")
-        #expect(request.headers.first { $0.0 == "authorization" }?.1 == "bearer jwt")
-        #expect(request.headers.first { $0.0 == "apns-expiration" } == nil)
+        #expect(
+            fields(request) == [
+                "authorization": "bearer jwt", "apns-topic": "com.example.app", "apns-push-type": "alert",
+                "apns-priority": "10", "content-type": "application/json",
+                "apns-id": APNsID.delivery(messageId: push.messageId, deliveryId: push.deliveryId),
+            ])
+        #expect(request.headers.map(\.0) == ["apns-id"], "only the id is the push's own")
+        // The next push of the same message shares the fields; one that differs gets its own.
+        let next = try make(APNsFixture.push(9))
+        #expect(fields(next)["apns-id"] == APNsID.delivery(messageId: push.messageId, deliveryId: 9))
+        #expect(next.shared?.fields.elementsEqual(request.shared?.fields ?? [], by: ==) == true)
+        let collapsing = try make(APNsFixture.push(10, collapseId: "sale"))
+        #expect(fields(collapsing)["apns-collapse-id"] == "sale")
+        #expect(fields(try make(APNsFixture.push(11)))["apns-collapse-id"] == nil)
+        #expect(fields(try make(APNsFixture.push(12), topic: "com.example.other"))["apns-topic"] == "com.example.other")
+        // A topic that cannot be a header fails the push, as the pool would have.
+        let badTopic = #expect(throws: DeliveryOutcomeError.self) { try make(push, topic: "com.example\r\nx: y") }
+        guard case .failed(let reason)? = badTopic?.outcome else {
+            Issue.record("a topic with a line break must fail the push: \(String(describing: badTopic))")
+            return
+        }
+        #expect(reason.contains("header apns-topic has a line break"), "\(reason)")
         #expect(throws: DeliveryOutcomeError.self) { try make(push, topic: nil) }
         push.expiration = now.addingTimeInterval(-1)
         #expect(throws: DeliveryOutcomeError.self) { try make(push) }

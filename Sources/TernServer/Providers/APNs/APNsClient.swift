@@ -128,7 +128,7 @@ public final class APNsClient: Sendable {
         _ pushes: ArraySlice<OutgoingPush>, token: String, into outcomes: inout [Int64: DeliveryOutcome]
     ) async -> [OutgoingPush] {
         let now = clock()
-        let authorization = "bearer " + token
+        var shared = APNsSharedFields(authorization: "bearer " + token)
         var requests: [HTTP2ConnectionPool.Request] = []
         var sent: [Int] = []
         requests.reserveCapacity(pushes.count)
@@ -137,7 +137,7 @@ public final class APNsClient: Sendable {
             do {
                 requests.append(
                     try APNsRequest.make(
-                        pushes[index], devicePath: devicePath, authorization: authorization,
+                        pushes[index], devicePath: devicePath, shared: &shared,
                         defaultTopic: defaultTopic, timeout: options.requestTimeout, now: now))
                 sent.append(index)
             } catch {

@@ -7,9 +7,11 @@ import TernProtocol
 enum APNsRequest {
     /// - Parameters:
     ///   - devicePath: `/3/device/` after the origin's own path (``devicePath(_:)``).
-    ///   - authorization: `bearer <provider token>`, made once for many pushes.
+    ///   - shared: The batch's fields sent alike (``APNsSharedFields``): the authorization, the
+    ///     topic, the push's type, priority, expiration and collapse id, the content type.
+    ///   - defaultTopic: The credential's topic, for a push that names none.
     static func make(
-        _ push: OutgoingPush, devicePath: String, authorization: String, defaultTopic: String?,
+        _ push: OutgoingPush, devicePath: String, shared: inout APNsSharedFields, defaultTopic: String?,
         timeout: TimeInterval, now: Date
     ) throws(DeliveryOutcomeError) -> HTTP2ConnectionPool.Request {
         let fields = try APNsHeaderFields.fields(push, provider: "APNs", now: now)
@@ -23,14 +25,11 @@ enum APNsRequest {
                     "APNs: no topic: give the project's APNs credentials a topic (the app's bundle id) or the push one"
             )
         }
-        let headers =
-            [("authorization", authorization), ("apns-topic", topic)] + fields + [
-                ("apns-id", APNsID.delivery(messageId: push.messageId, deliveryId: push.deliveryId)),
-                ("content-type", "application/json"),
-            ]
         // The token is hex (checked above): nothing to escape.
         return HTTP2ConnectionPool.Request(
-            method: "POST", path: devicePath + push.token, headers: headers, body: push.payload, timeout: timeout)
+            method: "POST", path: devicePath + push.token, shared: try shared.headers(topic: topic, fields: fields),
+            headers: [("apns-id", APNsID.delivery(messageId: push.messageId, deliveryId: push.deliveryId))],
+            body: push.payload, timeout: timeout)
     }
 
     /// `/3/device/`, after the origin's path when it has one (a stand-in behind a prefix).
@@ -49,5 +48,34 @@ enum APNsRequest {
             }
         }
         return count > 0 && count <= 400 && count % 2 == 0
+    }
+}
+
+/// The fields a batch's APNs requests send alike, checked once as
+/// ``HTTP2ConnectionPool/SharedHeaders`` and made again only when a push's topic or
+/// ``APNsHeaderFields`` differ from the push's before it: a batch is most often one message's.
+struct APNsSharedFields {
+    /// `bearer <provider token>`, made once for many pushes.
+    let authorization: String
+    private var last: (topic: String, fields: [(String, String)], headers: HTTP2ConnectionPool.SharedHeaders)?
+
+    init(authorization: String) {
+        self.authorization = authorization
+    }
+
+    mutating func headers(topic: String, fields: [(String, String)]) throws(DeliveryOutcomeError)
+        -> HTTP2ConnectionPool.SharedHeaders
+    {
+        if let last, last.topic == topic, last.fields.elementsEqual(fields, by: ==) { return last.headers }
+        do {
+            let headers = try HTTP2ConnectionPool.SharedHeaders(
+                [("authorization", authorization), ("apns-topic", topic)] + fields + [
+                    ("content-type", "application/json")
+                ])
+            last = (topic, fields, headers)
+            return headers
+        } catch {
+            throw DeliveryOutcomeError(outcome: ProviderFailure.outcome(error, provider: "APNs"))
+        }
     }
 }
