@@ -13,7 +13,8 @@
 # building one (two builds side by side); SERVE_ARGS adds `tern serve` options;
 # PERF_DATA=FILE records the server's profile during the send (PERF_ALL=1: every process, the
 # database's too); PROGRESS=1 prints `tern send`'s progress lines, each stamped with the seconds
-# since the send began. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (the
+# since the send began; ROUNDS=N sends N messages in turn to the same devices, each one's ratio to
+# the h2load runs before and after it, and prints their median. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (the
 # cluster on that URL's port, as scripts/postgres.sh starts it) per subscribe and per delivery: on two cores the database and
 # tern share the CPU, so the rate follows whichever of them costs more. STATEMENTS=1 then prints the
 # statements PostgreSQL spent the send's time in (pg_stat_statements: bench/lib/postgres-statements.sh
@@ -22,6 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 devices=${1:-20000}
+ROUNDS=${ROUNDS:-1}
 SERVE_ARGS=${SERVE_ARGS:-}
 
 missing=()
@@ -117,83 +119,117 @@ curl -fsSZ --parallel-max 50 -K "$work/subscribe.curl"
 subscribed=$(now)
 db_after_subscribe=$(db_ticks)
 
-echo "== sending one message to the resource"
-# PERF_DATA=/tmp/send.data records the server's profile while it sends (perf record -g).
-if [ -n "${PERF_DATA:-}" ]; then
-    target=(-p "$server")
-    if [ -n "${PERF_ALL:-}" ]; then target=(-a); fi
-    perf record ${PERF_OPTS:--F 999 -g} "${target[@]}" -o "$PERF_DATA" >/dev/null 2>&1 &
-    perf_pid=$!
-    sleep 0.5
-fi
-# The server's CPU time (user + system, clock ticks) across the send: a steadier figure than the
+# The server's CPU time (user + system, clock ticks) across a send: a steadier figure than the
 # rate on a shared, noisy machine.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 # The stand-in's worker (nginx's one worker process): its CPU per request in the send and under
 # h2load says how much of the gap is the provider side's own work on tern's requests.
 standin_worker=$(pgrep -P "$standin_pid" | head -1)
 standin_ticks() { awk '{print $14 + $15}' "/proc/$standin_worker/stat"; }
-cpu_before=$(cpu_ticks)
-standin_before=$(standin_ticks)
-if [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$db_url"; fi
-db_before=$(db_ticks)
-sending=$EPOCHREALTIME
-# Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
-"$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
-    --json 2>"$work/send.err" | while IFS= read -r line; do
-        elapsed=$((${EPOCHREALTIME/./} - ${sending/./}))
-        printf '%3d.%03d %s\n' $((elapsed / 1000000)) $((elapsed / 1000 % 1000)) "$line"
-    done >"$work/send.out" \
-    || { cat "$work/send.err" >&2; exit 1; }
-finished=$(now)
-cpu_after=$(cpu_ticks)
-standin_after=$(standin_ticks)
-db_after=$(db_ticks)
-if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send.out"; fi
-stats=$(tail -1 "$work/send.out" | cut -c9-)
-if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
 
-echo "== h2load: $devices requests to the same stand-in (1 connection x 100 streams)"
+# h2load: as many requests as there are devices, to the same stand-in; appends its rate and the
+# stand-in's and tern's CPU ticks while it ran.
 token=$(printf 'a%.0s' $(seq 64))
 printf '%s' '{"aps":{"alert":{"title":"Sale","body":"30% off today"},"mutable-content":1},"tern":{"v":1,"message_id":"bench"}}' \
     >"$work/payload.json"
-standin_h2load_before=$(standin_ticks)
-tern_h2load_before=$(cpu_ticks)
-h2load_out=$(h2load -n "$devices" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
-    -H "apns-push-type: alert" -H "authorization: bearer x" "https://127.0.0.1:$port/3/device/$token" 2>&1)
-standin_h2load_after=$(standin_ticks)
-tern_h2load_after=$(cpu_ticks)
-h2load_rate=$(echo "$h2load_out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
+h2load_rates=() h2load_standin=() h2load_tern=()
+run_h2load() {
+    local standin_before tern_before out
+    standin_before=$(standin_ticks)
+    tern_before=$(cpu_ticks)
+    out=$(h2load -n "$devices" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "apns-topic: com.example.bench" \
+        -H "apns-push-type: alert" -H "authorization: bearer x" "https://127.0.0.1:$port/3/device/$token" 2>&1)
+    h2load_standin+=($(($(standin_ticks) - standin_before)))
+    h2load_tern+=($(($(cpu_ticks) - tern_before)))
+    local rate
+    rate=$(echo "$out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
+    h2load_rates+=("${rate:-0}")
+}
+
+# One `tern send` to the resource, timed from its start until its statistics say done; appends
+# its seconds, its last statistics line and the CPU ticks of tern, the stand-in and the database.
+send_seconds=() send_stats=() send_cpu=() send_standin=() send_db=()
+run_send() {
+    local round=$1 cpu_before standin_before db_before sending finished
+    cpu_before=$(cpu_ticks)
+    standin_before=$(standin_ticks)
+    db_before=$(db_ticks)
+    sending=$EPOCHREALTIME
+    # Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
+    "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
+        --json 2>"$work/send.err" | while IFS= read -r line; do
+            elapsed=$((${EPOCHREALTIME/./} - ${sending/./}))
+            printf '%3d.%03d %s\n' $((elapsed / 1000000)) $((elapsed / 1000 % 1000)) "$line"
+        done >"$work/send-$round.out" \
+        || { cat "$work/send.err" >&2; exit 1; }
+    finished=$EPOCHREALTIME
+    send_cpu+=($(($(cpu_ticks) - cpu_before)))
+    send_standin+=($(($(standin_ticks) - standin_before)))
+    send_db+=($(($(db_ticks) - db_before)))
+    send_seconds+=("$(python3 -c "print($finished - $sending)")")
+    send_stats+=("$(tail -1 "$work/send-$round.out" | cut -c9-)")
+    if [ -n "${PROGRESS:-}" ]; then sed '$d' "$work/send-$round.out"; fi
+}
+
+# h2load runs before the first send and after each one, and each send's ratio is to the mean of
+# the two h2load runs around it: this machine's speed drifts by a third from one minute to the
+# next, and a ratio to one h2load run taken after the send moved with that drift (0.39 to 0.63
+# for the same build in one afternoon). ROUNDS=3 sends three messages in turn to the same devices.
+echo "== h2load: $devices requests to the same stand-in (1 connection x 100 streams), then $ROUNDS send(s) of one message to the resource, each followed by h2load again"
+run_h2load
+if [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$db_url"; fi
+for round in $(seq 1 "$ROUNDS"); do
+    # PERF_DATA=/tmp/send.data records the server's profile during the first send (perf record -g).
+    if [ "$round" = 1 ] && [ -n "${PERF_DATA:-}" ]; then
+        target=(-p "$server")
+        if [ -n "${PERF_ALL:-}" ]; then target=(-a); fi
+        perf record ${PERF_OPTS:--F 999 -g} "${target[@]}" -o "$PERF_DATA" >/dev/null 2>&1 &
+        perf_pid=$!
+        sleep 0.5
+    fi
+    run_send "$round"
+    if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; perf_pid=; fi
+    run_h2load
+done
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
-python3 - "$devices" "$started" "$subscribed" "$sending" "$finished" "${h2load_rate:-0}" "$stats" "$peak_kib" \
-    "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" "$((db_after_subscribe - db_before_subscribe))" \
-    "$((db_after - db_before))" "$((standin_after - standin_before))" \
-    "$((standin_h2load_after - standin_h2load_before))" "$((tern_h2load_after - tern_h2load_before))" <<'PY'
-import json, sys
-devices, started, subscribed, sending, finished, h2load = int(sys.argv[1]), *map(float, sys.argv[2:7])
-stats, peak = json.loads(sys.argv[7]), int(sys.argv[8])
-ticks = int(sys.argv[10])
-cpu = int(sys.argv[9]) / ticks
-db_subscribe, db_send = int(sys.argv[11]) / ticks, int(sys.argv[12]) / ticks
-standin_send, standin_h2load = int(sys.argv[13]) / ticks, int(sys.argv[14]) / ticks
-tern_idle = int(sys.argv[15]) / ticks
-send = finished - sending
-rate = stats.get("sent", 0) / send if send > 0 else 0
+list() { local IFS=,; echo "[$*]"; }
+stats_json=$(printf '%s\n' "${send_stats[@]}" | python3 -c 'import json, sys; print(json.dumps([json.loads(l) for l in sys.stdin]))')
+python3 - "$devices" "$started" "$subscribed" "$peak_kib" "$(getconf CLK_TCK)" \
+    "$((db_after_subscribe - db_before_subscribe))" "$(list "${h2load_rates[@]}")" "$(list "${h2load_standin[@]}")" \
+    "$(list "${h2load_tern[@]}")" "$(list "${send_seconds[@]}")" "$stats_json" "$(list "${send_cpu[@]}")" \
+    "$(list "${send_standin[@]}")" "$(list "${send_db[@]}")" <<'PY'
+import json, statistics, sys
+devices, started, subscribed, peak, ticks = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+db_subscribe = int(sys.argv[6]) / ticks
+h2load, h2load_standin, h2load_tern = (json.loads(a) for a in sys.argv[7:10])
+seconds, stats, cpu, standin, db = (json.loads(a) for a in sys.argv[10:15])
 print()
 print("subscribe   %6d devices in %6.2f s = %8.0f subscribes/s (curl, 50 in parallel)" % (devices, subscribed - started, devices / (subscribed - started)))
-print("send        %6d sent, %d failed, done=%s in %6.2f s = %8.0f deliveries/s end to end" % (
-    stats.get("sent", 0), stats.get("failed", 0), stats.get("done"), send, rate))
-print("h2load      %6d requests = %8.0f requests/s (same stand-in)" % (devices, h2load))
-sent = stats.get("sent", 0)
-print("tern CPU    %6.2f s during the send = %5.1f µs per delivery (%.2f s while h2load ran)" % (
-    cpu, 1e6 * cpu / sent if sent else 0, tern_idle))
-print("stand-in CPU %5.1f µs per push in the send, %5.1f µs per request under h2load" % (
-    1e6 * standin_send / sent if sent else 0, 1e6 * standin_h2load / devices))
-if db_subscribe or db_send:
-    print("database CPU %5.2f s during the subscribes = %5.1f µs per subscribe; %5.2f s during the send = %5.1f µs per delivery" % (
-        db_subscribe, 1e6 * db_subscribe / devices, db_send, 1e6 * db_send / sent if sent else 0))
-print("ratio       tern end to end / h2load = %.2f (aim: 0.5 or better)" % (rate / h2load if h2load else 0))
+if db_subscribe:
+    print("database CPU %5.2f s during the subscribes = %5.1f µs per subscribe" % (db_subscribe, 1e6 * db_subscribe / devices))
+ratios = []
+for i, (send, stat) in enumerate(zip(seconds, stats)):
+    sent = stat.get("sent", 0)
+    rate = sent / send if send > 0 else 0
+    around = (h2load[i] + h2load[i + 1]) / 2
+    ratios.append(rate / around if around else 0)
+    label = "send" if len(seconds) == 1 else "send %d" % (i + 1)
+    print("%-11s %6d sent, %d failed, done=%s in %6.2f s = %8.0f deliveries/s end to end" % (
+        label, sent, stat.get("failed", 0), stat.get("done"), send, rate))
+    print("  h2load    %8.0f requests/s before, %8.0f after (same stand-in; %d requests each)" % (h2load[i], h2load[i + 1], devices))
+    print("  tern CPU  %6.2f s = %5.1f µs per delivery; stand-in %5.1f µs per push (%5.1f per h2load request)" % (
+        cpu[i] / ticks, 1e6 * cpu[i] / ticks / sent if sent else 0, 1e6 * standin[i] / ticks / sent if sent else 0,
+        1e6 * (h2load_standin[i] + h2load_standin[i + 1]) / 2 / ticks / devices))
+    if db[i]:
+        print("  database CPU %5.2f s = %5.1f µs per delivery" % (db[i] / ticks, 1e6 * db[i] / ticks / sent if sent else 0))
+    print("  ratio     %.2f of h2load's mean around it" % ratios[-1])
+print("tern's CPU while h2load ran: %.2f s in all" % (sum(h2load_tern) / ticks))
+if len(ratios) == 1:
+    print("ratio       tern end to end / h2load = %.2f (aim: 0.5 or better)" % ratios[0])
+else:
+    print("ratio       tern end to end / h2load: median %.2f of %s (aim: 0.5 or better)" % (
+        statistics.median(ratios), ", ".join("%.2f" % r for r in ratios)))
 print("tern serve peak memory (VmHWM): %d MiB" % (peak // 1024))
 PY
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
