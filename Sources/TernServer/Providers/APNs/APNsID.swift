@@ -16,19 +16,22 @@ enum APNsID {
         }
         let high = (hash & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_8000  // version 8
         let low = (UInt64(bitPattern: deliveryId) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
-        return String(unsafeUninitializedCapacity: 36) { out in
-            var position = 0
-            for word in [high, low] {
-                for index in 0..<16 {
+        // The digits are read once, not through the global's accessor for each of the 32 (which
+        // was as much as the rest of making the id, in a send's profile).
+        return digits.withUnsafeBufferPointer { digits in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var position = 0
+                for index in 0..<32 {
                     if position == 8 || position == 13 || position == 18 || position == 23 {
                         out[position] = UInt8(ascii: "-")
                         position += 1
                     }
-                    out[position] = digits[Int((word >> UInt64(60 - index * 4)) & 0xF)]
+                    let word = index < 16 ? high : low
+                    out[position] = digits[Int((word >> UInt64(60 - (index % 16) * 4)) & 0xF)]
                     position += 1
                 }
+                return 36
             }
-            return 36
         }
     }
 }

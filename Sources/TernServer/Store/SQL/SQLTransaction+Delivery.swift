@@ -183,7 +183,8 @@ extension SQLTransaction {
             }
             inserted += written
         }
-        if let first = inserted.map(\.id).min(), let last = inserted.map(\.id).max() {
+        let ids = inserted.map { $0.id }
+        if let first = ids.min(), let last = ids.max() {
             // One lease for the chunk, not a queue entry a delivery: most deliveries never wait in
             // the queue, and each entry cost an insert and a delete. The chunk's ids are its own
             // among the message's: a message's fan-out writes one chunk at a time.
