@@ -20,10 +20,22 @@ enum PushPayloadBuilder {
 
         /// The payload for one delivery.
         func payload(pushId: String) -> Data {
-            var data = prefix
-            data.append(contentsOf: Array(pushId.utf8))
-            data.append(suffix)
-            return data
+            // One buffer of the payload's size, the three parts copied in: appended to a copy of
+            // the prefix, the id (through an array of its own) and the suffix each grew or
+            // copied it again, 2.3 % of tern's CPU in a send.
+            var pushId = pushId
+            return pushId.withUTF8 { id in
+                var data = Data(count: prefix.count + id.count + suffix.count)
+                data.withUnsafeMutableBytes { out in
+                    prefix.withUnsafeBytes { out.copyMemory(from: $0) }
+                    UnsafeMutableRawBufferPointer(rebasing: out[prefix.count...]).copyMemory(
+                        from: UnsafeRawBufferPointer(id))
+                    suffix.withUnsafeBytes {
+                        UnsafeMutableRawBufferPointer(rebasing: out[(prefix.count + id.count)...]).copyMemory(from: $0)
+                    }
+                }
+                return data
+            }
         }
 
         /// The size of the largest payload this template makes for a message id of `publicIdLength`
