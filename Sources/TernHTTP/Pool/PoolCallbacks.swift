@@ -4,6 +4,18 @@ import Foundation
 /// nghttp2's callbacks for a `PoolConnection` (its `user_data`); all run on the connection's
 /// thread, inside `nghttp2_session_mem_recv` or `nghttp2_session_mem_send`.
 enum PoolCallbacks {
+    /// A `:status` value's number: three digits (nghttp2 holds answers to that); 0 for anything else,
+    /// which no answer is taken with.
+    static func statusCode(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard bytes.count == 3 else { return 0 }
+        var code = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return 0 }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return code
+    }
+
     static func make() -> OpaquePointer? {
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
@@ -14,15 +26,21 @@ enum PoolCallbacks {
             guard UInt32(frame.pointee.hd.type) == NGHTTP2_HEADERS.rawValue,
                 let stream = connection.streams[frame.pointee.hd.stream_id]
             else { return 0 }
-            let nameText = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
-            let valueText = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
-            if nameText == ":status" {
-                stream.status = Int(valueText) ?? 0
-                // An informational answer (1xx) comes before the real one: forget its fields.
-                stream.headers.removeAll()
-            } else if !nameText.hasPrefix(":") {
-                stream.headers.append((nameText, valueText))
+            // Read as bytes first: a string is made only for a field the answer keeps.
+            if name.pointee == UInt8(ascii: ":") {
+                if nameLength == 7, memcmp(name, ":status", 7) == 0 {
+                    stream.status = PoolCallbacks.statusCode(UnsafeBufferPointer(start: value, count: valueLength))
+                    // An informational answer (1xx) comes before the real one: forget its fields.
+                    stream.headers.removeAll()
+                }
+                return 0
             }
+            if stream.headers.isEmpty { stream.headers.reserveCapacity(8) }
+            stream.headers.append(
+                (
+                    String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+                ))
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
