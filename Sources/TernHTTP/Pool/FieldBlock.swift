@@ -86,19 +86,14 @@ struct FieldBlock: Sendable {
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "content-length",
     ].map { Array($0.utf8) }
 
-    /// RFC 9110 token characters; upper case is allowed here and sent in lower case.
-    private static let tokenBytes: [Bool] = (0..<256).map { byte in
-        (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte)
-            || "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
-    }
-
-    /// Checks the name is a token and lowercases it in place.
+    /// Checks the name is a token (RFC 9110's, as the server reads them: ``HeadCheck/isToken(_:)``;
+    /// upper case is allowed here and sent in lower case) and lowercases it in place.
     private mutating func lowercaseToken(_ field: Field) -> Bool {
         guard field.nameCount > 0 else { return false }
         return bytes.withUnsafeMutableBufferPointer { bytes in
             for index in field.nameStart..<(field.nameStart + field.nameCount) {
                 let byte = bytes[index]
-                guard Self.tokenBytes[Int(byte)] else { return false }
+                guard HeadCheck.isToken(byte) else { return false }
                 if byte >= 65, byte <= 90 { bytes[index] = byte + 32 }
             }
             return true

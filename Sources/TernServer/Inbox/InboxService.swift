@@ -209,9 +209,12 @@ struct InboxService: Sendable {
     }
 
     /// Copies a push to the inboxes of `profileIds` (once per profile, whatever the chunks): a message
-    /// with `inbox: true`; called in the fan-out's transaction.
+    /// with `inbox: true`; called in the fan-out's transaction. `profileIds` is read only for such a
+    /// message: a chunk passes a lazy view of its candidates, and mapping them into an array for
+    /// every message cost 1.5 % of a send's CPU.
     static func copy(
-        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, profileIds: [Int64], now: Int64
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest,
+        profileIds: some Collection<Int64>, now: Int64
     ) throws {
         guard request.inbox == true, !profileIds.isEmpty else { return }
         let days = try tx.inboxExpiryDays(projectId: message.projectId) ?? InboxLimits.defaultExpiryDays

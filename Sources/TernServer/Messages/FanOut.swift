@@ -129,11 +129,9 @@ public struct FanOut: Sendable, Equatable {
             return DeliveryTarget(subscriptionId: s.id, provider: provider, token: s.token)
         }
         try tx.addSkippedByPreference(messageId: message.id, count: skipped)
-        if request.inbox == true {
-            try InboxService.copy(
-                tx, message: message, request: request, profileIds: admitted.map { $0.subscription.profileId },
-                now: now)
-        }
+        try InboxService.copy(
+            tx, message: message, request: request, profileIds: admitted.lazy.map { $0.subscription.profileId },
+            now: now)
         var written = Written()
         if let lease {
             written.leased = try tx.insertLeasedDeliveries(
