@@ -16,7 +16,8 @@
 # route, tern's CPU time per request (user and system, during the route's run), bytes written
 # per request (to files: the log's frames, the checkpoints, the log lines), PostgreSQL's CPU time
 # per request (its rows: every process of the cluster; on two cores it shares them with tern and
-# wrk) and round trips to it per request (tern's /metrics), and each tern server's peak memory.
+# wrk) and round trips to it per request (tern's /metrics), SQLite's writes per group-committed
+# transaction (tern's /metrics), and each tern server's peak memory.
 #
 #   bench/server/run.sh                       # 10 s per route, 50 connections, 2 wrk threads
 #   DURATION=30s CONNECTIONS=100 bench/server/run.sh
@@ -182,6 +183,13 @@ db_round_trips() {
     curl -fs "$root/metrics" | sed -n 's/^tern_db_round_trips_total \([0-9]*\).*/\1/p'
 }
 
+# store_batches: "WRITES BATCHES" the SQLite store's writer applied so far (tern's /metrics); each
+# route's writes per batch say how much group commit shared its commits.
+store_batches() {
+    curl -fs "$root/metrics" | awk '/^tern_store_writes_total / {w = $2} /^tern_store_write_batches_total / {b = $2}
+        END {print w + 0, b + 0}'
+}
+
 # run BACKEND NAME SCRIPT URL: one wrk run, one line of $results.
 run() {
     local backend=$1 name=$2 script=$3 url=$4
@@ -199,6 +207,8 @@ run() {
     local ticks="" written="" db trips=-
     db=$(db_ticks "$backend")
     if [ "$backend" = postgresql ]; then trips=$(db_round_trips); fi
+    local batches=-
+    if [ "$backend" = sqlite ]; then batches=$(store_batches); fi
     if [ "$backend" = postgresql ] && [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$pg_url"; fi
     if [ "$backend" != - ]; then
         ticks=$(awk '{print $14 + $15}' "/proc/$server/stat")
@@ -212,7 +222,10 @@ run() {
     if [ -n "$written" ]; then bytes=$(($(sed -n 's/^wchar: //p' "/proc/$server/io") - written)); fi
     if [ "$db" != - ]; then db=$(($(db_ticks "$backend") - db)); fi
     if [ "$trips" != - ]; then trips=$(($(db_round_trips) - trips)); fi
-    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes $db $trips" >>"$results"
+    if [ "$batches" != - ]; then
+        batches=$(echo "$batches $(store_batches)" | awk '$4 > $2 {printf "%.1f", ($3 - $1) / ($4 - $2); next} {print "-"}')
+    fi
+    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes $db $trips $batches" >>"$results"
     if [ "$backend" = postgresql ] && [ -n "${STATEMENTS:-}" ]; then
         echo "== postgresql $name: the statements the database spent the route's time in"
         postgres_statements_top "$pg_url" 14
@@ -332,12 +345,12 @@ for backend in $BACKENDS; do measure "$backend"; done
 echo
 awk -v hz="$(getconf CLK_TCK)" '
     { backend[NR] = $1; name[NR] = $2; rate[NR] = $3; p50[NR] = $4; p99[NR] = $5; count[NR] = $6; bad[NR] = $7
-      ticks[NR] = $8; bytes[NR] = $9; db[NR] = $10; trips[NR] = $11
+      ticks[NR] = $8; bytes[NR] = $9; db[NR] = $10; trips[NR] = $11; perBatch[NR] = $12
       if ($2 == "constant") tern[$1] = $3; if ($2 == "nginx") nginx = $3; if ($1 == "sqlite") sqlite[$2] = $3 }
     END {
-        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %8s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
+        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %8s %8s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
             "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r", "KiB w/r", "DB us/r",
-            "trips/r"
+            "trips/r", "w/batch"
         for (i = 1; i <= NR; i++) {
             toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"; written = "-"; dbcpu = "-"; perTrip = "-"
             if (tern[backend[i]] > 0) toTern = sprintf("%.2f", rate[i] / tern[backend[i]])
@@ -348,8 +361,9 @@ awk -v hz="$(getconf CLK_TCK)" '
             if (bytes[i] != "-" && bytes[i] != "" && count[i] > 0) written = sprintf("%.1f", bytes[i] / 1024 / count[i])
             if (db[i] != "-" && db[i] != "" && count[i] > 0) dbcpu = sprintf("%.1f", db[i] / hz * 1e6 / count[i])
             if (trips[i] != "-" && trips[i] != "" && count[i] > 0) perTrip = sprintf("%.2f", trips[i] / count[i])
-            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %8s %8s %8s\n", backend[i], name[i], rate[i],
-                p50[i], p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, written, dbcpu, perTrip
+            if (perBatch[i] == "") perBatch[i] = "-"
+            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %8s %8s %8s %8s\n", backend[i], name[i], rate[i],
+                p50[i], p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, written, dbcpu, perTrip, perBatch[i]
         }
     }' "$results"
 echo

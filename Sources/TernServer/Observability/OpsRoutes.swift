@@ -16,6 +16,7 @@ enum OpsRoutes {
             Route("GET", "/metrics") { _ in
                 var text = metrics.render()
                 if let postgres = store as? PostgresStore { text += await postgres.metricsText() }
+                if let sqlite = store as? SQLiteStore { text += await sqlite.metricsText() }
                 return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
             },
         ]

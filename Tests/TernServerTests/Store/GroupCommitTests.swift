@@ -240,6 +240,10 @@ import Testing
         #expect(!projects.contains { $0.name.hasSuffix("7") && Int($0.name.dropFirst())! % 50 == 7 })
         let statistics = await store.groupCommitStatistics
         #expect(statistics.writes == 200)
+        // What /metrics shows an operator: the writes, and the transactions they shared.
+        let metrics = await store.metricsText()
+        #expect(metrics.contains("tern_store_writes_total 200\n"))
+        #expect(metrics.contains("tern_store_write_batches_total \(statistics.batches)\n"))
         await store.close()
     }
 

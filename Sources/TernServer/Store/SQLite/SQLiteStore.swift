@@ -83,6 +83,21 @@ public actor SQLiteStore: Store, GroupCommitWriter {
         groupCommitStatistics.largestBatch = max(groupCommitStatistics.largestBatch, batch.count)
     }
 
+    /// Group commit's counters in Prometheus text, for `/metrics`: the mean batch says how many
+    /// writes shared each commit (one: the writer keeps up with its callers one at a time).
+    func metricsText() -> String {
+        let statistics = groupCommitStatistics
+        return """
+            # HELP tern_store_write_batches_total Transactions the store's writer committed writes in.
+            # TYPE tern_store_write_batches_total counter
+            tern_store_write_batches_total \(statistics.batches)
+            # HELP tern_store_writes_total Writes the store's writer applied, in those transactions.
+            # TYPE tern_store_writes_total counter
+            tern_store_writes_total \(statistics.writes)
+
+            """
+    }
+
     /// Reads go to a connection of their own, not through the writer's actor: they neither wait for a
     /// batch in progress nor hold up the batches behind it.
     public nonisolated func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws
