@@ -80,9 +80,13 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func stopAnswers503WhenTheGracePeriodIsOver() async throws {
         let gate = Gate()
+        // Passed once the handler goes on after the server stopped: its loop's thread has ended by
+        // then, so the rest of the handler runs on the global executor instead of waiting forever.
+        let afterStop = Gate()
         let server = try startServer(
             HTTPHandlerFunction { _ in
                 await gate.pass()
+                await afterStop.pass()
                 return .text(200, "too late")
             }, configure: { $0.shutdownGraceSeconds = 0 })
         let connection = try RawConnection(port: server.port)
@@ -93,5 +97,33 @@ import Testing
         #expect(response.status == 503)
         #expect(response.text == #"{"error":503,"error_text":"server is shutting down","profile":null}"#)
         await gate.release()
+        await afterStop.waitForArrivals(1)
+        await afterStop.release()
+    }
+
+    @Test func handlersRunOnTheirConnectionsLoop() async throws {
+        let server = try startServer(
+            HTTPHandlerFunction { _ in
+                let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor } != nil
+                return .text(200, preferred ? "on a loop" : "on the global executor")
+            })
+        defer { server.stop() }
+        let (status, _, body) = try await fetch(server, "/")
+        #expect(status == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "on a loop")
+    }
+
+    @Test func connectionsAreSharedOutAmongTheLoopsInTurn() async throws {
+        let server = try startServer(EchoHandler(), configure: { $0.threads = 4 })
+        defer { server.stop() }
+        // Opened together, as a client's pool opens them: the loop the kernel wakes first accepts
+        // every one waiting.
+        var connections: [RawConnection] = []
+        for _ in 0..<12 { connections.append(try RawConnection(port: server.port)) }
+        for connection in connections {
+            try await connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.readResponse().status == 200)
+        }
+        #expect(server.connectionsPerLoop == [3, 3, 3, 3])
     }
 }

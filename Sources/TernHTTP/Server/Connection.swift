@@ -338,7 +338,7 @@ final class Connection: Sendable {
         state.request = request
         state.phase = .handling
         let handler = core.handler
-        Task { [self] in
+        Task(executorPreference: loop) { [self] in
             finish(await handler.handle(incoming))
         }
     }

@@ -9,8 +9,15 @@ import Synchronization
 
 /// One event-loop thread: it accepts from the shared listening socket (each loop watches it; the
 /// kernel wakes one), reads the connections it accepted and writes what could not be written at
-/// once, and four times a second applies the deadlines. Handlers never run here: a whole request
-/// becomes a `Task`, and that task writes its own answer (`Connection`).
+/// once, and four times a second applies the deadlines. It is also the executor its requests'
+/// handlers run on: a whole request becomes a `Task` that prefers this loop (``TaskExecutor``), and
+/// that task writes its own answer (`Connection`).
+///
+/// Why the handlers run here and not on the global pool: there, each request was handed from this
+/// thread to a pool thread, and a write's answer from the store's writer to a pool thread again,
+/// each hand-over a wake-up of another thread; the answer was then written from the pool thread
+/// while this one watched the same connection. Here, a request's task starts on the thread that
+/// read it, and a batch of writes committed together wakes each loop once for all its answers.
 final class EventLoop: Sendable {
     static let listenerID = Poller.wakeID + 1
 
@@ -20,6 +27,16 @@ final class EventLoop: Sendable {
     private let connections = Mutex<[UInt64: Connection]>([:])
     private let running = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(true)
+    private let jobs = Mutex(Jobs())
+
+    /// The jobs waiting to run on this loop's thread.
+    private struct Jobs: ~Copyable {
+        var queue: [UnownedJob] = []
+        /// The thread is (about to be) blocked in the poller: a job added must wake it.
+        var sleeping = false
+        /// The thread has ended: jobs go to the global executor instead.
+        var ended = false
+    }
 
     init(core: ServerCore, listening: Int32) throws(HTTPServerError) {
         self.core = core
@@ -32,10 +49,12 @@ final class EventLoop: Sendable {
         guard !running.exchange(true, ordering: .relaxed) else { return }
         finished.store(false, ordering: .relaxed)
         poller.add(listening, id: Self.listenerID, read: true, write: false, exclusive: true)
-        Thread.detachNewThread { [self] in
+        let thread = Thread { [self] in
             run()
             finished.store(true, ordering: .releasing)
         }
+        thread.name = "tern.http"  // what a profile or top names the thread
+        thread.start()
     }
 
     /// No new connections on this loop.
@@ -63,10 +82,16 @@ final class EventLoop: Sendable {
     private func run() {
         var events: [PollEvent] = []
         var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        var ready: [UnownedJob] = []
         var lastSweep = ContinuousClock.now
         var acceptingAgain: ContinuousClock.Instant?
         while running.load(ordering: .relaxed) {
-            poller.wait(timeoutMilliseconds: acceptingAgain == nil ? 250 : 50, into: &events)
+            // Blocks only when no job waits; a job added meanwhile signals the poller.
+            let idle = jobs.withLock { jobs in
+                jobs.sleeping = jobs.queue.isEmpty
+                return jobs.sleeping
+            }
+            poller.wait(timeoutMilliseconds: idle ? (acceptingAgain == nil ? 250 : 50) : 0, into: &events)
             for event in events {
                 if event.id == Self.listenerID {
                     if !accept() {
@@ -78,6 +103,7 @@ final class EventLoop: Sendable {
                     connection.ready(readable: event.readable, writable: event.writable, scratch: &scratch)
                 }
             }
+            runJobs(&ready)
             let now = ContinuousClock.now
             if let again = acceptingAgain, now >= again {
                 acceptingAgain = nil
@@ -91,6 +117,24 @@ final class EventLoop: Sendable {
             }
         }
         for connection in open { connection.shutDown() }
+        // Tasks still running (a handler past the grace period) go on on the global executor.
+        let left = jobs.withLock { jobs in
+            jobs.ended = true
+            defer { jobs.queue = [] }
+            return jobs.queue
+        }
+        for job in left { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// Runs the jobs waiting now; those they add run in the next round, after the poller's events.
+    private func runJobs(_ ready: inout [UnownedJob]) {
+        jobs.withLock { jobs in
+            jobs.sleeping = false
+            swap(&ready, &jobs.queue)
+        }
+        let executor = asUnownedTaskExecutor()
+        for job in ready { job.runSynchronously(on: executor) }
+        ready.removeAll(keepingCapacity: true)
     }
 
     /// Accepts until the backlog is empty; false when out of descriptors.
@@ -121,10 +165,16 @@ final class EventLoop: Sendable {
                 close(fd)
                 continue
             }
-            let connection = Connection(id: core.nextID(), fd: fd, address: host, loop: self)
-            connections.withLock { $0[connection.id] = connection }
-            poller.add(fd, id: connection.id, read: true, write: false)
+            let id = core.nextID()
+            let loop = core.loop(for: id) ?? self
+            loop.adopt(Connection(id: id, fd: fd, address: host, loop: loop), fd: fd)
         }
+    }
+
+    /// Reads and answers `connection` from this loop (called from the loop that accepted it).
+    private func adopt(_ connection: Connection, fd: Int32) {
+        connections.withLock { $0[connection.id] = connection }
+        poller.add(fd, id: connection.id, read: true, write: false)
     }
 
     private static func host(_ address: inout sockaddr_storage) -> String {
@@ -143,6 +193,20 @@ final class EventLoop: Sendable {
             }
         }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let (wake, ended) = jobs.withLock { jobs -> (Bool, Bool) in
+            guard !jobs.ended else { return (false, true) }
+            jobs.queue.append(job)
+            defer { jobs.sleeping = false }
+            return (jobs.sleeping, false)
+        }
+        if ended { return globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        if wake { poller.signal() }
     }
 }
 

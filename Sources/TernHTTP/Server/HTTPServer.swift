@@ -124,8 +124,17 @@ public final class HTTPServer: Sendable {
                     loops.append(try EventLoop(core: core, listening: socket.descriptor))
                 }
                 state = .running(loops, socket)
+                core.serve(on: loops)
                 for loop in loops { loop.start() }
             }
+        }
+    }
+
+    /// How many connections each loop serves now (tests: they are shared out in turn).
+    var connectionsPerLoop: [Int] {
+        lifecycle.withLock { state in
+            guard case .running(let loops, _) = state else { return [] }
+            return loops.map { $0.open.count }
         }
     }
 
@@ -159,6 +168,7 @@ public final class HTTPServer: Sendable {
             for connection in loop.open { connection.abandon() }
         }
         for loop in loops { loop.stop() }
+        core.serve(on: [])
         socket.release()
     }
 
