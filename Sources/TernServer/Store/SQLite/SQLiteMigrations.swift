@@ -4,7 +4,7 @@ enum SQLiteMigrations {
     static let all: [String] = [
         version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables, inboxAndPreferences,
         apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts, segmentRows,
-        messageCounts, writeIndexes, deliveryPages, deliveryQueue, resourceFanOut, sentRuns,
+        messageCounts, writeIndexes, deliveryPages, deliveryQueue, resourceFanOut, sentRuns, answersByKey,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
