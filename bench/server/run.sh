@@ -13,7 +13,8 @@
 # for each store in BACKENDS (`tern serve` on SQLite under --data, and on PostgreSQL: a throwaway
 # cluster from scripts/postgres.sh, started here and stopped at the end), one table with each row's
 # ratio to its own server's no-store route, to nginx and (PostgreSQL's rows) to SQLite's same
-# route, tern's CPU time per request (user and system, during the route's run), bytes written
+# route, tern's CPU time per request (user and system, during the route's run) and the part of it
+# in its HTTP event loops (which run the handlers too; the rest is mostly the store), bytes written
 # per request (to files: the log's frames, the checkpoints, the log lines), PostgreSQL's CPU time
 # per request (its rows: every process of the cluster; on two cores it shares them with tern and
 # wrk) and round trips to it per request (tern's /metrics), SQLite's writes per group-committed
@@ -183,6 +184,13 @@ db_round_trips() {
     curl -fs "$root/metrics" | sed -n 's/^tern_db_round_trips_total \([0-9]*\).*/\1/p'
 }
 
+# loop_ticks PID: the CPU time (clock ticks) of the server's HTTP event loops so far, the threads
+# named tern.http: they read, route and run the handlers; the rest of tern's time is the store's
+# writer and reader and the runtime's pool.
+loop_ticks() {
+    cat /proc/"$1"/task/*/stat 2>/dev/null | awk '$2 == "(tern.http)" {sum += $14 + $15} END {print sum + 0}'
+}
+
 # store_batches: "WRITES BATCHES" the SQLite store's writer applied so far (tern's /metrics); each
 # route's writes per batch say how much group commit shared its commits.
 store_batches() {
@@ -204,7 +212,7 @@ run() {
     # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
     # And the bytes it wrote to files (the log's frames, the checkpoints' copies, its log lines), per
     # request: what a write's index leaves cost, without the machine's noise.
-    local ticks="" written="" db trips=-
+    local ticks="" written="" db trips=- loopTicks=""
     db=$(db_ticks "$backend")
     if [ "$backend" = postgresql ]; then trips=$(db_round_trips); fi
     local batches=-
@@ -213,19 +221,21 @@ run() {
     if [ "$backend" != - ]; then
         ticks=$(awk '{print $14 + $15}' "/proc/$server/stat")
         written=$(sed -n 's/^wchar: //p' "/proc/$server/io")
+        loopTicks=$(loop_ticks "$server")
     fi
     line=$(WRK_RUN=$(date +%s%N) RTOKEN=${rtoken:-} PIXEL_SID=bench-pixel UPDATE_TOKENS=$UPDATE_TOKENS \
         PUSH_IDS=${push_ids:-} wrk -t "$WRK_THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$scripts/$script.lua" "$url" \
         | sed -n 's/^RESULT //p')
-    local cpu=- bytes=-
+    local cpu=- bytes=- loops=-
     if [ -n "$ticks" ]; then cpu=$(($(awk '{print $14 + $15}' "/proc/$server/stat") - ticks)); fi
+    if [ -n "$loopTicks" ]; then loops=$(($(loop_ticks "$server") - loopTicks)); fi
     if [ -n "$written" ]; then bytes=$(($(sed -n 's/^wchar: //p' "/proc/$server/io") - written)); fi
     if [ "$db" != - ]; then db=$(($(db_ticks "$backend") - db)); fi
     if [ "$trips" != - ]; then trips=$(($(db_round_trips) - trips)); fi
     if [ "$batches" != - ]; then
         batches=$(echo "$batches $(store_batches)" | awk '$4 > $2 {printf "%.1f", ($3 - $1) / ($4 - $2); next} {print "-"}')
     fi
-    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes $db $trips $batches" >>"$results"
+    echo "$backend $name ${line:-0 0 0 0 0} $cpu $bytes $db $trips $batches $loops" >>"$results"
     if [ "$backend" = postgresql ] && [ -n "${STATEMENTS:-}" ]; then
         echo "== postgresql $name: the statements the database spent the route's time in"
         postgres_statements_top "$pg_url" 14
@@ -345,11 +355,11 @@ for backend in $BACKENDS; do measure "$backend"; done
 echo
 awk -v hz="$(getconf CLK_TCK)" '
     { backend[NR] = $1; name[NR] = $2; rate[NR] = $3; p50[NR] = $4; p99[NR] = $5; count[NR] = $6; bad[NR] = $7
-      ticks[NR] = $8; bytes[NR] = $9; db[NR] = $10; trips[NR] = $11; perBatch[NR] = $12
+      ticks[NR] = $8; bytes[NR] = $9; db[NR] = $10; trips[NR] = $11; perBatch[NR] = $12; loops[NR] = $13
       if ($2 == "constant") tern[$1] = $3; if ($2 == "nginx") nginx = $3; if ($1 == "sqlite") sqlite[$2] = $3 }
     END {
-        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %8s %8s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
-            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r", "KiB w/r", "DB us/r",
+        printf "%-10s %-11s %11s %8s %8s %10s %8s %10s %8s %8s %9s %9s %8s %8s %8s %8s\n", "store", "route", "requests/s", "p50 ms",
+            "p99 ms", "requests", "non-2xx", "/no-store", "/nginx", "/sqlite", "CPU us/r", "loops", "KiB w/r", "DB us/r",
             "trips/r", "w/batch"
         for (i = 1; i <= NR; i++) {
             toTern = "-"; toNginx = "-"; toSQLite = "-"; cpu = "-"; written = "-"; dbcpu = "-"; perTrip = "-"
@@ -362,8 +372,10 @@ awk -v hz="$(getconf CLK_TCK)" '
             if (db[i] != "-" && db[i] != "" && count[i] > 0) dbcpu = sprintf("%.1f", db[i] / hz * 1e6 / count[i])
             if (trips[i] != "-" && trips[i] != "" && count[i] > 0) perTrip = sprintf("%.2f", trips[i] / count[i])
             if (perBatch[i] == "") perBatch[i] = "-"
-            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %8s %8s %8s %8s\n", backend[i], name[i], rate[i],
-                p50[i], p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, written, dbcpu, perTrip, perBatch[i]
+            loopcpu = "-"
+            if (loops[i] != "-" && loops[i] != "" && count[i] > 0) loopcpu = sprintf("%.1f", loops[i] / hz * 1e6 / count[i])
+            printf "%-10s %-11s %11.0f %8.2f %8.2f %10d %8d %10s %8s %8s %9s %9s %8s %8s %8s %8s\n", backend[i], name[i], rate[i],
+                p50[i], p99[i], count[i], bad[i], toTern, toNginx, toSQLite, cpu, loopcpu, written, dbcpu, perTrip, perBatch[i]
         }
     }' "$results"
 echo

@@ -49,12 +49,11 @@ final class EventLoop: Sendable {
         guard !running.exchange(true, ordering: .relaxed) else { return }
         finished.store(false, ordering: .relaxed)
         poller.add(listening, id: Self.listenerID, read: true, write: false, exclusive: true)
-        let thread = Thread { [self] in
+        Thread.detachNewThread { [self] in
+            Thread.current.name = "tern.http"  // what top and a profile call the thread
             run()
             finished.store(true, ordering: .releasing)
         }
-        thread.name = "tern.http"  // what a profile or top names the thread
-        thread.start()
     }
 
     /// No new connections on this loop.

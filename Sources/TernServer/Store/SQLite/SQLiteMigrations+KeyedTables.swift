@@ -22,3 +22,24 @@ extension SQLiteMigrations {
         CREATE INDEX idempotent_answers_age ON idempotent_answers (created_at);
         """
 }
+
+extension SQLiteMigrations {
+    /// Issue 18: `profile_fields` keyed by (profile, name) itself (`WITHOUT ROWID`), for the same
+    /// reason as ``answersByKey``: each field a subscribe, an update or a goal sets was stored in
+    /// three B-trees (the rows, the primary key's index, `profile_fields_value`), now in two; and a
+    /// profile's fields are one range of the table. `profile_fields_value` (name, value) now ends
+    /// with the profile's id instead of a rowid, which is all its query reads from it.
+    static let profileFieldsByKey = """
+        CREATE TABLE profile_fields_by_key (
+            profile_id INTEGER NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (profile_id, name)
+        ) WITHOUT ROWID;
+        INSERT INTO profile_fields_by_key (profile_id, name, value)
+            SELECT profile_id, name, value FROM profile_fields;
+        DROP TABLE profile_fields;
+        ALTER TABLE profile_fields_by_key RENAME TO profile_fields;
+        CREATE INDEX profile_fields_value ON profile_fields (name, value);
+        """
+}
