@@ -211,6 +211,21 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Flushes the main database file to stable storage, as SQLite does at the end of a checkpoint
+    /// that copied the whole log (the VFS's `xSync` on the file this connection has open, found with
+    /// `SQLITE_FCNTL_FILE_POINTER`: SQLite's own descriptor, so its POSIX locks are never touched).
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be found or synced.
+    public func syncDatabaseFile() throws {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let found = sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
+        guard found == SQLITE_OK, let file, let sync = file.pointee.pMethods?.pointee.xSync else {
+            throw SQLiteError(code: found == SQLITE_OK ? SQLITE_MISUSE : found, message: "no database file to sync")
+        }
+        let rc = sync(file, SQLITE_SYNC_NORMAL)
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: "syncing \(path) failed") }
+    }
+
     /// True outside a transaction (also after SQLite rolled one back by itself after an error).
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

@@ -88,6 +88,42 @@ import Testing
         #expect(seen.last > 0 && seen.copied == seen.last, "\(seen)")
     }
 
+    /// The thread syncs the database file after passes that copied frames (so the writer's own
+    /// checkpoint never finds hundreds of milliseconds of copies to sync), at most once per
+    /// `databaseSync`, and not again until a pass copied more.
+    @Test func theCheckpointThreadSyncsTheFileAfterPassesThatCopiedFrames() {
+        let pace = WALCheckpointer.Pace(
+            busy: .milliseconds(5), idle: .milliseconds(250), databaseSync: .milliseconds(25))
+        #expect(pace.syncDatabase(copied: 120, copiedAtLastSync: 40, sinceLastSync: .milliseconds(25)))
+        #expect(!pace.syncDatabase(copied: 120, copiedAtLastSync: 40, sinceLastSync: .milliseconds(24)))
+        #expect(!pace.syncDatabase(copied: 120, copiedAtLastSync: 120, sinceLastSync: .seconds(1)))
+        #expect(!pace.syncDatabase(copied: 0, copiedAtLastSync: 40, sinceLastSync: .seconds(1)))
+        // The log started over: fewer frames copied than at the last sync, still new copies.
+        #expect(pace.syncDatabase(copied: 8, copiedAtLastSync: 40, sinceLastSync: .seconds(1)))
+    }
+
+    /// While a writer keeps the log growing (its own checkpoint off), the thread's passes are
+    /// followed by syncs of the database file, through SQLite's own file handle.
+    @Test func theCheckpointThreadSyncsTheFileWhileTheLogGrows() throws {
+        let directory = try TemporaryDirectory(prefix: "sqlite-checkpoint-sync")
+        defer { directory.remove() }
+        let path = directory.path("tern.sqlite")
+        let writer = try SQLiteDatabase(path: path)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        let checkpointer = try WALCheckpointer(
+            path: path, pace: .init(busy: .milliseconds(2), idle: .milliseconds(250), databaseSync: .milliseconds(5)))
+        defer { checkpointer.stop() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        var index = 0
+        while checkpointer.databaseSyncs < 3, ContinuousClock.now < deadline {
+            try writer.run("INSERT INTO t (v) VALUES (?)", [String(repeating: "x", count: 500) + "\(index)"])
+            index += 1
+            if index % 50 == 0 { usleep(1_000) }
+        }
+        #expect(checkpointer.databaseSyncs >= 3, "\(index) inserts")
+    }
+
     /// Reads have a connection of their own: one runs while a write holds the writer (and does not
     /// see that write before it commits), and the next read sees the write once it was answered.
     @Test func aReadRunsWhileAWriteHoldsTheWriterAndSeesItOnceCommitted() async throws {

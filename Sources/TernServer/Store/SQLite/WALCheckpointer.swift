@@ -16,6 +16,13 @@ import TernSQLite
 /// the log grows (``Pace``): every 250 ms, the writer's checkpoints copied up to a quarter of a
 /// second of writes and took up to 40 ms, push/subscribe's p99 at 50 connections was 33–38 ms; every
 /// 5 ms, 13–17 ms, at the same rate.
+///
+/// A pass that copies only part of the log leaves the pages it wrote to the database file unsynced
+/// (SQLite syncs that file only when a checkpoint copied the whole log), so they piled up in the
+/// page cache until the writer's checkpoint synced them all: under `push/subscribe` some 400 ms of
+/// copies each time, 15–35 ms of `fdatasync` on the writer's thread every 400 ms, the requests'
+/// p99. This thread syncs the file itself after its passes (``Pace/databaseSync``), so what the
+/// writer's sync still finds is the last few milliseconds of copies.
 final class WALCheckpointer: Sendable {
     /// Pages the WAL may hold before the writer checkpoints by itself (64 MiB of 4 KiB pages).
     /// That checkpoint copies only what this thread has not yet, but it syncs the log and the
@@ -33,20 +40,41 @@ final class WALCheckpointer: Sendable {
     struct Pace: Equatable {
         var busy: Duration = .milliseconds(5)
         var idle: Duration = .milliseconds(250)
+        /// How long pages a pass copied may wait in the page cache before this thread syncs the
+        /// database file (at most once per pass). Every 25 ms under `push/subscribe`, 1–4 ms each.
+        var databaseSync: Duration = .milliseconds(25)
 
         func wait(after previous: Duration, logChanged: Bool) -> Duration {
             logChanged ? busy : min(idle, max(busy, previous * 2))
         }
+
+        /// Whether to sync the database file after a pass: it holds copies no sync has covered
+        /// (`copied`, the log's frames copied so far, moved since the last sync), and the last sync
+        /// was `databaseSync` ago or longer. A pass cannot tell whether it copied the whole log
+        /// (it reports the log as it found it, not what the writer added meanwhile), so after one
+        /// that did, and SQLite synced the file itself, this sync finds little to write.
+        func syncDatabase(copied: Int64, copiedAtLastSync: Int64, sinceLastSync: Duration) -> Bool {
+            copied > 0 && copied != copiedAtLastSync && sinceLastSync >= databaseSync
+        }
     }
 
-    private let state: Mutex<(database: SQLiteDatabase?, stopped: Bool)>
+    private struct State {
+        var database: SQLiteDatabase?
+        var stopped = false
+        var databaseSyncs = 0
+    }
+
+    private let state: Mutex<State>
 
     init(path: String, pace: Pace = Pace()) throws {
-        state = Mutex((try SQLiteDatabase(path: path), false))
+        state = Mutex(State(database: try SQLiteDatabase(path: path)))
         let thread = Thread { [self] in run(pace: pace) }
         thread.name = "tern.store.checkpoint"
         thread.start()
     }
+
+    /// How many times this thread synced the database file after a pass that left part of the log.
+    var databaseSyncs: Int { state.withLock { $0.databaseSyncs } }
 
     /// Stops the thread and closes its connection (waits for a checkpoint in progress).
     func stop() {
@@ -59,13 +87,29 @@ final class WALCheckpointer: Sendable {
     private func run(pace: Pace) {
         var wait = pace.busy
         var lastLog: Int64 = -1
+        var copiedAtLastSync: Int64 = 0
+        var lastSync = ContinuousClock.now
         while true {
             usleep(UInt32(wait.components.seconds * 1_000_000 + wait.components.attoseconds / 1_000_000_000_000))
             let round = state.withLock { state -> (stopped: Bool, log: Int64?) in
                 guard !state.stopped, let database = state.database else { return (true, nil) }
                 // One row: busy, frames in the log, frames copied. Busy or failing: no row, and the
                 // next round (or the writer's own checkpoint) catches up.
-                return (false, try? database.queryFirst("PRAGMA wal_checkpoint(PASSIVE)")?.int(1))
+                guard let row = try? database.queryFirst("PRAGMA wal_checkpoint(PASSIVE)"),
+                    let log = row.int(1), let copied = row.int(2)
+                else { return (false, nil) }
+                let now = ContinuousClock.now
+                if pace.syncDatabase(copied: copied, copiedAtLastSync: copiedAtLastSync, sinceLastSync: now - lastSync)
+                {
+                    // A failed sync is tried again after the next pass; the writer's checkpoint
+                    // syncs the file before the log starts over in any case.
+                    if (try? database.syncDatabaseFile()) != nil {
+                        copiedAtLastSync = copied
+                        lastSync = now
+                        state.databaseSyncs += 1
+                    }
+                }
+                return (false, log)
             }
             if round.stopped { return }
             wait = pace.wait(after: wait, logChanged: round.log != lastLog)
