@@ -285,8 +285,10 @@ public final class SQLiteDatabase {
         return statement
     }
 
+    /// Binds every parameter of `statement` anew. No `sqlite3_clear_bindings` first: the count must
+    /// match, so each value of a kept statement's previous call is replaced (clearing them was 2 %
+    /// of the store writer's time under `push/subscribe`).
     private func bind(_ statement: OpaquePointer, _ parameters: [any SQLiteBindable]) throws {
-        sqlite3_clear_bindings(statement)
         guard Int(sqlite3_bind_parameter_count(statement)) == parameters.count else {
             throw SQLiteError(
                 code: SQLITE_RANGE,
