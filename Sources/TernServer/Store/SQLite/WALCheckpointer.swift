@@ -73,7 +73,7 @@ final class WALCheckpointer: Sendable {
         thread.start()
     }
 
-    /// How many times this thread synced the database file after a pass that left part of the log.
+    /// How many times this thread synced the database file itself after a pass (tests).
     var databaseSyncs: Int { state.withLock { $0.databaseSyncs } }
 
     /// Stops the thread and closes its connection (waits for a checkpoint in progress).
