@@ -69,6 +69,35 @@ import Testing
         try db.run("INSERT INTO a (v, w) VALUES (1, 'x')")
     }
 
+    /// A kept statement's values are bound anew on each call, so nothing of a call's values, a
+    /// NULL's place included, is left over from the call before.
+    @Test func aKeptStatementTakesEachCallsValuesAndNoneOfThePreviousOnes() throws {
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("kept.sqlite").path)
+        try db.execute("CREATE TABLE t (k INTEGER, s TEXT, b BLOB)")
+        let insert = "INSERT INTO t VALUES (?, ?, ?)"
+        try db.run(insert, [1, "first", Data([1])])
+        try db.run(insert, [2, String?.none, Data?.none])
+        try db.run(insert, [3, "third", Data([3])])
+        let rows = try db.query("SELECT k, s, b FROM t ORDER BY k")
+        #expect(
+            rows.map { $0.values } == [
+                [.integer(1), .text("first"), .blob(Data([1]))],
+                [.integer(2), .null, .null],
+                [.integer(3), .text("third"), .blob(Data([3]))],
+            ])
+    }
+
+    /// The database file of a connection syncs through SQLite's own handle; an in-memory database
+    /// has no file, and says so.
+    @Test func syncingTheDatabaseFileWorksOnAFileAndFailsWithoutOne() throws {
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("sync.sqlite").path)
+        try db.execute("CREATE TABLE t (v INTEGER)")
+        try db.run("INSERT INTO t VALUES (1)")
+        try db.syncDatabaseFile()
+        let memory = try SQLiteDatabase(path: ":memory:")
+        #expect(throws: SQLiteError.self) { try memory.syncDatabaseFile() }
+    }
+
     @Test func wrongParameterCountIsAnError() throws {
         let db = try SQLiteDatabase(path: directory.appendingPathComponent("d.sqlite").path)
         try db.execute("CREATE TABLE t (v INTEGER)")
