@@ -39,6 +39,12 @@
 #                                             # database spent its time in (pg_stat_statements)
 #   BACKENDS=sqlite bench/server/run.sh       # default: "sqlite postgresql" when PostgreSQL's server
 #                                             # programs are installed, else "sqlite"
+#   AUTOGROUP=0 bench/server/run.sh           # Linux's kernel.sched_autogroup_enabled for the run
+#                                             # (root; put back at the end). The default leaves the
+#                                             # machine's setting, printed under the table. With it
+#                                             # on, every PostgreSQL process is a scheduling group of
+#                                             # its own (each calls setsid) while tern and wrk share
+#                                             # one: see docs/scaling.md, "PostgreSQL's stalls".
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
 #       (for a toolchain whose LLVM crashes on the release build: see bench/inapp/run.sh)
 #
@@ -93,6 +99,13 @@ need nginx nginx
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
+autogroup_file=/proc/sys/kernel/sched_autogroup_enabled
+autogroup_before=""
+if [ -n "${AUTOGROUP:-}" ]; then
+    [ -w "$autogroup_file" ] || { echo "bench: AUTOGROUP needs Linux and root (to write $autogroup_file)" >&2; exit 1; }
+    [ "$AUTOGROUP" = 0 ] || [ "$AUTOGROUP" = 1 ] || { echo "bench: AUTOGROUP is 0 or 1, not '$AUTOGROUP'" >&2; exit 1; }
+fi
+
 if [ -n "${TERN_BIN:-}" ]; then
     binary=$TERN_BIN
 else
@@ -106,12 +119,17 @@ work=$(mktemp -d -t tern-bench-XXXXXX)
 pg_dir=""
 pids=()
 cleanup() {
+    [ -z "$autogroup_before" ] || echo "$autogroup_before" >"$autogroup_file"
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     [ -z "$pg_dir" ] || scripts/postgres.sh stop "$pg_dir"
     if [ "${KEEP:-0}" = 1 ]; then echo "== kept $work (server logs, data)"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+if [ -n "${AUTOGROUP:-}" ]; then
+    autogroup_before=$(cat "$autogroup_file")
+    echo "$AUTOGROUP" >"$autogroup_file"
+fi
 
 # nginx: one worker, a constant JSON answer, no access log.
 nginx_port=$(free_port)
@@ -383,5 +401,7 @@ cat "$notes"
 echo "tern: $SERVER_THREADS HTTP threads, log level $LOG_LEVEL; nginx: 1 worker; wrk: $WRK_THREADS threads," \
     "$CONNECTIONS keep-alive connections, $DURATION per route after a $WARMUP warm-up per server; $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores," \
     "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+[ ! -r "$autogroup_file" ] ||
+    echo "scheduler: kernel.sched_autogroup_enabled = $(cat "$autogroup_file")$([ -z "$autogroup_before" ] || echo " for this run (AUTOGROUP; $autogroup_before before and after)")"
 [[ " $BACKENDS " != *" postgresql "* ]] ||
     echo "postgresql: scripts/postgres.sh's throwaway cluster on this machine (fsync off), the server's default pool"
