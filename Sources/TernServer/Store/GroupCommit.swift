@@ -24,10 +24,17 @@ protocol BatchingBackend {
     /// True for a backend error that says the write lost a race and may simply run again (a
     /// deadlock or serialization failure on PostgreSQL; SQLite has one writer and never says so).
     func mayRunAgain(_ error: any Error) -> Bool
+    /// True when a batch should first run without savepoints, and only a batch in which a write
+    /// failed runs again with one around each write (``GroupCommit``). Right where a failed
+    /// statement aborts the whole transaction anyway and a savepoint is a subtransaction with a
+    /// cost of its own: PostgreSQL. SQLite keeps what a failed write wrote before it failed, so
+    /// its writes always need their savepoints.
+    var savepointsOnlyAfterAFailure: Bool { get }
 }
 
 extension BatchingBackend {
     func mayRunAgain(_ error: any Error) -> Bool { false }
+    var savepointsOnlyAfterAFailure: Bool { false }
 }
 
 /// How writes are grouped: at most `maxWrites` in one transaction, and a writer that finds fewer
@@ -187,6 +194,10 @@ extension GroupCommitWriter {
 /// batch-mate's sake. A write that lost a race with another connection's transaction (a deadlock:
 /// two batches locking the same rows in other orders) is not failed for it: it runs again alone
 /// once its batch has committed and let go of its locks, up to ``attempts`` times in all.
+///
+/// On a backend whose savepoints cost more than a rare second run
+/// (``BatchingBackend/savepointsOnlyAfterAFailure``), a batch first runs without them; only when a
+/// write fails is it rolled back and run again, each write under its own savepoint as above.
 enum GroupCommit {
     /// How many times a write that lost a race runs before its error is the answer.
     static let attempts = 4
@@ -195,6 +206,48 @@ enum GroupCommit {
         if batch.count == 1 {
             return applyAlone(batch[0], on: backend)
         }
+        if backend.savepointsOnlyAfterAFailure {
+            switch applyWithoutSavepoints(batch, on: backend) {
+            case .committed:
+                return batch.forEach { $0.succeed() }
+            case .commitFailed:
+                // As when a batch with savepoints cannot commit: each write runs alone.
+                return batch.forEach { applyAlone($0, on: backend) }
+            case .aWriteFailed:
+                break  // rolled back: run again below, each write under its own savepoint
+            }
+        }
+        applyWithSavepoints(batch, on: backend)
+    }
+
+    private enum Outcome {
+        case committed, aWriteFailed, commitFailed
+    }
+
+    /// The batch in one transaction with no savepoint: the first write that throws rolls it all
+    /// back (nothing is answered yet), for the caller to run it again with savepoints.
+    private static func applyWithoutSavepoints(
+        _ batch: [any BatchedWrite], on backend: some BatchingBackend
+    ) -> Outcome {
+        do {
+            try backend.beginBatch()
+            for write in batch {
+                try write.apply(backend.transaction)
+            }
+        } catch {
+            backend.rollbackBatch()
+            return .aWriteFailed
+        }
+        do {
+            try backend.commitBatch()
+        } catch {
+            backend.rollbackBatch()
+            return .commitFailed
+        }
+        return .committed
+    }
+
+    private static func applyWithSavepoints(_ batch: [any BatchedWrite], on backend: some BatchingBackend) {
         var failures: [ObjectIdentifier: any Error] = [:]
         var again: Set<ObjectIdentifier> = []
         do {

@@ -90,9 +90,10 @@ import Testing
         #expect(names == ["app", "good-0", "good-1", "good-2", "good-3", "good-4"])
     }
 
-    /// The same on PostgreSQL, whose batches send each write's RELEASE with the next write's
-    /// SAVEPOINT or with the COMMIT: the writes before and after a failed one, and the last one
-    /// before the COMMIT, are kept; the failed ones leave nothing.
+    /// The same on PostgreSQL, whose batches run first without savepoints and, when a write
+    /// failed, again with one around each write, sending each write's RELEASE with the next
+    /// write's SAVEPOINT or with the COMMIT: the writes before and after a failed one, and the last
+    /// one before the COMMIT, are kept; the failed ones leave nothing.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func oneBadWriteInsideABatchFailsAloneWhileItsBatchMatesCommitOnPostgres() async throws {
         let url = try PostgresTestDatabase.freshSchemaURL()
@@ -101,6 +102,15 @@ import Testing
         let setup = Self.projectHolding("rt_taken", name: "app", now: 1)
         GroupCommit.apply([setup], on: backend)
         #expect(setup.outcome == .succeeded)
+
+        // A batch whose writes all succeed commits once, with no savepoint.
+        let clean = (0..<4).map { index in
+            Probe { tx in _ = try tx.createProject(name: "clean-\(index)", audience: nil, now: 2) }
+        }
+        GroupCommit.apply(clean, on: backend)
+        #expect(clean.allSatisfy { $0.outcome == .succeeded })
+        #expect(clean.map(\.runs) == [1, 1, 1, 1])
+        #expect(backend.savepointsTaken == 0)
 
         for round in 0..<2 {
             let good = (0..<5).map { index in
@@ -114,11 +124,16 @@ import Testing
                 round == 0
                 ? [good[0], conflicting, good[1], good[2], invalid, good[3], good[4]]
                 : [good[0], good[1], conflicting, good[2], good[3], good[4], invalid]
+            let savepointsBefore = backend.savepointsTaken
             GroupCommit.apply(batch, on: backend)
 
             #expect(good.allSatisfy { $0.outcome == .succeeded }, "round \(round)")
-            // Each ran once: the batch committed as one, nothing in it ran again alone.
-            #expect(batch.map(\.runs) == Array(repeating: 1, count: batch.count), "round \(round)")
+            // The writes up to the first failure ran twice (without savepoints, then with them),
+            // the others once; the batch with savepoints committed as one, nothing ran alone.
+            let firstFailure = batch.firstIndex { $0 === conflicting }!
+            #expect(
+                batch.map(\.runs) == batch.indices.map { $0 <= firstFailure ? 2 : 1 }, "round \(round)")
+            #expect(backend.savepointsTaken - savepointsBefore == batch.count, "round \(round)")
             guard case .failed(let reason) = conflicting.outcome else {
                 Issue.record("the conflicting write was answered \(conflicting.outcome)")
                 return
@@ -128,7 +143,9 @@ import Testing
         }
         let reader = try PostgresConnection(url: url)
         let names = try reader.query("SELECT name FROM projects ORDER BY id").compactMap { $0.string(0) }
-        #expect(names == ["app"] + (0..<2).flatMap { round in (0..<5).map { "good-\(round)-\($0)" } })
+        #expect(
+            names == ["app"] + (0..<4).map { "clean-\($0)" }
+                + (0..<2).flatMap { round in (0..<5).map { "good-\(round)-\($0)" } })
         // The batches' connection is outside any transaction: a statement of its own commits alone.
         let after = Probe { tx in _ = try tx.createProject(name: "after", audience: nil, now: 3) }
         GroupCommit.apply([after], on: backend)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Group commit on one pooled PostgreSQL connection, the same seam as SQLite's (``BatchingBackend``):
-/// `BEGIN` once per batch, a savepoint around each write, one `COMMIT`. A batch that finds its
+/// `BEGIN` once per batch, the writes, one `COMMIT`; a savepoint around each write only when the
+/// batch runs again after one of its writes failed (``savepointsOnlyAfterAFailure``). A batch that finds its
 /// connection gone (the server restarted since it was last used) runs its writes again on a new
 /// connection, so nothing is lost to a stale connection.
 ///
@@ -52,7 +53,18 @@ final class PostgresBatching: BatchingBackend {
         connection.holdUntilNext("SET LOCAL lock_timeout = '\(Self.lockTimeout)'")
     }
 
+    /// A savepoint is a subtransaction: two more statements a write, a transaction id of its own
+    /// for each write that writes, and past 64 of those in one transaction every other session's
+    /// snapshot has to look ids up in `pg_subtrans`. A failed statement aborts the whole
+    /// transaction here, so what a failed write wrote goes with the batch's rollback; the batch
+    /// runs again with savepoints only then.
+    var savepointsOnlyAfterAFailure: Bool { true }
+
+    /// Savepoints taken by this connection's batches (tests: a batch without a failure takes none).
+    private(set) var savepointsTaken = 0
+
     func savepoint() throws {
+        savepointsTaken += 1
         connection.holdUntilNext("SAVEPOINT tern_write")
     }
 
