@@ -339,6 +339,11 @@ measure() {
     local ignored
     ignored=$(curl -fs "$root/metrics" | sed -n 's/^tern_push_events_ignored_total{reason="\([a-z_]*\)"} \([0-9]*\).*/\2 \1/p' | paste -sd, -)
     echo "$backend event/push: $(($(wc -l <"$push_ids") * 2)) distinct reports prepared; ignored: ${ignored:-none}" >>"$notes"
+    if [ "$backend" = postgresql ]; then
+        # Batches rolled back for a write's failure and run again with a savepoint per write.
+        echo "$backend write batches run again with savepoints (all routes):" \
+            "$(curl -fs "$root/metrics" | sed -n 's/^tern_db_batches_run_again_total \([0-9]*\).*/\1/p')" >>"$notes"
+    fi
     local peak_kib
     peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
     echo "$backend tern server peak memory (VmHWM): $((peak_kib / 1024)) MiB" >>"$notes"

@@ -30,11 +30,15 @@ protocol BatchingBackend {
     /// cost of its own: PostgreSQL. SQLite keeps what a failed write wrote before it failed, so
     /// its writes always need their savepoints.
     var savepointsOnlyAfterAFailure: Bool { get }
+    /// A batch run without savepoints was rolled back for a write's failure and runs again with
+    /// them (a count for `/metrics`).
+    func willRunAgainWithSavepoints()
 }
 
 extension BatchingBackend {
     func mayRunAgain(_ error: any Error) -> Bool { false }
     var savepointsOnlyAfterAFailure: Bool { false }
+    func willRunAgainWithSavepoints() {}
 }
 
 /// How writes are grouped: at most `maxWrites` in one transaction, and a writer that finds fewer
@@ -214,7 +218,7 @@ enum GroupCommit {
                 // As when a batch with savepoints cannot commit: each write runs alone.
                 return batch.forEach { applyAlone($0, on: backend) }
             case .aWriteFailed:
-                break  // rolled back: run again below, each write under its own savepoint
+                backend.willRunAgainWithSavepoints()  // rolled back: below, each under its savepoint
             }
         }
         applyWithSavepoints(batch, on: backend)

@@ -98,7 +98,8 @@ import Testing
     func oneBadWriteInsideABatchFailsAloneWhileItsBatchMatesCommitOnPostgres() async throws {
         let url = try PostgresTestDatabase.freshSchemaURL()
         await (try PostgresStore(url: url, poolSize: 1)).close()
-        let backend = try PostgresBatching(slot: PostgresConnectionSlot(url: url), stats: PostgresStats())
+        let stats = PostgresStats()
+        let backend = try PostgresBatching(slot: PostgresConnectionSlot(url: url), stats: stats)
         let setup = Self.projectHolding("rt_taken", name: "app", now: 1)
         GroupCommit.apply([setup], on: backend)
         #expect(setup.outcome == .succeeded)
@@ -111,6 +112,7 @@ import Testing
         #expect(clean.allSatisfy { $0.outcome == .succeeded })
         #expect(clean.map(\.runs) == [1, 1, 1, 1])
         #expect(backend.savepointsTaken == 0)
+        #expect(stats.batchesRunAgainCount == 0)
 
         for round in 0..<2 {
             let good = (0..<5).map { index in
@@ -134,6 +136,7 @@ import Testing
             #expect(
                 batch.map(\.runs) == batch.indices.map { $0 <= firstFailure ? 2 : 1 }, "round \(round)")
             #expect(backend.savepointsTaken - savepointsBefore == batch.count, "round \(round)")
+            #expect(stats.batchesRunAgainCount == UInt64(round + 1), "counted for /metrics")
             guard case .failed(let reason) = conflicting.outcome else {
                 Issue.record("the conflicting write was answered \(conflicting.outcome)")
                 return
@@ -150,6 +153,8 @@ import Testing
         let after = Probe { tx in _ = try tx.createProject(name: "after", audience: nil, now: 3) }
         GroupCommit.apply([after], on: backend)
         #expect(try reader.query("SELECT name FROM projects WHERE name = 'after'").count == 1)
+        #expect(
+            stats.render(inUse: 0, size: 1, waiting: 0, waits: 0).contains("\ntern_db_batches_run_again_total 2\n"))
     }
 
     @Test func aBatchThatCannotCommitRunsEachWriteAlone() async throws {

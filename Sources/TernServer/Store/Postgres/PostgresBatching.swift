@@ -60,6 +60,8 @@ final class PostgresBatching: BatchingBackend {
     /// runs again with savepoints only then.
     var savepointsOnlyAfterAFailure: Bool { true }
 
+    func willRunAgainWithSavepoints() { stats.recordBatchRunAgain() }
+
     /// Savepoints taken by this connection's batches (tests: a batch without a failure takes none).
     private(set) var savepointsTaken = 0
 

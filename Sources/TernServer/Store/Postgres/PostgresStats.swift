@@ -19,6 +19,15 @@ final class PostgresStats: Sendable {
     /// How many times the connections counted here waited for the server so far.
     var roundTripCount: UInt64 { roundTrips.load(ordering: .relaxed) }
 
+    private let batchesRunAgain = Atomic<UInt64>(0)
+
+    /// A batch of writes ran again with savepoints after one of its writes failed
+    /// (``GroupCommit``): each such run repeats the batch's writes up to the failure.
+    func recordBatchRunAgain() { batchesRunAgain.add(1, ordering: .relaxed) }
+
+    /// Batches run again with savepoints so far.
+    var batchesRunAgainCount: UInt64 { batchesRunAgain.load(ordering: .relaxed) }
+
     /// One claim transaction's statements, `seconds` long, that took `rows` deliveries.
     func recordClaim(seconds: Double, rows: Int) {
         state.withLock { state in
@@ -46,6 +55,10 @@ final class PostgresStats: Sendable {
         out += "# HELP tern_db_round_trips_total Times this node's connections waited for PostgreSQL's answer.\n"
         out += "# TYPE tern_db_round_trips_total counter\n"
         out += "tern_db_round_trips_total \(roundTripCount)\n"
+        out += "# HELP tern_db_batches_run_again_total Write batches run again with a savepoint per write"
+        out += " after one of their writes failed.\n"
+        out += "# TYPE tern_db_batches_run_again_total counter\n"
+        out += "tern_db_batches_run_again_total \(batchesRunAgainCount)\n"
         out += "# HELP tern_outbox_claim_seconds Time one outbox claim spends in the database.\n"
         out += "# TYPE tern_outbox_claim_seconds histogram\n"
         var cumulative: UInt64 = 0
