@@ -58,20 +58,34 @@ import Testing
             ])
     }
 
+    /// A writer on a new file in `directory` whose own checkpoint is off (only `WALCheckpointer`
+    /// copies its log), with an empty table `t` for ``insertRow(_:with:)``.
+    static func writerWithoutItsOwnCheckpoint(
+        in directory: TemporaryDirectory
+    ) throws -> (path: String, writer: SQLiteDatabase) {
+        let path = directory.path("tern.sqlite")
+        let writer = try SQLiteDatabase(path: path)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        return (path, writer)
+    }
+
+    /// One row of about 500 bytes into `t`, committed alone: a frame or more in the log each.
+    static func insertRow(_ index: Int, with writer: SQLiteDatabase) throws {
+        try writer.run("INSERT INTO t (v) VALUES (?)", [String(repeating: "x", count: 500) + "\(index)"])
+    }
+
     /// While the writer's own checkpoint is off, the thread alone copies what a write added to the log
     /// into the file: the WAL index's checkpoint record (`nBackfill`, at byte 96 of the `-shm` file)
     /// reaches the log's last frame (`mxFrame`, at byte 16).
     @Test func theCheckpointThreadCopiesTheLogIntoTheFile() async throws {
         let directory = try TemporaryDirectory(prefix: "sqlite-checkpoint")
         defer { directory.remove() }
-        let path = directory.path("tern.sqlite")
-        let writer = try SQLiteDatabase(path: path)
-        try writer.execute("PRAGMA wal_autocheckpoint = 0")
-        try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        let (path, writer) = try Self.writerWithoutItsOwnCheckpoint(in: directory)
         let checkpointer = try WALCheckpointer(path: path)
         defer { checkpointer.stop() }
         for index in 0..<200 {
-            try writer.run("INSERT INTO t (v) VALUES (?)", [String(repeating: "x", count: 500) + "\(index)"])
+            try Self.insertRow(index, with: writer)
         }
         func frames() throws -> (last: UInt32, copied: UInt32) {
             let index = try Data(contentsOf: URL(fileURLWithPath: path + "-shm"))
@@ -107,17 +121,14 @@ import Testing
     @Test func theCheckpointThreadSyncsTheFileWhileTheLogGrows() throws {
         let directory = try TemporaryDirectory(prefix: "sqlite-checkpoint-sync")
         defer { directory.remove() }
-        let path = directory.path("tern.sqlite")
-        let writer = try SQLiteDatabase(path: path)
-        try writer.execute("PRAGMA wal_autocheckpoint = 0")
-        try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        let (path, writer) = try Self.writerWithoutItsOwnCheckpoint(in: directory)
         let checkpointer = try WALCheckpointer(
             path: path, pace: .init(busy: .milliseconds(2), idle: .milliseconds(250), databaseSync: .milliseconds(5)))
         defer { checkpointer.stop() }
         let deadline = ContinuousClock.now + .seconds(20)
         var index = 0
         while checkpointer.databaseSyncs < 3, ContinuousClock.now < deadline {
-            try writer.run("INSERT INTO t (v) VALUES (?)", [String(repeating: "x", count: 500) + "\(index)"])
+            try Self.insertRow(index, with: writer)
             index += 1
             if index % 50 == 0 { usleep(1_000) }
         }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Group commit on one pooled PostgreSQL connection, the same seam as SQLite's (``BatchingBackend``):
 /// `BEGIN` once per batch, the writes, one `COMMIT`; a savepoint around each write only when the
-/// batch runs again after one of its writes failed (``savepointsOnlyAfterAFailure``). A batch that finds its
-/// connection gone (the server restarted since it was last used) runs its writes again on a new
-/// connection, so nothing is lost to a stale connection.
+/// batch runs again after one of its writes failed (``savepointsOnlyAfterAFailure``). A batch that
+/// finds its connection gone (the server restarted since it was last used) runs its writes again on
+/// a new connection, so nothing is lost to a stale connection.
 ///
 /// Every statement is a round trip to the server, and on this path the round trips are the cost
 /// (the profile of `push/subscribe` on PostgreSQL: the connection's send and its wait for the
