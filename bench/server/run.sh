@@ -45,6 +45,10 @@
 #                                             # on, every PostgreSQL process is a scheduling group of
 #                                             # its own (each calls setsid) while tern and wrk share
 #                                             # one: see docs/scaling.md, "PostgreSQL's stalls".
+#   DB_DELAY_MS=0.25 bench/server/run.sh      # PostgreSQL as if on another host: tern reaches it
+#                                             # through bench/lib/delay_proxy.py, which holds each
+#                                             # chunk that long each way (a round trip 0.5 ms more;
+#                                             # the proxy's own CPU comes out of the same two cores)
 #   BUILD_FLAGS="-Xswiftc -Xfrontend -Xswiftc -disable-llvm-optzns" bench/server/run.sh
 #       (for a toolchain whose LLVM crashes on the release build: see bench/inapp/run.sh)
 #
@@ -104,6 +108,10 @@ autogroup_before=""
 if [ -n "${AUTOGROUP:-}" ]; then
     [ -w "$autogroup_file" ] || { echo "bench: AUTOGROUP needs Linux and root (to write $autogroup_file)" >&2; exit 1; }
     [ "$AUTOGROUP" = 0 ] || [ "$AUTOGROUP" = 1 ] || { echo "bench: AUTOGROUP is 0 or 1, not '$AUTOGROUP'" >&2; exit 1; }
+fi
+if [ -n "${DB_DELAY_MS:-}" ] && ! [[ "$DB_DELAY_MS" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+    echo "bench: DB_DELAY_MS is milliseconds each way, like 0.25, not '$DB_DELAY_MS'" >&2
+    exit 1
 fi
 
 if [ -n "${TERN_BIN:-}" ]; then
@@ -286,7 +294,17 @@ measure() {
     if [ "$backend" = postgresql ]; then
         pg_dir=$(mktemp -d /tmp/tern-bench-pg.XXXXXX)
         pg_url=$(scripts/postgres.sh start "$pg_dir")
-        store_args=(--database "$pg_url")
+        local tern_pg_url=$pg_url
+        if [ -n "${DB_DELAY_MS:-}" ]; then
+            local proxy_port
+            proxy_port=$(free_port)
+            python3 bench/lib/delay_proxy.py "$proxy_port" 127.0.0.1 "$(cat "$pg_dir/port")" "$DB_DELAY_MS" \
+                >"$work/delay-proxy.out" 2>&1 &
+            pids+=($!)
+            for _ in $(seq 1 100); do grep -q ready "$work/delay-proxy.out" && break; sleep 0.05; done
+            tern_pg_url=${pg_url/:$(cat "$pg_dir/port")\//:$proxy_port/}
+        fi
+        store_args=(--database "$tern_pg_url")
     fi
     # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
     "$binary" serve --port 0 --data "$data" "${store_args[@]}" --bench-routes --threads "$SERVER_THREADS" \
@@ -409,4 +427,5 @@ echo "tern: $SERVER_THREADS HTTP threads, log level $LOG_LEVEL; nginx: 1 worker;
 [ ! -r "$autogroup_file" ] ||
     echo "scheduler: kernel.sched_autogroup_enabled = $(cat "$autogroup_file")$([ -z "$autogroup_before" ] || echo " for this run (AUTOGROUP; $autogroup_before before and after)")"
 [[ " $BACKENDS " != *" postgresql "* ]] ||
-    echo "postgresql: scripts/postgres.sh's throwaway cluster on this machine (fsync off), the server's default pool"
+    echo "postgresql: scripts/postgres.sh's throwaway cluster on this machine (fsync off), the server's default pool$(
+        [ -z "${DB_DELAY_MS:-}" ] || echo "; tern reached it through bench/lib/delay_proxy.py, $DB_DELAY_MS ms each way")"

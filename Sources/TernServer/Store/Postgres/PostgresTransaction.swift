@@ -6,8 +6,8 @@ import TernSQLite
 /// written once for both backends, in `Store/SQL` (and beside their feature,
 /// `…/SQLTransaction+….swift`): placeholders are `?` in both, values are stored in the same
 /// canonical text and JSON forms, so the two backends answer alike. Here is what PostgreSQL does
-/// its own way: ids come back through `RETURNING`, and several nodes share the database, so some
-/// reads lock their rows.
+/// its own way: ids come back through `RETURNING` (a profile's is reserved ahead), and several nodes
+/// share the database, so some reads lock their rows.
 struct PostgresTransaction: SQLTransaction {
     let database: PostgresConnection
     /// False in a read-only transaction, where rows cannot be locked.
@@ -22,6 +22,19 @@ struct PostgresTransaction: SQLTransaction {
             throw StoreError.backend("an insert returned no id: \(sql.prefix(60))")
         }
         return id
+    }
+
+    /// A new profile, its id reserved ahead (``PostgresConnection/reservedId(_:)``) and its insert
+    /// held to go with the write's next statement: a new device's subscribe waits for its reads
+    /// only.
+    func createProfile(dbId: Int64, publicId: String, now: Int64) throws -> Profile {
+        let id = try database.reservedId("profiles")
+        try database.runBeforeNext(
+            """
+            INSERT INTO profiles (id, public_id, db_id, is_test, skip_triggers, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [id, publicId, dbId, false, false, now, now])
+        return Profile(id: id, publicId: publicId, dbId: dbId, createdAt: now, updatedAt: now)
     }
 
     /// Messages due take turns (`claimInTurns`), each claim timed for `/metrics`.
