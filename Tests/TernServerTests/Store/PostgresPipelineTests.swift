@@ -72,6 +72,48 @@ struct PostgresPipelineTests {
         #expect(stats.roundTripCount == expired + 1, "an expired block is not used")
     }
 
+    /// A write guarded by its held read's `whenNone` condition carries that read in one round trip:
+    /// when the read answers rows, the write changed nothing and the rows are the answer; when it
+    /// answers none, the write ran. Without the guard's carrier, the read went alone first.
+    @Test func aWriteGuardedByTheHeldReadsConditionCarriesItInOneRoundTrip() throws {
+        let stats = PostgresStats()
+        let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL(), stats: stats)
+        try connection.execute("CREATE TABLE answers (k TEXT PRIMARY KEY); CREATE TABLE written (k TEXT)")
+        try connection.execute("INSERT INTO answers VALUES ('answered')")
+        try connection.execute("BEGIN")
+        func attempt(_ key: String) throws -> (FoundOrRan<[PostgresRow], Int>, trips: Int) {
+            let before = stats.roundTripCount
+            let outcome = try connection.unlessRead(
+                "SELECT k FROM answers WHERE k = ?", [key], whenNone: "NOT EXISTS (SELECT 1 FROM answers WHERE k = ?)"
+            ) {
+                let none = try #require(connection.heldReadNone, "the read waits to go")
+                return try connection.runCarryingHeldRead(
+                    "INSERT INTO written SELECT ? WHERE " + none.condition, [key] + none.parameters)
+            }
+            #expect(connection.heldReadNone == nil, "the read went")
+            return (outcome, Int(stats.roundTripCount - before))
+        }
+        _ = try attempt("warm")  // the statements prepared in the pipeline: no round trip more
+
+        let repeated = try attempt("answered")
+        guard case .found(let rows) = repeated.0 else {
+            Issue.record("the stored row was not found")
+            return
+        }
+        #expect(rows.first?.string(0) == "answered")
+        #expect(repeated.trips == 1)
+        let fresh = try attempt("fresh")
+        guard case .ran(let inserted) = fresh.0 else {
+            Issue.record("the write did not run")
+            return
+        }
+        #expect(inserted == 1)
+        #expect(fresh.trips == 1)
+        let written = try connection.query("SELECT k FROM written ORDER BY k").compactMap { $0.string(0) }
+        #expect(written == ["fresh", "warm"], "the answered key's write inserted nothing")
+        try connection.execute("ROLLBACK")
+    }
+
     @Test func aHeldStatementThatFailsIsThrownByTheNextAndKeptForTheBatch() throws {
         let connection = try PostgresConnection(url: try PostgresTestDatabase.freshSchemaURL())
         try connection.execute("BEGIN")
@@ -398,8 +440,8 @@ struct PostgresPipelineTests {
         }
         #expect(fields["_fname"] == .string("Ada"), "the held insert of the fields was written")
 
-        // A device's report of a delivery: the stored answer's lookup (alone: a write comes first)
-        // and one insert that finds the delivery's recipient itself.
+        // A device's report of a delivery: one insert that finds the delivery's recipient itself
+        // and carries the stored answer's lookup (it inserts nothing when there is an answer).
         let resourceId = server.bootstrap.resourceId
         let pushIds = try await store.write { tx in
             let subscriptions = try (0..<3).map { attempt in
@@ -423,7 +465,7 @@ struct PostgresPipelineTests {
             let reply = try await report(pushIds[attempt], "open")
             #expect(reply.status == 200)
         }
-        #expect(reportTrips == 1 + 2, "a device's report")
+        #expect(reportTrips == 1 + 1, "a device's report")
         let counted = try await store.read { tx in try tx.pushEvents(messageId: pushIds[0]) }.map(\.type)
         #expect(counted == [.delivery, .open])
     }

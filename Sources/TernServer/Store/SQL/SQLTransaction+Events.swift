@@ -52,16 +52,20 @@ extension SQLTransaction {
     ) throws -> Bool {
         guard let (publicId, deliveryId) = PushRecipient.parse(pushId) else { return false }
         // The recipient's lookup (`pushRecipient`) and the insert in one statement: on PostgreSQL a
-        // report was three round trips with the stored answer's lookup, now two.
-        return try database.run(
+        // report was three round trips with the stored answer's lookup, then two. Guarded by that
+        // lookup's condition while it waits (`heldReadNone`), the insert goes with it: one.
+        let unanswered = database.heldReadNone
+        return try database.runCarryingHeldRead(
             """
             INSERT INTO push_events (resource_id, profile_id, message_id, type, time, received_at)
             SELECT s.resource_id, s.profile_id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM deliveries d
             JOIN messages m ON m.id = d.message_id
             JOIN subscriptions s ON s.id = d.subscription_id
-            WHERE d.id = ? AND m.public_id = ? AND (s.resource_id = ? OR s.profile_id = ?)
+            WHERE d.id = ? AND m.public_id = ? AND (s.resource_id = ? OR s.profile_id = ?)\(unanswered.map { " AND " + $0.condition } ?? "")
             ON CONFLICT (resource_id, message_id, type) DO NOTHING
-            """, [pushId, type.rawValue, time, receivedAt, deliveryId, publicId, resourceId, profileId]
+            """,
+            [pushId, type.rawValue, time, receivedAt, deliveryId, publicId, resourceId, profileId]
+                + (unanswered?.parameters ?? [])
         ) > 0
     }
 
@@ -106,7 +110,10 @@ extension SQLTransaction {
     func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws
         -> FoundOrRan<StoredAnswer, Value>
     {
-        switch try database.unlessRead(Self.storedAnswerQuery, [scope, key], write) {
+        switch try database.unlessRead(
+            Self.storedAnswerQuery, [scope, key],
+            whenNone: "NOT EXISTS (SELECT 1 FROM idempotent_answers WHERE scope = ? AND key = ?)", write)
+        {
         case .found(let rows): return .found(Self.storedAnswer(rows[0]))
         case .ran(let value): return .ran(value)
         }
