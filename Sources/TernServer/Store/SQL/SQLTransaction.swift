@@ -32,15 +32,15 @@ protocol SQLConnection {
     /// Runs `body`, a write's statements, unless `sql`, a read, answers rows; then returns those
     /// instead, and nothing `body` did is kept but reads. The same as reading first: SQLite does
     /// (a read costs no round trip); PostgreSQL sends the read with `body`'s first read, in one
-    /// round trip (``PostgresConnection/readWithNextRead(_:_:whenNone:)``). `whenNone`, if given, is
-    /// an SQL condition with the read's parameters, true exactly when the read answers no rows
+    /// round trip (``PostgresConnection/readWithNextRead(_:_:whenNone:)``). `whenNone`, if given,
+    /// is an SQL condition with the read's parameters, true exactly when the read answers no rows
     /// (``heldReadNone``).
     func unlessRead<Value>(
         _ sql: String, _ parameters: [any SQLiteBindable], whenNone: String?, _ body: () throws -> Value
     ) throws -> FoundOrRan<[Row], Value>
-    /// While the read of ``unlessRead(_:_:whenNone:_:)`` waits to go (PostgreSQL, before a statement
-    /// carried it), its `whenNone` condition and parameters: a write whose `WHERE` adds them
-    /// changes nothing when the read answers rows, and runs with it in one round trip
+    /// While the read of ``unlessRead(_:_:whenNone:_:)`` waits to go (PostgreSQL, before a
+    /// statement carried it), its `whenNone` condition and parameters: a write whose `WHERE` adds
+    /// them changes nothing when the read answers rows, and runs with it in one round trip
     /// (``runCarryingHeldRead(_:_:)``). Nil on SQLite, where the read ran first.
     var heldReadNone: (condition: String, parameters: [any SQLiteBindable])? { get }
     /// Runs a write whose `WHERE` holds ``heldReadNone``; returns how many rows it changed.
