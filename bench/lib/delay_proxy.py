@@ -6,7 +6,8 @@ benchmarks on one machine (Linux's netem needs a kernel module containers rarely
 
 Prints "ready" once listening. Each direction keeps its chunks in order, each sent DELAY_MS after it
 arrived, so a round trip through the proxy takes twice DELAY_MS more. It costs CPU of its own (a
-Python callback per chunk): figures through it are for comparing builds in the same run.
+Python callback per chunk): figures through it are for comparing builds in the same run. asyncio
+sets TCP_NODELAY on both sockets itself.
 """
 import asyncio
 import collections
@@ -69,7 +70,6 @@ async def main():
     class Client(Side):
         def connection_made(self, transport):
             super().connection_made(transport)
-            transport.get_extra_info("socket").setsockopt(6, 1, 1)  # TCP_NODELAY
             transport.pause_reading()
             loop.create_task(self.connect())
 
@@ -77,7 +77,6 @@ async def main():
             to_server, to_client = self.outgoing, Direction(loop, delay)
             to_client.transport = self.transport
             server_transport, _ = await loop.create_connection(lambda: Side(to_client), host, port)
-            server_transport.get_extra_info("socket").setsockopt(6, 1, 1)
             to_server.transport = server_transport
             to_server.flush()
             self.transport.resume_reading()

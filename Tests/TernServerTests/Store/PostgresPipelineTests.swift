@@ -72,7 +72,7 @@ struct PostgresPipelineTests {
         #expect(stats.roundTripCount == expired + 1, "an expired block is not used")
     }
 
-    /// A write guarded by its held read's `whenNone` condition carries that read in one round trip:
+    /// A write guarded by its held read's absence carries that read in one round trip:
     /// when the read answers rows, the write changed nothing and the rows are the answer; when it
     /// answers none, the write ran. Without the guard's carrier, the read went alone first.
     @Test func aWriteGuardedByTheHeldReadsConditionCarriesItInOneRoundTrip() throws {
@@ -84,7 +84,7 @@ struct PostgresPipelineTests {
         func attempt(_ key: String) throws -> (FoundOrRan<[PostgresRow], Int>, trips: Int) {
             let before = stats.roundTripCount
             let outcome = try connection.unlessRead(
-                "SELECT k FROM answers WHERE k = ?", [key], whenNone: "NOT EXISTS (SELECT 1 FROM answers WHERE k = ?)"
+                "SELECT k FROM answers WHERE k = ?", [key]
             ) {
                 let none = try #require(connection.heldReadNone, "the read waits to go")
                 return try connection.runCarryingHeldRead(

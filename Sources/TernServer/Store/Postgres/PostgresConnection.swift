@@ -20,10 +20,10 @@ final class PostgresConnection {
         /// A batch's own statement (`SAVEPOINT`, `RELEASE`), held with ``holdUntilNext(_:)``: when
         /// it fails, the batch did, not the write that carried it.
         var control = false
-        /// A read held with ``PostgresConnection/readWithNextRead(_:_:whenNone:)``: its rows are
+        /// A read held with ``PostgresConnection/readWithNextRead(_:_:)``: its rows are
         /// kept.
         var readAhead = false
-        /// A write guarded by the held read's ``PostgresConnection/heldReadNone`` condition
+        /// A write guarded by the held read's absence (``PostgresConnection/heldReadNone``)
         /// (``PostgresConnection/runCarryingHeldRead(_:_:)``): it may carry that read, as a read
         /// does.
         var carriesHeldRead = false
@@ -33,10 +33,10 @@ final class PostgresConnection {
         var isRead: Bool { sql.utf8.starts(with: "SELECT ".utf8) }
     }
 
-    /// A read held to go with the write's next read (``readWithNextRead(_:_:whenNone:)``): held,
+    /// A read held to go with the write's next read (``readWithNextRead(_:_:)``): held,
     /// not sent yet; or answered, with its rows, until ``takeReadAhead()``.
     private enum ReadAhead {
-        case held
+        case held(sql: String, parameters: [any SQLiteBindable])
         case answered([PostgresRow])
     }
 
@@ -46,11 +46,8 @@ final class PostgresConnection {
     private var held: [Statement] = []
     /// The first held statement that failed when it went, until ``takeHeldFailure()``.
     private var heldFailure: PostgresError?
-    /// The write's held read, if it has one (``readWithNextRead(_:_:whenNone:)``).
+    /// The write's held read, if it has one (``readWithNextRead(_:_:)``).
     private var readAhead: ReadAhead?
-    /// The condition true when the held read answers no rows, and its parameters, if the write
-    /// gave one (``heldReadNone``).
-    private var readAheadNone: (condition: String, parameters: [any SQLiteBindable])?
     /// Where the connection counts the times it waited for the server (`/metrics`), if anywhere.
     private let stats: PostgresStats?
     let url: String
@@ -120,31 +117,24 @@ final class PostgresConnection {
     /// read (a subscribe's, an update's: the token's holders) pays one round trip less, and a
     /// repeat still changes nothing, as only reads ran. A statement that is not a read (a write,
     /// a held write, a statement without parameters) sends the held read alone first, and stops
-    /// the same way before it runs, unless it carries `whenNone` (``runCarryingHeldRead(_:_:)``).
-    /// When the read that carried it fails, that failure is the write's, and the held read's rows
-    /// are dropped.
-    ///
-    /// - Parameter whenNone: An SQL condition with the read's parameters, true exactly when the
-    ///   read answers no rows (`NOT EXISTS (…)`), that a write can add to its `WHERE`
-    ///   (``heldReadNone``).
-    func readWithNextRead(
-        _ sql: String, _ parameters: [any SQLiteBindable], whenNone: String? = nil
-    ) throws(PostgresError) {
+    /// the same way before it runs, unless its `WHERE` holds the read's absence
+    /// (``runCarryingHeldRead(_:_:)``). When the read that carried it fails, that failure is the
+    /// write's, and the held read's rows are dropped.
+    func readWithNextRead(_ sql: String, _ parameters: [any SQLiteBindable]) throws(PostgresError) {
         try sendReadAhead()
         held.append(Statement(sql: sql, parameters: parameters, prepared: true, readAhead: true))
-        readAhead = .held
-        readAheadNone = whenNone.map { ($0, parameters) }
+        readAhead = .held(sql: sql, parameters: parameters)
     }
 
-    /// While the write's held read waits to go (no statement carried it yet), the condition its
-    /// ``readWithNextRead(_:_:whenNone:)`` gave, true when that read answers no rows, with its
+    /// While the write's held read waits to go (no statement carried it yet), a condition true
+    /// exactly when that read answers no rows (`NOT EXISTS (` the read `)`), with the read's
     /// parameters. A write whose `WHERE` adds it changes nothing when the read answers rows, so
     /// it can carry the read (``runCarryingHeldRead(_:_:)``) instead of sending it alone first: a
     /// device's report of a delivery, whose first statement is its insert, waits for one round
     /// trip, not two.
     var heldReadNone: (condition: String, parameters: [any SQLiteBindable])? {
-        guard case .held = readAhead else { return nil }
-        return readAheadNone
+        guard case .held(let sql, let parameters) = readAhead else { return nil }
+        return ("NOT EXISTS (\(sql))", parameters)
     }
 
     /// Runs a write whose `WHERE` holds ``heldReadNone`` (taken just before), with the held read in
@@ -158,20 +148,17 @@ final class PostgresConnection {
         return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
-    /// The rows of the read held with ``readWithNextRead(_:_:whenNone:)`` (sent now, alone, when no
+    /// The rows of the read held with ``readWithNextRead(_:_:)`` (sent now, alone, when no
     /// read carried it yet), and the connection's statements run again. Empty when there is none.
     func takeReadAhead() throws(PostgresError) -> [PostgresRow] {
-        defer {
-            readAhead = nil
-            readAheadNone = nil
-        }
+        defer { readAhead = nil }
         if case .held = readAhead { try sendReadAhead(stopping: false) }
         guard case .answered(let rows) = readAhead else { return [] }
         return rows
     }
 
     /// What a statement throws once the write's held read answered rows
-    /// (``readWithNextRead(_:_:whenNone:)``).
+    /// (``readWithNextRead(_:_:)``).
     static let readAheadAnswered = PostgresError(
         sqlState: "TRA01", message: "the write's held read answered rows: the write stops (takeReadAhead)")
 
@@ -199,7 +186,6 @@ final class PostgresConnection {
         held = []
         heldFailure = nil
         readAhead = nil
-        readAheadNone = nil
     }
 
     /// Ids taken from tables' identity sequences ahead of their inserts (``reservedId(_:)``), by

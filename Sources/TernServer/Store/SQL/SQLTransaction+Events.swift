@@ -110,10 +110,7 @@ extension SQLTransaction {
     func unlessAnswered<Value>(scope: String, key: String, _ write: () throws -> Value) throws
         -> FoundOrRan<StoredAnswer, Value>
     {
-        switch try database.unlessRead(
-            Self.storedAnswerQuery, [scope, key],
-            whenNone: "NOT EXISTS (SELECT 1 FROM idempotent_answers WHERE scope = ? AND key = ?)", write)
-        {
+        switch try database.unlessRead(Self.storedAnswerQuery, [scope, key], write) {
         case .found(let rows): return .found(Self.storedAnswer(rows[0]))
         case .ran(let value): return .ran(value)
         }

@@ -32,16 +32,14 @@ protocol SQLConnection {
     /// Runs `body`, a write's statements, unless `sql`, a read, answers rows; then returns those
     /// instead, and nothing `body` did is kept but reads. The same as reading first: SQLite does
     /// (a read costs no round trip); PostgreSQL sends the read with `body`'s first read, in one
-    /// round trip (``PostgresConnection/readWithNextRead(_:_:whenNone:)``). `whenNone`, if given,
-    /// is an SQL condition with the read's parameters, true exactly when the read answers no rows
-    /// (``heldReadNone``).
+    /// round trip (``PostgresConnection/readWithNextRead(_:_:)``).
     func unlessRead<Value>(
-        _ sql: String, _ parameters: [any SQLiteBindable], whenNone: String?, _ body: () throws -> Value
+        _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
     ) throws -> FoundOrRan<[Row], Value>
-    /// While the read of ``unlessRead(_:_:whenNone:_:)`` waits to go (PostgreSQL, before a
-    /// statement carried it), its `whenNone` condition and parameters: a write whose `WHERE` adds
-    /// them changes nothing when the read answers rows, and runs with it in one round trip
-    /// (``runCarryingHeldRead(_:_:)``). Nil on SQLite, where the read ran first.
+    /// While the read of ``unlessRead(_:_:_:)`` waits to go (PostgreSQL, before a statement
+    /// carried it), a condition true exactly when it answers no rows, with its parameters: a write
+    /// whose `WHERE` adds them changes nothing when the read answers rows, and runs with it in one
+    /// round trip (``runCarryingHeldRead(_:_:)``). Nil on SQLite, where the read ran first.
     var heldReadNone: (condition: String, parameters: [any SQLiteBindable])? { get }
     /// Runs a write whose `WHERE` holds ``heldReadNone``; returns how many rows it changed.
     @discardableResult func runCarryingHeldRead(_ sql: String, _ parameters: [any SQLiteBindable]) throws -> Int
@@ -167,7 +165,7 @@ extension SQLiteDatabase: SQLConnection {
     func runBeforeNext(_ sql: String, _ parameters: [any SQLiteBindable]) throws { try run(sql, parameters) }
 
     func unlessRead<Value>(
-        _ sql: String, _ parameters: [any SQLiteBindable], whenNone: String?, _ body: () throws -> Value
+        _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
     ) throws -> FoundOrRan<[SQLiteRow], Value> {
         let rows = try query(sql, parameters)
         return rows.isEmpty ? .ran(try body()) : .found(rows)
@@ -182,9 +180,9 @@ extension SQLiteDatabase: SQLConnection {
 extension PostgresRow: SQLRow {}
 extension PostgresConnection: SQLConnection {
     func unlessRead<Value>(
-        _ sql: String, _ parameters: [any SQLiteBindable], whenNone: String?, _ body: () throws -> Value
+        _ sql: String, _ parameters: [any SQLiteBindable], _ body: () throws -> Value
     ) throws -> FoundOrRan<[PostgresRow], Value> {
-        try readWithNextRead(sql, parameters, whenNone: whenNone)
+        try readWithNextRead(sql, parameters)
         let value: Value
         do {
             value = try body()
