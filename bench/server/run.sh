@@ -197,7 +197,7 @@ notes="$work/notes"
 . bench/lib/postgres-statements.sh
 if [ -n "${STATEMENTS:-}" ]; then
     # The cluster loads pg_stat_statements, counting the triggers' and foreign keys' statements too.
-    export POSTGRES_OPTS="${POSTGRES_OPTS:-} -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+    export POSTGRES_OPTS="${POSTGRES_OPTS:-} -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on"
 fi
 db_ticks() {
     if [ "$1" != postgresql ] || [ -z "${pg_dir:-}" ]; then echo -; return; fi

@@ -236,6 +236,43 @@ import Testing
         }
     }
 
+    /// Statements a send and a new device's subscribe run on every call are planned a few times and
+    /// then keep their generic plan on the connection, as the plan tests above assume: the fan-out's
+    /// insert for a message the statistics have not seen (they hold an older message's deliveries,
+    /// as a server's do when a campaign starts), and a block of reserved ids. Each looked cheaper
+    /// planned for its values (a new message has no deliveries; 32 rows against a guessed
+    /// thousand), so PostgreSQL planned it again on every call.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aFanOutsInsertAndAReservedIdBlockKeepTheirGenericPlansOnPostgres() async throws {
+        let url = try await PostgresConnection.migratedSchema()
+        let plans = try await offThePool {
+            let connection = try PostgresConnection(url: url)
+            try connection.execute(
+                """
+                SET session_replication_role = replica;
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                    SELECT 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
+                ANALYZE deliveries
+                """)
+            connection.reservedIdsLifetime = .zero
+            for run in 0..<8 {
+                let targets = (0..<64).flatMap { row -> [any SQLiteBindable] in
+                    [Int64(100_000 + run * 64 + row), "ios-apns", "new-\(run)-\(row)"]
+                }
+                let written = try connection.query(
+                    DeliveryTexts.insertLeased[.postgres][64], targets + [Int64(2), Int64(0), Int64(2)])
+                #expect(written.count == 64)
+                _ = try connection.reservedId("profiles")
+            }
+            return try connection.query("SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements")
+                .map { (statement: $0.string(0) ?? "", generic: $0.int(1) ?? 0, custom: $0.int(2) ?? 0) }
+        }
+        for needle in ["INSERT INTO deliveries", "generate_series"] {
+            let statement = try #require(plans.first { $0.statement.contains(needle) }, "\(plans)")
+            #expect(statement.generic >= 3 && statement.custom <= 5, "\(needle): \(statement)")
+        }
+    }
+
     /// The final outcomes' arguments for `rows` outcomes (SQL literals): id, message, attempt.
     private static func outcomeArguments(rows: Int) -> [String] {
         Array(repeating: ["1", "1", "1"], count: rows).flatMap { $0 }

@@ -75,8 +75,14 @@ enum DeliveryTexts {
     ///   index, and each one's delivery by key, as `LATERAL` subqueries with a `LIMIT`, which
     ///   PostgreSQL plans for one row at a time. As a nested `NOT EXISTS`, it joined every delivery
     ///   of the message for each statement (its statistics put a dozen deliveries on a message that
-    ///   had thousands). Binds per row: subscription, provider, token; then the message, the time
-    ///   and the message again.
+    ///   had thousands). The message the deliveries are probed for is a subquery, not the bare
+    ///   parameter: PostgreSQL costs a plan for the message it is given by its statistics, where a
+    ///   message being fanned out is new and has no deliveries, so that plan always looked cheaper
+    ///   than the generic one and each statement was planned again, a third of its own time
+    ///   (docs/scaling.md, "A plan for every fan-out statement"). A subquery's value is unknown to
+    ///   every plan alike, so the connection keeps the generic one after its first few runs.
+    ///   Binds per row: subscription, provider, token; then the message, the time and the message
+    ///   again.
     static func insert(rows: Int, _ dialect: SQLDialect) -> String {
         switch dialect {
         case .sqlite:
@@ -94,7 +100,8 @@ enum DeliveryTexts {
             LEFT JOIN LATERAL (
                 SELECT held.id FROM subscriptions s
                 CROSS JOIN LATERAL (
-                    SELECT d.id FROM deliveries d WHERE d.message_id = ? AND d.subscription_id = s.id LIMIT 1) held
+                    SELECT d.id FROM deliveries d
+                    WHERE d.message_id = (SELECT CAST(? AS BIGINT)) AND d.subscription_id = s.id LIMIT 1) held
                 WHERE s.provider = t.provider AND s.token = t.token
                 LIMIT 1) reached ON TRUE
             WHERE reached.id IS NULL
