@@ -12,7 +12,9 @@
 # again on the full tables.
 # Then it prints, from pg_stat_statements, each statement's calls, mean time, rows and shared buffers
 # read per call (the figure that does not depend on the machine's noise: a walk shows as thousands of
-# buffers for a few rows), and the plans auto_explain logged for calls over SLOW_MS.
+# buffers for a few rows), the statements planned on most of their calls (with PLAN_CACHE_MODE=auto,
+# a prepared statement PostgreSQL keeps planning for its values), and the plans auto_explain logged
+# for calls over SLOW_MS.
 #
 # The forced mode reaches the statements tern runs unprepared too (the audience filters, a deliveries
 # page), which a server in PostgreSQL's default mode plans for each call's values:
@@ -54,7 +56,8 @@ fi
 echo "== a fresh PostgreSQL cluster with pg_stat_statements and auto_explain (calls over ${SLOW_MS} ms)"
 url=$(POSTGRES_OPTS="-c shared_preload_libraries=pg_stat_statements,auto_explain \
 -c auto_explain.log_min_duration=${SLOW_MS}ms -c auto_explain.log_analyze=on -c auto_explain.log_buffers=on \
--c pg_stat_statements.max=5000 -c pg_stat_statements.track_utility=off" scripts/postgres.sh start "$work/pg" | tail -1)
+-c pg_stat_statements.max=5000 -c pg_stat_statements.track_utility=off \
+-c pg_stat_statements.track_planning=on" scripts/postgres.sh start "$work/pg" | tail -1)
 psql_() { PGPASSWORD=tern psql -X -q -v ON_ERROR_STOP=1 "${url%%\?*}" "$@"; }
 psql_ -c "CREATE EXTENSION pg_stat_statements" -c "ALTER DATABASE tern_test SET plan_cache_mode = $PLAN_CACHE_MODE"
 
@@ -82,6 +85,19 @@ SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms, round(max_exec_time:
 FROM pg_stat_statements
 WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND calls > 0
 ORDER BY (shared_blks_hit + shared_blks_read)::numeric / calls DESC
+LIMIT $TOP"
+
+echo "== statements planned on most of their calls (8 or more calls), by planning time"
+echo "   A prepared statement here keeps getting plans for its values instead of its generic one"
+echo "   (docs/scaling.md, \"A plan for every fan-out statement\"); with PLAN_CACHE_MODE=auto that is"
+echo "   what a server does. Statements tern runs unprepared (the audience filters, a deliveries page)"
+echo "   are planned on every call by design."
+psql_ -P pager=off -c "
+SELECT calls, plans, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS exec_ms,
+       left(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '^SELECT .*? FROM ', 'SELECT … FROM '), 200) AS statement
+FROM pg_stat_statements
+WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND calls >= 8 AND plans * 2 > calls
+ORDER BY total_plan_time DESC
 LIMIT $TOP"
 
 echo "== calls over ${SLOW_MS} ms (auto_explain): each statement once, with its slowest call's plan"
