@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TernProtocol
 import TernTestSupport
 import Testing
@@ -50,6 +51,42 @@ import Testing
             let alone = try await fixture.store.read { try $0.pushState(subscriptionId: subscription.id) }
             #expect(together[subscription.id] == alone)
         }
+    }
+
+    /// A token marked invalid by another connection while a device's update of it is between its
+    /// read and its write (PostgreSQL): the update is newer than the mark, so the subscription stays
+    /// pushable, as it would with the two one after the other in either order. The update's read
+    /// locks the row, so the mark's update of `pushable` waits for it and then finds it newer.
+    /// Without the lock the mark went first and the update, having read `pushable` 1, left it 0.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func anUpdateBetweenItsReadAndItsWriteKeepsATokenMarkedMeanwhilePushable() async throws {
+        let fixture = try await StoreFixture(.postgres)
+        defer { Task { await fixture.finish() } }
+        let subscription = try #require(try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 1).first)
+        var newer = subscription
+        newer.updatedAt = 300
+        newer.fields = ["plan": .string("pro")]
+        let (store, update, marked) = (fixture.store, newer, Flag())
+        _ = try await store.write { tx in
+            try tx.updateSubscription(update)  // its read now; its write goes with the commit
+            Task {
+                _ = try await store.write {
+                    try $0.markTokenInvalid(provider: .apns, token: "t0", reason: "Unregistered", since: nil, now: 200)
+                }
+                marked.set()
+            }
+            // The mark either finishes first (no lock) or waits for this commit: a moment, well
+            // within the lock timeout a batch's write waits (`PostgresBatching.lockTimeout`, 200 ms).
+            let deadline = Date().addingTimeInterval(0.15)
+            while !marked.isSet, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        for _ in 0..<500 where !marked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(marked.isSet)
+        let candidates = try await store.read {
+            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 10)
+        }
+        #expect(candidates.map(\.subscription.id) == [subscription.id], "the fan-out reads it as pushable")
+        #expect(candidates.first?.subscription.updatedAt == 300)
     }
 
     @Test(arguments: StoreFactory.all)
@@ -143,4 +180,13 @@ import Testing
         let counts = try await fixture.store.read { try $0.pushEventCounts(messageIdPrefix: "m1.") }
         #expect(counts == [.delivery: 2, .open: 1])
     }
+}
+
+/// A flag set once on one thread and read on another.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    var isSet: Bool { value.withLock { $0 } }
+
+    func set() { value.withLock { $0 = true } }
 }

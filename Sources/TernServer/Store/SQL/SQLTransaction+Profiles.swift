@@ -202,13 +202,18 @@ extension SQLTransaction {
     /// `pushable` the write would give it (its invalid-token mark is looked up there), and each
     /// group that differs is named: the address (channel, provider, token), `is_test`, the built-in
     /// field columns, `pushable`. The rest is not indexed and is always written.
+    ///
+    /// The read locks the row (``lockedForTheWrite``): an invalid-token mark that another connection
+    /// committed between the read and the write set `pushable` to 0, which the write, having read
+    /// 1 and not naming it, then left on a row it made newer than the mark: a subscribed device
+    /// the fan-out skipped until its next write.
     func updateSubscription(_ s: Subscription) throws {
         guard
             let stored = try database.queryFirst(
                 """
                 SELECT channel, provider, token, is_test, pushable, \(BuiltInColumns.pushableSQL),
                     \(BuiltInColumns.names.joined(separator: ", "))
-                FROM subscriptions WHERE id = ?
+                FROM subscriptions WHERE id = ?\(Self.lockedForTheWrite)
                 """, BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt) + [s.id])
         else { return }  // gone meanwhile: as an UPDATE of no row, nothing to write
         var columns = "status = ?, fields = ?, cats = ?, priority = ?, cc_data = ?, client_time = ?, updated_at = ?, "

@@ -93,6 +93,16 @@ extension SQLTransaction {
         }
     }
 
+    /// Locks the rows a read returns until the transaction ends, for a write that decides what to
+    /// write from them: ` FOR UPDATE` on PostgreSQL, where another connection could change them
+    /// between the read and the write; nothing on SQLite, whose one writer is the only one.
+    static var lockedForTheWrite: String {
+        switch dialect {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
     /// `column` (a flag) is false, in the words of the backend's partial indexes (SQLite's
     /// `column = 0` on an INTEGER, PostgreSQL's `NOT column` on a BOOLEAN), so that they apply.
     /// A flag that is true reads bare in both: `WHERE column`.
