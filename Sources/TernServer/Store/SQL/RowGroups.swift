@@ -78,7 +78,7 @@ enum DeliveryTexts {
     ///   had thousands). The message the deliveries are probed for is a subquery, not the bare
     ///   parameter: PostgreSQL costs a plan for the message it is given by its statistics, where a
     ///   message being fanned out is new and has no deliveries, so that plan always looked cheaper
-    ///   than the generic one and each statement was planned again, a third of its own time
+    ///   than the generic one and each statement was planned again, a quarter of its own time
     ///   (docs/scaling.md, "A plan for every fan-out statement"). A subquery's value is unknown to
     ///   every plan alike, so the connection keeps the generic one after its first few runs.
     ///   Binds per row: subscription, provider, token; then the message, the time and the message
