@@ -69,7 +69,8 @@ public protocol DeliveryQueries {
     func pushStates(subscriptionIds: [Int64]) throws -> [Int64: PushState]
 
     /// Marks a token invalid, unless a subscription with it was written after `since` (ms): the device
-    /// registered it again. Returns true when marked.
+    /// registered it again. The mark holds for the token's writes up to `since` (up to `now` without
+    /// one), and a later mark already there stays. Returns true when marked.
     func markTokenInvalid(provider: PushProvider, token: String, reason: String, since: Int64?, now: Int64) throws
         -> Bool
     /// When the token was marked invalid and why, if it is.

@@ -39,9 +39,9 @@ import Testing
         let marked = try await fixture.store.read {
             try $0.pushCandidates(projectId: projectId, provider: .apns, token: "t1")
         }
-        #expect(marked.map(\.invalidMarkedAt) == [50])
+        #expect(marked.map(\.invalidMarkedAt) == [2], "the mark holds up to the provider's moment")
         let state = try await fixture.store.read { try $0.pushState(subscriptionId: subscriptions[1].id) }
-        #expect(state?.invalidMarkedAt == 50 && state?.invalidReason == "Unregistered" && state?.token == "t1")
+        #expect(state?.invalidMarkedAt == 2 && state?.invalidReason == "Unregistered" && state?.token == "t1")
         #expect(try await fixture.store.read { try $0.pushState(subscriptionId: 999_999) } == nil)
         // A claim's subscriptions are read together: each as alone, a missing one left out, a repeat once.
         let ids = subscriptions.map(\.id) + [999_999, subscriptions[0].id]
@@ -51,6 +51,44 @@ import Testing
             let alone = try await fixture.store.read { try $0.pushState(subscriptionId: subscription.id) }
             #expect(together[subscription.id] == alone)
         }
+    }
+
+    /// A provider's answer that a token died at a moment marks it up to that moment: a registration
+    /// of the token written after it stays valid though it is recorded after the mark (a request
+    /// that began before the answer came), and a mark for an earlier moment that arrives later does
+    /// not move it back. With the mark at the time of recording, that registration was taken for
+    /// the dead token's and skipped by every fan-out until its next write.
+    @Test(arguments: StoreFactory.all)
+    func aTokenDiesAtTheProvidersMomentNotWhenItsAnswerIsRecorded(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let subscription = try #require(try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 1).first)
+        let store = fixture.store
+        #expect(
+            try await store.write {
+                try $0.markTokenInvalid(provider: .apns, token: "t0", reason: "Unregistered", since: 10, now: 50)
+            })
+        #expect(try await store.read { try $0.invalidTokenMark(provider: .apns, token: "t0") }?.markedAt == 10)
+        #expect(
+            try await store.read { try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 9) }.isEmpty)
+        // An earlier moment, recorded later: the mark stays at 10.
+        #expect(
+            try await store.write {
+                try $0.markTokenInvalid(provider: .apns, token: "t0", reason: "Unregistered", since: 5, now: 60)
+            })
+        #expect(try await store.read { try $0.invalidTokenMark(provider: .apns, token: "t0") }?.markedAt == 10)
+
+        var registered = subscription
+        registered.updatedAt = 30  // after the provider's moment, before the answer was recorded
+        let update = registered
+        try await store.write { try $0.updateSubscription(update) }
+        let candidates = try await store.read {
+            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 9)
+        }
+        #expect(candidates.map(\.subscription.id) == [subscription.id])
+        #expect(candidates.first?.tokenIsInvalid == false)
+        let state = try await store.read { try $0.pushState(subscriptionId: subscription.id) }
+        #expect(state?.tokenIsInvalid == false)
     }
 
     /// A token marked invalid by another connection while a device's update of it is between its

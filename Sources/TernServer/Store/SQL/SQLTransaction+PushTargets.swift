@@ -14,15 +14,21 @@ extension SQLTransaction {
                 [provider.rawValue, token])?.int(0)
             if let newest, newest > since { return false }
         }
+        // The mark holds for the writes up to the provider's moment, or up to now without one. At
+        // now, a registration written after the provider's moment that committed after the read
+        // above (another connection's, on PostgreSQL, or a request of the same batch that began
+        // before this one) was taken for the token before its death. A mark already later stays.
+        let markedAt = min(since ?? now, now)
         try database.run(
             """
             INSERT INTO invalid_tokens (provider, token, reason, marked_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (provider, token) DO UPDATE SET reason = excluded.reason, marked_at = excluded.marked_at
-            """, [provider.rawValue, token, reason, now])
-        // Audiences count only pushable subscriptions: the mark holds for every write up to now.
+            ON CONFLICT (provider, token) DO UPDATE SET reason = excluded.reason,
+                marked_at = \(Self.larger("invalid_tokens.marked_at", "excluded.marked_at"))
+            """, [provider.rawValue, token, reason, markedAt])
+        // Audiences count only pushable subscriptions: the mark holds for every write up to it.
         try database.run(
             "UPDATE subscriptions SET pushable = 0 WHERE provider = ? AND token = ? AND updated_at <= ? AND pushable = 1",
-            [provider.rawValue, token, now])
+            [provider.rawValue, token, markedAt])
         return true
     }
 

@@ -103,6 +103,14 @@ extension SQLTransaction {
         }
     }
 
+    /// The larger of two values: `MAX(a, b)` in SQLite, `GREATEST(a, b)` in PostgreSQL.
+    static func larger(_ a: String, _ b: String) -> String {
+        switch dialect {
+        case .sqlite: "MAX(\(a), \(b))"
+        case .postgres: "GREATEST(\(a), \(b))"
+        }
+    }
+
     /// `column` (a flag) is false, in the words of the backend's partial indexes (SQLite's
     /// `column = 0` on an INTEGER, PostgreSQL's `NOT column` on a BOOLEAN), so that they apply.
     /// A flag that is true reads bare in both: `WHERE column`.
