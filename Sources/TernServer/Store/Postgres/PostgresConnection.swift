@@ -20,12 +20,11 @@ final class PostgresConnection {
         /// A batch's own statement (`SAVEPOINT`, `RELEASE`), held with ``holdUntilNext(_:)``: when
         /// it fails, the batch did, not the write that carried it.
         var control = false
-        /// A read held with ``PostgresConnection/readWithNextRead(_:_:)``: its rows are
-        /// kept.
+        /// A read held with ``PostgresConnection/readWithNextRead(_:_:)``: its rows are kept.
         var readAhead = false
-        /// A write guarded by the held read's absence (``PostgresConnection/heldReadNone``)
-        /// (``PostgresConnection/runCarryingHeldRead(_:_:)``): it may carry that read, as a read
-        /// does.
+        /// A write guarded by the held read's absence (``PostgresConnection/heldReadNone``, run
+        /// with ``PostgresConnection/runCarryingHeldRead(_:_:)``): it may carry that read, as a
+        /// read does.
         var carriesHeldRead = false
 
         /// Whether the statement only reads: one a held read may go with (nothing it does needs
@@ -33,8 +32,8 @@ final class PostgresConnection {
         var isRead: Bool { sql.utf8.starts(with: "SELECT ".utf8) }
     }
 
-    /// A read held to go with the write's next read (``readWithNextRead(_:_:)``): held,
-    /// not sent yet; or answered, with its rows, until ``takeReadAhead()``.
+    /// A read held to go with the write's next read (``readWithNextRead(_:_:)``): held, not sent
+    /// yet; or answered, with its rows, until ``takeReadAhead()``.
     private enum ReadAhead {
         case held(sql: String, parameters: [any SQLiteBindable])
         case answered([PostgresRow])
@@ -143,13 +142,11 @@ final class PostgresConnection {
     /// like any.
     @discardableResult
     func runCarryingHeldRead(_ sql: String, _ parameters: [any SQLiteBindable]) throws(PostgresError) -> Int {
-        let result = try execute(Statement(sql: sql, parameters: parameters, prepared: true, carriesHeldRead: true))
-        defer { PQclear(result) }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
+        changedRows(try execute(Statement(sql: sql, parameters: parameters, prepared: true, carriesHeldRead: true)))
     }
 
-    /// The rows of the read held with ``readWithNextRead(_:_:)`` (sent now, alone, when no
-    /// read carried it yet), and the connection's statements run again. Empty when there is none.
+    /// The rows of the read held with ``readWithNextRead(_:_:)`` (sent now, alone, when no read
+    /// carried it yet), and the connection's statements run again. Empty when there is none.
     func takeReadAhead() throws(PostgresError) -> [PostgresRow] {
         defer { readAhead = nil }
         if case .held = readAhead { try sendReadAhead(stopping: false) }
@@ -157,8 +154,7 @@ final class PostgresConnection {
         return rows
     }
 
-    /// What a statement throws once the write's held read answered rows
-    /// (``readWithNextRead(_:_:)``).
+    /// What a statement throws once the write's held read answered rows (``readWithNextRead(_:_:)``).
     static let readAheadAnswered = PostgresError(
         sqlState: "TRA01", message: "the write's held read answered rows: the write stops (takeReadAhead)")
 
@@ -228,7 +224,11 @@ final class PostgresConnection {
     /// Runs a statement; returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> Int {
-        let result = try execute(Statement(sql: sql, parameters: parameters, prepared: true))
+        changedRows(try execute(Statement(sql: sql, parameters: parameters, prepared: true)))
+    }
+
+    /// How many rows a write's result says it changed; frees the result.
+    private func changedRows(_ result: OpaquePointer?) -> Int {
         defer { PQclear(result) }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
