@@ -26,7 +26,7 @@ struct GoalSubscriptionWriter {
         let existing = try tx.subscription(
             of: profile.id, resourceId: resource.id, channel: channel, provider: provider, token: address)
         if let existing, time < existing.clientTime { return }
-        var subscription =
+        let read =
             try existing
             ?? tx.insertSubscription(
                 SubscriptionValues(
@@ -34,6 +34,7 @@ struct GoalSubscriptionWriter {
                     token: address, status: status,
                     hashId: SubscriptionService.hashId(profile, resource.id, channel.storedProvider(provider), address),
                     clientTime: time), now: now)
+        var subscription = read
         if wire.status != nil || existing == nil { subscription.status = status }
         subscription.fields = CustomFields.merge(subscription.fields, wire.customFields)
         for name in wire.cats ?? [] { subscription.cats[name] = true }
@@ -41,7 +42,7 @@ struct GoalSubscriptionWriter {
         if let ccData = wire.ccData { subscription.ccData = ccData }
         subscription.clientTime = time
         subscription.updatedAt = now
-        try tx.updateSubscription(subscription)
+        try tx.updateSubscription(subscription, from: read)
     }
 }
 

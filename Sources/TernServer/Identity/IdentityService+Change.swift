@@ -134,7 +134,8 @@ extension IdentityService {
         _ tx: any StoreTransaction, _ subscriptions: [Subscription], to target: Profile?, resourceId: Int64, now: Int64
     ) throws {
         var landed = false
-        for var subscription in subscriptions {
+        for read in subscriptions {
+            var subscription = read
             if subscription.profileId == target?.id {
                 landed = true
                 guard subscription.status != .subscribed else { continue }
@@ -144,7 +145,7 @@ extension IdentityService {
                 subscription.status = .suspended
             }
             subscription.updatedAt = now
-            try tx.updateSubscription(subscription)
+            try tx.updateSubscription(subscription, from: read)
             try tx.clearTags(subscriptionId: subscription.id)
         }
         guard let target, !landed,

@@ -242,10 +242,11 @@ extension InAppService {
     ) throws {
         let holders = Set(try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token).map(\.profileId))
         for other in holders where other != profile.id {
-            if var inApp = try subscription(tx, profile: other, resourceId: resourceId), inApp.status != .unsubscribed {
+            if let read = try subscription(tx, profile: other, resourceId: resourceId), read.status != .unsubscribed {
+                var inApp = read
                 inApp.status = .unsubscribed
                 inApp.updatedAt = now
-                try tx.updateSubscription(inApp)
+                try tx.updateSubscription(inApp, from: read)
             }
         }
     }

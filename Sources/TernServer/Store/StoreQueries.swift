@@ -203,7 +203,20 @@ public protocol SubscriptionQueries {
     ///   - now: The creation time, in milliseconds since 1970.
     func addSubscription(_ values: SubscriptionValues, now: Int64) throws
     /// Saves everything but the id, profile, resource, hash and creation time.
-    func updateSubscription(_ subscription: Subscription) throws
+    ///
+    /// - Parameters:
+    ///   - subscription: What the row holds from now on.
+    ///   - read: The row as the caller read it, which `subscription` changes: a write names in its
+    ///     statement only the columns that may differ from it where naming costs (PostgreSQL's
+    ///     indexes). Nil: every column is named, with the same result.
+    func updateSubscription(_ subscription: Subscription, from read: Subscription?) throws
+}
+
+extension SubscriptionQueries {
+    /// ``updateSubscription(_:from:)`` naming every column: for a subscription made up, not read.
+    public func updateSubscription(_ subscription: Subscription) throws {
+        try updateSubscription(subscription, from: nil)
+    }
 }
 
 /// Goals and push events.

@@ -32,7 +32,7 @@ struct SubscriptionChange {
         changed.cats = cats
         changed.clientTime = clientTime
         changed.updatedAt = now
-        try tx.updateSubscription(changed)
+        try tx.updateSubscription(changed, from: existing)
         return changed
     }
 }

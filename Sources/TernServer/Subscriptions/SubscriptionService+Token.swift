@@ -21,20 +21,22 @@ extension SubscriptionService {
                 "no push subscription with provider \(oldProvider.rawValue) and the old token in resource "
                     + "\(caller.resource.id) for this profile: subscribe first, then update the token")
             guard let (profile, found) = try resolver.findWithSubscription(tx, provider: oldProvider, token: oldToken),
-                var old = found
+                let read = found
             else { throw notFound }
+            var old = read
             func mine(_ provider: PushProvider, _ token: String) throws -> Subscription? {
                 try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             }
             let samePlace = oldProvider == newProvider && oldToken == request.subscriptionId
-            if !samePlace, var current = try mine(newProvider, request.subscriptionId) {
+            if !samePlace, let readCurrent = try mine(newProvider, request.subscriptionId) {
                 old.status = .unsubscribed
                 old.updatedAt = now
-                try tx.updateSubscription(old)
+                try tx.updateSubscription(old, from: read)
+                var current = readCurrent
                 current.fields = CustomFields.merge(current.fields, request.customFields)
                 current.apnsEnvironment = request.apnsEnvironment ?? current.apnsEnvironment
                 current.updatedAt = now
-                try tx.updateSubscription(current)
+                try tx.updateSubscription(current, from: readCurrent)
                 return try keptAnswer(tx, profile, current.values)
             }
             old.provider = newProvider
@@ -42,7 +44,7 @@ extension SubscriptionService {
             old.fields = CustomFields.merge(old.fields, request.customFields)
             old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
             old.updatedAt = now
-            try tx.updateSubscription(old)
+            try tx.updateSubscription(old, from: read)
             return try keptAnswer(tx, profile, old.values)
         }
     }
@@ -94,19 +96,20 @@ extension SubscriptionService {
             let all = try tx.subscriptions(
                 resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
             var own: Subscription?
-            for var subscription in all {
+            for read in all {
+                var subscription = read
                 if subscription.profileId == profile?.id {
                     if subscription.status == .suspended {
                         subscription.status = .subscribed
                         subscription.updatedAt = now
-                        try tx.updateSubscription(subscription)
+                        try tx.updateSubscription(subscription, from: read)
                         try tx.clearTags(subscriptionId: subscription.id)  // a new binding starts untagged
                     }
                     own = subscription
                 } else if subscription.status == .subscribed {
                     subscription.status = .suspended
                     subscription.updatedAt = now
-                    try tx.updateSubscription(subscription)
+                    try tx.updateSubscription(subscription, from: read)
                     try tx.clearTags(subscriptionId: subscription.id)  // the binding ended
                 }
             }

@@ -84,11 +84,12 @@ struct SubscriptionService: Sendable {
     static func unsubscribeOthers(
         _ tx: any StoreTransaction, keeping profile: Profile, provider: PushProvider, token: String, now: Int64
     ) throws {
-        for var other in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
-        where other.profileId != profile.id && other.status != .unsubscribed {
+        for read in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
+        where read.profileId != profile.id && read.status != .unsubscribed {
+            var other = read
             other.status = .unsubscribed
             other.updatedAt = now
-            try tx.updateSubscription(other)
+            try tx.updateSubscription(other, from: read)
             try tx.clearTags(subscriptionId: other.id)  // the binding ended
         }
     }

@@ -50,11 +50,11 @@ struct TestDeviceService: Sendable {
                     "resource \(resourceId) has no push subscription with provider \(provider.rawValue) and this "
                         + "subscription_id: the device subscribes first (push/subscribe), then it can be marked")
             }
-            return try found.map { subscription in
-                var subscription = subscription
+            return try found.map { read in
+                var subscription = read
                 if subscription.isTest != request.isTest {
                     subscription.isTest = request.isTest
-                    try tx.updateSubscription(subscription)
+                    try tx.updateSubscription(subscription, from: read)
                 }
                 return try Self.view(tx, subscription)
             }

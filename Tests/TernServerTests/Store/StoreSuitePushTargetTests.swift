@@ -91,11 +91,12 @@ import Testing
         #expect(state?.tokenIsInvalid == false)
     }
 
-    /// A token marked invalid by another connection while a device's update of it is between its
-    /// read and its write (PostgreSQL): the update is newer than the mark, so the subscription stays
-    /// pushable, as it would with the two one after the other in either order. The update's read
-    /// locks the row, so the mark's update of `pushable` waits for it and then finds it newer.
-    /// Without the lock the mark went first and the update, having read `pushable` 1, left it 0.
+    /// A token marked invalid by another connection while a device's update of it waits to go
+    /// with its transaction's next statement (PostgreSQL): the update is newer than the mark, so
+    /// the subscription stays pushable, as it would with the two one after the other in either
+    /// order. The update computes `pushable` in its own statement, after the mark. (When it read
+    /// the row first without a lock, the mark went between and the update, having read
+    /// `pushable` 1, left it 0.)
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func anUpdateBetweenItsReadAndItsWriteKeepsATokenMarkedMeanwhilePushable() async throws {
         let fixture = try await StoreFixture(.postgres)
@@ -106,15 +107,16 @@ import Testing
         newer.fields = ["plan": .string("pro")]
         let (store, update, marked) = (fixture.store, newer, Flag())
         _ = try await store.write { tx in
-            try tx.updateSubscription(update)  // its read now; its write goes with the commit
+            try tx.updateSubscription(update)  // goes with the commit
             Task {
                 _ = try await store.write {
                     try $0.markTokenInvalid(provider: .apns, token: "t0", reason: "Unregistered", since: nil, now: 200)
                 }
                 marked.set()
             }
-            // The mark either finishes first (no lock) or waits for this commit: a moment, well
-            // within the lock timeout a batch's write waits (`PostgresBatching.lockTimeout`, 200 ms).
+            // The mark finishes first, or waits for this commit if a build locks the row here: a
+            // moment, well within the lock timeout a batch's write waits
+            // (`PostgresBatching.lockTimeout`, 200 ms).
             let deadline = Date().addingTimeInterval(0.15)
             while !marked.isSet, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }

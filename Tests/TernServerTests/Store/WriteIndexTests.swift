@@ -93,6 +93,91 @@ import Testing
         }
     }
 
+    /// A device's update on PostgreSQL is one statement that names every column of its
+    /// subscription, without reading the row first: PostgreSQL compares values, so an update whose
+    /// indexed columns keep theirs (custom fields, categories) adds no index entry (a HOT update),
+    /// while one that unsubscribes (`pushable`) or moves the token adds them. Counted by the
+    /// connection's statistics not yet reported (`pg_stat_xact_user_tables`), read before the
+    /// update and with it.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aDevicesUpdateThatKeepsItsIndexedValuesAddsNoIndexEntryOnPostgres() async throws {
+        let fixture = try await StoreFixture(.postgres)
+        defer { Task { await fixture.finish() } }
+        let stored = try #require(try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 1).first)
+        func update(_ change: @escaping @Sendable (inout Subscription) -> Void) async throws -> [Int64] {
+            try await fixture.store.write { tx in
+                var subscription = stored
+                change(&subscription)
+                let connection = try #require(tx as? PostgresTransaction).database
+                func counts() throws -> [Int64] {
+                    let row = try #require(
+                        try connection.queryFirst(
+                            """
+                            SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables
+                            WHERE relname = 'subscriptions' AND schemaname = current_schema()
+                            """))
+                    return [row.int(0) ?? -1, row.int(1) ?? -1]
+                }
+                let before = try counts()
+                try tx.updateSubscription(subscription, from: stored)
+                let after = try counts()
+                return [after[0] - before[0], after[1] - before[1]]
+            }
+        }
+        #expect(try await update { $0.fields = ["plan": .string("pro")] } == [1, 1], "custom fields: HOT")
+        #expect(
+            try await update {
+                $0.cats = ["news": false]
+                $0.clientTime = 5
+            } == [1, 1], "categories and the device's time: HOT")
+        #expect(
+            try await update { $0.status = .unsubscribed } == [1, 0],
+            "unsubscribed: pushable is in the audience indexes")
+        #expect(try await update { $0.token = "t-moved" } == [1, 0], "a new token: new index entries")
+        let candidates = try await fixture.store.read {
+            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 10)
+        }
+        #expect(candidates.map(\.subscription.token) == ["t-moved"], "the last update's token, pushable")
+    }
+
+    /// What PostgreSQL reads from an update's `SET` list: which indexes it leaves logically
+    /// unchanged, whose entries for old versions it then clears before splitting a page. A device's
+    /// new app version adds an entry to every index (the audience indexes change), and a write
+    /// that names the token only when it differs from the caller's read (`from:`) keeps the token
+    /// index at its size, where one that names it every time grows it with every version
+    /// (autovacuum off, so only that clearing clears).
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func anUpdateThatNamesOnlyWhatItChangesKeepsPostgresIndexesFromGrowing() async throws {
+        func tokenIndexPages(naming: Bool) async throws -> Int64 {
+            let fixture = try await StoreFixture(.postgres)
+            defer { Task { await fixture.finish() } }
+            let subscriptions = try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 40)
+            func size() async throws -> Int64 {
+                try await fixture.store.write { tx in
+                    let connection = try #require(tx as? PostgresTransaction).database
+                    try connection.run("ALTER TABLE subscriptions SET (autovacuum_enabled = false)")
+                    return try connection.queryFirst("SELECT pg_relation_size('subscriptions_token') / 8192")?
+                        .int(0) ?? -1
+                }
+            }
+            let before = try await size()
+            for version in 1...150 {
+                try await fixture.store.write { tx in
+                    for read in subscriptions {
+                        var changed = read
+                        changed.fields = [BuiltInField.appVersion.key: .string("1.\(version)")]
+                        try tx.updateSubscription(changed, from: naming ? nil : read)
+                    }
+                }
+            }
+            return try await size() - before
+        }
+        let kept = try await tokenIndexPages(naming: false)
+        let grown = try await tokenIndexPages(naming: true)
+        #expect(kept <= 1, "pages the token index grew by, not named (150 versions of 40 rows)")
+        #expect(grown > kept + 4, "pages the token index grew by, named every time (\(kept) not named)")
+    }
+
     /// PostgreSQL chooses a prepared statement's generic plan after a few calls and keeps it on that
     /// connection: on a new deployment, while the tables are empty. The token lookups' plans, chosen
     /// then, must still read the token index, not walk a resource's or a table's subscriptions.

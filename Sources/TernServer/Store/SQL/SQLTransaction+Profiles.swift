@@ -192,30 +192,30 @@ extension SQLTransaction {
         ] + BuiltInColumns(new.fields).values + BuiltInColumns.pushableValues(new, updatedAt: now)
     }
 
-    /// Writes `s` over its stored row, naming in the `UPDATE` only the indexed columns that change.
+    /// Writes `s` over its stored row, `pushable` included (from its invalid-token mark). What the
+    /// `UPDATE` names is chosen per backend, because naming a column costs each differently:
     ///
-    /// SQLite rewrites an index whenever the `SET` list names one of its columns, even with the
-    /// value it has, and both databases fire every trigger `AFTER UPDATE OF` a named column: naming
-    /// every column rewrote all seven indexes of `subscriptions` and ran the audience triggers on
-    /// each write, 35 % of the writer's time under push/update, whose requests mostly change custom
-    /// fields. So the row's indexed columns are read first, by its key, together with the
-    /// `pushable` the write would give it (its invalid-token mark is looked up there), and each
-    /// group that differs is named: the address (channel, provider, token), `is_test`, the built-in
-    /// field columns, `pushable`. The rest is not indexed and is always written.
-    ///
-    /// The read locks the row (``lockedForTheWrite``): an invalid-token mark that another connection
-    /// committed between the read and the write set `pushable` to 0, which the write, having read
-    /// 1 and not naming it, then left on a row it made newer than the mark: a subscribed device
-    /// the fan-out skipped until its next write.
-    func updateSubscription(_ s: Subscription) throws {
-        guard
-            let stored = try database.queryFirst(
-                """
-                SELECT channel, provider, token, is_test, pushable, \(BuiltInColumns.pushableSQL),
-                    \(BuiltInColumns.names.joined(separator: ", "))
-                FROM subscriptions WHERE id = ?\(Self.lockedForTheWrite)
-                """, BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt) + [s.id])
-        else { return }  // gone meanwhile: as an UPDATE of no row, nothing to write
+    /// - SQLite rewrites an index whenever the `SET` list names one of its columns, even with its
+    ///   own value, and fires every trigger `AFTER UPDATE OF` a named column (naming every column
+    ///   was 35 % of the writer's time under push/update). So the row's indexed columns and the
+    ///   `pushable` the write would give it are read first, by key (no round trip on SQLite), and
+    ///   only the groups that differ are named: the address (channel, provider, token), `is_test`,
+    ///   the built-in field columns, `pushable`. The rest is not indexed and always written.
+    /// - PostgreSQL compares values: an update whose indexed columns keep theirs adds no index
+    ///   entry (HOT), and its triggers' `WHEN` fire them only for a changed value. There the read
+    ///   cost a round trip and a row lock, so one statement, sent with the write's next one
+    ///   (``SQLConnection/runBeforeNext(_:_:)``), names the built-in columns (as the fields they
+    ///   come from) and computes `pushable`. A mark committed before it is in that `pushable`; a
+    ///   mark's update after it finds the row as new as this write. (One that commits while the
+    ///   statement waits for the row's lock is not in its snapshot: the row stays pushable until a
+    ///   send meets the provider's answer again, as with the locked read.) What PostgreSQL does
+    ///   take from the `SET` list is which indexes an update that adds entries leaves logically
+    ///   unchanged, whose old entries it then clears before splitting a page: so the address and
+    ///   `is_test` are named only when they differ from `read`. Naming `pushable` costs the set-up
+    ///   of the audience triggers' `WHEN` on every update, about 35 µs of the database's CPU
+    ///   against the read's 10 µs (docs/scaling.md, "A device's update in one statement"): less
+    ///   than a round trip to a database on another host.
+    func updateSubscription(_ s: Subscription, from read: Subscription?) throws {
         var columns = "status = ?, fields = ?, cats = ?, priority = ?, cc_data = ?, client_time = ?, updated_at = ?, "
         columns += "apns_environment = ?"
         var values: [any SQLiteBindable] = [
@@ -223,22 +223,45 @@ extension SQLTransaction {
             s.clientTime, s.updatedAt, s.apnsEnvironment?.rawValue,
         ]
         let provider = s.channel.storedProvider(s.provider)
-        if stored.string(0) != s.channel.rawValue || stored.string(1) != provider || stored.string(2) != s.token {
-            columns += ", channel = ?, provider = ?, token = ?"
-            values += [s.channel.rawValue, provider, s.token]
-        }
-        if stored.bool(3) != s.isTest {
-            columns += ", is_test = ?"
-            values.append(s.isTest)
-        }
-        if stored.int(4) != stored.int(5) {
-            columns += ", pushable = ?"
-            values.append(stored.int(5))
-        }
         let builtIns = BuiltInColumns(s.fields)
-        if BuiltInColumns(stored, from: 6) != builtIns {
+        switch Self.dialect {
+        case .postgres:
+            if read?.channel != s.channel || read?.provider != s.provider || read?.token != s.token {
+                columns += ", channel = ?, provider = ?, token = ?"
+                values += [s.channel.rawValue, provider, s.token]
+            }
+            if read?.isTest != s.isTest {
+                columns += ", is_test = ?"
+                values.append(s.isTest)
+            }
             columns += ", " + BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
-            values += builtIns.values
+            columns += ", pushable = \(BuiltInColumns.pushableSQL)"
+            values += builtIns.values + BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
+        case .sqlite:
+            guard
+                let stored = try database.queryFirst(
+                    """
+                    SELECT channel, provider, token, is_test, pushable, \(BuiltInColumns.pushableSQL),
+                        \(BuiltInColumns.names.joined(separator: ", "))
+                    FROM subscriptions WHERE id = ?
+                    """, BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt) + [s.id])
+            else { return }  // gone meanwhile: as an UPDATE of no row, nothing to write
+            if stored.string(0) != s.channel.rawValue || stored.string(1) != provider || stored.string(2) != s.token {
+                columns += ", channel = ?, provider = ?, token = ?"
+                values += [s.channel.rawValue, provider, s.token]
+            }
+            if stored.bool(3) != s.isTest {
+                columns += ", is_test = ?"
+                values.append(s.isTest)
+            }
+            if stored.int(4) != stored.int(5) {
+                columns += ", pushable = ?"
+                values.append(stored.int(5))
+            }
+            if BuiltInColumns(stored, from: 6) != builtIns {
+                columns += ", " + BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
+                values += builtIns.values
+            }
         }
         // Nobody reads the row count: on PostgreSQL it goes with the write's next statement.
         try database.runBeforeNext("UPDATE subscriptions SET \(columns) WHERE id = ?", values + [s.id])

@@ -93,16 +93,6 @@ extension SQLTransaction {
         }
     }
 
-    /// Locks the rows a read returns until the transaction ends, for a write that decides what to
-    /// write from them: ` FOR UPDATE` on PostgreSQL, where another connection could change them
-    /// between the read and the write; nothing on SQLite, whose one writer is the only one.
-    static var lockedForTheWrite: String {
-        switch dialect {
-        case .sqlite: ""
-        case .postgres: " FOR UPDATE"
-        }
-    }
-
     /// The larger of two values: `MAX(a, b)` in SQLite, `GREATEST(a, b)` in PostgreSQL.
     static func larger(_ a: String, _ b: String) -> String {
         switch dialect {
