@@ -129,6 +129,46 @@ import Testing
         #expect(candidates.first?.subscription.updatedAt == 300)
     }
 
+    /// A device's update writes its built-in columns and `pushable` whichever of them it changes,
+    /// and the audience counts follow: on PostgreSQL an update that leaves them as they are names
+    /// none of them (no trigger of theirs is set up), one that changes any names them all.
+    @Test(arguments: StoreFactory.all)
+    func aDevicesUpdateWritesItsBuiltInColumnsAndPushableWhicheverItChanges(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let stored = try #require(try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 1).first)
+        let (store, id, resourceId) = (fixture.store, stored.id, fixture.resource.id)
+        func update(at time: Int64, _ fields: [String: JSONValue]) async throws -> [Int64] {
+            var changed = stored
+            changed.fields = fields
+            changed.updatedAt = time
+            let update = changed
+            return try await store.write { tx in
+                let read = try #require(try tx.subscription(id: id))
+                try tx.updateSubscription(update, from: read)
+                let row = try integerRows(
+                    tx, "SELECT pushable, COALESCE(session_count, -1) FROM subscriptions WHERE id = ?", [id],
+                    columns: 2)
+                let counted = try integerRows(
+                    tx, "SELECT COALESCE(SUM(n), 0) FROM audience_counts WHERE resource_id = ?", [resourceId])
+                return (row.first ?? []) + (counted.first ?? [])
+            }
+        }
+        let sessions = BuiltInField.sessionCount.key
+        #expect(try await update(at: 100, [sessions: 1]) == [1, 1, 1], "a built-in column set")
+        #expect(try await update(at: 110, [sessions: 1, "plan": "pro"]) == [1, 1, 1], "a custom field only")
+        #expect(try await update(at: 120, [sessions: 2, "plan": "pro"]) == [1, 2, 1], "a built-in column moved")
+        #expect(
+            try await store.write {
+                try $0.markTokenInvalid(provider: .apns, token: "t0", reason: "Unregistered", since: nil, now: 500)
+            })
+        #expect(
+            try await update(at: 600, [sessions: 2, "plan": "pro"]) == [1, 2, 1], "newer than the mark: pushable again")
+        #expect(
+            try await update(at: 400, [sessions: 2, "plan": "team"]) == [0, 2, 0], "older than the mark: not pushable")
+        #expect(try await store.read { try $0.subscription(id: id) }?.fields["plan"] == .string("team"))
+    }
+
     @Test(arguments: StoreFactory.all)
     func tagsAreSetRemovedClearedAndFiltered(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)

@@ -93,12 +93,11 @@ import Testing
         }
     }
 
-    /// A device's update on PostgreSQL is one statement that names every column of its
-    /// subscription, without reading the row first: PostgreSQL compares values, so an update whose
-    /// indexed columns keep theirs (custom fields, categories) adds no index entry (a HOT update),
-    /// while one that unsubscribes (`pushable`) or moves the token adds them. Counted by the
-    /// connection's statistics not yet reported (`pg_stat_xact_user_tables`), read before the
-    /// update and with it.
+    /// A device's update on PostgreSQL is one statement, without reading the row first, that
+    /// writes the row once: an update whose indexed columns keep their values (custom fields,
+    /// categories) adds no index entry (a HOT update), while one that unsubscribes (`pushable`)
+    /// or moves the token adds them. Counted by the connection's statistics not yet reported
+    /// (`pg_stat_xact_user_tables`), read before the update and with it.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func aDevicesUpdateThatKeepsItsIndexedValuesAddsNoIndexEntryOnPostgres() async throws {
         let fixture = try await StoreFixture(.postgres)

@@ -201,20 +201,22 @@ extension SQLTransaction {
     ///   `pushable` the write would give it are read first, by key (no round trip on SQLite), and
     ///   only the groups that differ are named: the address (channel, provider, token), `is_test`,
     ///   the built-in field columns, `pushable`. The rest is not indexed and always written.
-    /// - PostgreSQL compares values: an update whose indexed columns keep theirs adds no index
-    ///   entry (HOT), and its triggers' `WHEN` fire them only for a changed value. There the read
-    ///   cost a round trip and a row lock, so one statement, sent with the write's next one
-    ///   (``SQLConnection/runBeforeNext(_:_:)``), names the built-in columns (as the fields they
-    ///   come from) and computes `pushable`. A mark committed before it is in that `pushable`; a
-    ///   mark's update after it finds the row as new as this write. (One that commits while the
-    ///   statement waits for the row's lock is not in its snapshot: the row stays pushable until a
-    ///   send meets the provider's answer again, as with the locked read.) What PostgreSQL does
-    ///   take from the `SET` list is which indexes an update that adds entries leaves logically
-    ///   unchanged, whose old entries it then clears before splitting a page: so the address and
-    ///   `is_test` are named only when they differ from `read`. Naming `pushable` costs the set-up
-    ///   of the audience triggers' `WHEN` on every update, about 35 µs of the database's CPU
-    ///   against the read's 10 µs (docs/scaling.md, "A device's update in one statement"): less
-    ///   than a round trip to a database on another host.
+    /// - PostgreSQL compares values for its indexes: an update whose indexed columns keep theirs
+    ///   adds no index entry (HOT) however many it names. But it sets up the `WHEN` of every
+    ///   trigger whose columns the `SET` list names (the audience triggers: the built-in columns
+    ///   and `pushable`), about 20 µs of its CPU, and takes from the list which indexes an update
+    ///   that adds entries leaves unchanged, whose entries for old versions it then clears before
+    ///   splitting a page. A read first cost a round trip and a row lock (`FOR UPDATE`, or a mark
+    ///   committed between it and the write was left on a row the write made newer). So one
+    ///   statement, sent with the write's next one (``SQLConnection/runBeforeNext(_:_:)``), decides
+    ///   on the row itself: `kept` writes the rest when the row's built-in columns and `pushable`
+    ///   already are what `s` gives them, else the outer `UPDATE` writes them too, `pushable`
+    ///   computed. One of the two writes the row; a concurrent write's new version is what each
+    ///   re-checks its condition on. The address and `is_test` are named only when they differ
+    ///   from `read`, the caller's view of the row. A mark committed before the statement is in
+    ///   its `pushable`; a mark's update after it finds the row as new as this write (one that
+    ///   commits while the statement waits for the row's lock is not in its snapshot: the row
+    ///   stays pushable until a send meets the provider's answer again, as with the locked read).
     func updateSubscription(_ s: Subscription, from read: Subscription?) throws {
         var columns = "status = ?, fields = ?, cats = ?, priority = ?, cc_data = ?, client_time = ?, updated_at = ?, "
         columns += "apns_environment = ?"
@@ -234,9 +236,22 @@ extension SQLTransaction {
                 columns += ", is_test = ?"
                 values.append(s.isTest)
             }
-            columns += ", " + BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
-            columns += ", pushable = \(BuiltInColumns.pushableSQL)"
-            values += builtIns.values + BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
+            // The row as it is with `s`'s built-in columns and `pushable`: then `kept` writes the
+            // rest, naming no trigger's column; otherwise the outer update names them too.
+            let pushable = BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
+            let unchanged =
+                "pushable = \(BuiltInColumns.pushableSQL) AND "
+                + BuiltInColumns.names.map { "\($0) IS NOT DISTINCT FROM ?" }.joined(separator: " AND ")
+            let triggers =
+                BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
+                + ", pushable = \(BuiltInColumns.pushableSQL)"
+            try database.runBeforeNext(
+                """
+                WITH kept AS (UPDATE subscriptions SET \(columns) WHERE id = ? AND \(unchanged) RETURNING id)
+                UPDATE subscriptions SET \(columns), \(triggers) WHERE id = ? AND NOT EXISTS (SELECT 1 FROM kept)
+                """,
+                values + [s.id] + pushable + builtIns.values + values + builtIns.values + pushable + [s.id])
+            return
         case .sqlite:
             guard
                 let stored = try database.queryFirst(
