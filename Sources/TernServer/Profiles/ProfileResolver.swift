@@ -54,27 +54,30 @@ struct ProfileResolver {
     /// provider and token (nil when it has none). An rToken-only caller's profile is the holder of
     /// that very subscription, so one lookup of the token on the resource gives both: it was two
     /// (the holders, then the profile's subscription), a fifth of push/update's time on the writer.
+    /// That lookup also gives `others`, what the profile's status depends on besides the
+    /// subscription (``ProfilePresenter/status(of:)``), so that a write's answer need not read it
+    /// back (a round trip on PostgreSQL); nil when it was not read.
     func findWithSubscription(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws
-        -> (profile: Profile, subscription: Subscription?)?
+        -> (profile: Profile, subscription: Subscription?, others: [SubscriptionStatus]?)?
     {
         guard caller.identity == nil, !token.isEmpty else {
             guard let profile = try find(tx, provider: provider, token: token) else { return nil }
             let subscription = try tx.subscription(
                 of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
-            return (profile, subscription)
+            return (profile, subscription, nil)
         }
-        return try holding(tx, provider: provider, token: token)
+        return try holding(tx, provider: provider, token: token).map { ($0.profile, $0.subscription, $0.others) }
     }
 
     /// ``findWithSubscription(_:provider:token:)``, or a new profile as ``findOrCreate(_:provider:token:)``
-    /// makes it (with no subscription yet; `created` says so).
+    /// makes it (with no subscription yet, nor any other: `created` says so).
     func findOrCreateWithSubscription(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws
-        -> (profile: Profile, subscription: Subscription?, created: Bool)
+        -> (profile: Profile, subscription: Subscription?, created: Bool, others: [SubscriptionStatus]?)
     {
-        if let (profile, subscription) = try findWithSubscription(tx, provider: provider, token: token) {
-            return (profile, subscription, false)
+        if let (profile, subscription, others) = try findWithSubscription(tx, provider: provider, token: token) {
+            return (profile, subscription, false, others)
         }
-        return (try create(tx), nil, true)
+        return (try create(tx), nil, true, [])
     }
 
     /// The fields of a profile this request made, known without reading them: none, when the caller
@@ -88,7 +91,7 @@ struct ProfileResolver {
     /// profiles in the resource's database holding the token there, the one whose subscription is
     /// subscribed and newest, else the newest.
     private func holding(_ tx: any StoreTransaction, provider: PushProvider, token: String) throws
-        -> (profile: Profile, subscription: Subscription)?
+        -> (profile: Profile, subscription: Subscription, others: [SubscriptionStatus])?
     {
         let onResource = try tx.subscriptionsWithProfiles(
             resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
@@ -97,7 +100,7 @@ struct ProfileResolver {
         where checked.insert(candidate.profile.id).inserted && candidate.profile.dbId == caller.database.id {
             // The profile's newest subscription with the token, as `subscription(of:…)` reads it.
             let newest = onResource.first { $0.profile.id == candidate.profile.id } ?? candidate
-            return (candidate.profile, newest.subscription)
+            return (candidate.profile, newest.subscription, newest.othersStatus.map { [$0] } ?? [])
         }
         return nil
     }

@@ -179,10 +179,13 @@ public protocol SubscriptionQueries {
     /// Every profile's subscriptions with this address on this resource and channel.
     func subscriptions(resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String) throws
         -> [Subscription]
-    /// ``subscriptions(resourceId:channel:provider:token:)``, each with its profile, in one lookup.
+    /// ``subscriptions(resourceId:channel:provider:token:)``, each with its profile and the
+    /// strongest status of the profile's other subscriptions (subscribed, then suspended, then
+    /// unsubscribed; nil when it has none), in one lookup: the profile's status after a write of
+    /// that subscription alone follows from it and the write's, without reading them again.
     func subscriptionsWithProfiles(
         resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String
-    ) throws -> [(subscription: Subscription, profile: Profile)]
+    ) throws -> [(subscription: Subscription, profile: Profile, othersStatus: SubscriptionStatus?)]
     /// Push subscriptions of a database's profiles with this provider and token.
     func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription]
     /// The statuses of a profile's subscriptions (all that its own status depends on).

@@ -20,9 +20,16 @@ extension SubscriptionService {
             let notFound = APIError.notFound(
                 "no push subscription with provider \(oldProvider.rawValue) and the old token in resource "
                     + "\(caller.resource.id) for this profile: subscribe first, then update the token")
-            guard let (profile, found) = try resolver.findWithSubscription(tx, provider: oldProvider, token: oldToken),
+            guard
+                let (profile, found, others) = try resolver.findWithSubscription(
+                    tx, provider: oldProvider, token: oldToken),
                 let read = found
             else { throw notFound }
+            // The profile's status: its other subscriptions' (`current`'s among them, whose status
+            // this write keeps) and the one with the old token's.
+            func answer(_ written: Subscription, _ shown: Subscription) throws -> Answer {
+                try keptAnswer(tx, profile, shown.values, statuses: others.map { $0 + [written.status] })
+            }
             var old = read
             func mine(_ provider: PushProvider, _ token: String) throws -> Subscription? {
                 try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
@@ -37,7 +44,7 @@ extension SubscriptionService {
                 current.apnsEnvironment = request.apnsEnvironment ?? current.apnsEnvironment
                 current.updatedAt = now
                 try tx.updateSubscription(current, from: readCurrent)
-                return try keptAnswer(tx, profile, current.values)
+                return try answer(old, current)
             }
             old.provider = newProvider
             old.token = request.subscriptionId
@@ -45,7 +52,7 @@ extension SubscriptionService {
             old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
             old.updatedAt = now
             try tx.updateSubscription(old, from: read)
-            return try keptAnswer(tx, profile, old.values)
+            return try answer(old, old)
         }
     }
 

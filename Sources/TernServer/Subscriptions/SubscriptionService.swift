@@ -41,7 +41,7 @@ struct SubscriptionService: Sendable {
                 try tx.categories(resourceId: caller.resource.id)
             }
             try Validation.categories(named, in: categories)
-            var (profile, existing, created) = try resolver.findOrCreateWithSubscription(
+            var (profile, existing, created, others) = try resolver.findOrCreateWithSubscription(
                 tx, provider: provider, token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
@@ -74,9 +74,10 @@ struct SubscriptionService: Sendable {
                 try Self.unsubscribeOthers(
                     tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now)
             }
+            // `replace` changed other profiles' subscriptions only.
             return try Self.answer(
                 tx, request.sync, profile, subscription, categories: categories,
-                statuses: created ? [subscription.status] : nil)
+                statuses: others.map { $0 + [subscription.status] })
         }
     }
 
@@ -97,15 +98,16 @@ struct SubscriptionService: Sendable {
     /// The profile with `subscription`, its categories titled from its resource's as kept
     /// (``CategoryCache``; read again when the subscription names one the kept list lacks): on
     /// PostgreSQL a round trip fewer for an update of the token or a status.
-    func keptAnswer(_ tx: any StoreTransaction, _ profile: Profile, _ subscription: SubscriptionValues?) throws
-        -> Answer
-    {
+    func keptAnswer(
+        _ tx: any StoreTransaction, _ profile: Profile, _ subscription: SubscriptionValues?,
+        statuses: [SubscriptionStatus]? = nil
+    ) throws -> Answer {
         let categories = try subscription.map { shown in
             try categoryCache.categories(resourceId: shown.resourceId, naming: shown.cats.keys) {
                 try tx.categories(resourceId: shown.resourceId)
             }
         }
-        return try Self.answer(tx, true, profile, subscription, categories: categories)
+        return try Self.answer(tx, true, profile, subscription, categories: categories, statuses: statuses)
     }
 
     static func answer(

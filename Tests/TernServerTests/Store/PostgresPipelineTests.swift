@@ -424,17 +424,17 @@ struct PostgresPipelineTests {
         }
         #expect(subscribeTrips == 1 + 1, "a new device's subscribe")
 
-        // The stored answer's lookup with the holders and their profiles, and the profile's
-        // statuses with the subscription's update before them (one statement that computes what it
-        // writes, `pushable` included, without reading the row first); the categories are kept
-        // (CategoryCache).
+        // The stored answer's lookup with the holders, their profiles and the statuses of their
+        // other subscriptions, then `COMMIT` with the subscription's update (one statement that
+        // decides on the row itself, without reading it first) and the stored answer; the
+        // categories are kept (CategoryCache).
         let updateTrips = try await fewestTrips { attempt in
             let updated = try await update("token-new-\(attempt)", version: "2.0")
             #expect(updated.status == 200)
             #expect(updated.profile?.id == profiles[attempt])
             #expect(updated.profile?.subscription?.fields?["_app_version"] == .string("2.0"))
         }
-        #expect(updateTrips == 1 + 2, "an update of the token")
+        #expect(updateTrips == 1 + 1, "an update of the token")
         let adaId = try #require(profiles[0])
         let fields = try await store.read { tx in
             try tx.profile(publicId: adaId).map { try tx.profileFields(profileId: $0.id) } ?? [:]

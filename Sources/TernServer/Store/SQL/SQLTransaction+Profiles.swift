@@ -114,7 +114,7 @@ extension SQLTransaction {
 
     func subscriptionsWithProfiles(
         resourceId: Int64, channel: SubscriptionChannel, provider: PushProvider?, token: String
-    ) throws -> [(subscription: Subscription, profile: Profile)] {
+    ) throws -> [(subscription: Subscription, profile: Profile, othersStatus: SubscriptionStatus?)] {
         // The statement names neither the channel nor the resource in a way an index could use, so
         // the token index, (provider, token), is the only one that answers it, on both stores, at
         // any size: the rows (one, nearly always) are kept here. With `channel = 'push'` in the text,
@@ -124,10 +124,15 @@ extension SQLTransaction {
         // then on (a new deployment's subscribes fell from 2,200 to 300 a second in a minute).
         // They are ordered here too: `ORDER BY updated_at` made SQLite build a sorter for each lookup,
         // as the token index does not hold `updated_at` (and must not: every write of a
-        // subscription changes it). Each row's profile comes with it, found by its key: an rToken
-        // caller's profile is a holder of the token, and on PostgreSQL a second query is a round trip.
+        // subscription changes it). Each row's profile comes with it, found by its key, and its other
+        // subscriptions' strongest status: an rToken caller's profile is a holder of the token, its
+        // status is part of a write's answer, and on PostgreSQL a second query is a round trip.
         try database.query(Self.tokenOnResourceQuery, [resourceId, channel.storedProvider(provider), token])
-            .map { row in (try Self.subscription(row), Self.profile(row, from: Self.subscriptionColumnCount)) }
+            .map { row in
+                let profile = Self.profile(row, from: Self.subscriptionColumnCount)
+                let others = row.int(Self.subscriptionColumnCount + 7).map { Self.statusRanks[Int($0)] }
+                return (try Self.subscription(row), profile, others)
+            }
             .filter { $0.subscription.channel == channel }
             .sorted {
                 ($0.subscription.updatedAt, $0.subscription.id) > ($1.subscription.updatedAt, $1.subscription.id)
@@ -138,11 +143,18 @@ extension SQLTransaction {
     static var tokenOnResourceQuery: String {
         """
         SELECT \(subscriptionColumns), p.id, p.public_id, p.db_id, p.is_test, p.skip_triggers, p.created_at,
-            p.updated_at
+            p.updated_at,
+            (SELECT MIN(CASE o.status WHEN 'subscribed' THEN 0 WHEN 'suspended' THEN 1 ELSE 2 END)
+                FROM subscriptions o WHERE o.profile_id = p.id AND o.id <> s.id)
         FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
         WHERE +s.resource_id = ? AND s.provider = ? AND s.token = ?
         """
     }
+
+    /// The statuses in the order a profile's status takes them (``ProfilePresenter/status(of:)``),
+    /// by the rank ``tokenOnResourceQuery`` gives them; any other stored status counts as
+    /// unsubscribed, as there.
+    private static var statusRanks: [SubscriptionStatus] { [.subscribed, .suspended, .unsubscribed] }
 
     func subscriptions(dbId: Int64, provider: PushProvider, token: String) throws -> [Subscription] {
         // Push subscriptions only, kept here for the reason the lookup above gives.
