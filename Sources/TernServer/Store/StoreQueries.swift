@@ -209,9 +209,9 @@ public protocol SubscriptionQueries {
     ///
     /// - Parameters:
     ///   - subscription: What the row holds from now on.
-    ///   - read: The row as the caller read it, which `subscription` changes: a write names in its
-    ///     statement only the columns that may differ from it where naming costs (PostgreSQL's
-    ///     indexes). Nil: every column is named, with the same result.
+    ///   - read: The row as the caller read it, which `subscription` changes: where naming a column
+    ///     costs (PostgreSQL's indexes), the write names the address and the test flag only when
+    ///     they differ from it. Nil: they are named, with the same result.
     func updateSubscription(_ subscription: Subscription, from read: Subscription?) throws
 }
 
