@@ -25,12 +25,12 @@ extension SubscriptionService {
                     tx, provider: oldProvider, token: oldToken),
                 let read = found
             else { throw notFound }
+            var old = read
             // The profile's status: its other subscriptions' (`current`'s among them, whose status
             // this write keeps) and the one with the old token's.
-            func answer(_ written: Subscription, _ shown: Subscription) throws -> Answer {
-                try keptAnswer(tx, profile, shown.values, statuses: others.map { $0 + [written.status] })
+            func answer(showing shown: Subscription) throws -> Answer {
+                try keptAnswer(tx, profile, shown.values, statuses: others.map { $0 + [old.status] })
             }
-            var old = read
             func mine(_ provider: PushProvider, _ token: String) throws -> Subscription? {
                 try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             }
@@ -44,7 +44,7 @@ extension SubscriptionService {
                 current.apnsEnvironment = request.apnsEnvironment ?? current.apnsEnvironment
                 current.updatedAt = now
                 try tx.updateSubscription(current, from: readCurrent)
-                return try answer(old, current)
+                return try answer(showing: current)
             }
             old.provider = newProvider
             old.token = request.subscriptionId
@@ -52,7 +52,7 @@ extension SubscriptionService {
             old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
             old.updatedAt = now
             try tx.updateSubscription(old, from: read)
-            return try answer(old, old)
+            return try answer(showing: old)
         }
     }
 

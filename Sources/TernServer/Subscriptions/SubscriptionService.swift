@@ -45,7 +45,9 @@ struct SubscriptionService: Sendable {
                 tx, provider: provider, token: request.subscriptionId)
 
             if let existing, request.time < existing.clientTime {
-                return try Self.answer(tx, request.sync, profile, existing.values, categories: categories)
+                return try Self.answer(
+                    tx, request.sync, profile, existing.values, categories: categories,
+                    statuses: others.map { $0 + [existing.status] })
             }
             // A profile made just now (every new device's): its fields and subscriptions are known,
             // not read back (on PostgreSQL each read is a round trip).

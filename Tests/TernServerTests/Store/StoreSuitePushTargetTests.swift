@@ -98,7 +98,7 @@ import Testing
     /// the row first without a lock, the mark went between and the update, having read
     /// `pushable` 1, left it 0.)
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
-    func anUpdateBetweenItsReadAndItsWriteKeepsATokenMarkedMeanwhilePushable() async throws {
+    func aTokenMarkedWhileADevicesNewerUpdateWaitsToGoLeavesItPushable() async throws {
         let fixture = try await StoreFixture(.postgres)
         defer { Task { await fixture.finish() } }
         let subscription = try #require(try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 1).first)

@@ -237,33 +237,37 @@ extension SQLTransaction {
             s.clientTime, s.updatedAt, s.apnsEnvironment?.rawValue,
         ]
         let provider = s.channel.storedProvider(s.provider)
-        let builtIns = BuiltInColumns(s.fields)
-        switch Self.dialect {
-        case .postgres:
-            if read?.channel != s.channel || read?.provider != s.provider || read?.token != s.token {
+        func name(address: Bool, test: Bool) {
+            if address {
                 columns += ", channel = ?, provider = ?, token = ?"
                 values += [s.channel.rawValue, provider, s.token]
             }
-            if read?.isTest != s.isTest {
+            if test {
                 columns += ", is_test = ?"
                 values.append(s.isTest)
             }
+        }
+        let builtIns = BuiltInColumns(s.fields)
+        let builtInsNamed = BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
+        let pushable = BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
+        // Nobody reads the row count: on PostgreSQL the statement goes with the write's next one.
+        switch Self.dialect {
+        case .postgres:
+            name(
+                address: read?.channel != s.channel || read?.provider != s.provider || read?.token != s.token,
+                test: read?.isTest != s.isTest)
             // The row as it is with `s`'s built-in columns and `pushable`: then `kept` writes the
             // rest, naming no trigger's column; otherwise the outer update names them too.
-            let pushable = BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt)
             let unchanged =
                 "pushable = \(BuiltInColumns.pushableSQL) AND "
                 + BuiltInColumns.names.map { "\($0) IS NOT DISTINCT FROM ?" }.joined(separator: " AND ")
-            let triggers =
-                BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
-                + ", pushable = \(BuiltInColumns.pushableSQL)"
             try database.runBeforeNext(
                 """
                 WITH kept AS (UPDATE subscriptions SET \(columns) WHERE id = ? AND \(unchanged) RETURNING id)
-                UPDATE subscriptions SET \(columns), \(triggers) WHERE id = ? AND NOT EXISTS (SELECT 1 FROM kept)
+                UPDATE subscriptions SET \(columns), \(builtInsNamed), pushable = \(BuiltInColumns.pushableSQL)
+                WHERE id = ? AND NOT EXISTS (SELECT 1 FROM kept)
                 """,
                 values + [s.id] + pushable + builtIns.values + values + builtIns.values + pushable + [s.id])
-            return
         case .sqlite:
             guard
                 let stored = try database.queryFirst(
@@ -271,27 +275,22 @@ extension SQLTransaction {
                     SELECT channel, provider, token, is_test, pushable, \(BuiltInColumns.pushableSQL),
                         \(BuiltInColumns.names.joined(separator: ", "))
                     FROM subscriptions WHERE id = ?
-                    """, BuiltInColumns.pushableValues(s.values, updatedAt: s.updatedAt) + [s.id])
+                    """, pushable + [s.id])
             else { return }  // gone meanwhile: as an UPDATE of no row, nothing to write
-            if stored.string(0) != s.channel.rawValue || stored.string(1) != provider || stored.string(2) != s.token {
-                columns += ", channel = ?, provider = ?, token = ?"
-                values += [s.channel.rawValue, provider, s.token]
-            }
-            if stored.bool(3) != s.isTest {
-                columns += ", is_test = ?"
-                values.append(s.isTest)
-            }
+            name(
+                address: stored.string(0) != s.channel.rawValue || stored.string(1) != provider
+                    || stored.string(2) != s.token,
+                test: stored.bool(3) != s.isTest)
             if stored.int(4) != stored.int(5) {
                 columns += ", pushable = ?"
                 values.append(stored.int(5))
             }
             if BuiltInColumns(stored, from: 6) != builtIns {
-                columns += ", " + BuiltInColumns.names.map { "\($0) = ?" }.joined(separator: ", ")
+                columns += ", " + builtInsNamed
                 values += builtIns.values
             }
+            try database.runBeforeNext("UPDATE subscriptions SET \(columns) WHERE id = ?", values + [s.id])
         }
-        // Nobody reads the row count: on PostgreSQL it goes with the write's next statement.
-        try database.runBeforeNext("UPDATE subscriptions SET \(columns) WHERE id = ?", values + [s.id])
     }
 
     static func subscription(_ row: Connection.Row) throws -> Subscription {
