@@ -43,7 +43,11 @@ public final class TernServerApp: Sendable {
         self.logger = logger
         self.senders = senders
         self.engine = engine
-        maintenance = Task { await Self.pruneAnswers(store: store, logger: logger) }
+        maintenance = Task {
+            async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
+            async let statistics: Void = Self.refreshStatistics(store: store)
+            _ = await (pruning, statistics)
+        }
     }
 
     /// Opens the store under the data directory, binds, bootstraps, and starts serving.
@@ -178,6 +182,15 @@ public final class TernServerApp: Sendable {
         }
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// Keeps the store's table statistics up with the tables' growth, every two seconds
+    /// (``Store/refreshStatistics()``: plans made for a small table scan it whole once it is large).
+    static func refreshStatistics(store: any Store) async {
+        while !Task.isCancelled {
+            await store.refreshStatistics()
+            try? await Task.sleep(for: .seconds(2))
+        }
     }
 
     /// Forgets stored idempotent answers older than a week, hourly.

@@ -35,8 +35,13 @@ public protocol Store: Sendable {
     /// True when the store answers a trivial query.
     func isHealthy() async -> Bool
 
-    /// Told how many deliveries a fan-out's chunk just wrote, so that a backend whose plans follow
-    /// table statistics can refresh them as the table grows (PostgreSQL); SQLite's do not.
+    /// Brings the statistics of tables that grew far past them up to date, so that a backend whose
+    /// plans follow table statistics (PostgreSQL) plans its statements for the tables' size now;
+    /// SQLite's do not. The server calls it every couple of seconds.
+    func refreshStatistics() async
+
+    /// Told how many deliveries a fan-out's chunk just wrote, so that such a backend can refresh
+    /// them sooner than the periodic look (a fan-out writes tens of thousands a second).
     func deliveriesWritten(_ count: Int) async
 
     /// Finishes what is running and closes the backend; later calls throw `StoreError.closed`.
@@ -53,6 +58,9 @@ extension Store {
 
     /// Does nothing: a backend whose plans do not follow table statistics (SQLite) has nothing to
     /// refresh.
+    public func refreshStatistics() async {}
+
+    /// Does nothing, as ``refreshStatistics()``.
     public func deliveriesWritten(_ count: Int) async {}
 }
 

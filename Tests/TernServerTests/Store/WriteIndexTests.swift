@@ -230,6 +230,7 @@ import Testing
         try await offThePool {
             try PostgresConnection(url: url).execute(
                 """
+                SELECT pg_stat_force_next_flush();
                 SET session_replication_role = replica;
                 INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
                     SELECT 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
@@ -238,19 +239,66 @@ import Testing
                 """)
         }
         // The table's size as PostgreSQL's statistics know it: only an analysis changes it here.
-        func estimate() throws -> Int64 { try writer.queryFirst(PostgresStore.deliveriesEstimate)?.int(0) ?? -1 }
-        #expect(try estimate() == 0)
+        #expect(try writer.estimatedRows("deliveries") == 0)
         await store.deliveriesWritten(5_000)
-        #expect(await store.analyses == 0)
+        #expect(store.stats.tablesAnalyzedCount == 0)
         await store.deliveriesWritten(25_000)
-        #expect(await store.analyses == 1)
-        #expect(try estimate() > 25_000)
-        let queued = try writer.queryFirst(
-            "SELECT CAST(reltuples AS BIGINT) FROM pg_class WHERE oid = CAST('delivery_queue' AS regclass)")
-        #expect((queued?.int(0) ?? 0) > 25_000)
+        #expect(store.stats.tablesAnalyzedCount == 2)
+        #expect(try writer.estimatedRows("deliveries") > 25_000)
+        #expect(try writer.estimatedRows("delivery_queue") > 25_000)
         let analyzed = try plan()
         #expect(analyzed.contains("Index Scan using delivery_queue_pkey"), "\(analyzed)")
         #expect(!analyzed.contains("Seq Scan on delivery_queue"), "\(analyzed)")
+        await store.close()
+    }
+
+    /// A table analyzed while small is analyzed again once it holds more than twice as many rows,
+    /// and connections plan their statements on it for its size: autovacuum's analysis of `profiles`
+    /// at 200 rows left every subscribe's foreign key check (the statement planned here) reading the
+    /// whole growing table. A table that has not doubled since is left alone.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aTableThatOutgrewItsStatisticsIsAnalyzedAndItsLookupsPlannedForItsSize() async throws {
+        let url = try PostgresTestDatabase.freshSchemaURL()
+        let store = try PostgresStore(url: url, poolSize: 1)
+        let writer = try PostgresConnection(url: url)
+        try writer.execute("ALTER TABLE profiles SET (autovacuum_enabled = false)")
+        // Past the foreign keys; the counts reach PostgreSQL's statistics as the statement ends.
+        func addProfiles(_ numbers: ClosedRange<Int>) throws {
+            try writer.execute(
+                """
+                SELECT pg_stat_force_next_flush();
+                SET session_replication_role = replica;
+                INSERT INTO profiles (public_id, db_id, is_test, skip_triggers, created_at, updated_at)
+                    SELECT 'p' || n, 1, false, false, 0, 0
+                    FROM generate_series(\(numbers.lowerBound), \(numbers.upperBound)) AS n;
+                SET session_replication_role = origin
+                """)
+        }
+        try addProfiles(1...200)
+        try writer.execute("ANALYZE profiles")
+        let planner = try PostgresConnection.genericPlanner(url: url)
+        try planner.prepare("key_check", "SELECT 1 FROM ONLY profiles x WHERE id = ? FOR KEY SHARE OF x")
+        let small = try planner.plan("key_check", ["1"])
+        #expect(small.contains("Seq Scan on profiles"), "planned for 200 rows: \(small)")
+
+        try addProfiles(201...5_000)
+        await store.refreshStatistics()
+        #expect(store.stats.tablesAnalyzedCount == 1)
+        #expect(try writer.estimatedRows("profiles") > 4_000)
+        let grown = try planner.plan("key_check", ["1"])
+        #expect(grown.contains("Index Scan using profiles_pkey"), "\(grown)")
+        #expect(!grown.contains("Seq Scan"), "\(grown)")
+
+        // 6,000 rows against statistics of 5,000: left alone; 12,000: analyzed again.
+        try addProfiles(5_001...6_000)
+        _ = try await store.read { try $0.projects() }
+        await store.refreshStatistics()
+        #expect(store.stats.tablesAnalyzedCount == 1)
+        try addProfiles(6_001...12_000)
+        _ = try await store.read { try $0.projects() }
+        await store.refreshStatistics()
+        #expect(store.stats.tablesAnalyzedCount == 2)
+        #expect(try writer.estimatedRows("profiles") > 10_000)
         await store.close()
     }
 
@@ -263,6 +311,7 @@ import Testing
         try await offThePool {
             try PostgresConnection(url: url).execute(
                 """
+                SELECT pg_stat_force_next_flush();
                 SET session_replication_role = replica;
                 INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
                     SELECT 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
@@ -303,6 +352,7 @@ import Testing
         try await offThePool {
             try PostgresConnection(url: url).execute(
                 """
+                SELECT pg_stat_force_next_flush();
                 SET session_replication_role = replica;
                 INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
                     SELECT n % 3000 + 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
@@ -389,5 +439,14 @@ import Testing
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
+
+extension PostgresConnection {
+    /// `table`'s row count as PostgreSQL's statistics have it (0 before its first analysis).
+    fileprivate func estimatedRows(_ table: String) throws -> Int64 {
+        try queryFirst(
+            "SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = CAST(? AS regclass)", [table]
+        )?.int(0) ?? -1
     }
 }

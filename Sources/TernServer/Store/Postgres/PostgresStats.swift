@@ -28,6 +28,14 @@ final class PostgresStats: Sendable {
     /// Batches run again with savepoints so far.
     var batchesRunAgainCount: UInt64 { batchesRunAgain.load(ordering: .relaxed) }
 
+    private let tablesAnalyzed = Atomic<UInt64>(0)
+
+    /// ``PostgresStore/refreshStatistics()`` analyzed `count` tables that outgrew their statistics.
+    func recordTablesAnalyzed(_ count: Int) { tablesAnalyzed.add(UInt64(count), ordering: .relaxed) }
+
+    /// Tables analyzed for their growth so far.
+    var tablesAnalyzedCount: UInt64 { tablesAnalyzed.load(ordering: .relaxed) }
+
     /// One claim transaction's statements, `seconds` long, that took `rows` deliveries.
     func recordClaim(seconds: Double, rows: Int) {
         state.withLock { state in
@@ -59,6 +67,10 @@ final class PostgresStats: Sendable {
         out += " after one of their writes failed.\n"
         out += "# TYPE tern_db_batches_run_again_total counter\n"
         out += "tern_db_batches_run_again_total \(batchesRunAgainCount)\n"
+        out += "# HELP tern_db_tables_analyzed_total Tables this node analyzed because they held more than twice"
+        out += " the rows their statistics said.\n"
+        out += "# TYPE tern_db_tables_analyzed_total counter\n"
+        out += "tern_db_tables_analyzed_total \(tablesAnalyzedCount)\n"
         out += "# HELP tern_outbox_claim_seconds Time one outbox claim spends in the database.\n"
         out += "# TYPE tern_outbox_claim_seconds histogram\n"
         var cumulative: UInt64 = 0

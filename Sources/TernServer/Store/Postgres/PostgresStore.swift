@@ -18,6 +18,10 @@ public actor PostgresStore: Store {
     static let bootstrapLock: Int64 = 0x7465_726E_01
 
     private let sessions: [PostgresSession]
+    /// A connection beside the pool for ``refreshStatistics()``: its `ANALYZE` of a large table takes
+    /// a few hundred milliseconds, which on a pooled connection the writes queued behind it waited
+    /// out (subscribe's p99 went from 13–18 ms to 515–606 ms).
+    private let upkeep: PostgresSession
     /// Operations sent to each session and not yet answered.
     private var load: [Int]
     private var closed = false
@@ -26,14 +30,17 @@ public actor PostgresStore: Store {
     /// The session of each affinity with writes waiting or running, and how many
     /// (``write(affinity:_:)``).
     private var affinities: [String: (session: Int, writes: Int)] = [:]
-    let stats = PostgresStats()
-    /// Deliveries this node's fan-outs wrote since `deliveries` was last analyzed, and the table's
-    /// size then (see ``deliveriesWritten(_:)``).
-    private var deliveriesSinceAnalysis = 0
-    private var deliveriesAtAnalysis: Int?
-    private var analyzing = false
-    /// How many deliveries make the table worth analyzing again, at least.
-    static let analysisFloor = 10_000
+    nonisolated let stats = PostgresStats()
+    /// Keeping the tables' statistics up with their growth (``refreshStatistics()``): a look running
+    /// now, the round trips counted when the last one ended, and the deliveries this node's fan-outs
+    /// wrote since (``deliveriesWritten(_:)``).
+    private var refreshing = false
+    private var roundTripsAtRefresh: UInt64?
+    private var deliveriesSinceRefresh = 0
+    /// A table smaller than this is left to autovacuum: a plan that scans it whole costs little.
+    static let analysisFloor = 1_000
+    /// How many deliveries a fan-out writes before it looks again, beside the server's periodic look.
+    static let deliveriesPerRefresh = 10_000
     /// The URL with the password removed, for logs and messages.
     nonisolated let displayURL: String
 
@@ -55,6 +62,7 @@ public actor PostgresStore: Store {
             PostgresSession(url: url, index: $0, stats: stats, groupCommit: groupCommit)
         }
         load = Array(repeating: 0, count: sessions.count)
+        upkeep = PostgresSession(url: url, index: sessions.count, stats: stats, groupCommit: groupCommit)
     }
 
     /// The schema version the database is at.
@@ -112,56 +120,64 @@ public actor PostgresStore: Store {
     public func close() async {
         closed = true
         for session in sessions { await session.close() }
+        await upkeep.close()
     }
 
-    /// Keeps the statistics of `deliveries` up with the fan-outs. PostgreSQL keeps a prepared
-    /// statement's plan on its connection until the table is next analyzed, and autovacuum analyzes a
-    /// table once a tenth of it changed, looking once a minute; a fan-out writes tens of thousands of
-    /// rows a second. The outcome update's plan chosen while the table was small (a sequential scan
-    /// per 64 outcomes) stayed through a large campaign's start on a fresh cluster
-    /// (bench/server/plans.sh, docs/scaling.md). So when this node's fan-outs have written as many
-    /// deliveries as the table held at its last analysis (at least `analysisFloor`), it analyzes
-    /// the table, and every connection plans its statements on `deliveries` again: a plan is at
-    /// most one doubling out of date. An analysis that fails is tried again after the next chunk.
-    public func deliveriesWritten(_ count: Int) async {
-        deliveriesSinceAnalysis += count
-        guard deliveriesSinceAnalysis >= Self.analysisFloor, !analyzing, !closed else { return }
-        analyzing = true
-        defer { analyzing = false }
+    /// Keeps PostgreSQL's table statistics up with the tables' growth. PostgreSQL keeps a statement's
+    /// plan on its connection (a prepared statement's, a foreign key check's) until the table is next
+    /// analyzed, and autovacuum analyzes a table once a tenth of it changed, looking once a minute. A
+    /// plan chosen while a table was small scans it whole as it grows: a server whose `profiles`
+    /// autovacuum had analyzed at 200 rows took subscribes at 1,050–1,350/s instead of 3,600, each
+    /// insert's foreign key check reading the growing table row by row (docs/scaling.md), and the
+    /// outcome update's plan on `deliveries` did the same through a large campaign's start
+    /// (bench/server/plans.sh). So every table of the schema that holds at least `analysisFloor` rows
+    /// and more than twice what its statistics say is analyzed now, and every connection plans its
+    /// statements on it again: a plan is at most one doubling out of date. The row counts are
+    /// PostgreSQL's own (each connection reports its changes about once a second), so one look sees
+    /// what every node wrote. The server looks every two seconds (``TernServerApp``) and a fan-out
+    /// after its chunks (``deliveriesWritten(_:)``); a look finds nothing to do when no statement ran
+    /// since the last one. A table a vacuum holds is skipped until the next look, and an analysis
+    /// that fails is tried again then: a store that cannot analyze still serves.
+    public func refreshStatistics() async {
+        guard !refreshing, !closed, roundTripsAtRefresh != stats.roundTripCount else { return }
+        refreshing = true
+        defer {
+            refreshing = false
+            roundTripsAtRefresh = stats.roundTripCount
+        }
         do {
-            // The size at the last analysis: this node's own, or (before its first) the statistics'.
-            let known: Int
-            if let size = deliveriesAtAnalysis {
-                known = size
-            } else {
-                known = try await withSession { session in try await session.run(Self.estimatedDeliveries) }
-                deliveriesAtAnalysis = known
-            }
-            guard deliveriesSinceAnalysis >= known else { return }
-            let written = deliveriesSinceAnalysis
-            deliveriesAtAnalysis = try await withSession { session in
-                try await session.run {
-                    try $0.execute("ANALYZE deliveries, delivery_queue, delivery_outcomes, delivery_sent_runs")
-                    return try Self.estimatedDeliveries($0)
+            let analyzed = try await upkeep.run { connection in
+                let grown = try connection.query(Self.grownTables, [Int64(Self.analysisFloor)]).compactMap {
+                    $0.string(0).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
                 }
+                if !grown.isEmpty {
+                    try connection.execute("ANALYZE (SKIP_LOCKED) " + grown.joined(separator: ", "))
+                }
+                return grown.count
             }
-            deliveriesSinceAnalysis -= written
-            analyses += 1
+            if analyzed > 0 { stats.recordTablesAnalyzed(analyzed) }
         } catch {
-            // The next chunk's call tries again; a store that cannot analyze still sends.
+            // The next look tries again.
         }
     }
 
-    /// The table's size as PostgreSQL last estimated it (its statistics' row count).
-    static let deliveriesEstimate =
-        "SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = CAST('deliveries' AS regclass)"
+    /// The schema's tables that hold at least `$1` rows and more than twice their statistics' count.
+    static let grownTables = """
+        SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+        WHERE s.schemaname = current_schema() AND s.n_live_tup >= ?
+            AND s.n_live_tup > 2 * GREATEST(c.reltuples, 0)
+        ORDER BY s.relname
+        """
 
-    private static func estimatedDeliveries(_ connection: PostgresConnection) throws -> Int {
-        Int(try connection.queryFirst(deliveriesEstimate)?.int(0) ?? 0)
+    /// Told by a fan-out how many deliveries its chunk wrote: tens of thousands a second grow
+    /// `deliveries` faster than the server's periodic look follows, so every `deliveriesPerRefresh`
+    /// of them it looks at once.
+    public func deliveriesWritten(_ count: Int) async {
+        deliveriesSinceRefresh += count
+        guard deliveriesSinceRefresh >= Self.deliveriesPerRefresh else { return }
+        deliveriesSinceRefresh = 0
+        await refreshStatistics()
     }
-
-    /// Analyses of `deliveries` this store ran (tests).
-    private(set) var analyses = 0
 
     /// Runs `body` on the least busy connection.
     private func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
