@@ -147,16 +147,16 @@ public final class APNsClient: Sendable {
         let answers = await http.send(requests)
         let answeredAt = clock()
         var expired: [OutgoingPush] = []
+        // Each push read in place: a copy of it retained and released its strings and payload.
         for (index, answer) in zip(sent, answers) {
-            let push = pushes[index]
             switch answer {
             case .success(let response):
                 switch APNsAnswer.read(response, now: answeredAt) {
-                case .outcome(let outcome): outcomes[push.deliveryId] = outcome
-                case .renewProviderToken: expired.append(push)
+                case .outcome(let outcome): outcomes[pushes[index].deliveryId] = outcome
+                case .renewProviderToken: expired.append(pushes[index])
                 }
             case .failure(let error):
-                outcomes[push.deliveryId] = ProviderFailure.outcome(error, provider: "APNs")
+                outcomes[pushes[index].deliveryId] = ProviderFailure.outcome(error, provider: "APNs")
             }
         }
         return expired

@@ -44,18 +44,24 @@ final class ProjectClientSender<Client: ProjectPushClient>: Sendable {
     }
 
     func send(_ pushes: [OutgoingPush]) async -> [Int64: DeliveryOutcome] {
+        guard let first = pushes.first.map(key) else { return [:] }
+        // A batch is mostly one project's, in one environment: then it goes as it came. Grouped,
+        // every push was copied into its group, retaining and releasing its strings and payload.
+        if pushes.allSatisfy({ key($0) == first }) { return await send(pushes, key: first) }
         var outcomes: [Int64: DeliveryOutcome] = [:]
         await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
-            let groups = Dictionary(grouping: pushes) {
-                ProviderClientPool<Client>.Key(
-                    projectId: $0.projectId, environment: splitsByEnvironment ? $0.environment : nil)
-            }
-            for (key, pushes) in groups {
+            for (key, pushes) in Dictionary(grouping: pushes, by: key) {
                 group.addTask { await self.send(pushes, key: key) }
             }
             for await answered in group { outcomes.merge(answered) { $1 } }
         }
         return outcomes
+    }
+
+    /// The client a push goes through: its project's, and its environment's where that matters.
+    private func key(_ push: OutgoingPush) -> ProviderClientPool<Client>.Key {
+        ProviderClientPool<Client>.Key(
+            projectId: push.projectId, environment: splitsByEnvironment ? push.environment : nil)
     }
 
     /// Hands back every client made so far and forgets them (a later batch makes new ones).
