@@ -198,10 +198,9 @@ public final class HTTP2ConnectionPool: Sendable {
         // the request's headers, strings and body (4 % of a send's reference counting).
         for index in requests.indices {
             do {
-                let prepared = try PoolExchange.Prepared(requests[index], endpoint: shared.endpoint)
                 exchanges.append(
-                    PoolExchange(
-                        id: first + UInt64(index) + 1, prepared: prepared,
+                    try PoolExchange(
+                        id: first + UInt64(index) + 1, request: requests[index], endpoint: shared.endpoint,
                         timeout: requests[index].timeout ?? configuration.requestTimeout
                     ) { result in
                         collector.record(index, result)

@@ -57,7 +57,11 @@ enum APNsRequest {
 struct APNsSharedFields {
     /// `bearer <provider token>`, made once for many pushes.
     let authorization: String
-    private var last: (topic: String, fields: [(String, String)], headers: HTTP2ConnectionPool.SharedHeaders)?
+    /// The last push's topic and fields, and the headers made of them. Kept apart, not as one
+    /// optional tuple: binding that tuple to compare copied its strings and arrays for every push.
+    private var lastTopic = ""
+    private var lastFields: [(String, String)] = []
+    private var lastHeaders: HTTP2ConnectionPool.SharedHeaders?
 
     init(authorization: String) {
         self.authorization = authorization
@@ -66,13 +70,15 @@ struct APNsSharedFields {
     mutating func headers(topic: String, fields: [(String, String)]) throws(DeliveryOutcomeError)
         -> HTTP2ConnectionPool.SharedHeaders
     {
-        if let last, last.topic == topic, last.fields.elementsEqual(fields, by: ==) { return last.headers }
+        if lastHeaders != nil, lastTopic == topic, lastFields.elementsEqual(fields, by: ==) {
+            return lastHeaders.unsafelyUnwrapped
+        }
         do {
             let headers = try HTTP2ConnectionPool.SharedHeaders(
                 [("authorization", authorization), ("apns-topic", topic)] + fields + [
                     ("content-type", "application/json")
                 ])
-            last = (topic, fields, headers)
+            (lastTopic, lastFields, lastHeaders) = (topic, fields, headers)
             return headers
         } catch {
             throw DeliveryOutcomeError(outcome: ProviderFailure.outcome(error, provider: "APNs"))

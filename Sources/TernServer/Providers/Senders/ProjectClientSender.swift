@@ -47,7 +47,8 @@ final class ProjectClientSender<Client: ProjectPushClient>: Sendable {
         guard let first = pushes.first.map(key) else { return [:] }
         // A batch is mostly one project's, in one environment: then it goes as it came. Grouped,
         // every push was copied into its group, retaining and releasing its strings and payload.
-        if pushes.allSatisfy({ key($0) == first }) { return await send(pushes, key: first) }
+        // (By index: iterating the array hands out copies.)
+        if pushes.indices.allSatisfy({ key(pushes[$0]) == first }) { return await send(pushes, key: first) }
         var outcomes: [Int64: DeliveryOutcome] = [:]
         await withTaskGroup(of: [Int64: DeliveryOutcome].self) { group in
             for (key, pushes) in Dictionary(grouping: pushes, by: key) {
