@@ -11,7 +11,9 @@
 # ratio. Installs nginx-light, its echo module and nghttp2-client with apt-get when missing.
 # TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); TERN_BIN runs that tern instead of
 # building one (two builds side by side); SERVE_ARGS adds `tern serve` options;
-# PERF_DATA=FILE records the server's profile during the send (PERF_ALL=1: every process, the
+# RETAINS=1 counts the server's swift_retain, swift_release and malloc calls in the first send
+# (uprobes: exact, unlike the timings; the send itself is slowed). PERF_DATA=FILE records the
+# server's profile during the send (PERF_ALL=1: every process, the
 # database's too); PROGRESS=1 prints `tern send`'s progress lines, each stamped with the seconds
 # since the send began; ROUNDS=N sends N messages in turn to the same devices, each one's ratio to
 # the h2load runs before and after it, and prints their median. With `--database` in SERVE_ARGS it also prints PostgreSQL's CPU time (the
@@ -187,8 +189,27 @@ for round in $(seq 1 "$ROUNDS"); do
         perf_pid=$!
         sleep 0.5
     fi
+    # RETAINS=1 counts the server's reference counting and allocations during the first send, one
+    # by one (uprobes on swift_retain, swift_release and malloc: exact and the same run after run,
+    # where the machine's timings are not; the probes slow the send several times over, so its
+    # rate is no figure then).
+    if [ "$round" = 1 ] && [ -n "${RETAINS:-}" ]; then
+        swift_core=$(ldd "$tern" | sed -n 's/.*=> \(.*libswiftCore\.so\) .*/\1/p')
+        libc=$(ldd "$tern" | sed -n 's/.*=> \(.*libc\.so\.6\) .*/\1/p')
+        perf probe -q -x "$swift_core" -a swift_retain -a swift_release 2>/dev/null || true
+        perf probe -q -x "$libc" -a malloc 2>/dev/null || true
+        perf stat -x, -e probe_libswiftCore:swift_retain -e probe_libswiftCore:swift_release -e probe_libc:malloc \
+            -p "$server" -o "$work/retains.csv" &
+        retains_pid=$!
+        sleep 0.5
+    fi
     run_send "$round"
     if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; perf_pid=; fi
+    if [ -n "${retains_pid:-}" ]; then
+        kill -INT "$retains_pid"; wait "$retains_pid" 2>/dev/null || true; retains_pid=
+        awk -F, -v n="$devices" '$3 ~ /probe/ { sub(/.*:/, "", $3); printf "  %-13s %10d in the send = %6.1f per delivery\n", $3, $1, $1 / n }' \
+            "$work/retains.csv"
+    fi
     run_h2load
 done
 
