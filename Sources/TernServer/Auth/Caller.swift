@@ -1,7 +1,11 @@
 import Foundation
 
 /// Who is asking, as authentication established it.
-struct Caller: Sendable, Equatable {
+///
+/// A class, immutable: a request hands its caller from the authentication cache to its route, its
+/// service and its write; each copy of a struct retained and released the project's, resource's
+/// and database's strings (8 % of an `event/post`'s reference counting).
+final class Caller: Sendable, Equatable {
     let project: Project
     /// The resource the request is about: the rToken's, or the one the JWT's matching names.
     let resource: Resource
@@ -9,6 +13,18 @@ struct Caller: Sendable, Equatable {
     let database: ProfileDatabase
     /// The profile a JWT names; nil for rToken-only requests.
     let identity: ProfileIdentity?
+
+    init(project: Project, resource: Resource, database: ProfileDatabase, identity: ProfileIdentity?) {
+        self.project = project
+        self.resource = resource
+        self.database = database
+        self.identity = identity
+    }
+
+    static func == (lhs: Caller, rhs: Caller) -> Bool {
+        lhs.project == rhs.project && lhs.resource == rhs.resource && lhs.database == rhs.database
+            && lhs.identity == rhs.identity
+    }
 
     /// True when a JWT named the profile.
     var hasJWT: Bool { identity != nil }
