@@ -25,6 +25,8 @@
 #   SKIP_DJANGO=1 bench/server/run.sh         # without the Python peer (no venv, no PyPI)
 #   WARMUP=0 bench/server/run.sh              # measure fresh servers: no warm-up (see below)
 #   ROUTES="constant update" bench/server/run.sh  # some of tern's routes (default: all five)
+#   RETAINS=1 bench/server/run.sh             # each route's swift_retain, swift_release and malloc
+#                                             # calls a request (uprobes; slows the server)
 #   PERF_DATA=/tmp/p bench/server/run.sh      # perf record of tern serve on each route, to
 #                                             # /tmp/p-BACKEND-ROUTE (PERF_OPTS, default -g)
 #   TERN_BIN=/tmp/tern bench/server/run.sh    # that tern binary instead of building one (two trees
@@ -234,6 +236,18 @@ run() {
         perf=$!
         sleep 0.5
     fi
+    # RETAINS=1: the server's swift_retain, swift_release and malloc calls across the run, counted
+    # one by one (uprobes: exact where the rates are noisy, but they slow the server several times).
+    local retains=""
+    if [ -n "${RETAINS:-}" ] && [ -n "${server:-}" ]; then
+        perf probe -q -x "$(ldd "$binary" | sed -n 's/.*=> \(.*libswiftCore\.so\) .*/\1/p')" \
+            -a swift_retain -a swift_release 2>/dev/null || true
+        perf probe -q -x "$(ldd "$binary" | sed -n 's/.*=> \(.*libc\.so\.6\) .*/\1/p')" -a malloc 2>/dev/null || true
+        perf stat -x, -e probe_libswiftCore:swift_retain -e probe_libswiftCore:swift_release -e probe_libc:malloc \
+            -p "$server" -o "$work/retains-$backend-$name.csv" &
+        retains=$!
+        sleep 0.5
+    fi
     # Tern's CPU time (user + system) across the run, per request: steadier than the rates on a
     # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
     # And the bytes it wrote to files (the log's frames, the checkpoints' copies, its log lines), per
@@ -269,6 +283,14 @@ run() {
     if [ -n "$perf" ]; then
         kill -INT "$perf"
         wait "$perf" 2>/dev/null || true
+    fi
+    if [ -n "$retains" ]; then
+        kill -INT "$retains"
+        wait "$retains" 2>/dev/null || true
+        awk -F, -v who="$backend $name" -v n="$(echo "${line:-0 0 0 0}" | awk '{print $4}')" '
+            $3 ~ /probe/ { sub(/.*:/, "", $3); counts = counts sprintf(" %s %.1f,", $3, n > 0 ? $1 / n : 0) }
+            END { sub(/,$/, "", counts); print who ": per request" counts " (RETAINS=1: the rates of this run are slowed)" }' \
+            "$work/retains-$backend-$name.csv" >>"$notes"
     fi
 }
 
