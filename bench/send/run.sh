@@ -110,6 +110,8 @@ db_port=$(printf '%s' "$SERVE_ARGS" | sed -n 's|.*--database [^ ]*://[^ ]*:\([0-
 db_ticks() { if [ -n "$db_port" ]; then postgres_cpu_ticks "$db_port"; else echo 0; fi; }
 # shellcheck source=bench/lib/postgres-statements.sh
 . bench/lib/postgres-statements.sh
+# shellcheck source=bench/lib/retains.sh
+. bench/lib/retains.sh
 db_url=$(printf '%s' "$SERVE_ARGS" | sed -n 's|.*--database \([^ ]*\).*|\1|p')
 if [ -n "${STATEMENTS:-}" ]; then
     [ -n "$db_url" ] || { echo "STATEMENTS=1 needs --database in SERVE_ARGS" >&2; exit 2; }
@@ -189,26 +191,13 @@ for round in $(seq 1 "$ROUNDS"); do
         perf_pid=$!
         sleep 0.5
     fi
-    # RETAINS=1 counts the server's reference counting and allocations during the first send, one
-    # by one (uprobes on swift_retain, swift_release and malloc: exact and the same run after run,
-    # where the machine's timings are not; the probes slow the send several times over, so its
-    # rate is no figure then).
-    if [ "$round" = 1 ] && [ -n "${RETAINS:-}" ]; then
-        swift_core=$(ldd "$tern" | sed -n 's/.*=> \(.*libswiftCore\.so\) .*/\1/p')
-        libc=$(ldd "$tern" | sed -n 's/.*=> \(.*libc\.so\.6\) .*/\1/p')
-        perf probe -q -x "$swift_core" -a swift_retain -a swift_release 2>/dev/null || true
-        perf probe -q -x "$libc" -a malloc 2>/dev/null || true
-        perf stat -x, -e probe_libswiftCore:swift_retain -e probe_libswiftCore:swift_release -e probe_libc:malloc \
-            -p "$server" -o "$work/retains.csv" &
-        retains_pid=$!
-        sleep 0.5
-    fi
+    # RETAINS=1 counts the server's reference counting and allocations during the first send.
+    if [ "$round" = 1 ] && [ -n "${RETAINS:-}" ]; then retains_start "$server" "$tern" "$work/retains.csv"; fi
     run_send "$round"
     if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; perf_pid=; fi
     if [ -n "${retains_pid:-}" ]; then
-        kill -INT "$retains_pid"; wait "$retains_pid" 2>/dev/null || true; retains_pid=
-        awk -F, -v n="$devices" '$3 ~ /probe/ { sub(/.*:/, "", $3); printf "  %-13s %10d in the send = %6.1f per delivery\n", $3, $1, $1 / n }' \
-            "$work/retains.csv"
+        retains_stop
+        echo "  calls a delivery (RETAINS=1; the send is slowed): $(retains_report "$work/retains.csv" "$devices")"
     fi
     run_h2load
 done

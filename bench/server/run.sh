@@ -197,6 +197,8 @@ notes="$work/notes"
 . bench/lib/postgres-cpu.sh
 # shellcheck source=bench/lib/postgres-statements.sh
 . bench/lib/postgres-statements.sh
+# shellcheck source=bench/lib/retains.sh
+. bench/lib/retains.sh
 if [ -n "${STATEMENTS:-}" ]; then
     # The cluster loads pg_stat_statements, counting the triggers' and foreign keys' statements too.
     export POSTGRES_OPTS="${POSTGRES_OPTS:-} -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on"
@@ -236,17 +238,11 @@ run() {
         perf=$!
         sleep 0.5
     fi
-    # RETAINS=1: the server's swift_retain, swift_release and malloc calls across the run, counted
-    # one by one (uprobes: exact where the rates are noisy, but they slow the server several times).
+    # RETAINS=1: the server's reference counting and allocations across the run.
     local retains=""
     if [ -n "${RETAINS:-}" ] && [ -n "${server:-}" ]; then
-        perf probe -q -x "$(ldd "$binary" | sed -n 's/.*=> \(.*libswiftCore\.so\) .*/\1/p')" \
-            -a swift_retain -a swift_release 2>/dev/null || true
-        perf probe -q -x "$(ldd "$binary" | sed -n 's/.*=> \(.*libc\.so\.6\) .*/\1/p')" -a malloc 2>/dev/null || true
-        perf stat -x, -e probe_libswiftCore:swift_retain -e probe_libswiftCore:swift_release -e probe_libc:malloc \
-            -p "$server" -o "$work/retains-$backend-$name.csv" &
-        retains=$!
-        sleep 0.5
+        retains_start "$server" "$binary" "$work/retains-$backend-$name.csv"
+        retains=yes
     fi
     # Tern's CPU time (user + system) across the run, per request: steadier than the rates on a
     # shared, noisy machine, where the same tree's no-store route swings by a third between runs.
@@ -285,12 +281,9 @@ run() {
         wait "$perf" 2>/dev/null || true
     fi
     if [ -n "$retains" ]; then
-        kill -INT "$retains"
-        wait "$retains" 2>/dev/null || true
-        awk -F, -v who="$backend $name" -v n="$(echo "${line:-0 0 0 0}" | awk '{print $4}')" '
-            $3 ~ /probe/ { sub(/.*:/, "", $3); counts = counts sprintf(" %s %.1f,", $3, n > 0 ? $1 / n : 0) }
-            END { sub(/,$/, "", counts); print who ": per request" counts " (RETAINS=1: the rates of this run are slowed)" }' \
-            "$work/retains-$backend-$name.csv" >>"$notes"
+        retains_stop
+        echo "$backend $name: calls a request (RETAINS=1; the run's rates are slowed):" \
+            "$(retains_report "$work/retains-$backend-$name.csv" "$(echo "${line:-0 0 0 0}" | awk '{print $4}')")" >>"$notes"
     fi
 }
 

@@ -107,19 +107,14 @@ final class PoolExchange: Sendable {
         self.complete = complete
     }
 
-    /// An exchange for `request`, its ``Prepared`` made in place: made apart and handed over, it was
-    /// copied, retaining and releasing its buffers and strings for every request of a batch.
+    /// An exchange for `request`, its ``Prepared`` made as the argument: made apart and handed over,
+    /// it was copied, retaining and releasing its buffers and strings for every request of a batch.
     /// - Throws: `HTTP2ClientError` `.invalidRequest` as ``Prepared/init(_:endpoint:)``.
-    init(
+    convenience init(
         id: UInt64, request: borrowing HTTP2ConnectionPool.Request, endpoint: PoolEndpoint, timeout: TimeInterval,
         complete: @escaping @Sendable (Result<HTTP2Response, any Error>) -> Void
     ) throws(HTTP2ClientError) {
-        self.id = id
-        prepared = try Prepared(request, endpoint: endpoint)
-        self.timeout = timeout
-        let nanoseconds = max(0, min(timeout, 86_400 * 365)) * 1e9
-        deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(nanoseconds)
-        self.complete = complete
+        self.init(id: id, prepared: try Prepared(request, endpoint: endpoint), timeout: timeout, complete: complete)
     }
 
     func timedOut() -> HTTP2ClientError {

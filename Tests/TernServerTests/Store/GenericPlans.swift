@@ -30,4 +30,25 @@ extension PostgresConnection {
         try query("EXPLAIN EXECUTE \(name)(\(arguments.joined(separator: ", ")))").compactMap { $0.string(0) }
             .joined(separator: "\n")
     }
+
+    /// `table`'s row count as PostgreSQL's statistics have it (0 before its first analysis).
+    func estimatedRows(_ table: String) throws -> Int64 {
+        try queryFirst(
+            "SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = CAST(? AS regclass)", [table]
+        )?.int(0) ?? -1
+    }
+
+    /// Profiles `p<n>` for `numbers`, written past the foreign keys; their count reaches
+    /// PostgreSQL's statistics (`pg_stat_user_tables`) as the statement ends.
+    func addProfiles(_ numbers: ClosedRange<Int>) throws {
+        try execute(
+            """
+            SELECT pg_stat_force_next_flush();
+            SET session_replication_role = replica;
+            INSERT INTO profiles (public_id, db_id, is_test, skip_triggers, created_at, updated_at)
+                SELECT 'p' || n, 1, false, false, 0, 0
+                FROM generate_series(\(numbers.lowerBound), \(numbers.upperBound)) AS n;
+            SET session_replication_role = origin
+            """)
+    }
 }

@@ -262,26 +262,14 @@ import Testing
         let store = try PostgresStore(url: url, poolSize: 1)
         let writer = try PostgresConnection(url: url)
         try writer.execute("ALTER TABLE profiles SET (autovacuum_enabled = false)")
-        // Past the foreign keys; the counts reach PostgreSQL's statistics as the statement ends.
-        func addProfiles(_ numbers: ClosedRange<Int>) throws {
-            try writer.execute(
-                """
-                SELECT pg_stat_force_next_flush();
-                SET session_replication_role = replica;
-                INSERT INTO profiles (public_id, db_id, is_test, skip_triggers, created_at, updated_at)
-                    SELECT 'p' || n, 1, false, false, 0, 0
-                    FROM generate_series(\(numbers.lowerBound), \(numbers.upperBound)) AS n;
-                SET session_replication_role = origin
-                """)
-        }
-        try addProfiles(1...200)
+        try writer.addProfiles(1...200)
         try writer.execute("ANALYZE profiles")
         let planner = try PostgresConnection.genericPlanner(url: url)
         try planner.prepare("key_check", "SELECT 1 FROM ONLY profiles x WHERE id = ? FOR KEY SHARE OF x")
         let small = try planner.plan("key_check", ["1"])
         #expect(small.contains("Seq Scan on profiles"), "planned for 200 rows: \(small)")
 
-        try addProfiles(201...5_000)
+        try writer.addProfiles(201...5_000)
         await store.refreshStatistics()
         #expect(store.stats.tablesAnalyzedCount == 1)
         #expect(try writer.estimatedRows("profiles") > 4_000)
@@ -290,11 +278,11 @@ import Testing
         #expect(!grown.contains("Seq Scan"), "\(grown)")
 
         // 6,000 rows against statistics of 5,000: left alone; 12,000: analyzed again.
-        try addProfiles(5_001...6_000)
+        try writer.addProfiles(5_001...6_000)
         _ = try await store.read { try $0.projects() }
         await store.refreshStatistics()
         #expect(store.stats.tablesAnalyzedCount == 1)
-        try addProfiles(6_001...12_000)
+        try writer.addProfiles(6_001...12_000)
         _ = try await store.read { try $0.projects() }
         await store.refreshStatistics()
         #expect(store.stats.tablesAnalyzedCount == 2)
@@ -439,14 +427,5 @@ import Testing
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
-    }
-}
-
-extension PostgresConnection {
-    /// `table`'s row count as PostgreSQL's statistics have it (0 before its first analysis).
-    fileprivate func estimatedRows(_ table: String) throws -> Int64 {
-        try queryFirst(
-            "SELECT CAST(GREATEST(reltuples, 0) AS BIGINT) FROM pg_class WHERE oid = CAST(? AS regclass)", [table]
-        )?.int(0) ?? -1
     }
 }

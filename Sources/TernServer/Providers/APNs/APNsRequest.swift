@@ -70,9 +70,7 @@ struct APNsSharedFields {
     mutating func headers(topic: String, fields: [(String, String)]) throws(DeliveryOutcomeError)
         -> HTTP2ConnectionPool.SharedHeaders
     {
-        if lastHeaders != nil, lastTopic == topic, lastFields.elementsEqual(fields, by: ==) {
-            return lastHeaders.unsafelyUnwrapped
-        }
+        if let lastHeaders, lastTopic == topic, lastFields.elementsEqual(fields, by: ==) { return lastHeaders }
         do {
             let headers = try HTTP2ConnectionPool.SharedHeaders(
                 [("authorization", authorization), ("apns-topic", topic)] + fields + [
