@@ -18,7 +18,7 @@ enum RequestTarget {
         }
         let mark = target.firstIndex(of: UInt8(ascii: "?"))
         let pathBytes = percentDecoded(mark.map { target[..<$0] } ?? target, plusIsSpace: false)
-        let path = String(validating: pathBytes, as: UTF8.self)
+        let path = UTF8Text.string(pathBytes)
         var query: [String: String] = [:]
         if let mark {
             for argument in target[(mark + 1)...].split(separator: UInt8(ascii: "&")) {

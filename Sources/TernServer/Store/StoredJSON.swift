@@ -152,7 +152,7 @@ enum StoredJSON {
             var start = index
             func flush(_ end: Int, into scalars: inout String.UnicodeScalarView) -> Bool {
                 guard end > start else { return true }
-                guard let chunk = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                guard let chunk = UTF8Text.string(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 else { return false }
                 scalars.append(contentsOf: chunk.unicodeScalars)
                 return true
@@ -163,8 +163,7 @@ enum StoredJSON {
                     // Most strings hold no escape: one validation of their bytes, no scalar
                     // appends (those were a twentieth of a subscribe's request path).
                     if scalars.isEmpty {
-                        let whole = String(
-                            validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                        let whole = UTF8Text.string(UnsafeBufferPointer(rebasing: bytes[start..<index]))
                         index += 1
                         return whole
                     }
