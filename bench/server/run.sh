@@ -442,5 +442,5 @@ echo "tern: $SERVER_THREADS HTTP threads, log level $LOG_LEVEL; nginx: 1 worker;
 [ ! -r "$autogroup_file" ] ||
     echo "scheduler: kernel.sched_autogroup_enabled = $(cat "$autogroup_file")$([ -z "$autogroup_before" ] || echo " for this run (AUTOGROUP; $autogroup_before before and after)")"
 [[ " $BACKENDS " != *" postgresql "* ]] ||
-    echo "postgresql: scripts/postgres.sh's throwaway cluster on this machine (fsync off), the server's default pool$(
+    echo "postgresql: scripts/postgres.sh's throwaway cluster on this machine (fsync and wal_init_zero off), the server's default pool$(
         [ -z "${DB_DELAY_MS:-}" ] || echo "; tern reached it through bench/lib/delay_proxy.py, $DB_DELAY_MS ms each way")"
