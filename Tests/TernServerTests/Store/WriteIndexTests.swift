@@ -208,9 +208,9 @@ import Testing
 
     /// A plan kept from an empty queue may read the whole queue for each 64 outcomes, until it is
     /// analyzed (the kept plan's scan after the rows arrive is not checked here: tests running
-    /// migrations beside it can make PostgreSQL drop every plan). Once the fan-outs have written as
-    /// many deliveries as the table held at its last analysis, the store analyzes the deliveries and
-    /// their queue, and a connection's kept plan finds each entry by its key.
+    /// migrations beside it can make PostgreSQL drop every plan). Once the fan-outs have written
+    /// `deliveriesPerRefresh` deliveries, the store analyzes the tables that outgrew their statistics
+    /// (the deliveries and their queue), and a connection's kept plan finds each entry by its key.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func theFanOutsGrowthMakesPostgresPlanTheOutcomesAgain() async throws {
         let url = try PostgresTestDatabase.freshSchemaURL()
