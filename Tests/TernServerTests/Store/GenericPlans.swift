@@ -12,12 +12,11 @@ extension PostgresConnection {
         return url
     }
 
-    /// A connection that plans every prepared statement generically, as PostgreSQL does for a
-    /// statement after its first few runs.
+    /// A connection that plans every prepared statement generically, as the store's connections do
+    /// (``PostgresConnection/genericPlans``) and as PostgreSQL left to choose does for most after
+    /// their first few runs.
     static func genericPlanner(url: String) throws -> PostgresConnection {
-        let connection = try PostgresConnection(url: url)
-        try connection.execute("SET plan_cache_mode = force_generic_plan")
-        return connection
+        try PostgresConnection(url: url)
     }
 
     /// Prepares one of the store's statements (its `?`s numbered) as `name`.

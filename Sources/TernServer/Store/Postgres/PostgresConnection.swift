@@ -63,7 +63,23 @@ final class PostgresConnection {
             throw PostgresError(sqlState: "08001", message: Self.trimmed(message))
         }
         tern_pq_silence_notices(handle)
+        let result = PQexec(handle, Self.genericPlans)
+        defer { PQclear(result) }
+        try check(result)
     }
+
+    /// Every prepared statement runs its generic plan, made when first run and again whenever a
+    /// table it reads is analyzed, never for each call's values. Left to choose (`auto`),
+    /// PostgreSQL compares a new generic plan's estimated cost with the average of the custom plans
+    /// so far, and keeps that cost until it next makes a generic plan, which it only does while it
+    /// prefers one. A generic plan made between two tables' analyses (`profiles` had statistics,
+    /// `subscriptions` none yet) looked five times dearer than it was, and the connection planned
+    /// the token lookup for every call from then on: 0.16 ms of PostgreSQL's CPU a subscribe, on
+    /// some connections of some runs (a third of the route's rate). The statements prepared here are
+    /// the ones written in code, each of whose generic plans is audited (bench/server/plans.sh, the
+    /// plan tests); a statement whose text varies or whose plan must see its values runs unprepared,
+    /// planned for its values (``queryOnce(_:_:)``).
+    static let genericPlans = "SET plan_cache_mode = force_generic_plan"
 
     deinit { PQfinish(handle) }
 
@@ -240,10 +256,20 @@ final class PostgresConnection {
 
     /// Runs a statement without preparing it on the connection (`PQexecParams`): for statements
     /// whose text varies with the input (audience filters), so the statements a connection keeps
-    /// prepared stay as many as the queries written in code.
+    /// prepared stay as many as the queries written in code, and for statements whose plan must
+    /// see the call's values (a deliveries page). It is planned for its values: inside a
+    /// transaction, ``genericPlans`` is lifted for it alone (`SET LOCAL`, held to go in the same
+    /// round trip) and set again for the statements after it; the transaction's end restores it
+    /// in any case, a rollback included.
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> [PostgresRow] {
-        read(try execute(Statement(sql: sql, parameters: parameters, prepared: false)))
+        held.append(Statement(sql: Self.customPlanHere, parameters: [], prepared: false, control: true))
+        let rows = read(try execute(Statement(sql: sql, parameters: parameters, prepared: false)))
+        held.append(Statement(sql: Self.genericPlansHere, parameters: [], prepared: false, control: true))
+        return rows
     }
+
+    private static let customPlanHere = "SET LOCAL plan_cache_mode = force_custom_plan"
+    private static let genericPlansHere = "SET LOCAL plan_cache_mode = force_generic_plan"
 
     private func read(_ result: OpaquePointer?) -> [PostgresRow] {
         defer { PQclear(result) }
