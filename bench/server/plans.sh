@@ -2,36 +2,31 @@
 # PostgreSQL plan audit: which of tern's statements read far more than they return, once the tables
 # are full and the plans are the ones a long-running server keeps.
 #
-# PostgreSQL plans a prepared statement for its arguments five times, then may keep one generic plan
-# for every later call on that connection; a plan chosen that way once walked a resource's every
-# subscription per subscribe (docs/scaling.md, "the token lookups' plan trap"). This audit makes every
-# call use its generic plan (`plan_cache_mode = force_generic_plan` for the database, before tern
-# connects), fills a project through the APIs (bench/server/plans.py: DEVICES devices with built-in
-# and custom fields, tags on a fifth, goals on a quarter, three messages, a segment), analyzes the
-# tables, calls every read of the management API and the dashboard 8 times, and the SDK's writes
-# again on the full tables.
+# PostgreSQL left to choose plans a prepared statement for its arguments five times, then may keep
+# one generic plan for every later call on that connection; a plan chosen that way once walked a
+# resource's every subscription per subscribe (docs/scaling.md, "the token lookups' plan trap").
+# Tern's connections now run every prepared statement's generic plan from its first call
+# (`PostgresConnection.genericPlans`) and plan the statements they run unprepared (the audience
+# filters, a deliveries page) for each call's values, so the plans audited here are the ones a
+# long-running server keeps. The audit fills a project through the APIs (bench/server/plans.py:
+# DEVICES devices with built-in and custom fields, tags on a fifth, goals on a quarter, three
+# messages, a segment), analyzes the tables, calls every read of the management API and the
+# dashboard 8 times, and the SDK's writes again on the full tables.
 # Then it prints, from pg_stat_statements, each statement's calls, mean time, rows and shared buffers
 # read per call (the figure that does not depend on the machine's noise: a walk shows as thousands of
-# buffers for a few rows), the statements planned on most of their calls (with PLAN_CACHE_MODE=auto,
-# a prepared statement PostgreSQL keeps planning for its values), and the plans auto_explain logged
-# for calls over SLOW_MS.
-#
-# The forced mode reaches the statements tern runs unprepared too (the audience filters, a deliveries
-# page), which a server in PostgreSQL's default mode plans for each call's values:
-# PLAN_CACHE_MODE=auto audits them as they run there.
+# buffers for a few rows), the statements planned on most of their calls (the unprepared ones, by
+# design), and the plans auto_explain logged for calls over SLOW_MS.
 #
 #   bench/server/plans.sh [DEVICES]        (20000)
 #   TERN_BIN=/tmp/tern SLOW_MS=5 TOP=40 bench/server/plans.sh 50000
 #   KEEP=1 bench/server/plans.sh           # keeps the scratch directory (the cluster's log)
 #   HOLD=1 bench/server/plans.sh           # keeps the cluster and the server up afterwards (EXPLAIN by hand)
-#   PLAN_CACHE_MODE=auto bench/server/plans.sh   # PostgreSQL's default plan choice instead
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 devices=${1:-20000}
 SLOW_MS=${SLOW_MS:-10}
 TOP=${TOP:-30}
-PLAN_CACHE_MODE=${PLAN_CACHE_MODE:-force_generic_plan}
 
 work=$(mktemp -d /tmp/tern-bench-plans.XXXXXX)
 chmod 755 "$work" # the cluster runs as another user when this runs as root
@@ -59,7 +54,7 @@ url=$(POSTGRES_OPTS="-c shared_preload_libraries=pg_stat_statements,auto_explain
 -c pg_stat_statements.max=5000 -c pg_stat_statements.track_utility=off \
 -c pg_stat_statements.track_planning=on" scripts/postgres.sh start "$work/pg" | tail -1)
 psql_() { PGPASSWORD=tern psql -X -q -v ON_ERROR_STOP=1 "${url%%\?*}" "$@"; }
-psql_ -c "CREATE EXTENSION pg_stat_statements" -c "ALTER DATABASE tern_test SET plan_cache_mode = $PLAN_CACHE_MODE"
+psql_ -c "CREATE EXTENSION pg_stat_statements"
 
 data="$work/tern"
 mkdir -p "$data"
@@ -76,7 +71,7 @@ python3 bench/server/plans.py "$api_url" "$(field admin_key)" "$(field rtoken)" 
     "$(field resource_id)" "$devices" "$url"
 
 echo
-echo "== the $TOP statements that read the most shared buffers per call (plan_cache_mode $PLAN_CACHE_MODE, full tables)"
+echo "== the $TOP statements that read the most shared buffers per call (full tables)"
 psql_ -P pager=off -c "
 SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms, round(max_exec_time::numeric, 1) AS max_ms,
        round(rows::numeric / calls, 1) AS rows_per_call,
@@ -88,10 +83,8 @@ ORDER BY (shared_blks_hit + shared_blks_read)::numeric / calls DESC
 LIMIT $TOP"
 
 echo "== statements planned on most of their calls (8 or more calls), by planning time"
-echo "   A prepared statement here keeps getting plans for its values instead of its generic one"
-echo "   (docs/scaling.md, \"A plan for every fan-out statement\"); with PLAN_CACHE_MODE=auto that is"
-echo "   what a server does. Statements tern runs unprepared (the audience filters, a deliveries page)"
-echo "   are planned on every call by design."
+echo "   Statements tern runs unprepared (the audience filters, a deliveries page) are planned on every"
+echo "   call by design; a prepared one here was planned again after each analysis of its tables."
 psql_ -P pager=off -c "
 SELECT calls, plans, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS exec_ms,
        left(regexp_replace(regexp_replace(query, '\s+', ' ', 'g'), '^SELECT .*? FROM ', 'SELECT … FROM '), 200) AS statement
