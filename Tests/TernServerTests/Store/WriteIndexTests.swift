@@ -203,9 +203,10 @@ import Testing
     /// A connection keeps running the token lookup's generic plan while the tables' statistics arrive
     /// one table at a time, as they do when the store or autovacuum analyzes a growing deployment's
     /// tables one after the other. Left to PostgreSQL's choice, the generic plan made between the
-    /// two analyses (`profiles` known, `subscriptions` not: a guessed hundred rows for one token)
-    /// looked dearer than the custom plans so far, and the connection planned the lookup for each
-    /// call's values from then on, long after both tables had statistics.
+    /// two analyses (`profiles` known, `subscriptions` not: dozens of subscriptions guessed for the
+    /// profile, which the statement's subquery reads) looked dearer than the custom plans so far,
+    /// and the connection planned the lookup for each call's values from then on, long after both
+    /// tables had statistics.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func aConnectionKeepsTheTokenLookupsGenericPlanWhileStatisticsArriveOneTableAtATime() async throws {
         let url = try await PostgresConnection.migratedSchema()
