@@ -173,8 +173,13 @@ struct PostgresPipelineTests {
             try connection.run("INSERT INTO answers VALUES (?, ?)", ["late", 2])
         }
         #expect(throws: PostgresConnection.readAheadAnswered) { try connection.runBeforeNext(lookup, ["x"]) }
+        #expect(throws: PostgresConnection.readAheadAnswered) { _ = try connection.queryOnce(lookup, ["x"]) }
         #expect(stats.roundTripCount - before == 1, "nothing after the stop was sent")
         #expect(try connection.takeReadAhead().first?.int(0) == 7)
+        // The statement run once that was stopped left nothing held: the transaction's next
+        // statements keep their generic plans.
+        #expect(
+            try connection.queryFirst("SELECT current_setting('plan_cache_mode')")?.string(0) == "force_generic_plan")
         #expect(try connection.queryFirst(lookup, ["late"]) == nil, "the write after the stop did not run")
 
         // A write first: the held read goes alone before it, and its rows stop the write unsent.

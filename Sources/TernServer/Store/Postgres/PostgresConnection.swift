@@ -263,9 +263,16 @@ final class PostgresConnection {
     /// in any case, a rollback included.
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> [PostgresRow] {
         held.append(Statement(sql: Self.customPlanHere, parameters: [], prepared: false, control: true))
-        let rows = read(try execute(Statement(sql: sql, parameters: parameters, prepared: false)))
+        let result: OpaquePointer?
+        do {
+            result = try execute(Statement(sql: sql, parameters: parameters, prepared: false))
+        } catch {
+            // Stopped before anything was sent (the write's held read answered rows): not held on.
+            held.removeAll { $0.sql == Self.customPlanHere }
+            throw error
+        }
         held.append(Statement(sql: Self.genericPlansHere, parameters: [], prepared: false, control: true))
-        return rows
+        return read(result)
     }
 
     private static let customPlanHere = "SET LOCAL plan_cache_mode = force_custom_plan"
