@@ -260,7 +260,8 @@ final class PostgresConnection {
     /// see the call's values (a deliveries page). It is planned for its values: inside a
     /// transaction, ``genericPlans`` is lifted for it alone (`SET LOCAL`, held to go in the same
     /// round trip) and set again for the statements after it; the transaction's end restores it
-    /// in any case, a rollback included.
+    /// in any case, a rollback included. (Outside a transaction, which the store never does, it
+    /// runs on a generic plan: `SET LOCAL` there changes nothing.)
     func queryOnce(_ sql: String, _ parameters: [any SQLiteBindable] = []) throws(PostgresError) -> [PostgresRow] {
         held.append(Statement(sql: Self.customPlanHere, parameters: [], prepared: false, control: true))
         let result: OpaquePointer?
