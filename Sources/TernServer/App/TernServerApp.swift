@@ -185,10 +185,12 @@ public final class TernServerApp: Sendable {
     }
 
     /// Keeps the store's table statistics up with the tables' growth, every two seconds
-    /// (``Store/refreshStatistics()``: plans made for a small table scan it whole once it is large).
+    /// (``Store/refreshStatistics()``: plans made for a small table scan it whole once it is large),
+    /// and its audience counts with the token marks (``Store/recheckTokenMarks()``).
     static func refreshStatistics(store: any Store) async {
         while !Task.isCancelled {
             await store.refreshStatistics()
+            await store.recheckTokenMarks()
             try? await Task.sleep(for: .seconds(2))
         }
     }

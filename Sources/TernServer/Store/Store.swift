@@ -44,6 +44,12 @@ public protocol Store: Sendable {
     /// them sooner than the periodic look (a fan-out writes tens of thousands a second).
     func deliveriesWritten(_ count: Int) async
 
+    /// Looks again at the subscriptions of tokens marked invalid lately, once no write that could
+    /// have missed the mark (or that the mark missed) is still running, so that audience counts
+    /// leave out every subscription the mark covers. Only a backend whose writers run side by side
+    /// (PostgreSQL) has anything to do. The server calls it every couple of seconds.
+    func recheckTokenMarks() async
+
     /// Finishes what is running and closes the backend; later calls throw `StoreError.closed`.
     func close() async
 }
@@ -62,6 +68,9 @@ extension Store {
 
     /// Does nothing, as ``refreshStatistics()``.
     public func deliveriesWritten(_ count: Int) async {}
+
+    /// Does nothing: one writer (SQLite) orders a mark and the writes of its token.
+    public func recheckTokenMarks() async {}
 }
 
 /// Every query the services need, grouped by subject.

@@ -36,6 +36,15 @@ final class PostgresStats: Sendable {
     /// Tables analyzed for their growth so far.
     var tablesAnalyzedCount: UInt64 { tablesAnalyzed.load(ordering: .relaxed) }
 
+    private let tokenMarksRechecked = Atomic<UInt64>(0)
+
+    /// ``PostgresStore/recheckTokenMarks()`` took `count` subscriptions out of their audiences that
+    /// a token mark had crossed.
+    func recordTokenMarksRechecked(_ count: Int) { tokenMarksRechecked.add(UInt64(count), ordering: .relaxed) }
+
+    /// Subscriptions taken out of their audiences by a second look at a token mark so far.
+    var tokenMarksRecheckedCount: UInt64 { tokenMarksRechecked.load(ordering: .relaxed) }
+
     /// One claim transaction's statements, `seconds` long, that took `rows` deliveries.
     func recordClaim(seconds: Double, rows: Int) {
         state.withLock { state in

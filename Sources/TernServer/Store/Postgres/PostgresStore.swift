@@ -35,6 +35,8 @@ public actor PostgresStore: Store {
     /// now, the round trips counted when the last one ended, and the deliveries this node's fan-outs
     /// wrote since (``deliveriesWritten(_:)``).
     private var refreshing = false
+    /// A ``recheckTokenMarks()`` look running now.
+    private var rechecking = false
     private var roundTripsAtRefresh: UInt64?
     private var deliveriesSinceRefresh = 0
     /// A table smaller than this is left to autovacuum: a plan that scans it whole costs little.
@@ -160,6 +162,49 @@ public actor PostgresStore: Store {
             // The next look tries again.
         }
     }
+
+    /// A token mark (`markTokenInvalid`) and a write of one of its token's subscriptions on another
+    /// connection can each miss the other: the mark's update does not see a subscription not yet
+    /// committed, and that write's `pushable` did not see the mark, so the subscription stays
+    /// counted in its audience (the fan-out still skips it). Each mark leaves a row in
+    /// `token_mark_rechecks`; the first look that finds it notes the first transaction id not yet
+    /// given out, and a later look, once no transaction before that id is running (so every write
+    /// that could have crossed the mark has committed or rolled back), sets `pushable` to 0 on the
+    /// token's subscriptions written up to the mark, as the mark did, and removes the row. Each look
+    /// is one statement of each kind on the upkeep connection; one that fails is tried again at the
+    /// next. (A write whose statement began before the mark committed and took its transaction id
+    /// only after a look noted the next one, seconds later, would still be missed.)
+    public func recheckTokenMarks() async {
+        guard !closed, !rechecking else { return }
+        rechecking = true
+        defer { rechecking = false }
+        do {
+            let rechecked = try await upkeep.run { connection in
+                try connection.run(Self.noteRecheckHorizon)
+                return try connection.run(Self.dueRechecks)
+            }
+            if rechecked > 0 { stats.recordTokenMarksRechecked(rechecked) }
+        } catch {
+            // The next look tries again.
+        }
+    }
+
+    /// Notes, on the marks not looked at yet, the first transaction id not given out yet.
+    static let noteRecheckHorizon = """
+        UPDATE token_mark_rechecks SET after_xid = txid_snapshot_xmax(txid_current_snapshot())
+        WHERE after_xid IS NULL
+        """
+
+    /// The marks no running transaction could have crossed: their subscriptions written up to the
+    /// mark lose `pushable`, as ``SQLTransaction/unpushableUpToMark`` does; how many changed.
+    static let dueRechecks = """
+        WITH due AS (
+            DELETE FROM token_mark_rechecks WHERE after_xid <= txid_snapshot_xmin(txid_current_snapshot())
+            RETURNING provider, token, marked_at)
+        UPDATE subscriptions s SET pushable = 0 FROM due
+        WHERE s.provider = due.provider AND s.token = due.token AND s.updated_at <= due.marked_at
+            AND s.pushable = 1
+        """
 
     /// The schema's tables that hold at least `$1` rows and more than twice their statistics' count.
     static let grownTables = """

@@ -26,10 +26,24 @@ extension SQLTransaction {
                 marked_at = \(Self.larger("invalid_tokens.marked_at", "excluded.marked_at"))
             """, [provider.rawValue, token, reason, markedAt])
         // Audiences count only pushable subscriptions: the mark holds for every write up to it.
-        try database.run(
-            "UPDATE subscriptions SET pushable = 0 WHERE provider = ? AND token = ? AND updated_at <= ? AND pushable = 1",
-            [provider.rawValue, token, markedAt])
+        try database.run(Self.unpushableUpToMark, [provider.rawValue, token, markedAt])
+        // On PostgreSQL a write of another connection that the update above could not see yet (a
+        // new subscription, or one subscribed again, whose own check could not see this mark) keeps
+        // its `pushable`: the subscriptions are looked at again once every transaction running at
+        // this one's commit has ended (`PostgresStore.recheckTokenMarks`). SQLite's one writer
+        // orders the two.
+        if Self.dialect == .postgres {
+            try database.runBeforeNext(
+                "INSERT INTO token_mark_rechecks (provider, token, marked_at) VALUES (?, ?, ?)",
+                [provider.rawValue, token, markedAt])
+        }
         return true
+    }
+
+    /// Sets `pushable` to 0 on the token's subscriptions written up to the mark. Binds: provider,
+    /// token, the mark's time.
+    static var unpushableUpToMark: String {
+        "UPDATE subscriptions SET pushable = 0 WHERE provider = ? AND token = ? AND updated_at <= ? AND pushable = 1"
     }
 
     func pushStates(subscriptionIds: [Int64]) throws -> [Int64: PushState] {
