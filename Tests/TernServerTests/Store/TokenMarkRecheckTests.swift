@@ -60,6 +60,7 @@ struct TokenMarkRecheckTests {
         }
         #expect(try counted() == 0)
         #expect(store.stats.tokenMarksRecheckedCount == 1)
+        #expect(await store.metricsText().contains("\ntern_db_token_marks_rechecked_total 1\n"))
         #expect(try reader.queryFirst("SELECT COUNT(*) FROM token_mark_rechecks")?.int(0) == 0)
 
         // The device writes again after the mark: counted again, and a later look leaves it.

@@ -80,6 +80,10 @@ final class PostgresStats: Sendable {
         out += " the rows their statistics said.\n"
         out += "# TYPE tern_db_tables_analyzed_total counter\n"
         out += "tern_db_tables_analyzed_total \(tablesAnalyzedCount)\n"
+        out += "# HELP tern_db_token_marks_rechecked_total Subscriptions this node took out of their audiences"
+        out += " on a second look at a token mark they had crossed.\n"
+        out += "# TYPE tern_db_token_marks_rechecked_total counter\n"
+        out += "tern_db_token_marks_rechecked_total \(tokenMarksRecheckedCount)\n"
         out += "# HELP tern_outbox_claim_seconds Time one outbox claim spends in the database.\n"
         out += "# TYPE tern_outbox_claim_seconds histogram\n"
         var cumulative: UInt64 = 0

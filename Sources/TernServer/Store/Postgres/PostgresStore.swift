@@ -18,9 +18,11 @@ public actor PostgresStore: Store {
     static let bootstrapLock: Int64 = 0x7465_726E_01
 
     private let sessions: [PostgresSession]
-    /// A connection beside the pool for ``refreshStatistics()``: its `ANALYZE` of a large table takes
-    /// a few hundred milliseconds, which on a pooled connection the writes queued behind it waited
-    /// out (subscribe's p99 went from 13–18 ms to 515–606 ms).
+    /// A connection beside the pool for ``refreshStatistics()`` and ``recheckTokenMarks()``: its
+    /// `ANALYZE` of a large table takes a few hundred milliseconds, which on a pooled connection the
+    /// writes queued behind it waited out (subscribe's p99 went from 13–18 ms to 515–606 ms). Its
+    /// round trips are not the node's (`stats`), so that either look can tell a node that did
+    /// nothing since the last one, the other's statements aside.
     private let upkeep: PostgresSession
     /// Operations sent to each session and not yet answered.
     private var load: [Int]
@@ -35,8 +37,11 @@ public actor PostgresStore: Store {
     /// now, the round trips counted when the last one ended, and the deliveries this node's fan-outs
     /// wrote since (``deliveriesWritten(_:)``).
     private var refreshing = false
-    /// A ``recheckTokenMarks()`` look running now.
+    /// A ``recheckTokenMarks()`` look running now, the round trips counted when the last one ended,
+    /// and whether it left marks not yet due.
     private var rechecking = false
+    private var roundTripsAtRecheck: UInt64?
+    private var rechecksPending = false
     private var roundTripsAtRefresh: UInt64?
     private var deliveriesSinceRefresh = 0
     /// A table smaller than this is left to autovacuum: a plan that scans it whole costs little.
@@ -64,7 +69,7 @@ public actor PostgresStore: Store {
             PostgresSession(url: url, index: $0, stats: stats, groupCommit: groupCommit)
         }
         load = Array(repeating: 0, count: sessions.count)
-        upkeep = PostgresSession(url: url, index: sessions.count, stats: stats, groupCommit: groupCommit)
+        upkeep = PostgresSession(url: url, index: sessions.count, stats: PostgresStats(), groupCommit: groupCommit)
     }
 
     /// The schema version the database is at.
@@ -171,21 +176,28 @@ public actor PostgresStore: Store {
     /// given out, and a later look, once no transaction before that id is running (so every write
     /// that could have crossed the mark has committed or rolled back), sets `pushable` to 0 on the
     /// token's subscriptions written up to the mark, as the mark did, and removes the row. Each look
-    /// is one statement of each kind on the upkeep connection; one that fails is tried again at the
-    /// next. (A write whose statement began before the mark committed and took its transaction id
-    /// only after a look noted the next one, seconds later, would still be missed.)
+    /// is three statements on the upkeep connection, made only when this node ran a statement since
+    /// the last look or that look left marks not yet due; one that fails is tried again at the next.
+    /// (A write whose statement began before the mark committed and took its transaction id only
+    /// after a look noted the next one, seconds later, would still be missed.)
     public func recheckTokenMarks() async {
-        guard !closed, !rechecking else { return }
+        guard !closed, !rechecking, rechecksPending || roundTripsAtRecheck != stats.roundTripCount else { return }
         rechecking = true
-        defer { rechecking = false }
+        defer {
+            rechecking = false
+            roundTripsAtRecheck = stats.roundTripCount
+        }
         do {
-            let rechecked = try await upkeep.run { connection in
+            let (rechecked, pending) = try await upkeep.run { connection in
                 try connection.run(Self.noteRecheckHorizon)
-                return try connection.run(Self.dueRechecks)
+                let rechecked = try connection.run(Self.dueRechecks)
+                let pending = try connection.queryFirst("SELECT EXISTS (SELECT 1 FROM token_mark_rechecks)")?.bool(0)
+                return (rechecked, pending ?? true)
             }
+            rechecksPending = pending
             if rechecked > 0 { stats.recordTokenMarksRechecked(rechecked) }
         } catch {
-            // The next look tries again.
+            rechecksPending = true  // the next look tries again
         }
     }
 
