@@ -113,10 +113,27 @@ public final class SQLiteDatabase {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(db, 1)
         if !readOnly {
-            try execute("PRAGMA journal_mode=WAL")
+            try retryingWhileBusy(milliseconds: busyTimeoutMilliseconds) { try execute("PRAGMA journal_mode=WAL") }
             try execute("PRAGMA synchronous=NORMAL")
         }
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Runs `body` again while it fails with SQLITE_BUSY, for up to `milliseconds`. Switching a new
+    /// file to WAL answers SQLITE_BUSY at once, without the busy handler, while another connection
+    /// (an app and its extension starting together) is making the same file: one in twenty such
+    /// races failed that way (two processes, a fresh file each time).
+    private func retryingWhileBusy(milliseconds: Int32, _ body: () throws -> Void) throws {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, milliseconds)) * 1_000_000
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError
+                where error.code & 0xFF == SQLITE_BUSY && DispatchTime.now().uptimeNanoseconds < deadline
+            {
+                usleep(2_000)
+            }
+        }
     }
 
     /// Process-wide settings, once, before the first connection.

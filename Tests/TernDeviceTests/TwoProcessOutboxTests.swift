@@ -7,6 +7,27 @@ import Testing
 
 @Suite("Two processes share one outbox, like an app and its extension", .serialized)
 struct TwoProcessOutboxTests {
+    /// An app and its extension starting together on a new install both make the SDK's database:
+    /// switching the new file to WAL answered "database is locked" at once to one of them, whose
+    /// SDK then never started (and `tern device` waited for it forever). Two hundred pairs of
+    /// processes, each pair on a new directory and started by one shell at the same moment, all
+    /// start (before the fix, a pair in sixty here failed, and 4 to 8 pairs in 30 started from
+    /// separate shells).
+    @Test func twoProcessesStartingOnANewDirectoryBothStart() async throws {
+        let tern = try ServerProcess.binaryURL().path
+        for round in 0..<200 {
+            let data = try TemporaryDirectory(prefix: "tern-new")
+            defer { data.remove() }
+            let device =
+                "\"$0\" device --data \"$1\" --api-url http://127.0.0.1:9/api/v1 --rtoken rt --quiet goals"
+                + " --sids s --count 1 --wait 0"
+            let pair = "\(device) --prefix a & a=$!; \(device) --prefix b & b=$!; wait $a && wait $b"
+            let shell = try ChildProcess.run(
+                "/bin/sh", ["-c", pair, tern, data.url.path], input: .null, output: .null, error: .null)
+            #expect(await shell.wait() == 0, "round \(round)")
+        }
+    }
+
     @Test func twoProcessesWritingAtOnceLoseNothingAndTheServerGetsEachOnce() async throws {
         let data = try TemporaryDirectory(prefix: "tern-shared")
         defer { data.remove() }

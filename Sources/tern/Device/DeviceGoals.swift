@@ -26,7 +26,7 @@ struct DeviceGoals {
     var journalKey: String { "device.goals.\(prefix)" }
 
     func run() async throws {
-        var next = await queued()
+        var next = try await queued()
         while next < count {
             let goal = GoalEvent(
                 sid: sids[next % sids.count], eventName: "\(prefix)-\(next)",
@@ -37,11 +37,8 @@ struct DeviceGoals {
                     function: "sendTarget", success: TargetModuleEvents.mobileEventRequestSuccessful,
                     failure: TargetModuleEvents.mobileEventRequestFailed))
             let journal: [String: JSONValue] = [journalKey: .int(Int64(next + 1))]
-            let written = await withCheckedContinuation { continuation in
-                tern.core.perform("sendTarget") { ready in
-                    continuation.resume(
-                        returning: await ready.enqueue([entry], journal: journal, waitUntilWritten: true))
-                }
+            let written = try await whenReady { ready in
+                await ready.enqueue([entry], journal: journal, waitUntilWritten: true)
             }
             guard written else { throw CommandError("goal \(next) could not be queued (see the events)") }
             next += 1
@@ -50,12 +47,27 @@ struct DeviceGoals {
     }
 
     /// How many goals of this series earlier runs queued.
-    private func queued() async -> Int {
+    private func queued() async throws -> Int {
         let key = journalKey
-        return await withCheckedContinuation { continuation in
-            tern.core.perform("sendTarget") { ready in
-                continuation.resume(returning: Int(await ready.setting(key)?.intValue ?? 0))
-            }
-        }
+        return try await whenReady { ready in Int(await ready.setting(key)?.intValue ?? 0) }
     }
+
+    /// `body`'s answer, run once the SDK is initialized; an error when it never runs, as when the SDK
+    /// could not start (its events, shown without `--quiet`, say why): waiting for it then never
+    /// ended, and the process with it.
+    private func whenReady<T: Sendable>(_ body: @escaping @Sendable (ReadyCore) async -> T) async throws -> T {
+        let answer = Answer<T>()
+        for await _ in tern.core.performed("sendTarget", { ready in await answer.set(await body(ready)) }) {}
+        guard let value = await answer.value else {
+            throw CommandError("the SDK did not start, so no goal was queued (its events say why)")
+        }
+        return value
+    }
+}
+
+/// What a command run by the SDK answered, once it ran.
+private actor Answer<T: Sendable> {
+    private(set) var value: T?
+
+    func set(_ value: T) { self.value = value }
 }
