@@ -84,7 +84,8 @@ enum DeviceCommand {
               run                                     read commands from standard input, one per line
 
             Exit status: 0 when the outbox emptied, 3 when requests are still queued after --wait, 2 for usage
-            errors, 4 when the server cannot be reached.
+            errors and a command the SDK could not run (it did not start: its events say why), 4 when the
+            server cannot be reached.
             """)
 
     static func run(_ arguments: [String]) async {
