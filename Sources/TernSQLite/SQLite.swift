@@ -128,9 +128,7 @@ public final class SQLiteDatabase {
         while true {
             do {
                 return try body()
-            } catch let error as SQLiteError
-                where error.code & 0xFF == SQLITE_BUSY && DispatchTime.now().uptimeNanoseconds < deadline
-            {
+            } catch let error as SQLiteError where error.isBusy && DispatchTime.now().uptimeNanoseconds < deadline {
                 usleep(2_000)
             }
         }

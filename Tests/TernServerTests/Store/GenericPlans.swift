@@ -3,20 +3,13 @@ import TernTestSupport
 @testable import TernServer
 
 /// What the plan tests need of PostgreSQL: a migrated schema, and a prepared statement's generic
-/// plan (the one a connection keeps after a statement's first few runs) as EXPLAIN prints it.
+/// plan (the one every connection runs: ``PostgresConnection/genericPlans``) as EXPLAIN prints it.
 extension PostgresConnection {
     /// A fresh schema, migrated by a store that is then closed; its URL.
     static func migratedSchema() async throws -> String {
         let url = try PostgresTestDatabase.freshSchemaURL()
         await (try PostgresStore(url: url, poolSize: 1)).close()
         return url
-    }
-
-    /// A connection that plans every prepared statement generically, as the store's connections do
-    /// (``PostgresConnection/genericPlans``) and as PostgreSQL left to choose does for most after
-    /// their first few runs.
-    static func genericPlanner(url: String) throws -> PostgresConnection {
-        try PostgresConnection(url: url)
     }
 
     /// Prepares one of the store's statements (its `?`s numbered) as `name`.

@@ -61,7 +61,7 @@ import Testing
 
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func aResourcesFanOutsGenericPlanOnAnEmptyPostgresWalksTheKeysetIndex() async throws {
-        let connection = try PostgresConnection.genericPlanner(url: try await PostgresConnection.migratedSchema())
+        let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
         try connection.prepare("resource_candidates", SQLiteTransaction.resourceCandidatesQuery)
         let plan = try connection.plan("resource_candidates", ["1", "0", "1000"])
         #expect(plan.contains("Index Scan using subscriptions_audience_keyset"), "\(plan)")
@@ -187,7 +187,7 @@ import Testing
     /// then, must still read the token index, not walk a resource's or a table's subscriptions.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func theTokenLookupsGenericPlansOnAnEmptyPostgresReadTheTokenIndex() async throws {
-        let connection = try PostgresConnection.genericPlanner(url: try await PostgresConnection.migratedSchema())
+        let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
         for (name, query, arguments) in [
             ("on_resource", SQLiteTransaction.tokenOnResourceQuery, ["1", "'p'", "'t'"]),
             ("in_database", SQLiteTransaction.tokenInDatabaseQuery, ["'p'", "'t'", "1"]),
@@ -274,7 +274,7 @@ import Testing
     /// started before the first campaign plans it): each delivery's queue entry is found by its id.
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func theOutcomesGenericPlanOnAnEmptyPostgresFindsEachQueueEntryByItsId() async throws {
-        let connection = try PostgresConnection.genericPlanner(url: try await PostgresConnection.migratedSchema())
+        let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
         try connection.prepare("outcomes", PostgresTransaction.leaveQueueSQL(rows: 2))
         let plan = try connection.plan("outcomes", Self.outcomeArguments(rows: 2))
         #expect(plan.contains("Index Scan using delivery_queue_pkey"), "\(plan)")
@@ -295,7 +295,7 @@ import Testing
         let writer = try PostgresConnection(url: url)
         try writer.execute("ALTER TABLE deliveries SET (autovacuum_enabled = false)")
         try writer.execute("ALTER TABLE delivery_queue SET (autovacuum_enabled = false)")
-        let connection = try PostgresConnection.genericPlanner(url: url)
+        let connection = try PostgresConnection(url: url)
         try connection.prepare("outcomes", PostgresTransaction.leaveQueueSQL(rows: 64))
         func plan() throws -> String { try connection.plan("outcomes", Self.outcomeArguments(rows: 64)) }
         _ = try plan()
@@ -339,7 +339,7 @@ import Testing
         try writer.execute("ALTER TABLE profiles SET (autovacuum_enabled = false)")
         try writer.addProfiles(1...200)
         try writer.execute("ANALYZE profiles")
-        let planner = try PostgresConnection.genericPlanner(url: url)
+        let planner = try PostgresConnection(url: url)
         try planner.prepare("key_check", "SELECT 1 FROM ONLY profiles x WHERE id = ? FOR KEY SHARE OF x")
         let small = try planner.plan("key_check", ["1"])
         #expect(small.contains("Seq Scan on profiles"), "planned for 200 rows: \(small)")
@@ -413,7 +413,7 @@ import Testing
         let arguments = (1...64).flatMap { ["\($0)", "'ios-apns'", "'t\($0)'"] } + ["1", "0", "1"]
         func plan() throws -> String {
             // A connection of its own each time: changing the tables drops a connection's plans.
-            let connection = try PostgresConnection.genericPlanner(url: url)
+            let connection = try PostgresConnection(url: url)
             try connection.prepare("fan_out", DeliveryTexts.insertLeased[.postgres][64])
             return try connection.plan("fan_out", arguments)
         }
