@@ -35,7 +35,7 @@ public struct Inbox: Sendable {
         let core = core
         // Through the mailbox, so that it comes after the calls made before it.
         return await withCheckedContinuation { continuation in
-            core.perform("inbox") { ready in
+            core.perform("inbox", unrun: { continuation.resume(returning: .empty) }) { ready in
                 continuation.resume(
                     returning: await InboxState.shared(core).snapshot(ready.store, now: Self.now(ready)))
             }

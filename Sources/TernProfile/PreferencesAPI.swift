@@ -125,7 +125,8 @@ enum PreferenceCalls {
         let outcome: PreferencesError? = await withCheckedContinuation {
             (raw: CheckedContinuation<PreferencesError?, Never>) in
             let continuation = ResumeOnce(raw)
-            core.perform(function) { ready in
+            let unqueued = PreferencesError(httpCode: nil, reason: "not queued (collection off or no configuration)")
+            core.perform(function, unrun: { continuation.resume(returning: unqueued) }) { ready in
                 let entry = OutboxEntry(
                     endpoint: endpoint, lane: .ordered, body: data,
                     meta: OutboxMeta(function: function, success: success, failure: failure, includeProfile: false))
@@ -143,11 +144,7 @@ enum PreferenceCalls {
                                 httpCode: code, reason: response?.response?.errorText ?? "the server answered \(code)"))
                     }
                 }
-                if !accepted {
-                    continuation.resume(
-                        returning: PreferencesError(
-                            httpCode: nil, reason: "not queued (collection off or no configuration)"))
-                }
+                if !accepted { continuation.resume(returning: unqueued) }
             }
         }
         if let outcome { throw outcome }

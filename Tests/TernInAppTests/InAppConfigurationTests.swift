@@ -22,6 +22,25 @@ struct InAppConfigurationTests {
         #expect(outcome.configuration?.apiUrl == "http://127.0.0.1:8080/api/v1")
     }
 
+    /// An unusable configuration fails in-app's calls with `configIsNotSet`; the ones that answer
+    /// their caller still do: the status query's completion gets nil, `settle()` returns.
+    @Test @MainActor func callsThatAnswerAreAnsweredUnderAnUnusableConfiguration() async throws {
+        let sdk = try TestSDK(modules: ["TernInApp"])
+        sdk.tern.initialization(configuration: TernConfiguration.Builder(apiUrl: "").build())
+        let inApp = sdk.tern.inApp
+        let status = await answer(within: 10) {
+            await withCheckedContinuation { continuation in
+                inApp.subscription.getSubscriptionStatus { continuation.resume(returning: $0) }
+            }
+        }
+        #expect(status.map { $0 == nil } == true, "getSubscriptionStatus answered nil")
+        #expect(await answer(within: 10) { await inApp.settle() } != nil)
+        await sdk.settle()
+        let failed = Set(sdk.events.all.filter { $0.name == "configIsNotSet" }.map(\.function))
+        #expect(failed.isSuperset(of: ["getSubscriptionStatus", "settle"]))
+        await sdk.close()
+    }
+
     @Test(arguments: [-1.0, Double.infinity, Double.nan])
     func anIntervalNotAboveZeroOrNotFiniteIsInvalid(_ interval: Double) {
         func names(_ interval: Double) -> [String] {

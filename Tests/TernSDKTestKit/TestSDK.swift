@@ -149,3 +149,17 @@ struct SlowRequestReporter: HTTPTransport {
             Data("TestSDK: \(request.url.path) took \(String(format: "%.1f", seconds)) s: \(outcome)\n".utf8))
     }
 }
+
+/// `call`'s answer, or nil when it has not answered within `seconds`: a call that never answers
+/// fails its test instead of hanging the run (its task is left behind).
+public func answer<T: Sendable>(within seconds: TimeInterval, _ call: @escaping @Sendable () async -> T) async -> T? {
+    let (answers, answered) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingOldest(1))
+    Task { answered.yield(await call()) }
+    let timer = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        answered.finish()
+    }
+    defer { timer.cancel() }
+    for await value in answers { return value }
+    return nil
+}

@@ -55,14 +55,16 @@ public final class EventBus: Sendable {
 
     /// Runs `work` on the main queue after every event emitted before the call has reached the
     /// subscriber: completions that follow an event never overtake it.
+    /// After ``shutdown()`` no event is delivered any more, and `work` runs on the main queue at once.
     public func onMain(_ work: @escaping @Sendable () -> Void) {
-        continuation.yield(.flush(work))
+        if case .terminated = continuation.yield(.flush(work)) { DispatchQueue.main.async(execute: work) }
     }
 
-    /// Returns when every event emitted before the call has reached the subscriber.
+    /// Returns when every event emitted before the call has reached the subscriber (at once after
+    /// ``shutdown()``).
     public func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            continuation.yield(.flush { done.resume() })
+            if case .terminated = continuation.yield(.flush { done.resume() }) { done.resume() }
         }
     }
 

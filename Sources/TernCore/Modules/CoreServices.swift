@@ -37,6 +37,24 @@ public final class CoreServices: Sendable {
         runtime.mailbox.post(.command(function, body))
     }
 
+    /// ``perform(_:_:)`` for a call that owes its caller an answer (a completion, or an `await` on
+    /// one): when the SDK lets the command go without running it (the configuration was unusable,
+    /// reported as `configIsNotSet`; the SDK shut down first), `unrun` is called on the main queue
+    /// instead, after the events reported before it, so the caller is always answered.
+    ///
+    /// ```swift
+    /// core.perform("getToken", unrun: { completion(nil) }) { ready in
+    ///     let token = await ready.token()
+    ///     ready.onMain { completion(token) }
+    /// }
+    /// ```
+    public func perform(
+        _ function: String, unrun: @escaping @Sendable () -> Void, _ body: @escaping @Sendable (ReadyCore) async -> Void
+    ) {
+        let bus = runtime.bus
+        runtime.mailbox.postCommand(function, unrun: { bus.onMain(unrun) }, body)
+    }
+
     /// ``perform(_:_:)``, returning a stream that ends once `body` has run, or once the SDK shut
     /// down before running it: wait on it (`for await _ in stream {}`) to know the command is done.
     public func performed(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void)

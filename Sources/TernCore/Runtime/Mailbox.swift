@@ -46,6 +46,19 @@ final class Mailbox: Sendable {
         return ran
     }
 
+    /// Posts a command that owes its caller an answer: `unrun` is called instead of `body` when the
+    /// letter is let go without running (the configuration was unusable, or the SDK shut down first).
+    func postCommand(
+        _ function: String, unrun: @escaping @Sendable () -> Void, _ body: @escaping @Sendable (ReadyCore) async -> Void
+    ) {
+        let owed = OwedAnswer(unrun)
+        post(
+            .command(function) { ready in
+                owed.ran()
+                await body(ready)
+            })
+    }
+
     /// Returns once every set-up letter posted before it has run.
     func settled() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -77,6 +90,35 @@ private final class EndsWhenReleased: Sendable {
     func end() { continuation.finish() }
 
     deinit { continuation.finish() }
+}
+
+/// Calls `unrun` when its last reference goes, unless ``ran()`` was called first: a command's
+/// letter holds it, so a letter the core lets go unrun (``CoreEvents/configIsNotSet``, a closed
+/// mailbox) still answers the caller waiting on it. The first of the two outcomes is the one kept
+/// (a stream that keeps only its first value decides, so no lock is needed).
+private final class OwedAnswer: Sendable {
+    private let outcome: AsyncStream<Bool>.Continuation
+
+    init(_ unrun: @escaping @Sendable () -> Void) {
+        let (stream, outcome) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingOldest(1))
+        self.outcome = outcome
+        Task {
+            for await ran in stream {
+                if !ran { unrun() }
+                return
+            }
+        }
+    }
+
+    func ran() {
+        outcome.yield(true)
+        outcome.finish()
+    }
+
+    deinit {
+        outcome.yield(false)
+        outcome.finish()
+    }
 }
 
 extension CoreRuntime {

@@ -134,17 +134,23 @@ public struct InApp: Sendable {
     /// Runs `body` once every in-app call made before it has been handled (tests, the simulated device).
     public func settle() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            withEngine("settle") { engine, _ in engine.enqueue(.barrier { done.resume() }) }
+            withEngine("settle", unrun: { done.resume() }) { engine, _ in engine.enqueue(.barrier { done.resume() }) }
         }
     }
 
-    func withEngine(_ function: String, _ body: @escaping @Sendable (InAppEngine, ReadyCore) async -> Void) {
+    /// `body` with the started engine, in the mailbox's order; `unrun` instead when the SDK lets the
+    /// call go without running it (``CoreServices/perform(_:unrun:_:)``).
+    func withEngine(
+        _ function: String, unrun: (@Sendable () -> Void)? = nil,
+        _ body: @escaping @Sendable (InAppEngine, ReadyCore) async -> Void
+    ) {
         let core = self.core
-        core.perform(function) { ready in
+        let command: @Sendable (ReadyCore) async -> Void = { ready in
             let engine = await InAppModule.engine(core)
             await engine.start(ready)
             await body(engine, ready)
         }
+        if let unrun { core.perform(function, unrun: unrun, command) } else { core.perform(function, command) }
     }
 
     private func current(_ function: String, _ body: @escaping @Sendable (InAppDisplayChannel, String) -> Void) {

@@ -51,7 +51,7 @@ public struct InAppSubscriptionAPI: Sendable {
     public func getSubscriptionStatus(completion: @escaping StatusCompletion) {
         let function = "getSubscriptionStatus"
         let core = self.core
-        core.perform(function) { ready in
+        core.perform(function, unrun: { completion(nil) }) { ready in
             let token = await ready.token()
             let body = InAppStatusRequest(provider: token?.provider, subscriptionId: token?.token)
             guard let data = try? JSONEncoder().encode(body) else {

@@ -39,7 +39,7 @@ extension SubscriptionAPI {
         _ mode: PushStatusRequest.Mode, provider: String?, function: String, _ completion: @escaping StatusCompletion
     ) {
         let encoding = self.encoding
-        core.perform(function) { ready in
+        core.perform(function, unrun: { completion(nil) }) { ready in
             let token = await ready.token()
             // Without a token the query waits for one (rToken requests name the profile by it).
             let request = PushStatusRequest(

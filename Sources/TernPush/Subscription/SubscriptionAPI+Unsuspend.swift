@@ -16,7 +16,7 @@ extension SubscriptionAPI {
     /// ```
     public func unSuspend(completion: @escaping StatusCompletion) {
         let function = "unSuspend"
-        core.perform(function) { ready in
+        core.perform(function, unrun: { completion(nil) }) { ready in
             guard let entry = await Self.unsuspendEntry(ready, function: function, retryable: false) else {
                 ready.onMain { completion(nil) }
                 return

@@ -88,7 +88,7 @@ extension TokenAPI {
             return
         }
         let core = core
-        core.perform(function) { ready in
+        core.perform(function, unrun: { completion?() }) { ready in
             let coordinator = await core.tokenCoordinator()
             Task {
                 await Self.delete(known, ready, coordinator, function: function)
@@ -106,7 +106,7 @@ extension TokenAPI {
     public func forcedTokenUpdate(completion: (@Sendable () -> Void)? = nil) {
         let function = "forcedTokenUpdate"
         let core = core
-        core.perform(function) { ready in
+        core.perform(function, unrun: { completion?() }) { ready in
             let coordinator = await core.tokenCoordinator()
             Task {
                 if let current = await ready.token(), let provider = PushProvider(rawValue: current.provider) {

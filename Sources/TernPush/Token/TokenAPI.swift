@@ -35,7 +35,7 @@ public struct TokenAPI: Sendable {
     /// Tern.shared.push.token.getToken { data in print(data?.provider ?? "none") }
     /// ```
     public func getToken(completion: (@Sendable (TokenData?) -> Void)? = nil) {
-        core.perform("getToken") { ready in
+        core.perform("getToken", unrun: { completion?(nil) }) { ready in
             let token = await ready.token()
             if let completion { ready.onMain { completion(token) } }
         }
