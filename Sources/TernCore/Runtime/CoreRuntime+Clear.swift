@@ -45,6 +45,8 @@ extension CoreRuntime {
         await awaitWrites()
         initTask?.cancel()
         await sender?.stop()
+        // A caller waiting on a status query's answer hears nil rather than waiting forever.
+        await completions.cancelAll()
         await identity.stop()
         sessionListener?.cancel()
         sessionListener = nil

@@ -4,9 +4,10 @@ import TernPush
 import TernSDKTestKit
 import Testing
 
-/// With an unusable configuration the SDK fails each call with `configIsNotSet`; a call that
-/// answers its caller answers nil (or just returns) instead of leaving an `await` waiting forever.
-@Suite("Push calls with an answer, under an unusable configuration")
+/// A push call that answers its caller answers nil (or just returns) when the SDK cannot run it: under
+/// an unusable configuration (each call fails with `configIsNotSet`), or when the SDK shuts down
+/// first. An `await` on one never waits forever.
+@Suite("Push calls with an answer are answered when the SDK cannot run them")
 struct UnusableConfigurationTests {
     @Test @MainActor func everyPushCallThatAnswersIsAnsweredAndReportsConfigIsNotSet() async throws {
         let sdk = try TestSDK(modules: ["TernPush"])
@@ -36,5 +37,20 @@ struct UnusableConfigurationTests {
                 "getToken", "latest", "current", "latestForProvider", "unSuspend", "deleteToken", "forcedTokenUpdate",
             ]))
         await sdk.close()
+    }
+
+    /// A status query still queued when the SDK shuts down (it waits for a token) is answered nil.
+    @Test @MainActor func aStatusQueryQueuedAtShutdownIsAnsweredNil() async throws {
+        let server = try ScriptedServer()
+        defer { server.stop() }
+        let sdk = try TestSDK(modules: ["TernPush"])
+        sdk.configure(apiUrl: server.apiUrl)
+        let push = sdk.tern.push
+        let query = Task { await answer(within: 10) { await push.subscription.latest() } }
+        await sdk.tern.flushQueues()
+        await sdk.close()
+        let response = await query.value
+        #expect(response.map { $0 == nil } == true, "latest() answered nil at shutdown")
+        #expect(await server.requests.isEmpty, "without a token the query was never sent")
     }
 }
