@@ -55,13 +55,13 @@ public final class EventBus: Sendable {
 
     /// Runs `work` on the main queue after every event emitted before the call has reached the
     /// subscriber: completions that follow an event never overtake it.
-    /// After ``shutdown()`` no event is delivered any more, and `work` runs on the main queue at once.
+    /// After ``Tern/shutdown()`` no event is delivered any more, and `work` runs on the main queue at once.
     public func onMain(_ work: @escaping @Sendable () -> Void) {
         if case .terminated = continuation.yield(.flush(work)) { DispatchQueue.main.async(execute: work) }
     }
 
     /// Returns when every event emitted before the call has reached the subscriber (at once after
-    /// ``shutdown()``).
+    /// ``Tern/shutdown()``).
     public func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             if case .terminated = continuation.yield(.flush { done.resume() }) { done.resume() }
