@@ -29,9 +29,12 @@ public struct Inbox: Sendable {
     /// The payload key a push carries when the person's inbox changed (`"tern_inbox": true`).
     public static let pushKey = "tern_inbox"
 
+    static let notReady =
+        "the SDK is not initialized (call Tern.initialization first; an unusable configuration is reported as configIsNotSet)"
+
     /// The cached inbox (no network), with every read and delete called before it applied.
     public func snapshot() async -> InboxSnapshot {
-        guard await state().readyCore(timeout: 10) != nil else { return .empty }
+        guard await core.readyCore("inbox", timeout: 10) != nil else { return .empty }
         let core = core
         // Through the mailbox, so that it comes after the calls made before it.
         return await withCheckedContinuation { continuation in
@@ -74,8 +77,8 @@ public struct Inbox: Sendable {
     /// `syncInboxRequestSuccessful` or `syncInboxRequestFailed` (the cache is kept as it was).
     @discardableResult
     public func sync() async throws -> InboxSnapshot {
-        guard let ready = await state().readyCore(timeout: 30) else {
-            throw DirectReadError(httpCode: nil, reason: "the SDK is not initialized (call Tern.initialization first)")
+        guard let ready = await core.readyCore("sync", timeout: 30) else {
+            throw DirectReadError(httpCode: nil, reason: Self.notReady)
         }
         return try await InboxSync.run(ready, state: await state())
     }
@@ -249,7 +252,6 @@ struct InboxModule: TernModule {
 
     func initialize(_ ready: ReadyCore) async throws {
         let state = await InboxState.shared(core)
-        await state.setReady(ready)
         let lifecycle = core.environment.lifecycle
         let task = Task {
             // A session starts when the app comes back to the foreground; the state the app was in

@@ -58,11 +58,9 @@ struct InboxCache: Codable, Sendable, Equatable {
 }
 
 /// The inbox of one SDK instance: the cache (loaded from and saved to the SDK's database), the
-/// observers, the ready core once initialized, and one sync at a time.
+/// observers, and one sync at a time.
 actor InboxState {
     private var cache: InboxCache?
-    private var ready: ReadyCore?
-    private var waiters: [CheckedContinuation<ReadyCore?, Never>] = []
     private var observers: [UUID: AsyncStream<InboxSnapshot>.Continuation] = [:]
     private var callbacks: [UUID: @Sendable (InboxSnapshot) -> Void] = [:]
     private var syncing: Task<InboxSnapshot, any Error>?
@@ -71,28 +69,6 @@ actor InboxState {
 
     static func shared(_ core: CoreServices) async -> InboxState {
         await core.slots.value("inbox.state") { InboxState() }
-    }
-
-    func setReady(_ core: ReadyCore) {
-        ready = core
-        for waiter in waiters { waiter.resume(returning: core) }
-        waiters = []
-    }
-
-    /// The ready core, waiting up to `timeout` seconds for initialization.
-    func readyCore(timeout: TimeInterval) async -> ReadyCore? {
-        if let ready { return ready }
-        let waitTask = Task {
-            try? await Task.sleep(for: .seconds(timeout))
-            self.timeOutWaiters()
-        }
-        defer { waitTask.cancel() }
-        return await withCheckedContinuation { waiters.append($0) }
-    }
-
-    private func timeOutWaiters() {
-        for waiter in waiters { waiter.resume(returning: nil) }
-        waiters = []
     }
 
     func setLifecycleTask(_ task: Task<Void, Never>) {

@@ -105,9 +105,11 @@ extension Profile {
 /// What the preference calls share: the ready core, the outbox write awaited, completions.
 enum PreferenceCalls {
     static func ready(_ core: CoreServices, _ function: String) async throws -> ReadyCore {
-        guard let ready = await ProfileReadiness.shared(core).ready(timeout: 30) else {
+        guard let ready = await core.readyCore(function, timeout: 30) else {
             throw PreferencesError(
-                httpCode: nil, reason: "the SDK is not initialized (call Tern.initialization first)")
+                httpCode: nil,
+                reason: "the SDK is not initialized (call Tern.initialization first; an unusable configuration "
+                    + "is reported as configIsNotSet)")
         }
         return ready
     }
@@ -182,36 +184,5 @@ final class ResumeOnce: Sendable {
             continuation?.resume(returning: value)
             continuation = nil
         }
-    }
-}
-
-/// The profile module's ready core, kept when the SDK initializes it.
-actor ProfileReadiness {
-    private var core: ReadyCore?
-    private var waiters: [CheckedContinuation<ReadyCore?, Never>] = []
-
-    static func shared(_ core: CoreServices) async -> ProfileReadiness {
-        await core.slots.value("profile.ready") { ProfileReadiness() }
-    }
-
-    func set(_ ready: ReadyCore) {
-        core = ready
-        for waiter in waiters { waiter.resume(returning: ready) }
-        waiters = []
-    }
-
-    func ready(timeout: TimeInterval) async -> ReadyCore? {
-        if let core { return core }
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(timeout))
-            self.expire()
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { waiters.append($0) }
-    }
-
-    private func expire() {
-        for waiter in waiters { waiter.resume(returning: nil) }
-        waiters = []
     }
 }

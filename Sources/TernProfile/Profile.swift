@@ -33,9 +33,7 @@ struct ProfileModule: TernModule {
     var parts: ModuleParts {
         ModuleParts(events: ProfileModuleEvents.allCases + TagsEvents.allCases + PreferencesEvents.allCases)
     }
-    func initialize(_ ready: ReadyCore) async throws {
-        await ProfileReadiness.shared(core).set(ready)
-    }
+    func initialize(_ ready: ReadyCore) async throws {}
     func clear(_ core: ReadyCore) async {}
 }
 

@@ -72,4 +72,30 @@ struct UnrunCommandTests {
         let bus = sdk.tern.core.bus
         #expect(await answer(within: 5) { await bus.flush() } != nil)
     }
+
+    @Test @MainActor func readyCoreAnswersOnceInitializedAtOnceWhenUnusableAndAfterItsTimeoutWhenNeither() async throws
+    {
+        let waiting = try TestSDK()
+        let core = waiting.tern.core
+        let early = Task { await core.readyCore("early", timeout: 10) }
+        waiting.configure(apiUrl: "http://127.0.0.1:9/api/v1")
+        let ready = await answer(within: 5) { await early.value }
+        #expect(ready.map { $0 != nil } == true, "initialized: the ready core")
+        await waiting.close()
+
+        let unusable = try TestSDK()
+        unusable.tern.initialization(configuration: TernConfiguration.Builder(apiUrl: "").build())
+        let unusableCore = unusable.tern.core
+        let refused = await answer(within: 5) { await unusableCore.readyCore("refused", timeout: 30) }
+        #expect(refused.map { $0 == nil } == true, "unusable: nil at once, not after 30 s")
+        await unusable.close()
+
+        let never = try TestSDK()
+        let neverCore = never.tern.core
+        let started = Date()
+        let timedOut = await answer(within: 5) { await neverCore.readyCore("never", timeout: 0.3) }
+        #expect(timedOut.map { $0 == nil } == true, "never initialized: nil after the timeout")
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+        await never.close()
+    }
 }

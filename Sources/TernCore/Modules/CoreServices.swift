@@ -55,6 +55,27 @@ public final class CoreServices: Sendable {
         runtime.mailbox.postCommand(function, unrun: { bus.onMain(unrun) }, body)
     }
 
+    /// The ready core, once the SDK is initialized and every call made before this one has run; nil
+    /// at once when the SDK cannot run calls (the configuration was unusable, reported as
+    /// `configIsNotSet` for `function`; the SDK shut down), and nil after `timeout` seconds when it
+    /// is not initialized by then. For a module's `async` API that talks to the server itself.
+    ///
+    /// ```swift
+    /// guard let ready = await core.readyCore("sync", timeout: 30) else { throw NotInitialized() }
+    /// ```
+    public func readyCore(_ function: String, timeout: TimeInterval) async -> ReadyCore? {
+        // The first of the three answers is kept: the command, its release unrun, the timer.
+        let (answers, answer) = AsyncStream.makeStream(of: ReadyCore?.self, bufferingPolicy: .bufferingOldest(1))
+        perform(function, unrun: { answer.yield(nil) }) { ready in answer.yield(ready) }
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(timeout))
+            answer.yield(nil)
+        }
+        defer { timer.cancel() }
+        for await ready in answers { return ready }
+        return nil
+    }
+
     /// ``perform(_:_:)``, returning a stream that ends once `body` has run, or once the SDK shut
     /// down before running it: wait on it (`for await _ in stream {}`) to know the command is done.
     public func performed(_ function: String, _ body: @escaping @Sendable (ReadyCore) async -> Void)
