@@ -10,6 +10,16 @@ import Testing
 /// 10 and 30 seconds for an initialization that will not come.
 @Suite("Inbox and preferences under an unusable configuration")
 struct InboxUnusableConfigurationTests {
+    /// "ok", or the error `call` threw as text; nil when it did not answer within five seconds.
+    static func outcome(_ call: @escaping @Sendable () async throws -> Void) async -> String? {
+        await answer(within: 5) {
+            do {
+                try await call()
+                return "ok"
+            } catch { return "\(error)" }
+        }
+    }
+
     @Test @MainActor func theyAnswerAtOnceWithTheReason() async throws {
         let sdk = try TestSDK(modules: ["TernInbox", "TernProfile"])
         sdk.tern.initialization(configuration: TernConfiguration.Builder(apiUrl: "").build())
@@ -17,19 +27,9 @@ struct InboxUnusableConfigurationTests {
         let profile = sdk.tern.profile
         let snapshot = await answer(within: 5) { await inbox.snapshot() }
         #expect(snapshot?.messages.isEmpty == true, "snapshot() answered the empty inbox")
-        let sync = await answer(within: 5) { () -> String in
-            do {
-                _ = try await inbox.sync()
-                return "synced"
-            } catch { return "\(error)" }
-        }
+        let sync = await Self.outcome { _ = try await inbox.sync() }
         #expect(sync?.contains("configIsNotSet") == true, "\(sync ?? "no answer within 5 s")")
-        let preferences = await answer(within: 5) { () -> String in
-            do {
-                _ = try await profile.preferences()
-                return "read"
-            } catch { return "\(error)" }
-        }
+        let preferences = await Self.outcome { _ = try await profile.preferences() }
         #expect(preferences?.contains("configIsNotSet") == true, "\(preferences ?? "no answer within 5 s")")
         await sdk.close()
     }
