@@ -34,15 +34,9 @@ public struct Inbox: Sendable {
 
     /// The cached inbox (no network), with every read and delete called before it applied.
     public func snapshot() async -> InboxSnapshot {
-        guard await core.readyCore("inbox", timeout: 10) != nil else { return .empty }
-        let core = core
-        // Through the mailbox, so that it comes after the calls made before it.
-        return await withCheckedContinuation { continuation in
-            core.perform("inbox", unrun: { continuation.resume(returning: .empty) }) { ready in
-                continuation.resume(
-                    returning: await InboxState.shared(core).snapshot(ready.store, now: Self.now(ready)))
-            }
-        }
+        // Through the mailbox (readyCore), so that it comes after the calls made before it.
+        guard let ready = await core.readyCore("inbox", timeout: 10) else { return .empty }
+        return await InboxState.shared(core).snapshot(ready.store, now: Self.now(ready))
     }
 
     /// The cached messages, newest first.

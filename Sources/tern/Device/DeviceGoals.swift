@@ -52,22 +52,18 @@ struct DeviceGoals {
         return try await whenReady { ready in Int(await ready.setting(key)?.intValue ?? 0) }
     }
 
-    /// `body`'s answer, run once the SDK is initialized; an error when it never runs, as when the SDK
-    /// could not start (its events, shown without `--quiet`, say why): waiting for it then never
-    /// ended, and the process with it.
+    /// `body`'s answer, run once the SDK is initialized; an error when the SDK lets it go unrun, as
+    /// when it could not start (its events, shown without `--quiet`, say why): waiting for it then
+    /// never ended, and the process with it.
     private func whenReady<T: Sendable>(_ body: @escaping @Sendable (ReadyCore) async -> T) async throws -> T {
-        let answer = Answer<T>()
-        for await _ in tern.core.performed("sendTarget", { ready in await answer.set(await body(ready)) }) {}
-        guard let value = await answer.value else {
+        let answer: T? = await withCheckedContinuation { continuation in
+            tern.core.perform("sendTarget", unrun: { continuation.resume(returning: nil) }) { ready in
+                continuation.resume(returning: await body(ready))
+            }
+        }
+        guard let answer else {
             throw CommandError("the SDK did not start, so no goal was queued (its events say why)")
         }
-        return value
+        return answer
     }
-}
-
-/// What a command run by the SDK answered, once it ran.
-private actor Answer<T: Sendable> {
-    private(set) var value: T?
-
-    func set(_ value: T) { self.value = value }
 }

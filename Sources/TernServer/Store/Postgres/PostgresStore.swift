@@ -37,13 +37,13 @@ public actor PostgresStore: Store {
     /// now, the round trips counted when the last one ended, and the deliveries this node's fan-outs
     /// wrote since (``deliveriesWritten(_:)``).
     private var refreshing = false
+    private var roundTripsAtRefresh: UInt64?
+    private var deliveriesSinceRefresh = 0
     /// A ``recheckTokenMarks()`` look running now, the round trips counted when the last one ended,
     /// and whether it left marks not yet due.
     private var rechecking = false
     private var roundTripsAtRecheck: UInt64?
     private var rechecksPending = false
-    private var roundTripsAtRefresh: UInt64?
-    private var deliveriesSinceRefresh = 0
     /// A table smaller than this is left to autovacuum: a plan that scans it whole costs little.
     static let analysisFloor = 1_000
     /// How many deliveries a fan-out writes before it looks again, beside the server's periodic look.
