@@ -439,6 +439,48 @@ import Testing
         }
     }
 
+    /// On PostgreSQL a delivery's key is its message and its id, and it has no other index but the
+    /// fan-out's probe (`PostgresMigrations.deliveryKeys`): a send writes two index entries a
+    /// delivery, not three. Every statement that reads deliveries by id reads them by that key, in
+    /// its generic plan, empty and with statistics of thousands of deliveries a message: a claim's
+    /// addresses and a device's report of a push (which names the message by its public id).
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func postgresReadsADeliveryByItsMessageAndIdAndKeepsTwoIndexes() async throws {
+        let url = try await PostgresConnection.migratedSchema()
+        func plans() throws -> [String] {
+            let connection = try PostgresConnection(url: url)
+            try connection.prepare("addresses", SQLiteTransaction.addressesQuery(ids: 2))
+            try connection.prepare("report", SQLiteTransaction.pushEventOfRecipientSQL(nil))
+            return [
+                try connection.plan("addresses", ["1", "10", "11"]),
+                try connection.plan("report", ["'m.10'", "'open'", "0", "0", "10", "'m'", "1", "1"]),
+            ]
+        }
+        let empty = try plans()
+        try await offThePool {
+            try PostgresConnection(url: url).execute(
+                """
+                SELECT pg_stat_force_next_flush();
+                SET session_replication_role = replica;
+                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                    SELECT n % 3 + 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
+                ANALYZE deliveries
+                """)
+        }
+        for plan in empty + (try plans()) {
+            #expect(plan.contains("Index Scan using deliveries_pkey on deliveries"), "\(plan)")
+            #expect(plan.contains("Index Cond: ((message_id = "), "\(plan)")
+            #expect(!plan.contains("Seq Scan on deliveries") && !plan.contains("Bitmap"), "\(plan)")
+        }
+        let indexes = try PostgresConnection(url: url).query(
+            """
+            SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'deliveries'
+            ORDER BY indexname
+            """
+        ).compactMap { $0.string(0) }
+        #expect(indexes == ["deliveries_pkey", "deliveries_subscription"])
+    }
+
     /// Statements a send and a new device's subscribe run on every call are planned a few times and
     /// then keep their generic plan on the connection, as the plan tests above assume: the fan-out's
     /// insert for a message the statistics have not seen (they hold an older message's deliveries,

@@ -8,7 +8,7 @@ enum PostgresMigrations {
         version1, deliveryTables, tagTables, deliveryTurns, providerCredentials, keyRoles, inAppTables,
         inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts,
         segmentRows, messageCounts, audienceCountShards, writeIndexes, deliveryPages, deliveryQueue,
-        resourceFanOut, sharedParents, sentRuns, deliveryDevices, tokenMarkRechecks,
+        resourceFanOut, sharedParents, sentRuns, deliveryDevices, tokenMarkRechecks, deliveryKeys,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

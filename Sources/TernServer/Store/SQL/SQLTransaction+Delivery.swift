@@ -60,16 +60,14 @@ extension SQLTransaction {
         return claimed
     }
 
-    /// The claimed deliveries with their addresses, read by id from their rows.
+    /// The claimed deliveries with their addresses, read from their rows (``addressesQuery(ids:)``).
     private func addresses(of taken: [(id: Int64, attempt: Int)], messageId: Int64) throws -> [ClaimedDelivery] {
         var claimed: [ClaimedDelivery] = []
         claimed.reserveCapacity(taken.count)
         let attempts = Dictionary(taken, uniquingKeysWith: { first, _ in first })
         for ids in RowGroups(taken.map(\.id)) {
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             for row in try database.query(
-                "SELECT id, subscription_id, provider, token FROM deliveries WHERE id IN (\(marks))",
-                Array(ids) as [any SQLiteBindable])
+                Self.addressesQuery(ids: ids.count), [messageId] + Array(ids) as [any SQLiteBindable])
             {
                 let id = row.requiredInt(0)
                 claimed.append(
@@ -80,6 +78,13 @@ extension SQLTransaction {
             }
         }
         return claimed
+    }
+
+    /// Deliveries of one message by id, read by key (message and id): PostgreSQL has no index on
+    /// the id alone (``PostgresMigrations/deliveryKeys``). Binds: the message, then `ids` ids.
+    static func addressesQuery(ids: Int) -> String {
+        "SELECT id, subscription_id, provider, token FROM deliveries WHERE message_id = ? AND id IN ("
+            + Array(repeating: "?", count: ids).joined(separator: ", ") + ")"
     }
 
     /// After a claim: the message moves to the back of the round, due again when its earliest
@@ -318,20 +323,20 @@ extension SQLTransaction {
         return reasons
     }
 
-    /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`,
-    /// each with its state: its queue entry while it has one, else its last outcome, else the run
+    /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`
+    /// on SQLite and the table's key (message, id) on PostgreSQL, each with its state: its queue entry while it has one, else its last outcome, else the run
     /// of sent first attempts that holds it, else (handed to a sender by the fan-out, not answered
     /// yet) `sending` on its first attempt; the reason
     /// and provider's id are its last outcome's. Its arguments: the message, the cursor, the message again
     /// on PostgreSQL only, the limit.
     ///
     /// SQLite answers `message_id = ? AND id > ?` from that index by itself (the rowid follows the
-    /// message in every entry). PostgreSQL's planner took the primary key for it, even planned for
-    /// the call's values: it takes a message's rows to be spread evenly along the ids, so a walk by
-    /// id until the page is full looks short; it read every later delivery of the table on an old
-    /// message's last page (bench/server/plans.sh). A row comparison with an upper bound on the
-    /// message is a range only the page index answers, and the statement is planned at each call,
-    /// as a generic plan cannot tell how wide that range is.
+    /// message in every entry). On PostgreSQL, while the primary key was the id alone, the planner
+    /// took it for that condition, even planned for the call's values: it takes a message's rows to
+    /// be spread evenly along the ids, so a walk by id until the page is full looked short; it read
+    /// every later delivery of the table on an old message's last page (bench/server/plans.sh). A
+    /// row comparison with an upper bound on the message is a range of the key, and the statement
+    /// is planned at each call, as a generic plan cannot tell how wide that range is.
     static var deliveriesPageQuery: String {
         let columns = """
             d.id, d.subscription_id, d.provider,

@@ -56,17 +56,26 @@ extension SQLTransaction {
         // lookup's condition while it waits (`heldReadNone`), the insert goes with it: one.
         let unanswered = database.heldReadNone
         return try database.runCarryingHeldRead(
-            """
-            INSERT INTO push_events (resource_id, profile_id, message_id, type, time, received_at)
-            SELECT s.resource_id, s.profile_id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM deliveries d
-            JOIN messages m ON m.id = d.message_id
-            JOIN subscriptions s ON s.id = d.subscription_id
-            WHERE d.id = ? AND m.public_id = ? AND (s.resource_id = ? OR s.profile_id = ?)\(unanswered.map { " AND " + $0.condition } ?? "")
-            ON CONFLICT (resource_id, message_id, type) DO NOTHING
-            """,
+            Self.pushEventOfRecipientSQL(unanswered?.condition),
             [pushId, type.rawValue, time, receivedAt, deliveryId, publicId, resourceId, profileId]
                 + (unanswered?.parameters ?? [])
         ) > 0
+    }
+
+    /// ``insertPushEvent(pushId:type:time:receivedAt:sentTo:orTo:)``'s statement, with `condition`
+    /// added to its `WHERE`. The delivery is found by its message, then by its key (message, id):
+    /// PostgreSQL has no index on the id alone (``PostgresMigrations/deliveryKeys``). Binds: the
+    /// push id, the type, the time, the time received, the delivery, the message's public id, the
+    /// resource, the profile, then the condition's.
+    static func pushEventOfRecipientSQL(_ condition: String?) -> String {
+        """
+        INSERT INTO push_events (resource_id, profile_id, message_id, type, time, received_at)
+        SELECT s.resource_id, s.profile_id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM messages m
+        JOIN deliveries d ON d.message_id = m.id
+        JOIN subscriptions s ON s.id = d.subscription_id
+        WHERE d.id = ? AND m.public_id = ? AND (s.resource_id = ? OR s.profile_id = ?)\(condition.map { " AND " + $0 } ?? "")
+        ON CONFLICT (resource_id, message_id, type) DO NOTHING
+        """
     }
 
     func pushEvents(messageId: String) throws -> [PushEventRecord] {
@@ -87,8 +96,8 @@ extension SQLTransaction {
         guard let (publicId, deliveryId) = PushRecipient.parse(pushId) else { return nil }
         return try database.queryFirst(
             """
-            SELECT s.resource_id, s.profile_id FROM deliveries d
-            JOIN messages m ON m.id = d.message_id
+            SELECT s.resource_id, s.profile_id FROM messages m
+            JOIN deliveries d ON d.message_id = m.id
             JOIN subscriptions s ON s.id = d.subscription_id
             WHERE d.id = ? AND m.public_id = ?
             """, [deliveryId, publicId]
