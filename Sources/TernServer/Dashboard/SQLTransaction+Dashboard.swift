@@ -54,17 +54,17 @@ extension SQLTransaction {
         }
     }
 
+    /// A report is stored with the profile of the subscription its delivery went to, and a
+    /// subscription never changes profile, so the profile's column finds every report of a push
+    /// sent to it. (A second branch through the profile's subscriptions and their deliveries found
+    /// the same rows and read every delivery of the table: no index leads with the subscription.)
+    /// Read newest first by id until `limit` are found; `--delivery-retention-days` bounds the table.
     func pushEvents(profileId: Int64, limit: Int) throws -> [PushEventRecord] {
         try database.query(
             """
             SELECT id, resource_id, profile_id, message_id, type, time, received_at FROM push_events
-            WHERE profile_id = ? OR message_id IN (
-                SELECT m.public_id || '.' || d.id FROM deliveries d
-                JOIN messages m ON m.id = d.message_id
-                JOIN subscriptions s ON s.id = d.subscription_id
-                WHERE s.profile_id = ?)
-            ORDER BY id DESC LIMIT ?
-            """, [profileId, profileId, limit]
+            WHERE profile_id = ? ORDER BY id DESC LIMIT ?
+            """, [profileId, limit]
         ).map { row in
             PushEventRecord(
                 id: row.requiredInt(0), resourceId: row.requiredInt(1), profileId: row.int(2),
