@@ -28,6 +28,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     var providers = ProviderEndpoints()
     /// The sending engine: batch size, batches in flight, lease (`--delivery-*`).
     var delivery = DeliveryEngine.Options()
+    /// Days after which a finished message's deliveries and the devices' reports are removed
+    /// (``DeliveryRetention``); nil keeps them.
+    var deliveryRetentionDays: Int?
     /// A `postgresql://` URL: the store is that PostgreSQL, shared by every node pointed at it. Nil: the
     /// SQLite file under the data directory.
     var databaseURL: String?

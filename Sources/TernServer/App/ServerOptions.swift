@@ -173,6 +173,15 @@ public enum ServerOptions {
             config.delivery.lease = TimeInterval(try integer(value, "--delivery-lease", 1...86_400))
         },
         Option(
+            flag: "--delivery-retention-days", environment: "TERN_DELIVERY_RETENTION_DAYS", argument: "DAYS",
+            help: "remove a message's deliveries and the devices' reports this many days after it was created, "
+                + "once its sending is over; its stats keep their figures (0: keep them, the default)"
+        ) {
+            config, value throws(ConfigurationError) in
+            let days = try integer(value, "--delivery-retention-days", 0...36_500)
+            config.deliveryRetentionDays = days == 0 ? nil : days
+        },
+        Option(
             flag: "--write-batch", environment: "TERN_WRITE_BATCH", argument: "N",
             help: "at most this many writes share one transaction (256)"
         ) {

@@ -43,10 +43,14 @@ public final class TernServerApp: Sendable {
         self.logger = logger
         self.senders = senders
         self.engine = engine
+        let retention = configuration.deliveryRetentionDays.map {
+            DeliveryRetention(store: store, days: $0, logger: logger, clock: { ServerClock.milliseconds() })
+        }
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)
-            _ = await (pruning, statistics)
+            async let removal: Void = retention?.run() ?? ()
+            _ = await (pruning, statistics, removal)
         }
     }
 

@@ -105,25 +105,41 @@ public struct MessageService: Sendable {
         try await store.read { tx in try Self.view(tx, try Self.find(tx, publicId)) }
     }
 
-    /// The funnel: targeted, sent, failed by reason, invalid tokens, delivered, opened.
+    /// The funnel: targeted, sent, failed by reason, invalid tokens, delivered, opened. Once the
+    /// message's rows per device are removed (`--delivery-retention-days`), the figures read from
+    /// them are the ones kept when they went (``MessageHistory``).
     public func stats(publicId: String) async throws -> MessageStats {
         try await store.read { tx in
             let message = try Self.find(tx, publicId)
             let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
-            let events = try tx.pushEventCounts(messageIdPrefix: message.publicId + ".")
-            return MessageStats(
+            let history = try tx.messageHistory(messageId: message.id)
+            let events: [PushEventRequest.Kind: Int64] =
+                if let history, let delivered = history.delivered, let opened = history.opened {
+                    [.delivery: delivered, .open: opened]
+                } else {
+                    try tx.pushEventCounts(messageIdPrefix: message.publicId + ".")
+                }
+            var stats = MessageStats(
                 messageId: message.publicId, counts: counts,
-                failedByReason: try tx.failureReasons(messageId: message.id),
+                failedByReason: try history?.failedByReason ?? tx.failureReasons(messageId: message.id),
                 delivered: events[.delivery] ?? 0, opened: events[.open] ?? 0,
                 done: Self.isDone(message, counts),
                 skippedByPreference: try tx.skippedByPreference(messageId: message.id))
+            stats.deliveriesRemovedAt = history?.removedAt
+            return stats
         }
     }
 
-    /// A message's deliveries, in id order after `afterId`.
+    /// A message's deliveries, in id order after `afterId`; 410 once they were removed.
     func deliveries(publicId: String, afterId: Int64, limit: Int) async throws -> [DeliveryRow] {
         try await store.read { tx in
             let message = try Self.find(tx, publicId)
+            if let history = try tx.messageHistory(messageId: message.id) {
+                throw APIError.gone(
+                    "the deliveries of message \(message.publicId) were removed from "
+                        + "\(Self.timestamp(history.removedAt)) on, as --delivery-retention-days asks; "
+                        + "its stats (GET …/\(message.publicId)/stats) keep its figures")
+            }
             return try tx.deliveries(messageId: message.id, afterId: afterId, limit: limit).map { row in
                 var row = row
                 row.providerMessageId = ProviderMessageIDs.shown(row, messageId: message.publicId)
@@ -137,6 +153,11 @@ public struct MessageService: Sendable {
             throw APIError.notFound("message \(publicId.prefix(64)) does not exist")
         }
         return message
+    }
+
+    /// `milliseconds` as an ISO 8601 time in UTC.
+    static func timestamp(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
     }
 
     static func isDone(_ message: StoredMessage, _ counts: DeliveryCounts) -> Bool {

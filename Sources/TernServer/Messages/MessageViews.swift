@@ -88,6 +88,10 @@ public struct MessageStats: Codable, Sendable, Equatable {
     public var skippedByPreference: Int64
     /// True when the fan-out has finished and no delivery is queued or sending: the figures are final.
     public var done: Bool
+    /// When the message's deliveries and the devices' reports began to be removed
+    /// (`--delivery-retention-days`; ms since 1970), nil while they are kept. The figures above
+    /// are the ones kept then.
+    public var deliveriesRemovedAt: Int64?
 
     init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
@@ -125,7 +129,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(opened, forKey: .opened)
         try container.encode(skippedByPreference, forKey: .skippedByPreference)
         try container.encode(done, forKey: .done)
-        try container.encode(skippedByPreference, forKey: .skippedByPreference)
+        try container.encodeIfPresent(deliveriesRemovedAt, forKey: .deliveriesRemovedAt)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -140,6 +144,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
             opened: try container.decode(Int64.self, forKey: .opened),
             done: try container.decode(Bool.self, forKey: .done),
             skippedByPreference: try container.decodeIfPresent(Int64.self, forKey: .skippedByPreference) ?? 0)
+        deliveriesRemovedAt = try container.decodeIfPresent(Int64.self, forKey: .deliveriesRemovedAt)
     }
 
     /// Where each status's count goes.
@@ -153,5 +158,6 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case failedByReason = "failed_by_reason"
         case invalidToken = "invalid_token"
         case skippedByPreference = "skipped_by_preference"
+        case deliveriesRemovedAt = "deliveries_removed_at"
     }
 }

@@ -16,6 +16,7 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     static func unauthorized(_ reason: String) -> APIError { APIError(status: 401, reason: reason) }
     static func notFound(_ reason: String) -> APIError { APIError(status: 404, reason: reason) }
     static func conflict(_ reason: String) -> APIError { APIError(status: 409, reason: reason) }
+    static func gone(_ reason: String) -> APIError { APIError(status: 410, reason: reason) }
     static func unprocessable(_ reason: String) -> APIError { APIError(status: 422, reason: reason) }
 
     /// The reference's text for a profile field the platform cannot take.

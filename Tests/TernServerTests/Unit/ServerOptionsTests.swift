@@ -36,6 +36,19 @@ import Testing
         }
     }
 
+    @Test func deliveryRetentionIsOffUnlessGivenAndZeroKeepsEverything() throws {
+        #expect(try ServerOptions.parse([], environment: [:]).deliveryRetentionDays == nil)
+        #expect(
+            try ServerOptions.parse(["--delivery-retention-days", "0"], environment: [:]).deliveryRetentionDays == nil)
+        let configured = try ServerOptions.parse([], environment: ["TERN_DELIVERY_RETENTION_DAYS": "90"])
+        #expect(configured.deliveryRetentionDays == 90)
+        for bad in ["-1", "36501", "ninety"] {
+            #expect(throws: ConfigurationError.self) {
+                try ServerOptions.parse(["--delivery-retention-days", bad], environment: [:])
+            }
+        }
+    }
+
     @Test func bootstrapIsReusedRewrittenForANewAddressAndReissuedWhenLost() async throws {
         let directory = try TemporaryDirectory(prefix: "bootstrap")
         defer { directory.remove() }

@@ -20,9 +20,11 @@ export function render(main, [id]) {
   const load = async () => {
     try {
       const path = `/messages/${encodeURIComponent(id || "")}`;
-      const [message, stats, deliveries] = await Promise.all([api("GET", path), api("GET", `${path}/stats`), api("GET", `${path}/deliveries?limit=100`)]);
+      const [message, stats] = await Promise.all([api("GET", path), api("GET", `${path}/stats`)]);
+      // Removed by the server's retention (--delivery-retention-days): the page answers 410.
+      const deliveries = stats.deliveries_removed_at ? null : await api("GET", `${path}/deliveries?limit=100`);
       heading.textContent = message.request.title || message.request.body || message.id;
-      clear(body).append(...view(message, stats), deliveryList(deliveries, stats.targeted));
+      clear(body).append(...view(message, stats), deliveryList(deliveries, stats));
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
       if (message.done && !wasDone) announce("The message finished sending");
       wasDone = message.done;
@@ -94,7 +96,16 @@ function view(message, stats) {
   ];
 }
 
-function deliveryList(deliveries, total) {
+function deliveryList(deliveries, stats) {
+  const total = stats.targeted;
+  if (!deliveries) {
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "deliveries-title" },
+      h("h2", { id: "deliveries-title", text: "Deliveries" }),
+      h("p", { class: "muted", text: `Removed ${time(stats.deliveries_removed_at)} by the server's retention (--delivery-retention-days). The figures above were kept.` }),
+    );
+  }
   return h(
     "section",
     { class: "panel", "aria-labelledby": "deliveries-title" },
