@@ -43,4 +43,18 @@ extension PostgresConnection {
             SET session_replication_role = origin
             """)
     }
+
+    /// 30,000 deliveries (subscriptions and tokens 1…30,000) spread evenly over `messages` messages,
+    /// written past the foreign keys, then analyzed.
+    func addAnalyzedDeliveries(messages: Int) throws {
+        try execute(
+            """
+            SELECT pg_stat_force_next_flush();
+            SET session_replication_role = replica;
+            INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
+                SELECT n % \(messages) + 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
+            SET session_replication_role = origin;
+            ANALYZE deliveries
+            """)
+    }
 }

@@ -418,16 +418,7 @@ import Testing
             return try connection.plan("fan_out", arguments)
         }
         let empty = try plan()
-        try await offThePool {
-            try PostgresConnection(url: url).execute(
-                """
-                SELECT pg_stat_force_next_flush();
-                SET session_replication_role = replica;
-                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
-                    SELECT n % 3000 + 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
-                ANALYZE deliveries
-                """)
-        }
+        try await offThePool { try PostgresConnection(url: url).addAnalyzedDeliveries(messages: 3_000) }
         // Ten deliveries a message, as the statistics say when a send starts: the join PostgreSQL
         // then made read every delivery of the message for each statement.
         for plan in [empty, try plan()] {
@@ -457,16 +448,7 @@ import Testing
             ]
         }
         let empty = try plans()
-        try await offThePool {
-            try PostgresConnection(url: url).execute(
-                """
-                SELECT pg_stat_force_next_flush();
-                SET session_replication_role = replica;
-                INSERT INTO deliveries (message_id, subscription_id, provider, token, created_at)
-                    SELECT n % 3 + 1, n, 'ios-apns', 't' || n, 0 FROM generate_series(1, 30000) AS n;
-                ANALYZE deliveries
-                """)
-        }
+        try await offThePool { try PostgresConnection(url: url).addAnalyzedDeliveries(messages: 3) }
         for plan in empty + (try plans()) {
             #expect(plan.contains("Index Scan using deliveries_pkey on deliveries"), "\(plan)")
             #expect(plan.contains("Index Cond: ((message_id = "), "\(plan)")
