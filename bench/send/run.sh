@@ -11,6 +11,7 @@
 # ratio. Installs nginx-light, its echo module and nghttp2-client with apt-get when missing.
 # TERN_BENCH_SCRATCH picks SwiftPM's scratch path (.build); TERN_BIN runs that tern instead of
 # building one (two builds side by side); SERVE_ARGS adds `tern serve` options;
+# BARE=1 subscribes the devices without the custom fields Tern's SDK sends with every subscribe;
 # RETAINS=1 counts the server's swift_retain, swift_release and malloc calls in the first send
 # (uprobes: exact, unlike the timings; the send itself is slowed). PERF_DATA=FILE records the
 # server's profile during the send (PERF_ALL=1: every process, the
@@ -90,18 +91,33 @@ curl -fs -o /dev/null -X PUT "$api_url/admin/projects/$project_id/credentials/ap
     -H "Authorization: Bearer $admin_key" -H 'Content-Type: application/json' --data-binary "@$work/apns.json"
 
 echo "== subscribing $devices devices through push/subscribe (50 at a time)"
-python3 - "$devices" "$api_url" "$rtoken" >"$work/subscribe.curl" <<'PY'
-import sys
-count, api, rtoken = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+python3 - "$devices" "$api_url" "$rtoken" "${BARE:-}" >"$work/subscribe.curl" <<'PY'
+import json, sys
+count, api, rtoken, bare = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+# The custom fields Tern's SDK sends with every subscribe (DeviceFields, the app's identity and the
+# session's figures), as an iPhone would: every real subscription carries them, and the fan-out
+# reads each candidate's row. BARE=1 subscribes without them, as this bench did before 6 December.
+fields = {
+    "_os": "IOS", "_os_tz": "+0100", "_os_language": "en", "_device_type": "Mob",
+    "_device_model": "iPhone15,2", "_device_name": "iPhone", "_ad_track": False,
+    "_os_ver": {"raw": "18.6.2", "ver": "[\"18.0\", \"6.0\", \"2.0\"]"},
+    "_app_id": "com.example.bench", "_app_iid": "1", "_app_ver": "3.4.1",
+    "_session_count": 12, "_foreground_time": 1834, "_first_session": 1764000000000,
+    "_last_session": 1764900000000,
+}
 for i in range(count):
     token = "%064x" % (0xbe7c4 << 200 | i)
+    body = {"time": 1, "provider": "ios-apns", "subscription_id": token, "sync": False}
+    if not bare:
+        body["custom_fields"] = fields
+    data = json.dumps(body, separators=(",", ":")).replace("\\", "\\\\").replace('"', '\\"')
     if i:
         print("next")
     print('url = "%s/push/subscribe"' % api)
     print('header = "X-Tern-RToken: %s"' % rtoken)
     print('header = "Content-Type: application/json"')
     print('header = "Idempotency-Key: bench-%d"' % i)
-    print('data = "{\\"time\\":1,\\"provider\\":\\"ios-apns\\",\\"subscription_id\\":\\"%s\\",\\"sync\\":false}"' % token)
+    print('data = "%s"' % data)
     print('output = "/dev/null"')
 PY
 # The database's CPU time (clock ticks), when SERVE_ARGS names a PostgreSQL URL; 0 without one.
@@ -206,7 +222,8 @@ for round in $(seq 1 "$ROUNDS"); do
         perf_pid=$!
         sleep 0.5
     fi
-    # RETAINS=1 counts the server's reference counting and allocations during the first send.
+    # BARE=1 subscribes the devices without the custom fields Tern's SDK sends with every subscribe;
+# RETAINS=1 counts the server's reference counting and allocations during the first send.
     if [ "$round" = 1 ] && [ -n "${RETAINS:-}" ]; then retains_start "$server" "$tern" "$work/retains.csv"; fi
     run_send "$round"
     if [ -n "${perf_pid:-}" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; perf_pid=; fi

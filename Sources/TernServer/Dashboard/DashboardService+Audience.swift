@@ -32,9 +32,11 @@ extension DashboardService {
                 while true {
                     let chunk =
                         try filtered.map {
-                            try tx.pushCandidates($0.0, filter: $0.1, now: now, after: cursor, limit: 5000)
+                            try tx.pushCandidates(
+                                $0.0, filter: $0.1, now: now, after: cursor, limit: 5000, reading: filter.reads)
                         }
-                        ?? tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000)
+                        ?? tx.pushCandidates(
+                            resourceId: audience.resourceId ?? 0, after: cursor, limit: 5000, reading: filter.reads)
                     try admit(chunk)
                     guard chunk.count == 5000, let last = chunk.last else { break }
                     cursor = last.subscription.id
@@ -42,16 +44,18 @@ extension DashboardService {
             case .token:
                 try admit(
                     try audience.pushProvider.map {
-                        try tx.pushCandidates(projectId: scope.projectId, provider: $0, token: audience.token ?? "")
+                        try tx.pushCandidates(
+                            projectId: scope.projectId, provider: $0, token: audience.token ?? "",
+                            reading: filter.reads)
                     } ?? [])
             case .profile, .profiles:
                 for publicId in FanOut.profileIds(audience) {
                     guard let profile = try tx.profile(publicId: publicId) else { continue }
-                    try admit(try tx.pushCandidates(profileId: profile.id))
+                    try admit(try tx.pushCandidates(profileId: profile.id, reading: filter.reads))
                 }
             case .topic:
                 for profileId in try InboxAudience.profileIds(tx, audience, projectId: scope.projectId) {
-                    try admit(try tx.pushCandidates(profileId: profileId))
+                    try admit(try tx.pushCandidates(profileId: profileId, reading: filter.reads))
                 }
             }
             return devices.count

@@ -125,7 +125,8 @@ enum InboxAudience {
             let filter = AudienceFilter(audience, category: nil)
             ids = try
                 (audience.pushProvider.map {
-                    try tx.pushCandidates(projectId: projectId, provider: $0, token: audience.token ?? "")
+                    try tx.pushCandidates(
+                        projectId: projectId, provider: $0, token: audience.token ?? "", reading: filter.reads)
                 } ?? [])
                 .filter { filter.admits($0, tags: nil) }.map(\.subscription.profileId)
         case .resource, .segment:
@@ -137,8 +138,12 @@ enum InboxAudience {
             var after: Int64 = 0
             while true {
                 let page =
-                    try filtered.map { try tx.pushCandidates($0.0, filter: $0.1, now: now, after: after, limit: 5000) }
-                    ?? tx.pushCandidates(resourceId: audience.resourceId ?? 0, after: after, limit: 5000)
+                    try filtered.map {
+                        try tx.pushCandidates(
+                            $0.0, filter: $0.1, now: now, after: after, limit: 5000, reading: filter.reads)
+                    }
+                    ?? tx.pushCandidates(
+                        resourceId: audience.resourceId ?? 0, after: after, limit: 5000, reading: filter.reads)
                 for candidate in page {
                     let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
                     if filter.admits(candidate, tags: tags) { ids.append(candidate.subscription.profileId) }

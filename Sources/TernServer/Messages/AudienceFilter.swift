@@ -31,6 +31,15 @@ struct AudienceFilter: Sendable, Equatable {
     /// True when `admits` needs the subscription's tags.
     var needsTags: Bool { !tags.isEmpty }
 
+    /// What of a candidate's subscription `admits` reads beyond push's rules: its custom fields
+    /// for a fields filter, its categories for a category or categories filter.
+    var reads: CandidateDetail {
+        var reads: CandidateDetail = []
+        if !fields.isEmpty { reads.insert(.fields) }
+        if category != nil || !categories.isEmpty { reads.insert(.cats) }
+        return reads
+    }
+
     func admits(_ candidate: AudienceCandidate, tags subscriptionTags: [String: String]?) -> Bool {
         let s = candidate.subscription
         guard s.channel == .push, s.status == .subscribed, s.provider != nil,

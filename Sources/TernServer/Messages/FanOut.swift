@@ -57,25 +57,28 @@ public struct FanOut: Sendable, Equatable {
         case .resource, .segment:
             if let (scope, expression) = try SegmentAudience.filtered(audience, projectId: message.projectId) {
                 candidates = try tx.pushCandidates(
-                    scope, filter: expression, now: message.createdAt, after: cursor, limit: chunkSize)
+                    scope, filter: expression, now: message.createdAt, after: cursor, limit: chunkSize,
+                    reading: filter.reads)
                 cursor = candidates.last?.subscription.id ?? cursor
                 done = candidates.count < chunkSize
                 break
             }
             candidates = try tx.pushCandidates(
-                resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize)
+                resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize,
+                reading: filter.reads)
             cursor = candidates.last?.subscription.id ?? cursor
             done = candidates.count < chunkSize
         case .token:
             candidates =
                 try audience.pushProvider.map {
-                    try tx.pushCandidates(projectId: message.projectId, provider: $0, token: audience.token ?? "")
+                    try tx.pushCandidates(
+                        projectId: message.projectId, provider: $0, token: audience.token ?? "", reading: filter.reads)
                 } ?? []
         case .profile, .profiles:
             candidates = []
             for publicId in Self.profileIds(audience) {
                 guard let profile = try tx.profile(publicId: publicId) else { continue }
-                candidates += try tx.pushCandidates(profileId: profile.id)
+                candidates += try tx.pushCandidates(profileId: profile.id, reading: filter.reads)
             }
         case .topic:
             candidates = []
@@ -83,7 +86,9 @@ public struct FanOut: Sendable, Equatable {
                 projectId: message.projectId, name: audience.topic ?? "", create: false, now: now)
             let followers =
                 try topic.map { try tx.followers(topicId: $0, afterProfileId: cursor, limit: chunkSize) } ?? []
-            for profileId in followers { candidates += try tx.pushCandidates(profileId: profileId) }
+            for profileId in followers {
+                candidates += try tx.pushCandidates(profileId: profileId, reading: filter.reads)
+            }
             cursor = followers.last ?? cursor
             done = followers.count < chunkSize
         }

@@ -54,12 +54,17 @@ public protocol DeliveryQueries {
     /// Devices' `event/push` reports whose message id starts with `prefix`, per type.
     func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64]
 
-    /// Push subscriptions of a resource with ids after `cursor`, in id order, with their tokens' marks.
-    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate]
-    /// A profile's push subscriptions with their tokens' marks.
-    func pushCandidates(profileId: Int64) throws -> [AudienceCandidate]
-    /// Push subscriptions with this provider and token in a project's resources.
-    func pushCandidates(projectId: Int64, provider: PushProvider, token: String) throws -> [AudienceCandidate]
+    /// Push subscriptions of a resource with ids after `cursor`, in id order, with their tokens'
+    /// marks; their fields and categories as `reading` asks.
+    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int, reading: CandidateDetail) throws
+        -> [AudienceCandidate]
+    /// A profile's push subscriptions with their tokens' marks; their fields and categories as
+    /// `reading` asks.
+    func pushCandidates(profileId: Int64, reading: CandidateDetail) throws -> [AudienceCandidate]
+    /// Push subscriptions with this provider and token in a project's resources; their fields and
+    /// categories as `reading` asks.
+    func pushCandidates(projectId: Int64, provider: PushProvider, token: String, reading: CandidateDetail) throws
+        -> [AudienceCandidate]
     /// A project's test devices (in `resourceId` only, when given): push subscriptions marked
     /// `is_test` and the push subscriptions of test profiles, in id order, at most `limit`.
     func testPushCandidates(projectId: Int64, resourceId: Int64?, limit: Int) throws -> [AudienceCandidate]

@@ -55,9 +55,10 @@ public protocol SegmentQueries {
     func audienceSample(_ scope: AudienceScope, filter: AudienceExpression?, now: Int64, limit: Int) throws
         -> [Subscription]
     /// The next chunk after subscription id `cursor`, for the fan-out (the push rules are checked
-    /// again there).
+    /// again there); their fields and categories as `reading` asks.
     func pushCandidates(
-        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
+        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int,
+        reading: CandidateDetail
     )
         throws -> [AudienceCandidate]
     /// Sets the subscription's fields (the built-in ones a device reported merged in) and their

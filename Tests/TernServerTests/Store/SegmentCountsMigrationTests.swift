@@ -94,7 +94,7 @@ import Testing
                 let (count, reached, sample) = try await store.read { tx in
                     (
                         try tx.audienceCount(scope, filter: filter, now: 0),
-                        try tx.pushCandidates(scope, filter: filter, now: 0, after: 0, limit: 100).count,
+                        try tx.pushCandidates(scope, filter: filter, now: 0, after: 0, limit: 100, reading: .all).count,
                         try tx.audienceSample(scope, filter: filter, now: 0, limit: 100).count
                     )
                 }

@@ -9,20 +9,59 @@ import Testing
 /// Who a push reaches, the same on every `Store` backend: candidates, token marks and push state,
 /// tags, and push event counts.
 @Suite struct StoreSuitePushTargetTests {
+    /// A candidate's custom fields and categories are read only as asked (`CandidateDetail`), by
+    /// every kind of candidate read; the rest of the subscription is the same either way.
+    @Test(arguments: StoreFactory.all)
+    func candidatesBringTheirFieldsAndCategoriesOnlyWhenAsked(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let (dbId, resourceId, projectId) = (fixture.database.id, fixture.resource.id, fixture.project.id)
+        let written = try await fixture.store.write { tx in
+            let profile = try tx.createProfile(dbId: dbId, publicId: "p-detail", now: 1)
+            return try tx.insertSubscription(
+                SubscriptionValues(
+                    profileId: profile.id, resourceId: resourceId, channel: .push, provider: .apns, token: "t-detail",
+                    status: .subscribed, hashId: "h", fields: ["_os": .string("IOS"), "_session_count": .int(3)],
+                    cats: ["news": true, "promo": false], clientTime: 1), now: 2)
+        }
+        let scope = AudienceScope(projectId: projectId, resourceId: resourceId)
+        for reading: CandidateDetail in [[], .fields, .cats, .all] {
+            let reads = try await fixture.store.read { tx in
+                [
+                    try tx.pushCandidates(resourceId: resourceId, after: 0, limit: 10, reading: reading),
+                    try tx.pushCandidates(profileId: written.profileId, reading: reading),
+                    try tx.pushCandidates(projectId: projectId, provider: .apns, token: "t-detail", reading: reading),
+                    try tx.pushCandidates(scope, filter: nil, now: 0, after: 0, limit: 10, reading: reading),
+                ]
+            }
+            for read in reads {
+                let subscription = try #require(read.first?.subscription)
+                #expect(subscription.fields == (reading.contains(.fields) ? written.fields : [:]), "\(reading)")
+                #expect(subscription.cats == (reading.contains(.cats) ? written.cats : [:]), "\(reading)")
+                var rest = subscription
+                (rest.fields, rest.cats) = (written.fields, written.cats)
+                #expect(rest == written)
+            }
+        }
+    }
+
     @Test(arguments: StoreFactory.all)
     func candidatesTokenMarksAndPushStateAgree(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)
         defer { Task { await fixture.finish() } }
         let subscriptions = try await StoreSuiteDeliveryTests.subscriptions(fixture, count: 3)
         let (resourceId, projectId) = (fixture.resource.id, fixture.project.id)
-        let page = try await fixture.store.read { try $0.pushCandidates(resourceId: resourceId, after: 0, limit: 2) }
+        let page = try await fixture.store.read {
+            try $0.pushCandidates(resourceId: resourceId, after: 0, limit: 2, reading: .all)
+        }
         #expect(page.map(\.subscription) == Array(subscriptions.prefix(2)))
         let next = try await fixture.store.read {
-            try $0.pushCandidates(resourceId: resourceId, after: page[1].subscription.id, limit: 2)
+            try $0.pushCandidates(resourceId: resourceId, after: page[1].subscription.id, limit: 2, reading: .all)
         }
         #expect(next.map(\.subscription.id) == [subscriptions[2].id])
         #expect(
-            try await fixture.store.read { try $0.pushCandidates(profileId: subscriptions[0].profileId) }.count == 3)
+            try await fixture.store.read { try $0.pushCandidates(profileId: subscriptions[0].profileId, reading: .all) }
+                .count == 3)
 
         // Written after `since`: the device registered the token again, so it is not marked.
         #expect(
@@ -37,7 +76,7 @@ import Testing
             try await fixture.store.read { try $0.invalidTokenMark(provider: .apns, token: "t1") }?.reason
                 == "Unregistered")
         let marked = try await fixture.store.read {
-            try $0.pushCandidates(projectId: projectId, provider: .apns, token: "t1")
+            try $0.pushCandidates(projectId: projectId, provider: .apns, token: "t1", reading: .all)
         }
         #expect(marked.map(\.invalidMarkedAt) == [2], "the mark holds up to the provider's moment")
         let state = try await fixture.store.read { try $0.pushState(subscriptionId: subscriptions[1].id) }
@@ -70,7 +109,9 @@ import Testing
             })
         #expect(try await store.read { try $0.invalidTokenMark(provider: .apns, token: "t0") }?.markedAt == 10)
         #expect(
-            try await store.read { try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 9) }.isEmpty)
+            try await store.read {
+                try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 9, reading: .all)
+            }.isEmpty)
         // An earlier moment, recorded later: the mark stays at 10.
         #expect(
             try await store.write {
@@ -83,7 +124,7 @@ import Testing
         let update = registered
         try await store.write { try $0.updateSubscription(update) }
         let candidates = try await store.read {
-            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 9)
+            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 9, reading: .all)
         }
         #expect(candidates.map(\.subscription.id) == [subscription.id])
         #expect(candidates.first?.tokenIsInvalid == false)
@@ -123,7 +164,7 @@ import Testing
         for _ in 0..<500 where !marked.isSet { try await Task.sleep(for: .milliseconds(10)) }
         #expect(marked.isSet)
         let candidates = try await store.read {
-            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 10)
+            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 10, reading: .all)
         }
         #expect(candidates.map(\.subscription.id) == [subscription.id], "the fan-out reads it as pushable")
         #expect(candidates.first?.subscription.updatedAt == 300)

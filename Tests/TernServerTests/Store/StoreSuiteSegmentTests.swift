@@ -128,7 +128,7 @@ import Testing
             let candidates = try await fixture.store.read {
                 try $0.pushCandidates(
                     AudienceScope(projectId: fixture.project.id, resourceId: nil), filter: filter, now: Self.now,
-                    after: 0, limit: 100)
+                    after: 0, limit: 100, reading: .all)
             }
             #expect(candidates.map(\.subscription.id) == expected, "project-wide: \(text)")
         }
@@ -187,7 +187,8 @@ import Testing
         var reached: [Int64] = []
         while true {
             let chunk = try await fixture.store.read { [cursor] in
-                try $0.pushCandidates(scope, filter: filter, now: 0, after: cursor, limit: 4).map(\.subscription.id)
+                try $0.pushCandidates(scope, filter: filter, now: 0, after: cursor, limit: 4, reading: .all).map(
+                    \.subscription.id)
             }
             reached += chunk
             guard chunk.count == 4, let last = chunk.last else { break }
@@ -306,7 +307,9 @@ import Testing
                     let (count, reached) = try await fixture.store.read { tx in
                         (
                             try tx.audienceCount(scope, filter: filter, now: Self.now),
-                            try tx.pushCandidates(scope, filter: filter, now: Self.now, after: 0, limit: 1000).count
+                            try tx.pushCandidates(
+                                scope, filter: filter, now: Self.now, after: 0, limit: 1000, reading: .all
+                            ).count
                         )
                     }
                     #expect(count == Int64(reached), "\(moment): \(text ?? "everyone")")

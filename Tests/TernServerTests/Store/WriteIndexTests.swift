@@ -45,7 +45,7 @@ import Testing
         let (plan, indexes) = try await store.read { tx in
             let database = try #require(tx as? SQLiteTransaction).database
             let plan = try database.query(
-                "EXPLAIN QUERY PLAN " + SQLiteTransaction.resourceCandidatesQuery, [1, 0, 1000]
+                "EXPLAIN QUERY PLAN " + SQLiteTransaction.resourceCandidatesQuery(.all), [1, 0, 1000]
             ).map { $0.string(3) ?? "" }.joined(separator: "; ")
             let indexes = try database.query(
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'subscriptions'"
@@ -62,7 +62,7 @@ import Testing
     @Test(.enabled(if: PostgresTestDatabase.url != nil))
     func aResourcesFanOutsGenericPlanOnAnEmptyPostgresWalksTheKeysetIndex() async throws {
         let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
-        try connection.prepare("resource_candidates", SQLiteTransaction.resourceCandidatesQuery)
+        try connection.prepare("resource_candidates", SQLiteTransaction.resourceCandidatesQuery(.all))
         let plan = try connection.plan("resource_candidates", ["1", "0", "1000"])
         #expect(plan.contains("Index Scan using subscriptions_audience_keyset"), "\(plan)")
         #expect(!plan.contains("Sort") && !plan.contains("Seq Scan on subscriptions"), "\(plan)")
@@ -134,7 +134,7 @@ import Testing
             "unsubscribed: pushable is in the audience indexes")
         #expect(try await update { $0.token = "t-moved" } == [1, 0], "a new token: new index entries")
         let candidates = try await fixture.store.read {
-            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 10)
+            try $0.pushCandidates(resourceId: fixture.resource.id, after: 0, limit: 10, reading: .all)
         }
         #expect(candidates.map(\.subscription.token) == ["t-moved"], "the last update's token, pushable")
     }

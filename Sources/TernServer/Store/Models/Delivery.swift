@@ -93,7 +93,9 @@ public struct DeliveryUpdate: Sendable, Equatable {
     var dueAt: Int64?
 }
 
-/// A push subscription the fan-out considers, with its token's invalid mark if any.
+/// A push subscription the fan-out considers, with its token's invalid mark if any. Its
+/// subscription's custom fields and categories are empty unless the read asked for them
+/// (``CandidateDetail``).
 public struct AudienceCandidate: Sendable, Equatable {
     var subscription: Subscription
     /// When the token was marked invalid (ms since 1970), if it was.
@@ -102,6 +104,23 @@ public struct AudienceCandidate: Sendable, Equatable {
     var tokenIsInvalid: Bool {
         PushState.isInvalid(markedAt: invalidMarkedAt, subscriptionWrittenAt: subscription.updatedAt)
     }
+}
+
+/// What of a push candidate's subscription a read brings beyond its address, state and profile:
+/// its custom fields and its categories, each a JSON object parsed for every candidate. An app's
+/// subscriptions carry the fifteen or so fields Tern's SDK sends with every subscribe (the
+/// device, the app, the sessions), and reading them for every device of a campaign was a quarter
+/// of tern's CPU per delivery (docs/scaling.md, "A candidate's fields read only when its audience
+/// asks"); an audience's filter asks for them only when it reads them (``AudienceFilter/reads``).
+public struct CandidateDetail: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The custom fields (`fields`).
+    public static let fields = CandidateDetail(rawValue: 1)
+    /// The categories (`cats`).
+    public static let cats = CandidateDetail(rawValue: 2)
+    /// Both.
+    public static let all: CandidateDetail = [.fields, .cats]
 }
 
 /// A subscription as the sender sees it at claim time.

@@ -81,9 +81,14 @@ extension SQLTransaction {
 }
 
 extension SQLTransaction {
-    static var subscriptionColumns: String {
+    static var subscriptionColumns: String { subscriptionColumns(.all) }
+
+    /// ``subscriptionColumns`` with the custom fields and categories only as `reading` asks: a
+    /// `NULL` in the place of each other one, which ``subscription(_:)`` reads as empty.
+    static func subscriptionColumns(_ reading: CandidateDetail) -> String {
         """
-        s.id, s.profile_id, s.resource_id, s.channel, s.provider, s.token, s.status, s.hash_id, s.fields, s.cats,
+        s.id, s.profile_id, s.resource_id, s.channel, s.provider, s.token, s.status, s.hash_id, \
+        \(reading.contains(.fields) ? "s.fields" : "NULL"), \(reading.contains(.cats) ? "s.cats" : "NULL"),
         s.priority, s.cc_data, s.client_time, s.created_at, s.updated_at, s.apns_environment, s.is_test
         """
     }

@@ -77,13 +77,17 @@ extension SQLTransaction {
 
 extension SQLTransaction {
     /// A subscription's columns, then its token's invalid mark (column ``subscriptionColumnCount``).
-    private static var candidateColumns: String {
-        subscriptionColumns
+    /// A candidate's columns: ``subscriptionColumns`` with only the details `reading` asks for (a
+    /// `NULL` in place of the others, which a subscription reads as empty), then its token's mark.
+    static func candidateColumns(_ reading: CandidateDetail) -> String {
+        subscriptionColumns(reading)
             + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
     }
 
-    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int) throws -> [AudienceCandidate] {
-        try database.query(Self.resourceCandidatesQuery, [resourceId, cursor, limit]).map(Self.candidate)
+    func pushCandidates(resourceId: Int64, after cursor: Int64, limit: Int, reading: CandidateDetail) throws
+        -> [AudienceCandidate]
+    {
+        try database.query(Self.resourceCandidatesQuery(reading), [resourceId, cursor, limit]).map(Self.candidate)
     }
 
     /// A resource's fan-out chunk: its pushable subscriptions (the push rules `AudienceFilter`
@@ -91,26 +95,28 @@ extension SQLTransaction {
     /// `subscriptions_audience_keyset` (resource, pushable, id, …), as a segment's fan-out walks it.
     /// A chunk reads no subscription that the rules refuse, and every subscription's write keeps
     /// one index fewer than when this read a partial index of its own (`resourceFanOut` migration).
-    static var resourceCandidatesQuery: String {
+    static func resourceCandidatesQuery(_ reading: CandidateDetail) -> String {
         """
-        SELECT \(candidateColumns) FROM subscriptions s
+        SELECT \(candidateColumns(reading)) FROM subscriptions s
         WHERE s.resource_id = ? AND s.pushable = 1 AND s.id > ? ORDER BY s.id LIMIT ?
         """
     }
 
-    func pushCandidates(profileId: Int64) throws -> [AudienceCandidate] {
+    func pushCandidates(profileId: Int64, reading: CandidateDetail) throws -> [AudienceCandidate] {
         try database.query(
             """
-            SELECT \(Self.candidateColumns) FROM subscriptions s
+            SELECT \(Self.candidateColumns(reading)) FROM subscriptions s
             WHERE s.profile_id = ? AND s.channel = 'push' ORDER BY s.id
             """, [profileId]
         ).map(Self.candidate)
     }
 
-    func pushCandidates(projectId: Int64, provider: PushProvider, token: String) throws -> [AudienceCandidate] {
+    func pushCandidates(projectId: Int64, provider: PushProvider, token: String, reading: CandidateDetail) throws
+        -> [AudienceCandidate]
+    {
         try database.query(
             """
-            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
+            SELECT \(Self.candidateColumns(reading)) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
             WHERE s.provider = ? AND s.token = ? AND s.channel = 'push' AND r.project_id = ? ORDER BY s.id
             """, [provider.rawValue, token, projectId]
         ).map(Self.candidate)
@@ -123,10 +129,10 @@ extension SQLTransaction {
         let resource: [any SQLiteBindable] = resourceId.map { [$0] } ?? []
         return try database.query(
             """
-            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
+            SELECT \(Self.candidateColumns(.all)) FROM subscriptions s JOIN resources r ON r.id = s.resource_id
             WHERE s.is_test AND s.channel = 'push' AND r.project_id = ?\(inResource)
             UNION
-            SELECT \(Self.candidateColumns) FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
+            SELECT \(Self.candidateColumns(.all)) FROM subscriptions s JOIN profiles p ON p.id = s.profile_id
             JOIN resources r ON r.id = s.resource_id
             WHERE p.is_test AND s.channel = 'push' AND r.project_id = ?\(inResource)
             ORDER BY 1 LIMIT ?

@@ -134,7 +134,8 @@ extension SQLTransaction {
     /// resource once in all, whatever the segment's size, instead of reading and sorting the
     /// segment's whole slice for each chunk. A project's resources are merged by id.
     func pushCandidates(
-        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int
+        _ scope: AudienceScope, filter: AudienceExpression?, now: Int64, after cursor: Int64, limit: Int,
+        reading: CandidateDetail
     )
         throws -> [AudienceCandidate]
     {
@@ -161,7 +162,8 @@ extension SQLTransaction {
         let ids = arms.count == 1 ? arms[0] : arms.joined(separator: " UNION ALL ") + " ORDER BY 1 LIMIT ?"
         if arms.count > 1 { parameters.append(limit) }
         return try database.queryOnce(
-            "SELECT \(Self.subscriptionColumns) FROM subscriptions s WHERE s.id IN (\(ids)) ORDER BY s.id", parameters
+            "SELECT \(Self.subscriptionColumns(reading)) FROM subscriptions s WHERE s.id IN (\(ids)) ORDER BY s.id",
+            parameters
         ).map { AudienceCandidate(subscription: try Self.subscription($0), invalidMarkedAt: nil) }
     }
 
