@@ -6,7 +6,8 @@
 #
 # writes DIR/ca.pem (the CA to give tern serve's --provider-ca-file), sets standin_port and
 # standin_pid, and waits until it answers. With ACCESS_LOG, nginx writes each push's path and status
-# there (one line a push: the benches count pushes per device token from it).
+# there (one line a push: the benches count pushes per device token from it). STANDIN_STREAMS sets
+# the streams a connection may have in flight (128; APNs allows up to 1,000).
 start_apns_standin() {
     local dir=$1 access_log=${2:-} nginx_bin log_directive="access_log off;"
     nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
@@ -35,7 +36,7 @@ http {
         listen 127.0.0.1:$standin_port ssl http2;
         ssl_certificate $dir/server.pem;
         ssl_certificate_key $dir/server.key;
-        http2_max_concurrent_streams 128;
+        http2_max_concurrent_streams ${STANDIN_STREAMS:-128};
         keepalive_requests 100000000;
         keepalive_timeout 300s;
         client_body_buffer_size 16k;

@@ -67,11 +67,22 @@ else
     tern=$(swift build -c release "${scratch[@]}" --show-bin-path)/tern
 fi
 
+# APNS_DELAY_MS: APNs as far away as the real one (tens of milliseconds): tern reaches the stand-in
+# through bench/lib/delay_proxy.py, which holds each chunk that long each way. The send is then
+# bound by how many pushes are in flight, not by the CPU; h2load still reaches the stand-in directly.
+apns_port=$port
+if [ -n "${APNS_DELAY_MS:-}" ]; then
+    apns_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    python3 bench/lib/delay_proxy.py "$apns_port" 127.0.0.1 "$port" "$APNS_DELAY_MS" >"$work/apns-proxy.out" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do grep -q ready "$work/apns-proxy.out" && break; sleep 0.05; done
+fi
+
 data="$work/tern"
 mkdir -p "$data"
 # shellcheck disable=SC2086
-"$tern" serve --port 0 --data "$data" --apns-production-url "https://127.0.0.1:$port" \
-    --apns-sandbox-url "https://127.0.0.1:$port" --provider-ca-file "$work/ca.pem" --log-level warn $SERVE_ARGS \
+"$tern" serve --port 0 --data "$data" --apns-production-url "https://127.0.0.1:$apns_port" \
+    --apns-sandbox-url "https://127.0.0.1:$apns_port" --provider-ca-file "$work/ca.pem" --log-level warn $SERVE_ARGS \
     >"$work/server.out" 2>"$work/server.log" &
 server=$!
 pids+=($server)

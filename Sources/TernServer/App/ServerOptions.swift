@@ -159,7 +159,8 @@ public enum ServerOptions {
         },
         Option(
             flag: "--delivery-concurrency", environment: "TERN_DELIVERY_CONCURRENCY", argument: "N",
-            help: "batches being sent at the same time (4)"
+            help: "batches being sent at the same time; with --delivery-batch, the pushes in flight to a "
+                + "provider one round trip away (16)"
         ) {
             config, value throws(ConfigurationError) in
             config.delivery.concurrency = try integer(value, "--delivery-concurrency", 1...256)
