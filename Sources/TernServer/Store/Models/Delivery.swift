@@ -111,7 +111,7 @@ public struct AudienceCandidate: Sendable, Equatable {
 /// subscriptions carry the fifteen or so fields Tern's SDK sends with every subscribe (the
 /// device, the app, the sessions), and reading them for every device of a campaign was a quarter
 /// of tern's CPU per delivery (docs/scaling.md, "A candidate's fields read only when its audience
-/// asks"); an audience's filter asks for them only when it reads them (``AudienceFilter/reads``).
+/// asks"); an audience's filter asks for them only when it reads them (`AudienceFilter.reads`).
 public struct CandidateDetail: OptionSet, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
