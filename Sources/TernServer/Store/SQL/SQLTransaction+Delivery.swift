@@ -324,11 +324,11 @@ extension SQLTransaction {
     }
 
     /// A message's deliveries after a cursor, in id order, read through `deliveries_message_page`
-    /// on SQLite and the table's key (message, id) on PostgreSQL, each with its state: its queue entry while it has one, else its last outcome, else the run
-    /// of sent first attempts that holds it, else (handed to a sender by the fan-out, not answered
-    /// yet) `sending` on its first attempt; the reason
-    /// and provider's id are its last outcome's. Its arguments: the message, the cursor, the message again
-    /// on PostgreSQL only, the limit.
+    /// on SQLite and the table's key (message, id) on PostgreSQL, each with its state: its queue
+    /// entry while it has one, else its last outcome, else the run of sent first attempts that
+    /// holds it, else (handed to a sender by the fan-out, not answered yet) `sending` on its first
+    /// attempt; the reason and provider's id are its last outcome's. Its arguments: the message,
+    /// the cursor, the message again on PostgreSQL only, the limit.
     ///
     /// SQLite answers `message_id = ? AND id > ?` from that index by itself (the rowid follows the
     /// message in every entry). On PostgreSQL, while the primary key was the id alone, the planner

@@ -58,7 +58,7 @@ extension SQLTransaction {
             """
             DELETE FROM push_events WHERE id IN (
                 SELECT id FROM push_events WHERE message_id >= ? AND message_id < ? LIMIT ?)
-            """, [prefix, message.publicId + "/", limit])
+            """, Self.range(startingWith: prefix) + [limit])
         if reports > 0 { return .removed(reports) }
         try database.run("UPDATE message_history SET finished_at = ? WHERE message_id = ?", [now, messageId])
         return .finished

@@ -55,16 +55,20 @@ extension SQLTransaction {
     }
 
     func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64] {
-        // A range on the message_id index: every id that starts with `prefix`.
-        let upper = String(prefix.dropLast()) + String(UnicodeScalar(UInt8(prefix.utf8.last ?? 0) &+ 1))
         var counts: [PushEventRequest.Kind: Int64] = [:]
         for row in try database.query(
             "SELECT type, COUNT(*) FROM push_events WHERE message_id >= ? AND message_id < ? GROUP BY type",
-            [prefix, upper])
+            Self.range(startingWith: prefix))
         {
             if let kind = PushEventRequest.Kind(rawValue: row.requiredString(0)) { counts[kind] = row.requiredInt(1) }
         }
         return counts
+    }
+
+    /// The bounds of the strings that start with `prefix` (an ASCII one), as a range of an index:
+    /// at least `prefix`, below it with its last character's successor.
+    static func range(startingWith prefix: String) -> [any SQLiteBindable] {
+        [prefix, String(prefix.dropLast()) + String(UnicodeScalar(UInt8(prefix.utf8.last ?? 0) &+ 1))]
     }
 
     static func message(_ row: Connection.Row) -> StoredMessage {

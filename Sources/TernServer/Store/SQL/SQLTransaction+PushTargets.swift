@@ -76,10 +76,10 @@ extension SQLTransaction {
 }
 
 extension SQLTransaction {
-    /// A subscription's columns, then its token's invalid mark (column ``subscriptionColumnCount``).
     /// A candidate's columns: ``subscriptionColumns`` with only the details `reading` asks for (a
-    /// `NULL` in place of the others, which a subscription reads as empty), then its token's mark.
-    static func candidateColumns(_ reading: CandidateDetail) -> String {
+    /// `NULL` in place of the others, which a subscription reads as empty), then its token's
+    /// invalid mark (column ``subscriptionColumnCount``).
+    private static func candidateColumns(_ reading: CandidateDetail) -> String {
         subscriptionColumns(reading)
             + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
     }
