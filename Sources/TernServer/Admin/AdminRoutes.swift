@@ -128,6 +128,11 @@ struct AdminRoutes: Sendable {
                 try await service.profile(publicId: request.parameter("profile_id"))
             }
         }
+        let erase = RouteGroup([service.check(.configure, .profile)]) {
+            Route.json("DELETE", "\(p)/profiles/{profile_id}") { request in
+                try await service.eraseProfile(publicId: request.parameter("profile_id"))
+            }
+        }
         let events = RouteGroup([service.check(.read, .message)]) {
             Route.json("GET", "\(p)/push-events") { request in
                 guard let messageId = request.http.query["message_id"], !messageId.isEmpty else {
@@ -138,7 +143,7 @@ struct AdminRoutes: Sendable {
         }
         return [
             server, lists, readProject, configureProject, resourceList, createResource, readResource,
-            configureResource, profiles, profile, events,
+            configureResource, profiles, profile, erase, events,
         ].flatMap(\.all)
     }
 

@@ -77,6 +77,11 @@ extension AdminService {
         }
     }
 
+    /// Erases the profile (``ProfileEraser``): what went, by kind.
+    func eraseProfile(publicId: String) async throws -> ProfileErasure {
+        try await ProfileEraser(store: store, clock: clock).erase(publicId: publicId)
+    }
+
     /// Profiles of a database by email, phone, or a field's value.
     func findProfiles(dbId: Int64, field: String, value: JSONValue) async throws -> [ProfileView] {
         try await store.read { tx in

@@ -76,5 +76,14 @@ import Testing
             ["subscriptions", "test", resource, "nobody"], server: server)
         #expect(unknownStatus == 1)
         #expect(unknown.contains("HTTP 404") && unknown.contains("no push subscription"), "\(unknown)")
+
+        // Erasure: told what went, then the profile is unknown.
+        let (eraseStatus, erased, _) = try await Self.tern(["profiles", "erase", profileId], server: server)
+        #expect(eraseStatus == 0)
+        #expect(
+            erased.contains("\"profile_id\" : \"\(profileId)\"") && erased.contains("\"subscriptions\" : 1"),
+            "\(erased)")
+        let (goneStatus, _, gone) = try await Self.tern(["profiles", "show", profileId], server: server)
+        #expect(goneStatus == 1 && gone.contains("HTTP 404"), "\(gone)")
     }
 }

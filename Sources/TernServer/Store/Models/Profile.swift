@@ -23,6 +23,13 @@ public struct Profile: Sendable, Equatable {
         let time = String(UInt64(max(0, now)) & 0xFFFF_FFFF_FFFF, radix: 16)
         return String(repeating: "0", count: 12 - time.count) + time + Digest.randomHex(bytes: 6)
     }
+
+    /// How an erased profile's public id begins (``ErasureQueries``): then its row id, so it stays
+    /// unique. A public id Tern makes is hex, so no request names one; lookups by public id skip them.
+    static let erasedPrefix = "erased:"
+
+    /// True for the empty row an erasure leaves.
+    var isErased: Bool { publicId.hasPrefix(Self.erasedPrefix) }
 }
 
 /// How a JWT's `matching` claim names a profile inside its database.

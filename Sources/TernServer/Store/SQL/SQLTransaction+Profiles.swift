@@ -11,8 +11,10 @@ extension SQLTransaction {
         }
     }
 
+    /// Nil for an erased profile's public id too (``Profile/erasedPrefix``): it names no one.
     func profile(publicId: String) throws -> Profile? {
-        try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE public_id = ?", [publicId])
+        guard !publicId.hasPrefix(Profile.erasedPrefix) else { return nil }
+        return try database.queryFirst("SELECT \(Self.profileColumns) FROM profiles WHERE public_id = ?", [publicId])
             .map { Self.profile($0) }
     }
 
