@@ -30,6 +30,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager never fetches a 
 
 TOKEN = "ab" * 32
 GOLD_TOKEN = "cd" * 32  # a second device, whose subscription has plan=gold: the segment's only match
+ERASED_TOKEN = "ef" * 32  # a third device, whose person asks to be erased
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
 
@@ -343,6 +344,30 @@ def main():
             wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Mark subscription {GOLD_TOKEN} as a test device']"), 10, "the unmark did not show")
             assert GOLD_TOKEN not in listed(), listed()
 
+        def audience_page_erases_a_profile_after_a_second_click():
+            phone = os.path.join(scratch, "erased")
+            server.device(phone, "set-token", "--provider", "ios-apns", "--token", ERASED_TOKEN)
+            server.device(phone, "subscribe", "--profile-field", "_fname=Erin")
+            status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={ERASED_TOKEN}")
+            assert status == 200 and len(found) == 1, found
+            profile = found[0]["profile_id"]
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/audience")
+            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
+            value = driver.find_element(By.CSS_SELECTOR, "input[name='value']")
+            value.clear()
+            value.send_keys(ERASED_TOKEN, Keys.ENTER)
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Erase profile')]"), 10, "no erase button").click()
+            confirm = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Erase profile {profile} for good']"))
+            assert server.admin("GET", f"/profiles/{profile}")[0] == 200, "the first click erased already"
+            confirm.click()
+            wait(driver, lambda d: f"Profile {profile} erased" in d.find_element(By.CSS_SELECTOR, ".profile").text, 10, "the card does not say erased")
+            assert "Removed 1 subscription, 1 field" in driver.find_element(By.CSS_SELECTOR, ".profile").text, driver.find_element(By.CSS_SELECTOR, ".profile").text
+            shot(driver, "audience-erased")
+            assert server.admin("GET", f"/profiles/{profile}")[0] == 404, "the profile is still there"
+            status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={ERASED_TOKEN}")
+            assert status == 200 and found == [], found
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -450,7 +475,7 @@ def main():
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       inbox_page_puts_a_message_and_shows_it_as_text,
                       segments_page_previews_a_filter_and_saves_it, compose_sends_to_a_saved_segment,
-                      audience_page_marks_one_subscription_as_a_test_device,
+                      audience_page_marks_one_subscription_as_a_test_device, audience_page_erases_a_profile_after_a_second_click,
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
