@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
@@ -368,6 +369,26 @@ def main():
             status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={ERASED_TOKEN}")
             assert status == 200 and found == [], found
 
+        def a_message_whose_deliveries_were_removed_says_so():
+            # What --delivery-retention-days leaves (its own tests run it in Swift): the message's
+            # kept figures, written beside the running server as its retention would.
+            database = sqlite3.connect(os.path.join(server.data, "tern.sqlite"), timeout=10)
+            with database:
+                database.execute(
+                    "INSERT INTO message_history (message_id, failed_by_reason, delivered, opened, removed_at, finished_at) "
+                    "SELECT id, '{}', 1, 0, ?, ? FROM messages WHERE public_id = ?",
+                    (int(time.time() * 1000), int(time.time() * 1000), state["message"]))
+            database.close()
+            status, answer = server.admin("GET", f"/messages/{state['message']}/deliveries")
+            assert status == 410, (status, answer)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{state['message']}")
+            wait(driver, lambda d: "by the server's retention (--delivery-retention-days)" in text(d), 15, "the page does not say the deliveries were removed")
+            numbers = driver.find_element(By.ID, "funnel-numbers").text
+            assert "Delivered\n1" in numbers and "Sent\n1" in numbers, numbers
+            assert not driver.find_elements(By.CSS_SELECTOR, ".error, [role='alert']:not(:empty)"), "an error shows"
+            shot(driver, "message-deliveries-removed")
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -479,6 +500,7 @@ def main():
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
+                      a_message_whose_deliveries_were_removed_says_so,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an erasure removed (``ErasureQueries/eraseProfile(_:after:now:)``), for the operator's record.
+/// What an erasure removed (``ErasureQueries/eraseProfile(_:goalsAfter:now:)``), for the operator's record.
 public struct ProfileErasure: Encodable, Sendable, Equatable {
     /// The public id the profile had.
     public var profileId: String
@@ -49,7 +49,7 @@ public struct ProfileErasure: Encodable, Sendable, Equatable {
 
 /// Erasing a profile (a person's right to erasure): everything that says who they are or reaches
 /// them goes, and the counts a campaign's statistics keep stay. The profile's row stays as an
-/// empty marker with a public id nobody can name (``Profile/erasedPrefix``): the devices' reports
+/// empty marker whose public id (`erased:` and its row id) no call can name: the devices' reports
 /// and the message statistics point at it, and on SQLite a deleted row's id could be given to the
 /// next new profile, which would then inherit them.
 ///

@@ -230,6 +230,10 @@ import Testing
         #expect(erased.status == 200, "\(erased.errorText)")
         #expect(erased.json["profile_id"] as? String == publicId)
         #expect(erased.json["subscriptions"] as? Int == 1)
+        let audit = try await server.admin("GET", "/audit")
+        let entry = audit.array.first { ($0["action"] as? String)?.hasPrefix("DELETE ") == true }
+        #expect(entry?["target"] as? String == "/api/v1/admin/profiles/\(publicId)", "\(audit.array)")
+        #expect(entry?["status"] as? Int == 200)
         #expect(try await server.admin("GET", "/profiles/\(publicId)").status == 404)
         let again = try await server.admin("DELETE", "/profiles/\(publicId)")
         #expect(again.status == 404, "\(again.errorText)")
