@@ -32,6 +32,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager never fetches a 
 TOKEN = "ab" * 32
 GOLD_TOKEN = "cd" * 32  # a second device, whose subscription has plan=gold: the segment's only match
 ERASED_TOKEN = "ef" * 32  # a third device, whose person asks to be erased
+BUSY_TOKEN = "12" * 32  # a fourth device, whose pushes APNs asks to retry in an hour
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
 
@@ -389,6 +390,33 @@ def main():
             assert not driver.find_elements(By.CSS_SELECTOR, ".error, [role='alert']:not(:empty)"), "an error shows"
             shot(driver, "message-deliveries-removed")
 
+        def a_message_still_sending_is_stopped_after_a_second_click():
+            peer.script({BUSY_TOKEN: [{"status": 429, "reason": "TooManyRequests", "retry_after": 3600}]})
+            phone = os.path.join(scratch, "busy")
+            server.device(phone, "set-token", "--provider", "ios-apns", "--token", BUSY_TOKEN)
+            server.device(phone, "subscribe")
+            status, made = server.admin("POST", "/messages", {"title": "Wrong price", "audience": {"type": "token", "provider": "ios-apns", "token": BUSY_TOKEN}})
+            assert status == 201, (status, made)
+            message = made["id"]
+            for _ in range(100):  # the first try is answered 429: a retry in an hour
+                status, shown = server.admin("GET", f"/messages/{message}")
+                if shown["counts"]["queued"] == 1 and not shown["done"]:
+                    break
+                time.sleep(0.1)
+            assert shown["counts"]["queued"] == 1 and not shown["done"], shown
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{message}")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop sending')]"), 15, "no stop button while sending").click()
+            stop = wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop for good')]"))
+            time.sleep(2.5)  # a refresh of the page in between keeps the confirmation
+            assert server.admin("GET", f"/messages/{message}")[1].get("cancelled_at") is None, "the first click stopped it"
+            stop.click()
+            wait(driver, lambda d: "cancelled" in d.find_element(By.ID, "progress-title").text, 15, "the page does not say cancelled")
+            status, stats = server.admin("GET", f"/messages/{message}/stats")
+            assert stats["failed_by_reason"] == {"the message was cancelled before sending": 1} and stats["done"] and stats.get("cancelled_at"), stats
+            assert not driver.find_element(By.CSS_SELECTOR, "section[aria-label='Stop sending']").is_displayed(), "the stop button stays"
+            shot(driver, "message-cancelled")
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -500,7 +528,7 @@ def main():
                       settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
-                      a_message_whose_deliveries_were_removed_says_so,
+                      a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

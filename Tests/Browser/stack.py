@@ -81,14 +81,22 @@ class APNsPeer:
 
     def accepted(self):
         """The pushes the stand-in accepted (POST /_peer/log over HTTP/2)."""
+        return [entry for entry in self.control("/_peer/log", {}) if entry.get("status") == 200]
+
+    def script(self, answers):
+        """Scripts the stand-in's answers per token (POST /_peer/script): {token: [answer, ...]}."""
+        self.control("/_peer/script", answers)
+
+    def control(self, path, payload):
+        """A control request to the stand-in over HTTP/2; its JSON answer."""
         context = ssl.create_default_context(cafile=self.ca)
         context.set_alpn_protocols(["h2"])
         with socket.create_connection(("127.0.0.1", self.port), timeout=10) as raw, context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
             conn = h2.connection.H2Connection()
             conn.initiate_connection()
             stream = conn.get_next_available_stream_id()
-            conn.send_headers(stream, [(":method", "POST"), (":path", "/_peer/log"), (":scheme", "https"), (":authority", f"127.0.0.1:{self.port}")])
-            conn.send_data(stream, b"{}", end_stream=True)
+            conn.send_headers(stream, [(":method", "POST"), (":path", path), (":scheme", "https"), (":authority", f"127.0.0.1:{self.port}")])
+            conn.send_data(stream, json.dumps(payload).encode(), end_stream=True)
             tls.sendall(conn.data_to_send())
             body = b""
             while True:
@@ -100,9 +108,9 @@ class APNsPeer:
                         body += event.data
                         conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                     if isinstance(event, h2.events.StreamEnded):
-                        return [entry for entry in json.loads(body) if entry.get("status") == 200]
+                        return json.loads(body) if body else None
                 tls.sendall(conn.data_to_send())
-        raise RuntimeError("the APNs stand-in closed before answering /_peer/log")
+        raise RuntimeError(f"the APNs stand-in closed before answering {path}")
 
     def stop(self):
         self.process.kill()

@@ -97,6 +97,9 @@ struct DeliveryBatchRunner: Sendable {
         case close(DeliveryUpdate)
     }
 
+    /// The reason a cancelled message's deliveries close with (``MessageService/cancel(publicId:)``).
+    static let cancelledReason = "the message was cancelled before sending"
+
     /// The update that closes `delivery` unsent.
     static func closing(_ delivery: ClaimedDelivery, _ status: DeliveryStatus, _ reason: String) -> DeliveryUpdate {
         DeliveryUpdate(
@@ -110,6 +113,9 @@ struct DeliveryBatchRunner: Sendable {
     ) -> Preparation {
         func close(_ status: DeliveryStatus, _ reason: String) -> Preparation {
             .close(closing(delivery, status, reason))
+        }
+        if message.cancelledAt != nil {
+            return close(.failed, DeliveryBatchRunner.cancelledReason)
         }
         guard let subscription else {
             return close(.failed, "the subscription was deleted before sending")

@@ -4,7 +4,7 @@ import TernProtocol
 
 /// The management API's messages: `POST /api/v1/admin/messages` (idempotent with `Idempotency-Key`),
 /// `GET …/{message_id}` (with live counts), `GET …/{message_id}/stats` (the funnel) and
-/// `GET …/{message_id}/deliveries`; sending needs a `send` key, reading a `read` key, of the
+/// `GET …/{message_id}/deliveries`, `POST …/{message_id}/cancel`; sending and cancelling need a `send` key, reading a `read` key, of the
 /// message's project (or the server key).
 struct MessageRoutes: Sendable {
     let messages: MessageService
@@ -40,6 +40,11 @@ struct MessageRoutes: Sendable {
                     publicId: request.parameter("message_id"), afterId: after, limit: limit)
             }
         }
-        return create.all + read.all
+        let cancel = RouteGroup([admin.check(.send, .message)]) {
+            Route.json("POST", "\(prefix)/{message_id}/cancel") { request in
+                try await messages.cancel(publicId: request.parameter("message_id"))
+            }
+        }
+        return create.all + read.all + cancel.all
     }
 }

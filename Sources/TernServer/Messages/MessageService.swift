@@ -105,6 +105,27 @@ public struct MessageService: Sendable {
         try await store.read { tx in try Self.view(tx, try Self.find(tx, publicId)) }
     }
 
+    /// Stops the message: its fan-out writes no more deliveries, and those not yet sent close unsent
+    /// as the senders take them (failed, "the message was cancelled before sending"), without a
+    /// request to the provider; retries waiting for later come due at once. Pushes the provider has,
+    /// or a batch already on its way, still arrive. Cancelling again answers the same; a message
+    /// that has finished sending answers 409.
+    public func cancel(publicId: String) async throws -> MessageView {
+        let now = clock()
+        return try await store.write { tx in
+            let message = try Self.find(tx, publicId)
+            guard message.cancelledAt == nil else { return try Self.view(tx, message) }
+            let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
+            if Self.isDone(message, counts) {
+                throw APIError.conflict(
+                    "message \(message.publicId) has finished sending (\(counts.sent) sent, \(counts.failed) failed): "
+                        + "nothing is left to cancel")
+            }
+            _ = try tx.cancelMessage(id: message.id, now: now)
+            return try Self.view(tx, try Self.find(tx, publicId))
+        }
+    }
+
     /// The funnel: targeted, sent, failed by reason, invalid tokens, delivered, opened. Once the
     /// message's rows per device are removed (`--delivery-retention-days`), the figures read from
     /// them are the ones kept when they went (``MessageHistory``).
@@ -126,6 +147,7 @@ public struct MessageService: Sendable {
                 done: Self.isDone(message, counts),
                 skippedByPreference: try tx.skippedByPreference(messageId: message.id))
             stats.deliveriesRemovedAt = history?.removedAt
+            stats.cancelledAt = message.cancelledAt
             return stats
         }
     }
@@ -173,6 +195,6 @@ public struct MessageService: Sendable {
             id: message.publicId, projectId: message.projectId, resourceId: message.resourceId,
             createdAt: message.createdAt, pushType: message.pushType, environment: message.environment,
             request: try request ?? FanOut.request(message), fanOutDone: message.fanOutDone,
-            done: isDone(message, counts), counts: counts)
+            done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt)
     }
 }

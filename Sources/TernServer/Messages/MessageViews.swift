@@ -59,9 +59,12 @@ public struct MessageView: Encodable, Sendable {
     /// True when the fan-out is done and no delivery is queued or being sent.
     var done: Bool
     var counts: DeliveryCounts
+    /// When an operator cancelled it (ms since 1970); absent while it goes on.
+    var cancelledAt: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
+        case cancelledAt = "cancelled_at"
         case projectId = "project_id"
         case resourceId = "resource_id"
         case createdAt = "created_at"
@@ -92,6 +95,9 @@ public struct MessageStats: Codable, Sendable, Equatable {
     /// (`--delivery-retention-days`; ms since 1970), nil while they are kept. The figures above
     /// are the ones kept then.
     public var deliveriesRemovedAt: Int64?
+    /// When an operator cancelled the message (ms since 1970); nil unless it was. Its deliveries not
+    /// sent by then count as failed, with the reason that says so.
+    public var cancelledAt: Int64?
 
     init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
@@ -130,6 +136,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(skippedByPreference, forKey: .skippedByPreference)
         try container.encode(done, forKey: .done)
         try container.encodeIfPresent(deliveriesRemovedAt, forKey: .deliveriesRemovedAt)
+        try container.encodeIfPresent(cancelledAt, forKey: .cancelledAt)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -145,6 +152,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
             done: try container.decode(Bool.self, forKey: .done),
             skippedByPreference: try container.decodeIfPresent(Int64.self, forKey: .skippedByPreference) ?? 0)
         deliveriesRemovedAt = try container.decodeIfPresent(Int64.self, forKey: .deliveriesRemovedAt)
+        cancelledAt = try container.decodeIfPresent(Int64.self, forKey: .cancelledAt)
     }
 
     /// Where each status's count goes.
@@ -159,5 +167,6 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case invalidToken = "invalid_token"
         case skippedByPreference = "skipped_by_preference"
         case deliveriesRemovedAt = "deliveries_removed_at"
+        case cancelledAt = "cancelled_at"
     }
 }

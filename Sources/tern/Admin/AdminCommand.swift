@@ -6,7 +6,7 @@ import TernServer
 enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
-        "subscriptions", "push-events", "test-devices", "identity", "segments",
+        "subscriptions", "push-events", "test-devices", "identity", "segments", "messages",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -215,6 +215,9 @@ enum AdminCommand {
                 arguments.value("provider") ?? (query["channel"] == push ? PushProvider.apns.rawValue : "")
             return Call(method: "GET", path: "/subscriptions", query: query)
         case ("push-events", _): return Call(method: "GET", path: "/push-events", query: ["message_id": verb])
+        case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
+        case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")
+        case ("messages", "cancel"): return Call(method: "POST", path: "/messages/\(try arg(1, "ID"))/cancel")
         default:
             throw CommandError("unknown command tern \(topic) \(verb); see tern help")
         }

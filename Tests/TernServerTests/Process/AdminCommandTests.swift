@@ -85,5 +85,8 @@ import Testing
             "\(erased)")
         let (goneStatus, _, gone) = try await Self.tern(["profiles", "show", profileId], server: server)
         #expect(goneStatus == 1 && gone.contains("HTTP 404"), "\(gone)")
+
+        let (cancelStatus, _, cancel) = try await Self.tern(["messages", "cancel", "m_none"], server: server)
+        #expect(cancelStatus == 1 && cancel.contains("HTTP 404") && cancel.contains("m_none"), "\(cancel)")
     }
 }

@@ -1,7 +1,8 @@
 // A message's page: what was sent, a live progress bar while sending, and its funnel
 // (targeted → sent → delivered → opened, failures by reason, invalid tokens), refreshed every
-// few seconds while the page is visible, for up to five minutes after sending finished.
-import { api } from "./api.js";
+// few seconds while the page is visible, for up to five minutes after sending finished. While it
+// sends, a send key can stop it.
+import { api, sessionScope } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce } from "./ui.js";
 import { funnelChart } from "./charts.js";
 import { statusBadge, progress } from "./messages.js";
@@ -13,7 +14,10 @@ export function render(main, [id]) {
   const heading = h("h1", { text: "Message" });
   const body = h("div", {}, h("p", { class: "muted", text: "Loading…" }));
   const updated = h("p", { class: "hint", "aria-live": "off" });
-  main.append(heading, body, updated);
+  // Outside the part each refresh redraws, so that a confirmation waiting for its click stays.
+  const role = (sessionScope() || {}).role || "server";
+  const stopping = role === "read" ? null : stopControl(id, () => load());
+  main.append(heading, ...(stopping ? [stopping.element] : []), body, updated);
   let doneAt = 0;
   let wasDone = false;
   let stop = () => {};
@@ -25,6 +29,7 @@ export function render(main, [id]) {
       const deliveries = stats.deliveries_removed_at ? null : await api("GET", `${path}/deliveries?limit=100`);
       heading.textContent = message.request.title || message.request.body || message.id;
       clear(body).append(...view(message, stats), deliveryList(deliveries, stats));
+      if (stopping) stopping.show(!message.done && !message.cancelled_at);
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
       if (message.done && !wasDone) announce("The message finished sending");
       wasDone = message.done;
@@ -42,6 +47,61 @@ export function render(main, [id]) {
   return () => stop();
 }
 
+// "Stop sending…", then a second click: the deliveries not sent yet are not sent
+// (POST …/cancel). Shown while the message sends and was not stopped.
+function stopControl(id, reload) {
+  const holder = h("div", { class: "actions" });
+  // In the page only while it says something: the page's first alert is the one that matters.
+  const error = h("p", { class: "error", role: "alert" });
+  const element = h("section", { class: "panel", "aria-label": "Stop sending", hidden: true }, holder);
+  const start = h("button", { type: "button", class: "danger", text: "Stop sending…" });
+  const reset = () => {
+    holder.replaceChildren(start);
+    error.remove();
+  };
+  start.addEventListener("click", () => {
+    const stop = h("button", { type: "button", class: "danger", text: "Stop for good" });
+    const keep = h("button", { type: "button", class: "secondary", text: "Keep sending" });
+    holder.replaceChildren(
+      h("span", { text: "Deliveries not sent yet will not be sent. Pushes already sent cannot be called back." }),
+      stop,
+      keep,
+    );
+    keep.addEventListener("click", () => {
+      reset();
+      start.focus();
+    });
+    stop.addEventListener("click", async () => {
+      stop.disabled = keep.disabled = true;
+      error.remove();
+      try {
+        await api("POST", `/messages/${encodeURIComponent(id || "")}/cancel`);
+        element.hidden = true;
+        announce("Sending stopped");
+        reload();
+      } catch (failure) {
+        stop.disabled = keep.disabled = false;
+        if (failure.status !== 401) {
+          error.textContent = failure.reason;
+          element.append(error);
+        }
+      }
+    });
+    stop.focus();
+  });
+  reset();
+  return {
+    element,
+    show(visible) {
+      if (!visible) element.hidden = true;
+      else if (element.hidden) {
+        reset();
+        element.hidden = false;
+      }
+    },
+  };
+}
+
 function view(message, stats) {
   const r = message.request;
   const failures = Object.entries(stats.failed_by_reason || {}).sort((a, b) => b[1] - a[1]);
@@ -51,6 +111,7 @@ function view(message, stats) {
       { class: "panel", "aria-labelledby": "progress-title" },
       h("h2", { id: "progress-title" }, "Sending ", statusBadge(message)),
       progress(message),
+      message.cancelled_at ? h("p", { class: "note", text: `Cancelled ${time(message.cancelled_at)}: deliveries not sent by then were not sent.` }) : null,
       h("p", { class: "muted", text: `${number(stats.queued + stats.sending)} waiting · ${number(stats.sent)} sent · ${number(stats.failed)} failed · ${number(stats.invalid_token)} invalid tokens` }),
     ),
     h(

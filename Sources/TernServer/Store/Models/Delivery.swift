@@ -43,6 +43,8 @@ public struct StoredMessage: Sendable, Equatable {
     /// Deliveries written so far.
     public var total: Int64
     var createdAt: Int64
+    /// When an operator cancelled it (ms since 1970); nil while it goes on.
+    var cancelledAt: Int64? = nil
 
     /// The id a device reports for one delivery: unique per device, so each delivery and open counts once.
     func pushId(deliveryId: Int64) -> String { "\(publicId).\(deliveryId)" }

@@ -6,7 +6,8 @@ extension SQLTransaction {
     static var messageColumns: String {
         """
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
-        priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at
+        priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
+        cancelled_at
         """
     }
 
@@ -54,6 +55,24 @@ extension SQLTransaction {
             [cursor, done, added, messageId])
     }
 
+    /// On PostgreSQL the update waits for a fan-out step that holds the message's row
+    /// (``messagesFanningOut(limit:)`` locks it) and then finds it again: the step's progress is
+    /// kept and the fan-out is done. Retries waiting for a later time come due now (by
+    /// `delivery_queue_due`, and the message's turn with them), so they close soon instead of when
+    /// their wait ends; entries being sent keep their lease.
+    func cancelMessage(id: Int64, now: Int64) throws -> Bool {
+        guard
+            try database.run(
+                "UPDATE messages SET cancelled_at = ?, fan_out_done = ? WHERE id = ? AND cancelled_at IS NULL",
+                [now, true, id]) > 0
+        else { return false }
+        let waiting = try database.run(
+            "UPDATE delivery_queue SET due_at = ? WHERE message_id = ? AND due_at > ? AND status = ?",
+            [now, id, now, DeliveryStatus.queued.rawValue])
+        if waiting > 0 { try dueAgain(messageId: id, at: now) }
+        return true
+    }
+
     func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64] {
         var counts: [PushEventRequest.Kind: Int64] = [:]
         for row in try database.query(
@@ -79,6 +98,6 @@ extension SQLTransaction {
             pushType: row.requiredString(8), priority: row.int(9).map { Int($0) }, expiration: row.int(10),
             collapseId: row.string(11), topic: row.string(12), environment: row.requiredString(13),
             fanOutCursor: row.requiredInt(14), fanOutDone: row.bool(15) ?? false, total: row.requiredInt(16),
-            createdAt: row.requiredInt(17))
+            createdAt: row.requiredInt(17), cancelledAt: row.int(18))
     }
 }

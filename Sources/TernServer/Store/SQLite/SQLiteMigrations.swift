@@ -5,7 +5,7 @@ enum SQLiteMigrations {
         version1, deliveryTables, tagTables, deliveryTurns, keyRoles, inAppTables, inboxAndPreferences,
         apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts, segmentRows,
         messageCounts, writeIndexes, deliveryPages, deliveryQueue, resourceFanOut, sentRuns, answersByKey,
-        profileFieldsByKey, messageHistory, identityProfiles,
+        profileFieldsByKey, messageHistory, identityProfiles, messageCancels,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.

@@ -1,0 +1,6 @@
+extension PostgresMigrations {
+    /// ``SQLiteMigrations/messageCancels``.
+    static let messageCancels = """
+        ALTER TABLE messages ADD COLUMN cancelled_at BIGINT;
+        """
+}
