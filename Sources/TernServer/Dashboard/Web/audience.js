@@ -2,7 +2,7 @@
 // fields, subscriptions (categories, tags, fields) and push events; mark a profile, or one of its
 // push subscriptions, as a test device; erase a profile (full and server keys).
 import { api, sessionScope } from "./api.js";
-import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce } from "./ui.js";
+import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce, secondClick } from "./ui.js";
 
 export function render(main) {
   main.append(h("h1", { text: "Audience" }));
@@ -153,47 +153,28 @@ async function profileCard(profile) {
   return card;
 }
 
-// Erases the profile when a person asks for it: a second, explicit click, since what goes cannot be
-// brought back. The card then says what went.
+// Erases the profile when a person asks for it, after a second click: what goes cannot be brought
+// back. The card then says what went.
 function eraseControl(profile, card) {
-  const holder = h("div", { class: "actions" });
-  const error = h("p", { class: "error", role: "alert" });
-  const start = h("button", { type: "button", class: "danger", text: "Erase profile…" });
-  start.addEventListener("click", () => {
-    const erase = h("button", { type: "button", class: "danger", text: "Erase for good", "aria-label": `Erase profile ${profile.id} for good` });
-    const cancel = h("button", { type: "button", class: "secondary", text: "Cancel" });
-    holder.replaceChildren(
-      h("span", { text: "Its subscriptions, fields, goals, identity bindings, inbox and preferences go; message statistics stay. This cannot be undone." }),
-      erase,
-      cancel,
-    );
-    cancel.addEventListener("click", () => {
-      holder.replaceChildren(start);
-      start.focus();
-    });
-    erase.addEventListener("click", async () => {
-      erase.disabled = cancel.disabled = true;
-      error.textContent = "";
-      try {
-        const erased = await api("DELETE", `/profiles/${encodeURIComponent(profile.id)}`);
-        const counts = [
-          ["subscriptions", "subscription"], ["fields", "field"], ["goals", "goal"], ["identity_installations", "identity binding"],
-          ["inbox_messages", "inbox message"], ["preferences", "preference"],
-        ].map(([key, noun]) => `${erased[key]} ${noun}${erased[key] === 1 ? "" : "s"}`);
-        card.replaceChildren(
-          h("h2", { class: "break" }, "Profile ", h("span", { class: "profile-id", text: profile.id }), " erased"),
-          h("p", { text: `Removed ${counts.join(", ")}. Message statistics keep their counts.` }),
-        );
-        announce(`Profile ${profile.id} erased`);
-      } catch (failure) {
-        erase.disabled = cancel.disabled = false;
-        if (failure.status !== 401) error.textContent = failure.reason;
-      }
-    });
-    erase.focus();
-  });
-  holder.append(start);
-  return h("div", {}, holder, error);
+  return secondClick({
+    label: "Erase profile…",
+    warning: "Its subscriptions, fields, goals, identity bindings, inbox and preferences go; message statistics stay. This cannot be undone.",
+    confirm: "Erase for good",
+    confirmLabel: `Erase profile ${profile.id} for good`,
+    back: "Cancel",
+    act: async () => {
+      const erased = await api("DELETE", `/profiles/${encodeURIComponent(profile.id)}`);
+      const counts = [
+        ["subscriptions", "subscription"], ["fields", "field"], ["goals", "goal"], ["identity_installations", "identity binding"],
+        ["inbox_messages", "inbox message"], ["preferences", "preference"],
+      ].map(([key, noun]) => `${erased[key]} ${noun}${erased[key] === 1 ? "" : "s"}`);
+      card.replaceChildren(
+        h("h2", { class: "break" }, "Profile ", h("span", { class: "profile-id", text: profile.id }), " erased"),
+        h("p", { text: `Removed ${counts.join(", ")}. Message statistics keep their counts.` }),
+      );
+      announce(`Profile ${profile.id} erased`);
+    },
+  }).element;
 }
 
 // Marks or unmarks one device (its push subscription: provider and token in its resource) as a

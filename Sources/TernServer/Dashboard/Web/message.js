@@ -3,7 +3,7 @@
 // few seconds while the page is visible, for up to five minutes after sending finished. While it
 // sends, a send key can stop it.
 import { api, sessionScope } from "./api.js";
-import { h, clear, errorBox, number, table, time, whileVisible, announce } from "./ui.js";
+import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
 import { statusBadge, progress } from "./messages.js";
 
@@ -50,52 +50,25 @@ export function render(main, [id]) {
 // "Stop sending…", then a second click: the deliveries not sent yet are not sent
 // (POST …/cancel). Shown while the message sends and was not stopped.
 function stopControl(id, reload) {
-  const holder = h("div", { class: "actions" });
-  // In the page only while it says something: the page's first alert is the one that matters.
-  const error = h("p", { class: "error", role: "alert" });
-  const element = h("section", { class: "panel", "aria-label": "Stop sending", hidden: true }, holder);
-  const start = h("button", { type: "button", class: "danger", text: "Stop sending…" });
-  const reset = () => {
-    holder.replaceChildren(start);
-    error.remove();
-  };
-  start.addEventListener("click", () => {
-    const stop = h("button", { type: "button", class: "danger", text: "Stop for good" });
-    const keep = h("button", { type: "button", class: "secondary", text: "Keep sending" });
-    holder.replaceChildren(
-      h("span", { text: "Deliveries not sent yet will not be sent. Pushes already sent cannot be called back." }),
-      stop,
-      keep,
-    );
-    keep.addEventListener("click", () => {
-      reset();
-      start.focus();
-    });
-    stop.addEventListener("click", async () => {
-      stop.disabled = keep.disabled = true;
-      error.remove();
-      try {
-        await api("POST", `/messages/${encodeURIComponent(id || "")}/cancel`);
-        element.hidden = true;
-        announce("Sending stopped");
-        reload();
-      } catch (failure) {
-        stop.disabled = keep.disabled = false;
-        if (failure.status !== 401) {
-          error.textContent = failure.reason;
-          element.append(error);
-        }
-      }
-    });
-    stop.focus();
+  const control = secondClick({
+    label: "Stop sending…",
+    warning: "Deliveries not sent yet will not be sent. Pushes already sent cannot be called back.",
+    confirm: "Stop for good",
+    back: "Keep sending",
+    act: async () => {
+      await api("POST", `/messages/${encodeURIComponent(id || "")}/cancel`);
+      element.hidden = true;
+      announce("Sending stopped");
+      reload();
+    },
   });
-  reset();
+  const element = h("section", { class: "panel", "aria-label": "Stop sending", hidden: true }, control.element);
   return {
     element,
     show(visible) {
       if (!visible) element.hidden = true;
       else if (element.hidden) {
-        reset();
+        control.reset();
         element.hidden = false;
       }
     },

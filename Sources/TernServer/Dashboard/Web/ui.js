@@ -200,3 +200,45 @@ export function whileVisible(seconds, tick) {
     document.removeEventListener("visibilitychange", visibility);
   };
 }
+
+/**
+ * A step that cannot be undone, behind a second click: `label` shows `warning` with a `confirm`
+ * button (`confirmLabel` for assistive technology) and a `back` one; `confirm` runs `act`. Its
+ * failure shows beside the buttons, in the page only while it says something (a page's first
+ * alert is the one read). Answers `{ element, reset }`.
+ */
+export function secondClick({ label, warning, confirm, confirmLabel, back, act }) {
+  const holder = h("div", { class: "actions" });
+  const error = h("p", { class: "error", role: "alert" });
+  const element = h("div", {}, holder);
+  const start = h("button", { type: "button", class: "danger", text: label });
+  const reset = () => {
+    holder.replaceChildren(start);
+    error.remove();
+  };
+  start.addEventListener("click", () => {
+    const yes = h("button", { type: "button", class: "danger", text: confirm, "aria-label": confirmLabel || confirm });
+    const no = h("button", { type: "button", class: "secondary", text: back });
+    holder.replaceChildren(h("span", { text: warning }), yes, no);
+    no.addEventListener("click", () => {
+      reset();
+      start.focus();
+    });
+    yes.addEventListener("click", async () => {
+      yes.disabled = no.disabled = true;
+      error.remove();
+      try {
+        await act();
+      } catch (failure) {
+        yes.disabled = no.disabled = false;
+        if (failure.status !== 401) {
+          error.textContent = failure.reason;
+          element.append(error);
+        }
+      }
+    });
+    yes.focus();
+  });
+  reset();
+  return { element, reset };
+}
