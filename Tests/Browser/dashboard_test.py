@@ -417,6 +417,21 @@ def main():
             assert not driver.find_element(By.CSS_SELECTOR, "section[aria-label='Stop sending']").is_displayed(), "the stop button stays"
             shot(driver, "message-cancelled")
 
+        def a_scheduled_message_says_when_and_can_be_stopped_before():
+            send_at = int(time.time() * 1000) + 3_600_000
+            status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
+            assert status == 201 and made.get("send_at") == send_at, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: "scheduled for" in text(d), 15, "the list does not say scheduled")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            wait(driver, lambda d: "scheduled for" in d.find_element(By.ID, "progress-title").text, 15, "the page does not say scheduled")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop sending')]")).click()
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop for good')]")).click()
+            wait(driver, lambda d: "cancelled" in d.find_element(By.ID, "progress-title").text, 15, "the page does not say cancelled")
+            status, stats = server.admin("GET", f"/messages/{made['id']}/stats")
+            assert stats["done"] and stats["targeted"] == 0 and stats.get("cancelled_at"), stats
+
         def marking_a_test_device_enables_the_test_send():
             button = driver.find_element(By.XPATH, "//button[contains(., 'Mark as test device')]")
             button.click()
@@ -529,6 +544,7 @@ def main():
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
+                      a_scheduled_message_says_when_and_can_be_stopped_before,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

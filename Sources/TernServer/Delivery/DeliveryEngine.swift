@@ -156,7 +156,7 @@ public actor DeliveryEngine {
         let fanOut = options.fanOut
         let leaseUntil = now + runner.leaseMilliseconds
         let step = try await store.write { tx -> (message: StoredMessage, written: FanOut.Written)? in
-            let fanningOut = try tx.messagesFanningOut(limit: 2)
+            let fanningOut = try tx.messagesFanningOut(limit: 2, now: now)
             guard let message = fanningOut.first else { return nil }
             var lease: FanOut.Lease?
             if handOff, fanningOut.count == 1, try !tx.anotherMessageDue(than: message.id, now: now) {

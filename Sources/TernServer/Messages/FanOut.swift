@@ -57,7 +57,7 @@ public struct FanOut: Sendable, Equatable {
         case .resource, .segment:
             if let (scope, expression) = try SegmentAudience.filtered(audience, projectId: message.projectId) {
                 candidates = try tx.pushCandidates(
-                    scope, filter: expression, now: message.createdAt, after: cursor, limit: chunkSize,
+                    scope, filter: expression, now: message.sentFrom, after: cursor, limit: chunkSize,
                     reading: filter.reads)
                 cursor = candidates.last?.subscription.id ?? cursor
                 done = candidates.count < chunkSize

@@ -61,6 +61,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// marked `is_test` and the push subscriptions of test profiles), in the audience's resource when
     /// it names one, not to the audience; refused when there is none.
     public var test: Bool?
+    /// When to send it (ms since 1970), up to 30 days ahead; nil or a time already past sends it now.
+    /// The audience is read then, not when the message is made; its time to live counts from then.
+    public var sendAt: Int64?
     var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -106,6 +109,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case pushType = "push_type"
         case trackDelivery = "track_delivery"
         case trackOpen = "track_open"
+        case sendAt = "send_at"
     }
 }
 

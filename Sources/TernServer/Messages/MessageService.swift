@@ -63,14 +63,26 @@ public struct MessageService: Sendable {
         let content: String
         let audience: String
         let now: Int64
+        /// When it is to be sent; nil: now.
+        let sendAt: Int64?
     }
+
+    /// How far ahead a message can be scheduled.
+    static let maxSchedule: Int64 = 30 * 24 * 3600 * 1000
 
     func plan(_ request: MessageRequest) throws -> Planned {
         let publicId = "m_" + Digest.randomHex(bytes: 8)
+        let now = clock()
+        if let sendAt = request.sendAt, sendAt > now + Self.maxSchedule {
+            throw APIError.badRequest(
+                "send_at must be at most 30 days ahead (ms since 1970): \(sendAt) is "
+                    + "\((sendAt - now) / 86_400_000) days from now")
+        }
         return Planned(
             publicId: publicId, plan: try MessagePlan(request, publicId: publicId),
             content: String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self),
-            audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: clock())
+            audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: now,
+            sendAt: request.sendAt.flatMap { $0 > now ? $0 : nil })
     }
 
     func insert(
@@ -92,10 +104,11 @@ public struct MessageService: Sendable {
                 id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
                 content: content, audience: audience, payloadPrefix: plan.template.prefix,
                 payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
-                expiration: plan.expiration(createdAt: now), collapseId: plan.collapseId, topic: plan.topic,
-                environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false, total: 0,
-                createdAt: now))
-        try fanOut.step(tx, message: message, request: request, now: now)
+                expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
+                topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
+                total: 0, createdAt: now, sendAt: planned.sendAt))
+        // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
+        if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
         let stored = try tx.message(id: message.id) ?? message
         return (try Self.view(tx, stored, request: request), stored)
     }
@@ -195,6 +208,6 @@ public struct MessageService: Sendable {
             id: message.publicId, projectId: message.projectId, resourceId: message.resourceId,
             createdAt: message.createdAt, pushType: message.pushType, environment: message.environment,
             request: try request ?? FanOut.request(message), fanOutDone: message.fanOutDone,
-            done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt)
+            done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt, sendAt: message.sendAt)
     }
 }

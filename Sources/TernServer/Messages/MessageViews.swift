@@ -61,10 +61,13 @@ public struct MessageView: Encodable, Sendable {
     var counts: DeliveryCounts
     /// When an operator cancelled it (ms since 1970); absent while it goes on.
     var cancelledAt: Int64?
+    /// When it is to be sent, for a scheduled message (ms since 1970).
+    var sendAt: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
         case cancelledAt = "cancelled_at"
+        case sendAt = "send_at"
         case projectId = "project_id"
         case resourceId = "resource_id"
         case createdAt = "created_at"

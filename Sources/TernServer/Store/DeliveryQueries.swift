@@ -19,8 +19,8 @@ public protocol DeliveryQueries {
     ///
     /// - Parameter publicId: The message's public id.
     func message(publicId: String) throws -> StoredMessage?
-    /// Messages whose fan-out has not finished, oldest first.
-    func messagesFanningOut(limit: Int) throws -> [StoredMessage]
+    /// Messages whose fan-out has not finished and whose time to be sent has come, oldest first.
+    func messagesFanningOut(limit: Int, now: Int64) throws -> [StoredMessage]
     /// Saves the fan-out's progress: the cursor, whether it is done, and `added` more deliveries.
     func advanceFanOut(messageId: Int64, cursor: Int64, done: Bool, added: Int64) throws
     /// Marks the message cancelled at `now` and its fan-out done; false when it already was cancelled.

@@ -19,6 +19,10 @@ enum SendCommand {
                 throw CommandError("the server answered no message id", exitCode: .refused)
             }
             say("message \(id)")
+            if let sendAt = created["send_at"] as? Int {
+                say("scheduled for \(Date(timeIntervalSince1970: Double(sendAt) / 1000).formatted(.iso8601))")
+                return
+            }
             guard options.wait else { return }
             let progress = ProgressLine(interactive: isatty(STDOUT_FILENO) == 1)
             while true {

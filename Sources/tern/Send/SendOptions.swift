@@ -33,6 +33,8 @@ struct SendOptions {
                         "custom-field", "KEY=VALUE", repeatable: true, "one custom key (VALUE as JSON, else a string)"),
                     OptionSpec("priority", "10|5|1", "APNs priority"),
                     OptionSpec("ttl", "SECONDS", "how long the provider keeps trying (0: now or never)"),
+                    OptionSpec(
+                        "at", "TIME", "send it then, up to 30 days ahead: 2026-12-24T09:00:00Z (or ms since 1970)"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
@@ -129,6 +131,7 @@ struct SendOptions {
         message.badge = try arguments.int("badge")
         message.priority = try arguments.int("priority")
         message.timeToLive = try arguments.int("ttl")
+        message.sendAt = try arguments.value("at").map(sendTime)
         message.projectId = try arguments.int("project").map(Int64.init)
         if arguments.has("no-track-delivery") { message.trackDelivery = false }
         if arguments.has("no-track-open") { message.trackOpen = false }
@@ -215,5 +218,15 @@ struct SendOptions {
     /// VALUE read as JSON when it is JSON, else as a string.
     static func jsonValue(_ text: String) -> JSONValue {
         (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
+    }
+
+    /// `--at`: an ISO 8601 time with its zone, or milliseconds since 1970.
+    static func sendTime(_ text: String) throws(CommandError) -> Int64 {
+        if let milliseconds = Int64(text), milliseconds >= 0 { return milliseconds }
+        guard let date = try? Date(text, strategy: .iso8601) else {
+            throw CommandError(
+                "--at must be a time like 2026-12-24T09:00:00Z (with its zone) or ms since 1970, not \(text)")
+        }
+        return Int64(date.timeIntervalSince1970 * 1000)
     }
 }

@@ -88,5 +88,17 @@ import Testing
 
         let (cancelStatus, _, cancel) = try await Self.tern(["messages", "cancel", "m_none"], server: server)
         #expect(cancelStatus == 1 && cancel.contains("HTTP 404") && cancel.contains("m_none"), "\(cancel)")
+
+        // A message scheduled an hour ahead: tern send says when and returns; then it is cancelled.
+        let (sendStatus, sent, sendError) = try await Self.tern(
+            [
+                "send", "--title", "Later", "--resource", resource, "--at",
+                "\(Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000)",
+            ],
+            server: server)
+        #expect(sendStatus == 0 && sent.contains("scheduled for "), "\(sent) \(sendError)")
+        let scheduled = try #require(sent.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let (stopStatus, stopped, _) = try await Self.tern(["messages", "cancel", scheduled], server: server)
+        #expect(stopStatus == 0 && stopped.contains("\"cancelled_at\""), "\(stopped)")
     }
 }

@@ -36,6 +36,12 @@ import Testing
         #expect(run.error.contains("unexpected argument hello; see tern send --help"))
     }
 
+    @Test func aSendTimeThatIsNoTimeIsRefusedWithStatus2() async throws {
+        let run = try await Self.tern(["send", "--title", "Hi", "--token", "t", "--at", "tomorrow"])
+        #expect(run.status == 2)
+        #expect(run.error.contains("--at must be a time like 2026-12-24T09:00:00Z"), "\(run.error)")
+    }
+
     @Test func anUnreachableServerExitsWith4() async throws {
         let run = try await Self.tern(["projects", "list", "--url", "http://127.0.0.1:1/api/v1", "--admin-key", "k"])
         #expect(run.status == 4)

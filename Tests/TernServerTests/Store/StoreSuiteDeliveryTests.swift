@@ -43,11 +43,11 @@ import Testing
         expected.id = stored.id
         #expect(stored == expected)
         #expect(try await fixture.store.read { try $0.message(publicId: "m-a") } == expected)
-        #expect(try await fixture.store.read { try $0.messagesFanningOut(limit: 10) } == [expected])
+        #expect(try await fixture.store.read { try $0.messagesFanningOut(limit: 10, now: Int64.max) } == [expected])
         try await fixture.store.write { try $0.advanceFanOut(messageId: stored.id, cursor: 42, done: true, added: 3) }
         let advanced = try await fixture.store.read { try $0.message(id: stored.id) }
         #expect(advanced?.fanOutCursor == 42 && advanced?.fanOutDone == true && advanced?.total == 3)
-        #expect(try await fixture.store.read { try $0.messagesFanningOut(limit: 10) }.isEmpty)
+        #expect(try await fixture.store.read { try $0.messagesFanningOut(limit: 10, now: Int64.max) }.isEmpty)
     }
 
     @Test(arguments: StoreFactory.all)

@@ -31,6 +31,7 @@ export function render(main) {
 
 export function statusBadge(message) {
   if (message.cancelled_at) return h("span", { class: "badge warn", text: message.done ? "cancelled" : "stopping" });
+  if (message.send_at && !message.fan_out_done) return h("span", { class: "badge", text: `scheduled for ${time(message.send_at)}` });
   if (message.done) {
     const failed = message.counts.failed + message.counts.invalid_token;
     return h("span", { class: `badge ${failed ? "warn" : "good"}`, text: failed ? "done, with failures" : "done" });

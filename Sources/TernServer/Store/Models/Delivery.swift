@@ -45,6 +45,12 @@ public struct StoredMessage: Sendable, Equatable {
     var createdAt: Int64
     /// When an operator cancelled it (ms since 1970); nil while it goes on.
     var cancelledAt: Int64? = nil
+    /// When it is to be sent (ms since 1970); nil for a message sent when it was made. Its fan-out
+    /// waits until then.
+    var sendAt: Int64? = nil
+
+    /// The time its audience is read at: when it is sent.
+    var sentFrom: Int64 { sendAt ?? createdAt }
 
     /// The id a device reports for one delivery: unique per device, so each delivery and open counts once.
     func pushId(deliveryId: Int64) -> String { "\(publicId).\(deliveryId)" }

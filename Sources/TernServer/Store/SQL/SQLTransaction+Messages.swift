@@ -7,7 +7,7 @@ extension SQLTransaction {
         """
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
-        cancelled_at
+        cancelled_at, send_at
         """
     }
 
@@ -16,13 +16,13 @@ extension SQLTransaction {
             """
             INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
-                fan_out_done, total, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fan_out_done, total, created_at, send_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
-                m.fanOutDone, m.total, m.createdAt,
+                m.fanOutDone, m.total, m.createdAt, m.sendAt,
             ])
         var stored = m
         stored.id = id
@@ -39,13 +39,15 @@ extension SQLTransaction {
     }
 
     /// In a write on PostgreSQL, the messages are locked (`fanOutLock`): of several nodes fanning
-    /// out, each takes a message no other node is fanning out at that moment.
-    func messagesFanningOut(limit: Int) throws -> [StoredMessage] {
+    /// out, each takes a message no other node is fanning out at that moment. A scheduled message
+    /// waits for its time (`messages_fanning_out` holds only the messages not done, a few).
+    func messagesFanningOut(limit: Int, now: Int64) throws -> [StoredMessage] {
         try database.query(
             """
-            SELECT \(Self.messageColumns) FROM messages WHERE \(Self.isFalse("fan_out_done")) ORDER BY id LIMIT ?
+            SELECT \(Self.messageColumns) FROM messages
+            WHERE \(Self.isFalse("fan_out_done")) AND (send_at IS NULL OR send_at <= ?) ORDER BY id LIMIT ?
             \(fanOutLock)
-            """, [limit]
+            """, [now, limit]
         ).map(Self.message)
     }
 
@@ -98,6 +100,6 @@ extension SQLTransaction {
             pushType: row.requiredString(8), priority: row.int(9).map { Int($0) }, expiration: row.int(10),
             collapseId: row.string(11), topic: row.string(12), environment: row.requiredString(13),
             fanOutCursor: row.requiredInt(14), fanOutDone: row.bool(15) ?? false, total: row.requiredInt(16),
-            createdAt: row.requiredInt(17), cancelledAt: row.int(18))
+            createdAt: row.requiredInt(17), cancelledAt: row.int(18), sendAt: row.int(19))
     }
 }
