@@ -417,6 +417,36 @@ def main():
             assert not driver.find_element(By.CSS_SELECTOR, "section[aria-label='Stop sending']").is_displayed(), "the stop button stays"
             shot(driver, "message-cancelled")
 
+        def compose_schedules_a_message():
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/compose")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            title.clear()
+            title.send_keys("Tomorrow morning")
+            body = driver.find_element(By.CSS_SELECTOR, "textarea[name='body']")
+            body.clear()
+            body.send_keys("See you at nine")
+            # Tomorrow at 09:00 in the browser's zone, typed as the datetime-local control's value.
+            driver.execute_script(
+                "const at = new Date(Date.now() + 86400000); at.setHours(9, 0, 0, 0);"
+                "const pad = (n) => String(n).padStart(2, '0');"
+                "const c = document.querySelector(\"input[name='send_at']\");"
+                "c.value = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T09:00`;"
+                "c.dispatchEvent(new Event('input', { bubbles: true }));")
+            expected = driver.execute_script("const at = new Date(Date.now() + 86400000); at.setHours(9, 0, 0, 0); return at.getTime();")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if "will be sent" in d.find_element(By.ID, "confirm-text").text else None, 10, "the confirmation does not say when")
+            assert driver.find_element(By.ID, "confirm-send").text == "Schedule", driver.find_element(By.ID, "confirm-send").text
+            shot(driver, "compose-schedule")
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            message = driver.current_url.split("#/message/")[1]
+            status, shown = server.admin("GET", f"/messages/{message}")
+            assert status == 200 and shown.get("send_at") == expected and shown["counts"]["total"] == 0, shown
+            wait(driver, lambda d: "scheduled for" in d.find_element(By.ID, "progress-title").text, 15, "the page does not say scheduled")
+            status, _ = server.admin("POST", f"/messages/{message}/cancel")
+            assert status == 200, status
+
         def a_scheduled_message_says_when_and_can_be_stopped_before():
             send_at = int(time.time() * 1000) + 3_600_000
             status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
@@ -544,7 +574,7 @@ def main():
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
-                      a_scheduled_message_says_when_and_can_be_stopped_before,
+                      a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

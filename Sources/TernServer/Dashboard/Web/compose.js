@@ -2,7 +2,7 @@
 // or a saved segment), a lock-screen preview, a test send, and a confirmation with the audience's
 // size (and a segment's preview count). The draft lives in sessionStorage.
 import { api } from "./api.js";
-import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number } from "./ui.js";
+import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number, time } from "./ui.js";
 import { lockScreen } from "./preview.js";
 
 const DRAFT = "tern.compose.draft";
@@ -53,6 +53,7 @@ function composer(resources, testDevices) {
       h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment", hint: "For devices whose SDK did not say its own." })),
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
+      field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
@@ -106,11 +107,11 @@ function composer(resources, testDevices) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count });
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
-      announce("Message queued");
+      announce(sent.send_at ? "Message scheduled" : "Message queued");
       location.hash = `#/message/${encodeURIComponent(sent.id)}`;
     } catch (error) {
       if (error.status !== 401) showApiError(form, error);
@@ -144,6 +145,7 @@ function controls(resources) {
     badge: text("badge", { inputmode: "numeric" }),
     sound: text("sound", { placeholder: "default" }),
     time_to_live: text("time_to_live", { inputmode: "numeric" }),
+    send_at: text("send_at", { type: "datetime-local" }),
     collapse_id: text("collapse_id", { maxlength: 64 }),
     thread_id: text("thread_id"),
     topic: text("topic"),
@@ -263,6 +265,7 @@ export function build(c) {
     thread_id: optional(c.thread_id.value),
     priority: c.priority.value ? Number(c.priority.value) : undefined,
     time_to_live: integer(c.time_to_live, "Time to live", 0, 31536000, errors),
+    send_at: sendTime(c.send_at, errors),
     collapse_id: optional(c.collapse_id.value),
     push_type: c.push_type.value,
     environment: c.environment.value,
@@ -411,6 +414,14 @@ function testSend(c, devices) {
   return area;
 }
 
+// The chosen time in this browser's zone as ms since 1970; nothing when empty (send now).
+function sendTime(control, errors) {
+  if (!control.value) return undefined;
+  const at = new Date(control.value).getTime();
+  if (Number.isNaN(at)) errors.push([control, "Send at needs a date and a time."]);
+  return Number.isNaN(at) ? undefined : at;
+}
+
 function confirmDialog() {
   const text = h("p", { id: "confirm-text" });
   const send = h("button", { type: "button", id: "confirm-send", text: "Send now" });
@@ -425,11 +436,18 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment) {
-      const goes = devices === 0 ? "The audience has no device right now: nothing would be sent." : `It goes to ${number(devices)} device${devices === 1 ? "" : "s"} now.`;
+    ask(devices, segment, sendAt) {
+      const later = sendAt && sendAt > Date.now();
+      const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
+      const goes = later
+        ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
+        : devices === 0
+          ? "The audience has no device right now: nothing would be sent."
+          : `It goes to ${count} now.`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;
-      send.disabled = devices === 0 || Boolean(segment && segment.count === 0);
+      send.disabled = (devices === 0 && !later) || Boolean(segment && segment.count === 0);
+      send.textContent = later ? "Schedule" : "Send now";
       return new Promise((resolve) => {
         answer = (value) => {
           answer = () => {};
