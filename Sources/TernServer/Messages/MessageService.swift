@@ -73,6 +73,9 @@ public struct MessageService: Sendable {
     func plan(_ request: MessageRequest) throws -> Planned {
         let publicId = "m_" + Digest.randomHex(bytes: 8)
         let now = clock()
+        if let sendAt = request.sendAt, sendAt < 0 {
+            throw APIError.badRequest("send_at must be a time in ms since 1970, not \(sendAt)")
+        }
         if let sendAt = request.sendAt, sendAt > now + Self.maxSchedule {
             throw APIError.badRequest(
                 "send_at must be at most 30 days ahead (ms since 1970): \(sendAt) is "

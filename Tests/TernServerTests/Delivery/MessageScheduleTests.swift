@@ -64,6 +64,8 @@ import Testing
         ])
         #expect(far.status == 400)
         #expect(far.errorText.contains("send_at must be at most 30 days ahead"), "\(far.errorText)")
+        let negative = try await harness.create(["title": "Hi", "audience": audience, "send_at": -1])
+        #expect(negative.status == 400 && negative.errorText.contains("ms since 1970"), "\(negative.errorText)")
         let past = try await harness.create(["title": "Hi", "audience": audience, "send_at": 1_000])
         #expect(past.status == 201, "\(past.errorText)")
         #expect(past.json["send_at"] == nil)
