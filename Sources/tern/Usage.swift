@@ -26,7 +26,8 @@ enum Usage {
           keys          list [--project ID] | create --role read|send|full --project ID [--name NAME]
                         | create --role server [--name NAME] | rotate KEY_ID [--grace SECONDS] | revoke KEY_ID
           audit         list [--project ID] [--before ID] [--limit N]
-          profiles      show ID | find DB (--email E | --phone P | --field NAME --value V) | test ID [--off] | erase ID
+          profiles      show ID | find DB (--email E | --phone P | --field NAME --value V) | test ID [--off]
+                        | export ID | erase ID
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
                         | test RESOURCE TOKEN [--provider ios-apns] [--off]
           test-devices  list [--project ID]

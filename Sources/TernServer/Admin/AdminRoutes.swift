@@ -127,6 +127,9 @@ struct AdminRoutes: Sendable {
             Route.json("GET", "\(p)/profiles/{profile_id}") { request in
                 try await service.profile(publicId: request.parameter("profile_id"))
             }
+            Route.json("GET", "\(p)/profiles/{profile_id}/export") { request in
+                try await service.exportProfile(publicId: request.parameter("profile_id"))
+            }
         }
         let erase = RouteGroup([service.check(.configure, .profile)]) {
             Route.json("DELETE", "\(p)/profiles/{profile_id}") { request in

@@ -77,6 +77,12 @@ extension AdminService {
         }
     }
 
+    /// Everything kept about the profile (``ProfileExport``).
+    func exportProfile(publicId: String) async throws -> ProfileExport {
+        let now = clock()
+        return try await store.read { tx in try ProfileExport.read(tx, publicId: publicId, now: now) }
+    }
+
     /// Erases the profile (``ProfileEraser``): what went, by kind.
     func eraseProfile(publicId: String) async throws -> ProfileErasure {
         try await ProfileEraser(store: store, clock: clock).erase(publicId: publicId)

@@ -76,7 +76,8 @@ extension Store {
 /// Every query the services need, grouped by subject.
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
-    PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries
+    PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
+    ProfileExportQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

@@ -186,6 +186,7 @@ enum AdminCommand {
             }
             return Call(method: "GET", path: "/audit", query: query)
         case ("profiles", "show"): return Call(method: "GET", path: "/profiles/\(try arg(1, "ID"))")
+        case ("profiles", "export"): return Call(method: "GET", path: "/profiles/\(try arg(1, "ID"))/export")
         case ("profiles", "erase"): return Call(method: "DELETE", path: "/profiles/\(try arg(1, "ID"))")
         case ("profiles", "find"):
             var query = ["db_id": try arg(1, "DB")]

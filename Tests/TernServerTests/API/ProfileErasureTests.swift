@@ -210,6 +210,46 @@ import Testing
         await #expect(throws: APIError.self) { try await eraser.erase(publicId: walked.publicId) }
     }
 
+    /// The export holds every kind of row the erasure removes, the person's only, and a read key may
+    /// ask for it; an erased profile has none.
+    @Test(arguments: StoreFactory.all)
+    func anExportHoldsEverythingOfThePersonAndNothingOfAnother(factory: StoreFactory) async throws {
+        let server = try await InProcessServer(factory)
+        defer { Task { await server.finish() } }
+        let project = server.bootstrap.projectId
+        _ = try await server.admin("POST", "/projects/\(project)/pixels", json: ["sid": "shop"])
+        let (pixelId, topicId) = try await server.store.write { tx in
+            let pixel = try integerRows(tx, "SELECT id FROM pixels WHERE sid = 'shop'", [])[0][0]
+            try Self.run(tx, "INSERT INTO topics (project_id, name, created_at) VALUES (?, 'sales', 1)", [project])
+            return (pixel, try integerRows(tx, "SELECT id FROM topics", [])[0][0])
+        }
+        let person = try await Self.person(server, token: "mine", pixelId: pixelId, topicId: topicId, goals: 3)
+        _ = try await Self.person(server, token: "other", pixelId: pixelId, topicId: topicId, goals: 2)
+        let made = try await server.admin(
+            "POST", "/keys", json: ["project_id": project, "role": "read", "name": "reader"])
+        let readKey = try #require(made.json["secret"] as? String)
+        let reply = await server.send(
+            "GET", "/api/v1/admin/profiles/\(person.publicId)/export", headers: ["Authorization": "Bearer \(readKey)"])
+        try #require(reply.status == 200, "\(reply.errorText)")
+        let export = reply.json
+        #expect(export["profile_id"] as? String == person.publicId)
+        let profile = try #require(export["profile"] as? [String: Any])
+        #expect((profile["fields"] as? [String: Any])?["email"] as? String == "mine@example.com")
+        let subscriptions = try #require(profile["subscriptions"] as? [[String: Any]])
+        #expect(subscriptions.count == 1 && (subscriptions[0]["tags"] as? [String: String]) == ["plan": "gold"])
+        let goals = try #require(export["goals"] as? [[String: Any]])
+        #expect(goals.count == 3 && goals.allSatisfy { $0["client_id"] as? String == "client-mine" }, "\(goals)")
+        #expect((export["inbox"] as? [[String: Any]])?.map { $0["title"] as? String } == ["hello"])
+        #expect((export["preferences"] as? [String: [String: Bool]]) == ["push": ["news": false]])
+        #expect(export["topics"] as? [String] == ["sales"])
+        let bindings = try #require(export["identity_bindings"] as? [[String: Any]])
+        #expect(bindings.count == 1 && bindings[0]["external_id"] as? String == "user-mine", "\(bindings)")
+        #expect(export["push_events"] as? [Any] != nil)
+
+        #expect(try await server.admin("DELETE", "/profiles/\(person.publicId)").status == 200)
+        #expect(try await server.admin("GET", "/profiles/\(person.publicId)/export").status == 404)
+    }
+
     /// The route: a full key erases and is told what went; the profile is then unknown to every
     /// call, a second erasure answers 404, and a read key is refused.
     @Test(arguments: StoreFactory.all)

@@ -77,7 +77,9 @@ import Testing
         #expect(unknownStatus == 1)
         #expect(unknown.contains("HTTP 404") && unknown.contains("no push subscription"), "\(unknown)")
 
-        // Erasure: told what went, then the profile is unknown.
+        // The person's export, then the erasure: told what went, then the profile is unknown.
+        let (exportStatus, exported, _) = try await Self.tern(["profiles", "export", profileId], server: server)
+        #expect(exportStatus == 0 && exported.contains("\"identity_bindings\""), "\(exported)")
         let (eraseStatus, erased, _) = try await Self.tern(["profiles", "erase", profileId], server: server)
         #expect(eraseStatus == 0)
         #expect(

@@ -29,6 +29,41 @@ extension SQLTransaction {
             [ids.lowerBound, ids.upperBound, profileId])
     }
 
+    /// The same columns as ``goals(pixelId:limit:)``; the whole table is read.
+    func goals(profileId: Int64) throws -> [GoalRecord] {
+        try database.query(
+            """
+            SELECT id, pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload, matching,
+                matching_type, utm, time, received_at
+            FROM goals WHERE profile_id = ? ORDER BY id
+            """, [profileId]
+        ).map(Self.goal)
+    }
+
+    func identityBindings(profileId: Int64) throws -> [ExportedBinding] {
+        try database.query(
+            """
+            SELECT resource_id, provider, token, external_id, mode, updated_at FROM identity_installations
+            WHERE id IN (\(Self.profileInstallationsQuery)) ORDER BY id
+            """, [profileId, profileId]
+        ).map { row in
+            ExportedBinding(
+                resourceId: row.requiredInt(0), provider: row.requiredString(1), token: row.requiredString(2),
+                externalId: row.string(3), mode: row.string(4), updatedAt: row.requiredInt(5))
+        }
+    }
+
+    /// One probe of the followers' key for each topic of the project.
+    func followedTopics(profileId: Int64, dbId: Int64) throws -> [String] {
+        try database.query(
+            """
+            SELECT t.name FROM topics t JOIN profile_databases d ON d.project_id = t.project_id
+            JOIN topic_followers f ON f.topic_id = t.id AND f.profile_id = ?
+            WHERE d.id = ? ORDER BY t.name
+            """, [profileId, dbId]
+        ).map { $0.requiredString(0) }
+    }
+
     func eraseProfile(_ profile: Profile, goalsAfter: Int64, now: Int64) throws -> ProfileErasure {
         let id = profile.id
         var erasure = ProfileErasure.none(profile.publicId)

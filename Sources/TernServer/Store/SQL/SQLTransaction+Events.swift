@@ -24,15 +24,18 @@ extension SQLTransaction {
                 matching_type, utm, time, received_at
             FROM goals WHERE pixel_id = ? ORDER BY id DESC LIMIT ?
             """, [pixelId, limit]
-        ).map { row in
-            GoalRecord(
-                id: row.requiredInt(0), pixelId: row.requiredInt(1), profileId: row.int(2), resourceId: row.int(3),
-                clientId: row.requiredString(4), eventName: row.requiredString(5), sendMessageId: row.string(6),
-                payload: try Self.object(row.string(7)),
-                matching: try Self.object(row.string(8)), matchingType: row.string(9),
-                utm: try Self.decode(UTM.self, row.string(10)), time: row.requiredInt(11),
-                receivedAt: row.requiredInt(12))
-        }
+        ).map(Self.goal)
+    }
+
+    /// A goal read from its thirteen columns, in the order ``goals(pixelId:limit:)`` selects them.
+    static func goal(_ row: Connection.Row) throws -> GoalRecord {
+        GoalRecord(
+            id: row.requiredInt(0), pixelId: row.requiredInt(1), profileId: row.int(2), resourceId: row.int(3),
+            clientId: row.requiredString(4), eventName: row.requiredString(5), sendMessageId: row.string(6),
+            payload: try object(row.string(7)),
+            matching: try object(row.string(8)), matchingType: row.string(9),
+            utm: try decode(UTM.self, row.string(10)), time: row.requiredInt(11),
+            receivedAt: row.requiredInt(12))
     }
 
     func insertPushEvent(_ event: PushEventRecord) throws -> Bool {

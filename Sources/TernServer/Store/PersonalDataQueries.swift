@@ -69,3 +69,33 @@ public protocol ErasureQueries {
     /// Removes the rest of the profile, with its goals after `goalsAfter`, and empties its row.
     func eraseProfile(_ profile: Profile, goalsAfter: Int64, now: Int64) throws -> ProfileErasure
 }
+
+/// An identity binding as a person's export shows it (`GET …/profiles/{profile_id}/export`).
+public struct ExportedBinding: Encodable, Sendable, Equatable {
+    var resourceId: Int64
+    var provider: String
+    var token: String
+    /// The app's id for the person; nil for an install nobody signed in on.
+    var externalId: String?
+    var mode: String?
+    var updatedAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case provider, token, mode
+        case resourceId = "resource_id"
+        case externalId = "external_id"
+        case updatedAt = "updated_at"
+    }
+}
+
+/// What a person's export reads beyond the profile's own view, its inbox and its preferences
+/// (`GET …/profiles/{profile_id}/export`).
+public protocol ProfileExportQueries {
+    /// The profile's goals, oldest first. Goals have no index by profile (``ErasureQueries`` says
+    /// why): this reads the table, once, in a read transaction that holds no writer up.
+    func goals(profileId: Int64) throws -> [GoalRecord]
+    /// The identity bindings that name the profile, as the user's or the install's anonymous one.
+    func identityBindings(profileId: Int64) throws -> [ExportedBinding]
+    /// The names of the topics the profile follows in its database's project.
+    func followedTopics(profileId: Int64, dbId: Int64) throws -> [String]
+}
