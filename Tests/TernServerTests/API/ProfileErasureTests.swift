@@ -88,6 +88,17 @@ import Testing
         }
     }
 
+    /// A pixel for the people's goals and a topic for them to follow, in the bootstrap project.
+    static func pixelAndTopic(_ server: InProcessServer) async throws -> (pixelId: Int64, topicId: Int64) {
+        let project = server.bootstrap.projectId
+        _ = try await server.admin("POST", "/projects/\(project)/pixels", json: ["sid": "shop"])
+        return try await server.store.write { tx in
+            let pixel = try integerRows(tx, "SELECT id FROM pixels WHERE sid = 'shop'", [])[0][0]
+            try run(tx, "INSERT INTO topics (project_id, name, created_at) VALUES (?, 'sales', 1)", [project])
+            return (pixel, try integerRows(tx, "SELECT id FROM topics", [])[0][0])
+        }
+    }
+
     /// The person's rows, table by table.
     static func rows(_ store: any Store, _ person: Person) async throws -> [String: Int64] {
         let id = person.id
@@ -139,13 +150,7 @@ import Testing
     func aProfilesRowsGoAndAnothersStay(factory: StoreFactory) async throws {
         let server = try await InProcessServer(factory)
         defer { Task { await server.finish() } }
-        let project = server.bootstrap.projectId
-        _ = try await server.admin("POST", "/projects/\(project)/pixels", json: ["sid": "shop"])
-        let (pixelId, topicId) = try await server.store.write { tx in
-            let pixel = try integerRows(tx, "SELECT id FROM pixels WHERE sid = 'shop'", [])[0][0]
-            try Self.run(tx, "INSERT INTO topics (project_id, name, created_at) VALUES (?, 'sales', 1)", [project])
-            return (pixel, try integerRows(tx, "SELECT id FROM topics", [])[0][0])
-        }
+        let (pixelId, topicId) = try await Self.pixelAndTopic(server)
         let gone = try await Self.person(server, token: "gone", pixelId: pixelId, topicId: topicId, goals: 5)
         let kept = try await Self.person(server, token: "kept", pixelId: pixelId, topicId: topicId, goals: 3)
         let keptBefore = try await Self.rows(server.store, kept)
@@ -216,17 +221,11 @@ import Testing
     func anExportHoldsEverythingOfThePersonAndNothingOfAnother(factory: StoreFactory) async throws {
         let server = try await InProcessServer(factory)
         defer { Task { await server.finish() } }
-        let project = server.bootstrap.projectId
-        _ = try await server.admin("POST", "/projects/\(project)/pixels", json: ["sid": "shop"])
-        let (pixelId, topicId) = try await server.store.write { tx in
-            let pixel = try integerRows(tx, "SELECT id FROM pixels WHERE sid = 'shop'", [])[0][0]
-            try Self.run(tx, "INSERT INTO topics (project_id, name, created_at) VALUES (?, 'sales', 1)", [project])
-            return (pixel, try integerRows(tx, "SELECT id FROM topics", [])[0][0])
-        }
+        let (pixelId, topicId) = try await Self.pixelAndTopic(server)
         let person = try await Self.person(server, token: "mine", pixelId: pixelId, topicId: topicId, goals: 3)
         _ = try await Self.person(server, token: "other", pixelId: pixelId, topicId: topicId, goals: 2)
         let made = try await server.admin(
-            "POST", "/keys", json: ["project_id": project, "role": "read", "name": "reader"])
+            "POST", "/keys", json: ["project_id": server.bootstrap.projectId, "role": "read", "name": "reader"])
         let readKey = try #require(made.json["secret"] as? String)
         let reply = await server.send(
             "GET", "/api/v1/admin/profiles/\(person.publicId)/export", headers: ["Authorization": "Bearer \(readKey)"])
