@@ -412,6 +412,7 @@ def main():
             assert server.admin("GET", f"/messages/{message}")[1].get("cancelled_at") is None, "the first click stopped it"
             stop.click()
             wait(driver, lambda d: "cancelled" in d.find_element(By.ID, "progress-title").text, 15, "the page does not say cancelled")
+            assert "0 of 1 sent before it was cancelled" in text(driver), text(driver)
             status, stats = server.admin("GET", f"/messages/{message}/stats")
             assert stats["failed_by_reason"] == {"the message was cancelled before sending": 1} and stats["done"] and stats.get("cancelled_at"), stats
             assert not driver.find_element(By.CSS_SELECTOR, "section[aria-label='Stop sending']").is_displayed(), "the stop button stays"

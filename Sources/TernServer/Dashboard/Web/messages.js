@@ -44,7 +44,9 @@ export function progress(message) {
   const finished = counts.sent + counts.failed + counts.invalid_token;
   const share = message.done && counts.total === 0 ? 100 : percent(finished, counts.total);
   const label = `${share} % sent`;
-  return h("div", {}, h("progress", { max: 100, value: share, "aria-label": label }), h("span", { class: "muted", text: `${label} (${number(counts.sent)} of ${number(counts.total)})` }));
+  // A cancelled message's unsent deliveries count as finished: say how many went before it stopped.
+  const detail = message.cancelled_at ? `${number(counts.sent)} of ${number(counts.total)} sent before it was cancelled` : `${label} (${number(counts.sent)} of ${number(counts.total)})`;
+  return h("div", {}, h("progress", { max: 100, value: share, "aria-label": label }), h("span", { class: "muted", text: detail }));
 }
 
 function view(list) {
