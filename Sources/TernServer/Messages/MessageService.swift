@@ -73,13 +73,15 @@ public struct MessageService: Sendable {
     func plan(_ request: MessageRequest) throws -> Planned {
         let publicId = "m_" + Digest.randomHex(bytes: 8)
         let now = clock()
-        if let sendAt = request.sendAt, sendAt < 0 {
-            throw APIError.badRequest("send_at must be a time in ms since 1970, not \(sendAt)")
-        }
-        if let sendAt = request.sendAt, sendAt > now + Self.maxSchedule {
-            throw APIError.badRequest(
-                "send_at must be at most 30 days ahead (ms since 1970): \(sendAt) is "
-                    + "\((sendAt - now) / 86_400_000) days from now")
+        if let sendAt = request.sendAt {
+            guard sendAt >= 0 else {
+                throw APIError.badRequest("send_at must be a time in ms since 1970, not \(sendAt)")
+            }
+            guard sendAt <= now + Self.maxSchedule else {
+                throw APIError.badRequest(
+                    "send_at must be at most 30 days ahead (ms since 1970): \(sendAt) is "
+                        + "\((sendAt - now) / 86_400_000) days from now")
+            }
         }
         return Planned(
             publicId: publicId, plan: try MessagePlan(request, publicId: publicId),
@@ -137,7 +139,7 @@ public struct MessageService: Sendable {
                     "message \(message.publicId) has finished sending (\(counts.sent) sent, \(counts.failed) failed): "
                         + "nothing is left to cancel")
             }
-            _ = try tx.cancelMessage(id: message.id, now: now)
+            try tx.cancelMessage(id: message.id, now: now)
             return try Self.view(tx, try Self.find(tx, publicId))
         }
     }

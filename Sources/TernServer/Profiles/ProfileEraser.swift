@@ -25,8 +25,8 @@ struct ProfileEraser: Sendable {
             }
             return (profile, try tx.goalIdRange(), try tx.lastGoalId(notOf: profile.id))
         }
-        // Goals written from now on have larger ids than `othersLast` (``ErasureQueries``).
-        var after = othersLast
+        // Goals written from now on have larger ids than `othersLast` (``ErasureQueries``): the
+        // erasure's own transaction takes those; the last pass goes back to the walk's last step.
         var lastStep = othersLast
         var walked = 0
         if let goals {
@@ -37,16 +37,14 @@ struct ProfileEraser: Sendable {
                 lastStep = min(othersLast, low - 1)
                 low = step.upperBound + 1
             }
-            after = min(othersLast, goals.upperBound)
         }
         let now = clock()
-        let goalsAfter = after
         var erasure = try await store.write { tx in
             // Erased by another request meanwhile: that one answered for it.
             guard let current = try tx.profile(publicId: publicId), current.id == profile.id else {
                 throw APIError.notFound("profile \(publicId.prefix(64)) does not exist")
             }
-            return try tx.eraseProfile(current, goalsAfter: goalsAfter, now: now)
+            return try tx.eraseProfile(current, goalsAfter: othersLast, now: now)
         }
         // On PostgreSQL a device's write that found the profile before that commit can still
         // commit after it, and a goal's id is taken when its insert runs, not when it commits, so

@@ -23,8 +23,8 @@ public protocol DeliveryQueries {
     func messagesFanningOut(limit: Int, now: Int64) throws -> [StoredMessage]
     /// Saves the fan-out's progress: the cursor, whether it is done, and `added` more deliveries.
     func advanceFanOut(messageId: Int64, cursor: Int64, done: Bool, added: Int64) throws
-    /// Marks the message cancelled at `now` and its fan-out done; false when it already was cancelled.
-    func cancelMessage(id: Int64, now: Int64) throws -> Bool
+    /// Marks the message cancelled at `now` and its fan-out done, unless it already was cancelled.
+    func cancelMessage(id: Int64, now: Int64) throws
 
     /// Writes queued deliveries due at `now`; a device (provider and token) gets a message once, so
     /// duplicates are skipped. Returns how many were written.

@@ -27,9 +27,6 @@ public struct Profile: Sendable, Equatable {
     /// How an erased profile's public id begins (``ErasureQueries``): then its row id, so it stays
     /// unique. A public id Tern makes is hex, so no request names one; lookups by public id skip them.
     static let erasedPrefix = "erased:"
-
-    /// True for the empty row an erasure leaves.
-    var isErased: Bool { publicId.hasPrefix(Self.erasedPrefix) }
 }
 
 /// How a JWT's `matching` claim names a profile inside its database.

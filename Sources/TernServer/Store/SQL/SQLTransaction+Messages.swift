@@ -58,21 +58,20 @@ extension SQLTransaction {
     }
 
     /// On PostgreSQL the update waits for a fan-out step that holds the message's row
-    /// (``messagesFanningOut(limit:)`` locks it) and then finds it again: the step's progress is
+    /// (``messagesFanningOut(limit:now:)`` locks it) and then finds it again: the step's progress is
     /// kept and the fan-out is done. Retries waiting for a later time come due now (by
     /// `delivery_queue_due`, and the message's turn with them), so they close soon instead of when
     /// their wait ends; entries being sent keep their lease.
-    func cancelMessage(id: Int64, now: Int64) throws -> Bool {
+    func cancelMessage(id: Int64, now: Int64) throws {
         guard
             try database.run(
                 "UPDATE messages SET cancelled_at = ?, fan_out_done = ? WHERE id = ? AND cancelled_at IS NULL",
                 [now, true, id]) > 0
-        else { return false }
+        else { return }
         let waiting = try database.run(
             "UPDATE delivery_queue SET due_at = ? WHERE message_id = ? AND due_at > ? AND status = ?",
             [now, id, now, DeliveryStatus.queued.rawValue])
         if waiting > 0 { try dueAgain(messageId: id, at: now) }
-        return true
     }
 
     func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64] {
