@@ -435,8 +435,16 @@ def main():
                 "c.value = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T09:00`;"
                 "c.dispatchEvent(new Event('input', { bubbles: true }));")
             expected = driver.execute_script("const at = new Date(Date.now() + 86400000); at.setHours(9, 0, 0, 0); return at.getTime();")
+            # A throttle out of range is the field's error; in range, the confirmation says how long sending takes.
+            throttle = driver.find_element(By.CSS_SELECTOR, "input[name='throttle_per_minute']")
+            throttle.send_keys("0")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Throttle must be a whole number from 1 to 1000000." in text(d), 10, "no error for a throttle of 0")
+            throttle.clear()
+            throttle.send_keys("120")
             driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
             confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if "will be sent" in d.find_element(By.ID, "confirm-text").text else None, 10, "the confirmation does not say when")
+            assert "At 120 a minute, sending takes" in confirm.text, confirm.text
             assert driver.find_element(By.ID, "confirm-send").text == "Schedule", driver.find_element(By.ID, "confirm-send").text
             shot(driver, "compose-schedule")
             driver.find_element(By.ID, "confirm-send").click()
@@ -444,7 +452,9 @@ def main():
             message = driver.current_url.split("#/message/")[1]
             status, shown = server.admin("GET", f"/messages/{message}")
             assert status == 200 and shown.get("send_at") == expected and shown["counts"]["total"] == 0, shown
+            assert shown["request"].get("throttle_per_minute") == 120, shown
             wait(driver, lambda d: "scheduled for" in d.find_element(By.ID, "progress-title").text, 15, "the page does not say scheduled")
+            assert "Throttled to 120 a minute." in text(driver) and "120 deliveries a minute" in text(driver), text(driver)
             status, _ = server.admin("POST", f"/messages/{message}/cancel")
             assert status == 200, status
 

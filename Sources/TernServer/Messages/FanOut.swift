@@ -48,6 +48,8 @@ public struct FanOut: Sendable, Equatable {
         if request.test == true {
             return Written(added: try TestSend.step(tx, message: message, request: request, now: now, self))
         }
+        // A throttled message's deliveries wait for their turn in the queue: none is sent on writing.
+        let lease = request.throttlePerMinute == nil ? lease : nil
         let filter = AudienceFilter(request.audience, category: request.category)
         let audience = request.audience
         var candidates: [AudienceCandidate]
@@ -104,7 +106,7 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// Queues a delivery for each admitted subscription whose profile did not turn the message's
-    /// category off (leased instead, under `lease`), copies the message to their inboxes, and
+    /// category off (leased instead, under `lease`; due in turn, for a throttled message), copies the message to their inboxes, and
     /// advances the message. Returns how many deliveries were written.
     func queue(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
@@ -144,7 +146,12 @@ public struct FanOut: Sendable, Equatable {
             ).compactMap { delivery in states[delivery.subscriptionId].map { (delivery, $0) } }
             written.added = written.leased.count
         } else {
-            written.added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now)
+            // A test send goes at once: its few devices try the campaign out, not its rate.
+            let pace = request.throttlePerMinute.flatMap { rate in
+                request.test == true
+                    ? nil : DeliveryPace(start: message.sentFrom, perMinute: rate, written: message.total)
+            }
+            written.added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now, pace: pace)
         }
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
         return written

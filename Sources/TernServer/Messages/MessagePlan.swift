@@ -53,6 +53,11 @@ struct MessagePlan: Sendable, Equatable {
             throw .badRequest(
                 "time_to_live must be 0 to \(Self.maxTimeToLive) seconds (28 days), not \(ttl); 0 means now or never")
         }
+        if let rate = request.throttlePerMinute, !DeliveryPace.perMinute.contains(rate) {
+            throw .badRequest(
+                "throttle_per_minute must be 1 to \(DeliveryPace.perMinute.upperBound) deliveries a minute, not \(rate) "
+                    + "(leave it out to send as fast as the providers take them)")
+        }
         if let collapseId = request.collapseId {
             guard !collapseId.isEmpty, collapseId.utf8.count <= APNsHeaderFields.maxCollapseIdBytes else {
                 throw .badRequest("collapse_id must be 1 to \(APNsHeaderFields.maxCollapseIdBytes) bytes (APNs' limit)")

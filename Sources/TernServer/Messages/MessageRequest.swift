@@ -64,6 +64,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// When to send it (ms since 1970), up to 30 days ahead; nil or a time already past sends it now.
     /// The audience is read then, not when the message is made; its time to live counts from then.
     public var sendAt: Int64?
+    /// At most this many deliveries a minute (1 to 1,000,000), spread evenly over each minute from
+    /// the send time in steps of a second, so the opens that follow do not all reach the app's
+    /// backend at once; absent, as fast as the providers take them. Its time to live still counts
+    /// from the send time: a device whose turn comes after it closes as expired.
+    public var throttlePerMinute: Int?
     var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -110,6 +115,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case trackDelivery = "track_delivery"
         case trackOpen = "track_open"
         case sendAt = "send_at"
+        case throttlePerMinute = "throttle_per_minute"
     }
 }
 

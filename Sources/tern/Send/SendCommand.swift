@@ -24,6 +24,11 @@ enum SendCommand {
                 return
             }
             guard options.wait else { return }
+            if let rate = options.message.throttlePerMinute {
+                say(
+                    "throttled to \(rate) a minute: stopping this watch leaves it sending (tern messages cancel \(id) stops it)"
+                )
+            }
             let progress = ProgressLine(interactive: isatty(STDOUT_FILENO) == 1)
             while true {
                 let message = try await call(client, "GET", "/messages/\(id)")

@@ -35,6 +35,9 @@ struct SendOptions {
                     OptionSpec("ttl", "SECONDS", "how long the provider keeps trying (0: now or never)"),
                     OptionSpec(
                         "at", "TIME", "send it then, up to 30 days ahead: 2026-12-24T09:00:00Z (or ms since 1970)"),
+                    OptionSpec(
+                        "throttle", "N",
+                        "at most N deliveries a minute (1 to 1000000), spread over each minute from the send time"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
@@ -132,6 +135,7 @@ struct SendOptions {
         message.priority = try arguments.int("priority")
         message.timeToLive = try arguments.int("ttl")
         message.sendAt = try arguments.value("at").map(sendTime)
+        message.throttlePerMinute = try arguments.int("throttle")
         message.projectId = try arguments.int("project").map(Int64.init)
         if arguments.has("no-track-delivery") { message.trackDelivery = false }
         if arguments.has("no-track-open") { message.trackOpen = false }

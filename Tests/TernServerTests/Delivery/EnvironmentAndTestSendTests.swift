@@ -140,7 +140,8 @@ import Testing
         #expect(listed.array.compactMap { $0["subscription_id"] as? String }.sorted() == ["marked", "tester-phone"])
 
         let audience: [String: Any] = ["type": "resource", "resource_id": harness.resourceId]
-        let test = try await harness.send(audience, extra: ["test": true])
+        // A test send goes at once, whatever throttle the campaign it tries out has.
+        let test = try await harness.send(audience, extra: ["test": true, "throttle_per_minute": 1])
         try await harness.engine.drain()
         #expect(harness.sentTokens == ["marked", "tester-phone"])
         #expect(try await harness.stats(test).int("targeted") == 2)

@@ -102,5 +102,16 @@ import Testing
         let scheduled = try #require(sent.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         let (stopStatus, stopped, _) = try await Self.tern(["messages", "cancel", scheduled], server: server)
         #expect(stopStatus == 0 && stopped.contains("\"cancelled_at\""), "\(stopped)")
+
+        // A throttled message keeps its rate; a rate out of range is the server's refusal.
+        let (slowStatus, slow, _) = try await Self.tern(
+            ["send", "--title", "Drip", "--resource", resource, "--throttle", "30", "--no-wait"], server: server)
+        let throttled = try #require(slow.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(slowStatus == 0, "\(slow)")
+        let (_, shown, _) = try await Self.tern(["messages", "show", throttled], server: server)
+        #expect(shown.contains("\"throttle_per_minute\" : 30"), "\(shown)")
+        let (zeroStatus, _, zero) = try await Self.tern(
+            ["send", "--title", "Drip", "--resource", resource, "--throttle", "0"], server: server)
+        #expect(zeroStatus == 1 && zero.contains("throttle_per_minute must be 1 to 1000000"), "\(zero)")
     }
 }

@@ -53,7 +53,7 @@ function composer(resources, testDevices) {
       h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment", hint: "For devices whose SDK did not say its own." })),
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
-      field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }),
+      h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
@@ -107,7 +107,7 @@ function composer(resources, testDevices) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -146,6 +146,7 @@ function controls(resources) {
     sound: text("sound", { placeholder: "default" }),
     time_to_live: text("time_to_live", { inputmode: "numeric" }),
     send_at: text("send_at", { type: "datetime-local" }),
+    throttle_per_minute: text("throttle_per_minute", { inputmode: "numeric" }),
     collapse_id: text("collapse_id", { maxlength: 64 }),
     thread_id: text("thread_id"),
     topic: text("topic"),
@@ -266,6 +267,7 @@ export function build(c) {
     priority: c.priority.value ? Number(c.priority.value) : undefined,
     time_to_live: integer(c.time_to_live, "Time to live", 0, 31536000, errors),
     send_at: sendTime(c.send_at, errors),
+    throttle_per_minute: integer(c.throttle_per_minute, "Throttle", 1, 1000000, errors),
     collapse_id: optional(c.collapse_id.value),
     push_type: c.push_type.value,
     environment: c.environment.value,
@@ -422,6 +424,14 @@ function sendTime(control, errors) {
   return Number.isNaN(at) ? undefined : at;
 }
 
+/** How long `devices` deliveries take at `perMinute`, in words: "under a minute", "about 25 minutes", "about 3.5 hours". */
+function spread(devices, perMinute) {
+  const minutes = (devices - 1) / perMinute;
+  if (minutes < 1) return "under a minute";
+  if (minutes < 90) return `about ${Math.round(minutes)} minute${Math.round(minutes) === 1 ? "" : "s"}`;
+  return `about ${Math.round(minutes / 6) / 10} hours`;
+}
+
 function confirmDialog() {
   const text = h("p", { id: "confirm-text" });
   const send = h("button", { type: "button", id: "confirm-send", text: "Send now" });
@@ -436,14 +446,15 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt) {
+    ask(devices, segment, sendAt, perMinute) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
-      const goes = later
+      let goes = later
         ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
         : devices === 0
           ? "The audience has no device right now: nothing would be sent."
           : `It goes to ${count} now.`;
+      if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;
       send.disabled = (devices === 0 && !later) || Boolean(segment && segment.count === 0);

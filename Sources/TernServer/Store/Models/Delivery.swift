@@ -77,6 +77,42 @@ public struct DeliveryTarget: Sendable, Equatable {
     var device: Device { Device(provider: provider, token: token) }
 }
 
+/// When a throttled message's deliveries come due: `perMinute` a minute from `start`, in the order
+/// the fan-out writes them, each second's share due at the second's start (a claim a second takes
+/// them together, not one claim a delivery).
+///
+/// ```swift
+/// let pace = DeliveryPace(start: 0, perMinute: 600, written: 0)
+/// pace.due(9)    // 0: the first ten in the first second
+/// pace.due(10)   // 1_000
+/// ```
+public struct DeliveryPace: Sendable, Equatable {
+    /// The rates a message can be throttled to, a minute.
+    static let perMinute = 1...1_000_000
+
+    /// When the message is sent (ms since 1970): its first delivery is due then.
+    public var start: Int64
+    /// Deliveries a minute.
+    public var perMinute: Int
+    /// Deliveries the message had before this chunk: the next one written takes this place.
+    public var written: Int64
+
+    /// A message's pace from `start`, for a chunk written after `written` of its deliveries.
+    public init(start: Int64, perMinute: Int, written: Int64) {
+        self.start = start
+        self.perMinute = perMinute
+        self.written = written
+    }
+
+    /// When the delivery in `place` of the message's order (from 0) comes due.
+    func due(_ place: Int64) -> Int64 {
+        start + place * 60_000 / Int64(perMinute) / 1000 * 1000
+    }
+
+    /// When the chunk's delivery `offset` (from 0, in the order written) comes due.
+    func due(offset: Int) -> Int64 { due(written + Int64(offset)) }
+}
+
 /// A delivery a worker claimed: it holds the lease until `attempt`'s outcome is recorded.
 public struct ClaimedDelivery: Sendable, Equatable {
     public var id: Int64

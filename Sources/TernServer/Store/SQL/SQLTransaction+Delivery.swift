@@ -147,19 +147,23 @@ extension SQLTransaction {
         """
     }
 
-    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
+    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, pace: DeliveryPace?) throws -> Int {
         var inserted = 0
         for rows in RowGroups(Self.devices(targets)) {
             let ids = try database.query(
                 DeliveryTexts.insertQueued[Self.dialect][rows.count],
                 Self.deliveryValues(rows, messageId: messageId, now: now)
             ).map { $0.requiredInt(0) }
-            try enqueue(ids, messageId: messageId, status: .queued, attempts: 0, dueAt: now, now: now)
+            // The places of a pace go to the rows written, in the order the statement returns them.
+            let written = inserted
+            try enqueue(
+                ids, messageId: messageId, status: .queued, attempts: 0,
+                dueAt: { pace?.due(offset: written + $0) ?? now }, now: now)
             inserted += ids.count
         }
         if inserted > 0 {
             try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .queued, count: Int64(inserted)))
-            try dueAgain(messageId: messageId, at: now)
+            try dueAgain(messageId: messageId, at: pace?.due(offset: 0) ?? now)
         }
         return inserted
     }
@@ -250,13 +254,15 @@ extension SQLTransaction {
     /// Puts new deliveries in the queue, all in one state. Nobody reads the count: on PostgreSQL
     /// it goes with the next statement.
     private func enqueue(
-        _ ids: [Int64], messageId: Int64, status: DeliveryStatus, attempts: Int, dueAt: Int64, now: Int64
+        _ ids: [Int64], messageId: Int64, status: DeliveryStatus, attempts: Int, dueAt: (Int) -> Int64, now: Int64
     ) throws {
         for rows in RowGroups(ids) {
             let values = Array(repeating: "(?, ?, '\(status.rawValue)', \(attempts), ?, ?)", count: rows.count)
             var parameters: [any SQLiteBindable] = []
             parameters.reserveCapacity(rows.count * 4)
-            for id in rows { parameters += [id, messageId, dueAt, now] as [any SQLiteBindable] }
+            for (index, id) in zip(rows.indices, rows) {
+                parameters += [id, messageId, dueAt(index), now] as [any SQLiteBindable]
+            }
             try database.runBeforeNext(
                 """
                 INSERT INTO delivery_queue (delivery_id, message_id, status, attempts, due_at, updated_at)
