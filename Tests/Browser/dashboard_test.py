@@ -458,6 +458,27 @@ def main():
             status, _ = server.admin("POST", f"/messages/{message}/cancel")
             assert status == 200, status
 
+        def compose_sends_at_each_devices_own_time():
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/compose")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            title.clear()
+            title.send_keys("Good morning")
+            driver.execute_script(
+                "const c = document.querySelector(\"input[name='local_time_of_day']\");"
+                "c.value = '09:00'; c.dispatchEvent(new Event('input', { bubbles: true }));")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if "own clock" in d.find_element(By.ID, "confirm-text").text else None, 10, "the confirmation does not say each device's time")
+            assert "Each device gets it at 09:00 on its own clock, within a day." in confirm.text, confirm.text
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            message = driver.current_url.split("#/message/")[1]
+            status, shown = server.admin("GET", f"/messages/{message}")
+            assert status == 200 and shown["request"].get("local_time_of_day") == "09:00", shown
+            wait(driver, lambda d: "09:00 on each device's clock" in text(d), 15, "the page does not name the local time")
+            status, _ = server.admin("POST", f"/messages/{message}/cancel")
+            assert status in (200, 409), status
+
         def a_scheduled_message_says_when_and_can_be_stopped_before():
             send_at = int(time.time() * 1000) + 3_600_000
             status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
@@ -586,6 +607,7 @@ def main():
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
+                      compose_sends_at_each_devices_own_time,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

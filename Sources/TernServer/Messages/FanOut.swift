@@ -48,9 +48,13 @@ public struct FanOut: Sendable, Equatable {
         if request.test == true {
             return Written(added: try TestSend.step(tx, message: message, request: request, now: now, self))
         }
-        // A throttled message's deliveries wait for their turn in the queue: none is sent on writing.
-        let lease = request.throttlePerMinute == nil ? lease : nil
+        // A throttled message's deliveries, or one sent at a local time, wait for their time in the
+        // queue: none is sent on writing.
+        let timed = request.throttlePerMinute != nil || request.localTimeOfDay != nil
+        let lease = timed ? nil : lease
         let filter = AudienceFilter(request.audience, category: request.category)
+        // A local time reads each device's zone from its fields.
+        let reads = filter.reads.union(request.localTimeOfDay == nil ? [] : .fields)
         let audience = request.audience
         var candidates: [AudienceCandidate]
         var cursor = message.fanOutCursor
@@ -60,27 +64,27 @@ public struct FanOut: Sendable, Equatable {
             if let (scope, expression) = try SegmentAudience.filtered(audience, projectId: message.projectId) {
                 candidates = try tx.pushCandidates(
                     scope, filter: expression, now: message.sentFrom, after: cursor, limit: chunkSize,
-                    reading: filter.reads)
+                    reading: reads)
                 cursor = candidates.last?.subscription.id ?? cursor
                 done = candidates.count < chunkSize
                 break
             }
             candidates = try tx.pushCandidates(
                 resourceId: audience.resourceId ?? 0, after: message.fanOutCursor, limit: chunkSize,
-                reading: filter.reads)
+                reading: reads)
             cursor = candidates.last?.subscription.id ?? cursor
             done = candidates.count < chunkSize
         case .token:
             candidates =
                 try audience.pushProvider.map {
                     try tx.pushCandidates(
-                        projectId: message.projectId, provider: $0, token: audience.token ?? "", reading: filter.reads)
+                        projectId: message.projectId, provider: $0, token: audience.token ?? "", reading: reads)
                 } ?? []
         case .profile, .profiles:
             candidates = []
             for publicId in Self.profileIds(audience) {
                 guard let profile = try tx.profile(publicId: publicId) else { continue }
-                candidates += try tx.pushCandidates(profileId: profile.id, reading: filter.reads)
+                candidates += try tx.pushCandidates(profileId: profile.id, reading: reads)
             }
         case .topic:
             candidates = []
@@ -89,7 +93,7 @@ public struct FanOut: Sendable, Equatable {
             let followers =
                 try topic.map { try tx.followers(topicId: $0, afterProfileId: cursor, limit: chunkSize) } ?? []
             for profileId in followers {
-                candidates += try tx.pushCandidates(profileId: profileId, reading: filter.reads)
+                candidates += try tx.pushCandidates(profileId: profileId, reading: reads)
             }
             cursor = followers.last ?? cursor
             done = followers.count < chunkSize
@@ -146,15 +150,35 @@ public struct FanOut: Sendable, Equatable {
             ).compactMap { delivery in states[delivery.subscriptionId].map { (delivery, $0) } }
             written.added = written.leased.count
         } else {
-            // A test send goes at once: its few devices try the campaign out, not its rate.
-            let pace = request.throttlePerMinute.flatMap { rate in
-                request.test == true
-                    ? nil : DeliveryPace(start: message.sentFrom, perMinute: rate, written: message.total)
-            }
-            written.added = try tx.insertDeliveries(messageId: message.id, targets: targets, now: now, pace: pace)
+            written.added = try tx.insertDeliveries(
+                messageId: message.id, targets: targets, now: now,
+                timing: try Self.timing(message, request: request, admitted: admitted))
         }
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
         return written
+    }
+
+    /// When the chunk's deliveries come due: a throttled message's in turn, one sent at a local
+    /// time at each device's; a test send at once (its few devices try the campaign out, not its
+    /// timing).
+    static func timing(_ message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate]) throws
+        -> DeliveryTiming
+    {
+        guard request.test != true else { return .now }
+        if let rate = request.throttlePerMinute {
+            return .paced(DeliveryPace(start: message.sentFrom, perMinute: rate, written: message.total))
+        }
+        if let text = request.localTimeOfDay {
+            let local = try LocalTimeOfDay(text)
+            var times: [Int64: Int64] = [:]
+            times.reserveCapacity(admitted.count)
+            for candidate in admitted {
+                let zone = candidate.subscription.fields[LocalTimeOfDay.zoneField]?.stringValue
+                times[candidate.subscription.id] = local.due(from: message.sentFrom, zone: zone)
+            }
+            return .bySubscription(times)
+        }
+        return .now
     }
 
     static func profileIds(_ audience: MessageAudience) -> [String] {

@@ -58,6 +58,19 @@ struct MessagePlan: Sendable, Equatable {
                 "throttle_per_minute must be 1 to \(DeliveryPace.perMinute.upperBound) deliveries a minute, not \(rate) "
                     + "(leave it out to send as fast as the providers take them)")
         }
+        if let local = request.localTimeOfDay {
+            _ = try LocalTimeOfDay(local)
+            guard request.throttlePerMinute == nil else {
+                throw .badRequest(
+                    "throttle_per_minute and local_time_of_day do not go together: a local time spreads the message "
+                        + "over the day already")
+            }
+            if let ttl = request.timeToLive, ttl < 86_400 {
+                throw .badRequest(
+                    "with local_time_of_day a device gets the message up to a day after its send time, and "
+                        + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
+            }
+        }
         if let collapseId = request.collapseId {
             guard !collapseId.isEmpty, collapseId.utf8.count <= APNsHeaderFields.maxCollapseIdBytes else {
                 throw .badRequest("collapse_id must be 1 to \(APNsHeaderFields.maxCollapseIdBytes) bytes (APNs' limit)")

@@ -69,6 +69,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// backend at once; absent, as fast as the providers take them. Its time to live still counts
     /// from the send time: a device whose turn comes after it closes as expired.
     public var throttlePerMinute: Int?
+    /// Sent when each device's clock shows this time of day (`HH:MM`, 24-hour), by the device's own
+    /// time zone (its `_os_tz` field, which the SDK sends; UTC for a device without one): the first
+    /// such moment at or after the send time, so within a day of it. Not with ``throttlePerMinute``;
+    /// a ``timeToLive`` with it is at least a day, as it counts from the send time.
+    public var localTimeOfDay: String?
     var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -116,6 +121,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case trackOpen = "track_open"
         case sendAt = "send_at"
         case throttlePerMinute = "throttle_per_minute"
+        case localTimeOfDay = "local_time_of_day"
     }
 }
 

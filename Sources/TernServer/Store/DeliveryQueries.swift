@@ -26,15 +26,16 @@ public protocol DeliveryQueries {
     /// Marks the message cancelled at `now` and its fan-out done, unless it already was cancelled.
     func cancelMessage(id: Int64, now: Int64) throws
 
-    /// Writes queued deliveries due at `now`, or as `pace` spreads them for a throttled message; a
-    /// device (provider and token) gets a message once, so duplicates are skipped (and take no place
-    /// in the pace). Returns how many were written.
-    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, pace: DeliveryPace?) throws -> Int
+    /// Writes queued deliveries due when `timing` says (at `now`, in a throttled message's turns,
+    /// or at each subscription's own time); a device (provider and token) gets a message once, so
+    /// duplicates are skipped (and take no place in a pace). Returns how many were written.
+    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, timing: DeliveryTiming) throws
+        -> Int
     /// Writes deliveries already claimed by whoever writes them: `sending`, first attempt, leased
     /// until `leaseUntil`, as ``claimDeliveries(limit:now:leaseUntil:)`` leaves a delivery (the
     /// engine's fan-out handing a chunk straight to its senders). One lease holds the whole chunk;
     /// once it lapses, a claim takes the deliveries still without an outcome again. Duplicates are
-    /// skipped as by ``insertDeliveries(messageId:targets:now:pace:)``; returns the deliveries written.
+    /// skipped as by ``insertDeliveries(messageId:targets:now:timing:)``; returns the deliveries written.
     func insertLeasedDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, leaseUntil: Int64) throws
         -> [ClaimedDelivery]
     /// Claims up to `limit` due deliveries (queued and due, or sending with an expired lease). The
@@ -86,10 +87,9 @@ public protocol DeliveryQueries {
 }
 
 extension DeliveryQueries {
-    /// Writes queued deliveries due at `now` (``insertDeliveries(messageId:targets:now:pace:)``
-    /// without a pace).
+    /// Writes queued deliveries due at `now` (``insertDeliveries(messageId:targets:now:timing:)``).
     func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64) throws -> Int {
-        try insertDeliveries(messageId: messageId, targets: targets, now: now, pace: nil)
+        try insertDeliveries(messageId: messageId, targets: targets, now: now, timing: .now)
     }
 
     /// What sending needs to know about a subscription now, with its token's invalid mark; nil when it is gone.

@@ -24,6 +24,9 @@ enum SendCommand {
                 return
             }
             guard options.wait else { return }
+            if let local = options.message.localTimeOfDay {
+                say("each device gets it at \(local) on its own clock: stopping this watch leaves it sending")
+            }
             if let rate = options.message.throttlePerMinute {
                 say(
                     "throttled to \(rate) a minute: stopping this watch leaves it sending (tern messages cancel \(id) stops it)"

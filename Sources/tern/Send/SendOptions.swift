@@ -38,6 +38,10 @@ struct SendOptions {
                     OptionSpec(
                         "throttle", "N",
                         "at most N deliveries a minute (1 to 1000000), spread over each minute from the send time"),
+                    OptionSpec(
+                        "local-time", "HH:MM",
+                        "each device gets it when its own clock shows this time, within a day (its _os_tz; UTC without)"
+                    ),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
@@ -136,6 +140,7 @@ struct SendOptions {
         message.timeToLive = try arguments.int("ttl")
         message.sendAt = try arguments.value("at").map(sendTime)
         message.throttlePerMinute = try arguments.int("throttle")
+        message.localTimeOfDay = arguments.value("local-time")
         message.projectId = try arguments.int("project").map(Int64.init)
         if arguments.has("no-track-delivery") { message.trackDelivery = false }
         if arguments.has("no-track-open") { message.trackOpen = false }

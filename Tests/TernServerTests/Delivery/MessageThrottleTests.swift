@@ -39,13 +39,14 @@ import Testing
         let written = try await fixture.store.write {
             // A repeated device takes no place.
             try $0.insertDeliveries(
-                messageId: message.id, targets: Array(targets[0..<4]) + [targets[0]], now: 1_000, pace: pace)
+                messageId: message.id, targets: Array(targets[0..<4]) + [targets[0]], now: 1_000, timing: .paced(pace))
         }
         #expect(written == 4)
         let next = DeliveryPace(start: 10_000, perMinute: 120, written: 4)
         #expect(
             try await fixture.store.write {
-                try $0.insertDeliveries(messageId: message.id, targets: Array(targets[4...]), now: 1_001, pace: next)
+                try $0.insertDeliveries(
+                    messageId: message.id, targets: Array(targets[4...]), now: 1_001, timing: .paced(next))
             } == 3)
         #expect(try await fixture.store.read { try $0.nextDeliveryDue() } == 10_000)
 

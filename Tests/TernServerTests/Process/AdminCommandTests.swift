@@ -113,5 +113,12 @@ import Testing
         let (zeroStatus, _, zero) = try await Self.tern(
             ["send", "--title", "Drip", "--resource", resource, "--throttle", "0"], server: server)
         #expect(zeroStatus == 1 && zero.contains("throttle_per_minute must be 1 to 1000000"), "\(zero)")
+        let (localStatus, local, _) = try await Self.tern(
+            ["send", "--title", "Morning", "--resource", resource, "--local-time", "09:00", "--no-wait"], server: server
+        )
+        let morning = try #require(local.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(localStatus == 0, "\(local)")
+        let (_, shownLocal, _) = try await Self.tern(["messages", "show", morning], server: server)
+        #expect(shownLocal.contains("\"local_time_of_day\" : \"09:00\""), "\(shownLocal)")
     }
 }

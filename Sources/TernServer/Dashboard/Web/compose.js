@@ -54,6 +54,7 @@ function composer(resources, testDevices) {
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
       h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
+      field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
@@ -107,7 +108,7 @@ function composer(resources, testDevices) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -147,6 +148,7 @@ function controls(resources) {
     time_to_live: text("time_to_live", { inputmode: "numeric" }),
     send_at: text("send_at", { type: "datetime-local" }),
     throttle_per_minute: text("throttle_per_minute", { inputmode: "numeric" }),
+    local_time_of_day: text("local_time_of_day", { type: "time" }),
     collapse_id: text("collapse_id", { maxlength: 64 }),
     thread_id: text("thread_id"),
     topic: text("topic"),
@@ -268,6 +270,7 @@ export function build(c) {
     time_to_live: integer(c.time_to_live, "Time to live", 0, 31536000, errors),
     send_at: sendTime(c.send_at, errors),
     throttle_per_minute: integer(c.throttle_per_minute, "Throttle", 1, 1000000, errors),
+    local_time_of_day: optional(c.local_time_of_day.value),
     collapse_id: optional(c.collapse_id.value),
     push_type: c.push_type.value,
     environment: c.environment.value,
@@ -446,7 +449,7 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute) {
+    ask(devices, segment, sendAt, perMinute, localTime) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -455,6 +458,7 @@ function confirmDialog() {
           ? "The audience has no device right now: nothing would be sent."
           : `It goes to ${count} now.`;
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
+      if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;
       send.disabled = (devices === 0 && !later) || Boolean(segment && segment.count === 0);

@@ -76,14 +76,21 @@ function stopControl(id, reload) {
 }
 
 // While a throttled message sends: its rate, and when its last delivery falls due (the server
-// spreads them from the send time, a second's share at a time).
-function throttleNote(message) {
-  const perMinute = message.request.throttle_per_minute;
-  if (!perMinute || message.done || message.cancelled_at || message.request.test) return null;
+// spreads them from the send time, a second's share at a time). While one sent at a local time
+// sends: until when.
+function timingNote(message) {
+  const r = message.request;
+  if (message.done || message.cancelled_at || r.test) return null;
+  if (r.local_time_of_day) {
+    const start = message.send_at || message.created_at;
+    return h("p", { class: "note", id: "timing-note", text: `Each device gets it at ${r.local_time_of_day} on its own clock: all by ${time(start + 86400000)}.` });
+  }
+  const perMinute = r.throttle_per_minute;
+  if (!perMinute) return null;
   const start = message.send_at || message.created_at;
   const last = start + Math.floor(Math.max(0, message.counts.total - 1) * 60000 / perMinute);
   const text = message.fan_out_done ? `Throttled to ${number(perMinute)} a minute: the last of ${number(message.counts.total)} deliveries goes about ${time(last)}.` : `Throttled to ${number(perMinute)} a minute.`;
-  return h("p", { class: "note", id: "throttle-note", text });
+  return h("p", { class: "note", id: "timing-note", text });
 }
 
 function view(message, stats) {
@@ -96,7 +103,7 @@ function view(message, stats) {
       h("h2", { id: "progress-title" }, "Sending ", statusBadge(message)),
       progress(message),
       message.cancelled_at ? h("p", { class: "note", text: `Cancelled ${time(message.cancelled_at)}: deliveries not sent by then were not sent.` }) : null,
-      throttleNote(message),
+      timingNote(message),
       h("p", { class: "muted", text: `${number(stats.queued + stats.sending)} waiting · ${number(stats.sent)} sent · ${number(stats.failed)} failed · ${number(stats.invalid_token)} invalid tokens` }),
     ),
     h(
@@ -135,6 +142,7 @@ function view(message, stats) {
         r.ios_category ? pair("iOS category", r.ios_category) : null,
         r.test ? pair("Test send", "only the test devices") : null,
         r.throttle_per_minute ? pair("Throttle", `${number(r.throttle_per_minute)} deliveries a minute`) : null,
+        r.local_time_of_day ? pair("Local time", `${r.local_time_of_day} on each device's clock`) : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         pair("Audience", JSON.stringify(r.audience)),

@@ -77,6 +77,17 @@ public struct DeliveryTarget: Sendable, Equatable {
     var device: Device { Device(provider: provider, token: token) }
 }
 
+/// When a chunk's queued deliveries come due.
+public enum DeliveryTiming: Sendable, Equatable {
+    /// At once (when they are written).
+    case now
+    /// In turn, a throttled message's rate.
+    case paced(DeliveryPace)
+    /// Each at its subscription's own time (ms since 1970), a message sent at a local time of day;
+    /// one missing from the map at once.
+    case bySubscription([Int64: Int64])
+}
+
 /// When a throttled message's deliveries come due: `perMinute` a minute from `start`, in the order
 /// the fan-out writes them, each second's share due at the second's start (a claim a second takes
 /// them together, not one claim a delivery).

@@ -147,23 +147,38 @@ extension SQLTransaction {
         """
     }
 
-    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, pace: DeliveryPace?) throws -> Int {
+    func insertDeliveries(messageId: Int64, targets: [DeliveryTarget], now: Int64, timing: DeliveryTiming) throws
+        -> Int
+    {
         var inserted = 0
+        var firstDue = Int64.max
         for rows in RowGroups(Self.devices(targets)) {
-            let ids = try database.query(
-                DeliveryTexts.insertQueued[Self.dialect][rows.count],
-                Self.deliveryValues(rows, messageId: messageId, now: now)
-            ).map { $0.requiredInt(0) }
-            // The places of a pace go to the rows written, in the order the statement returns them.
-            let written = inserted
-            try enqueue(
-                ids, messageId: messageId, status: .queued, attempts: 0,
-                dueAt: { pace?.due(offset: written + $0) ?? now }, now: now)
+            let values = Self.deliveryValues(rows, messageId: messageId, now: now)
+            let ids: [Int64]
+            let due: [Int64]
+            switch timing {
+            case .now:
+                ids = try database.query(DeliveryTexts.insertQueued[Self.dialect][rows.count], values)
+                    .map { $0.requiredInt(0) }
+                due = Array(repeating: now, count: ids.count)
+            case .paced(let pace):
+                // The places of a pace go to the rows written, in the order the statement returns them.
+                ids = try database.query(DeliveryTexts.insertQueued[Self.dialect][rows.count], values)
+                    .map { $0.requiredInt(0) }
+                due = ids.indices.map { pace.due(offset: inserted + $0) }
+            case .bySubscription(let times):
+                // The rows written name their subscription (a repeated device's is skipped).
+                let written = try database.query(DeliveryTexts.insertLeased[Self.dialect][rows.count], values)
+                ids = written.map { $0.requiredInt(0) }
+                due = written.map { times[$0.requiredInt(1)] ?? now }
+            }
+            try enqueue(ids, messageId: messageId, status: .queued, attempts: 0, dueAt: due, now: now)
             inserted += ids.count
+            firstDue = min(firstDue, due.min() ?? firstDue)
         }
         if inserted > 0 {
             try count(DeliveryCountMoves(messageId: messageId, from: nil, to: .queued, count: Int64(inserted)))
-            try dueAgain(messageId: messageId, at: pace?.due(offset: 0) ?? now)
+            try dueAgain(messageId: messageId, at: firstDue)
         }
         return inserted
     }
@@ -251,17 +266,17 @@ extension SQLTransaction {
         return targets.filter { seen.insert($0.device).inserted }
     }
 
-    /// Puts new deliveries in the queue, all in one state. Nobody reads the count: on PostgreSQL
-    /// it goes with the next statement.
+    /// Puts new deliveries in the queue, all in one state, each due at its time in `dueAt`. Nobody
+    /// reads the count: on PostgreSQL it goes with the next statement.
     private func enqueue(
-        _ ids: [Int64], messageId: Int64, status: DeliveryStatus, attempts: Int, dueAt: (Int) -> Int64, now: Int64
+        _ ids: [Int64], messageId: Int64, status: DeliveryStatus, attempts: Int, dueAt: [Int64], now: Int64
     ) throws {
         for rows in RowGroups(ids) {
             let values = Array(repeating: "(?, ?, '\(status.rawValue)', \(attempts), ?, ?)", count: rows.count)
             var parameters: [any SQLiteBindable] = []
             parameters.reserveCapacity(rows.count * 4)
             for (index, id) in zip(rows.indices, rows) {
-                parameters += [id, messageId, dueAt(index), now] as [any SQLiteBindable]
+                parameters += [id, messageId, dueAt[index], now] as [any SQLiteBindable]
             }
             try database.runBeforeNext(
                 """

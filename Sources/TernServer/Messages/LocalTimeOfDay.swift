@@ -1,0 +1,52 @@
+import Foundation
+
+/// A message sent at a time of day on each device's own clock (`local_time_of_day`): each device
+/// gets it the first time its clock shows that time at or after the message's send time, so
+/// within a day of it. A device's clock is its subscription's `_os_tz` field (`+0300`), which the
+/// SDK sends with every subscribe; a device without one is taken to be on UTC.
+///
+/// ```swift
+/// let nine = try LocalTimeOfDay("09:00")
+/// // Sent at 06:30 UTC: 09:00 in Moscow is 06:00 UTC, passed, so tomorrow's; 09:00 UTC is today's.
+/// nine.due(from: sixThirtyUTC, zone: "+0300")   // sixThirtyUTC + 23.5 h
+/// nine.due(from: sixThirtyUTC, zone: nil)       // sixThirtyUTC + 2.5 h
+/// ```
+struct LocalTimeOfDay: Sendable, Equatable {
+    /// The subscription field that holds a device's offset from UTC.
+    static let zoneField = "_os_tz"
+    static let day: Int64 = 86_400_000
+
+    /// Minutes since the local midnight.
+    let minutes: Int
+
+    /// `HH:MM` on a 24-hour clock.
+    init(_ text: String) throws(APIError) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), (0..<24).contains(hours), (0..<60).contains(minutes)
+        else {
+            throw .badRequest(
+                "local_time_of_day must be HH:MM on a 24-hour clock, like 09:00 or 18:30, not \(text.prefix(32))")
+        }
+        self.minutes = hours * 60 + minutes
+    }
+
+    /// When a device in `zone` (`+0300`, `-0530`; nil or unreadable: UTC) gets a message sent at
+    /// `start` (ms since 1970).
+    func due(from start: Int64, zone: String?) -> Int64 {
+        let local = start + Int64(Self.offsetMinutes(zone) ?? 0) * 60_000
+        let sinceMidnight = ((local % Self.day) + Self.day) % Self.day
+        let wait = ((Int64(minutes) * 60_000 - sinceMidnight) % Self.day + Self.day) % Self.day
+        return start + wait
+    }
+
+    /// The offset `±HHMM` names, in minutes east of UTC; nil when it is not one (UTC−12:00 to +14:00).
+    static func offsetMinutes(_ zone: String?) -> Int? {
+        guard let zone, zone.utf8.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+            zone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+            let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2)), minutes < 60
+        else { return nil }
+        let offset = (sign == "-" ? -1 : 1) * (hours * 60 + minutes)
+        return (-12 * 60...14 * 60).contains(offset) ? offset : nil
+    }
+}
