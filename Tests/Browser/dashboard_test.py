@@ -479,6 +479,29 @@ def main():
             status, _ = server.admin("POST", f"/messages/{message}/cancel")
             assert status in (200, 409), status
 
+        def a_message_is_duplicated_into_compose():
+            resource = server.bootstrap["resource_id"]
+            status, made = server.admin("POST", "/messages", {
+                "title": "Flash sale", "body": "Two hours only", "throttle_per_minute": 500, "data": {"order_id": "A-7"},
+                "buttons": [{"id": "shop", "title": "Shop", "action": "url", "url": "https://example.com/s"}],
+                "send_at": int(time.time() * 1000) + 3_600_000,
+                "audience": {"type": "resource", "resource_id": resource, "filter": {"field": "tags.never", "op": "not_exists"}}})
+            assert status == 201, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Duplicate')]"), 15, "no Duplicate button").click()
+            note = wait(driver, lambda d: d.find_element(By.ID, "duplicate-note"), 15, "compose does not say it holds a copy")
+            assert f"A copy of {made['id']}." in note.text and "its audience's filter" in note.text, note.text
+            value = lambda name: driver.find_element(By.CSS_SELECTOR, f"[name='{name}']").get_attribute("value")
+            copied = {name: value(name) for name in ["title", "body", "throttle_per_minute", "button0_id", "button0_url", "audience_type", "send_at"]}
+            assert copied == {"title": "Flash sale", "body": "Two hours only", "throttle_per_minute": "500", "button0_id": "shop",
+                              "button0_url": "https://example.com/s", "audience_type": "resource", "send_at": ""}, copied
+            assert '"order_id":"A-7"' in value("data"), value("data")
+            shot(driver, "compose-duplicate")
+            driver.execute_script("sessionStorage.clear();")
+            status, _ = server.admin("POST", f"/messages/{made['id']}/cancel")
+            assert status == 200, status
+
         def a_scheduled_message_says_when_and_can_be_stopped_before():
             send_at = int(time.time() * 1000) + 3_600_000
             status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
@@ -607,7 +630,7 @@ def main():
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
-                      compose_sends_at_each_devices_own_time,
+                      compose_sends_at_each_devices_own_time, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

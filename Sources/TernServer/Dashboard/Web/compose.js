@@ -6,6 +6,47 @@ import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fie
 import { lockScreen } from "./preview.js";
 
 const DRAFT = "tern.compose.draft";
+// What a duplicated message had that this page cannot hold, shown once above the form.
+const DUPLICATE_NOTE = "tern.compose.duplicateNote";
+
+/**
+ * Makes a sent message's request the compose page's draft (its controls' values, as the page
+ * saves them) and says what of it the page has no control for. Sent now unless a time is picked;
+ * never as a test send.
+ */
+export function duplicate(id, r) {
+  const text = (value) => (value === undefined || value === null ? "" : String(value));
+  const values = {
+    title: text(r.title), subtitle: text(r.subtitle), body: text(r.body), media_url: text(r.media_url), click_url: text(r.click_url),
+    push_type: r.push_type || "alert", priority: text(r.priority), environment: r.environment || "production", category: text(r.category),
+    badge: text(r.badge), sound: text(r.sound), time_to_live: text(r.time_to_live), send_at: "", throttle_per_minute: text(r.throttle_per_minute),
+    local_time_of_day: text(r.local_time_of_day), collapse_id: text(r.collapse_id), thread_id: text(r.thread_id), topic: text(r.topic),
+    ios_category: text(r.ios_category), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
+    data: r.data ? JSON.stringify(r.data) : "",
+  };
+  (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
+  const missing = [];
+  if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
+  const a = r.audience || {};
+  values.audience_type = a.type;
+  if (a.type === "resource") {
+    values.resource_id = text(a.resource_id);
+    for (const name of a.categories || []) values[`cat_${name}`] = true;
+    values.tags = Object.entries(a.tags || {}).map(([key, value]) => (value === null ? key : `${key}=${value}`)).join("\n");
+    values.fields = a.fields ? JSON.stringify(a.fields) : "";
+    if (a.filter) missing.push("its audience's filter (the Segments page can save it as a segment)");
+  } else if (a.type === "segment") values.segment_id = text(a.segment_id);
+  else if (a.type === "profile") values.profile_id = text(a.profile_id);
+  else if (a.type === "profiles") values.profile_ids = (a.profile_ids || []).join("\n");
+  else if (a.type === "token") Object.assign(values, { provider: a.provider || "ios-apns", token: text(a.token) });
+  else {
+    values.audience_type = "resource";
+    missing.push(`its audience (${a.type}: pick one here)`);
+  }
+  sessionStorage.setItem(DRAFT, JSON.stringify(values));
+  const note = `A copy of ${id}.` + (missing.length ? ` This page has no place for ${missing.join(" or ")}: it is not in the copy.` : "");
+  sessionStorage.setItem(DUPLICATE_NOTE, note);
+}
 
 export function render(main) {
   main.append(h("h1", { text: "Compose a push" }));
@@ -73,6 +114,11 @@ function composer(resources, testDevices) {
     h("div", { class: "actions" }, h("button", { type: "submit", id: "review", text: "Review and send…" })),
   );
   form.prepend(h("div", { class: "alert form-alert", role: "alert" }));
+  const copied = sessionStorage.getItem(DUPLICATE_NOTE);
+  if (copied) {
+    sessionStorage.removeItem(DUPLICATE_NOTE);
+    form.prepend(h("p", { class: "note", id: "duplicate-note", role: "status", text: copied }));
+  }
   clearOnEdit(form);
 
   const refresh = () => {

@@ -6,6 +6,7 @@ import { api, sessionScope } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
 import { statusBadge, progress } from "./messages.js";
+import { duplicate } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
 
@@ -28,7 +29,7 @@ export function render(main, [id]) {
       // Removed by the server's retention (--delivery-retention-days): the page answers 410.
       const deliveries = stats.deliveries_removed_at ? null : await api("GET", `${path}/deliveries?limit=100`);
       heading.textContent = message.request.title || message.request.body || message.id;
-      clear(body).append(...view(message, stats), deliveryList(deliveries, stats));
+      clear(body).append(...view(message, stats, role !== "read"), deliveryList(deliveries, stats));
       if (stopping) stopping.show(!message.done && !message.cancelled_at);
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
       if (message.done && !wasDone) announce("The message finished sending");
@@ -93,7 +94,7 @@ function timingNote(message) {
   return h("p", { class: "note", id: "timing-note", text });
 }
 
-function view(message, stats) {
+function view(message, stats, canCompose) {
   const r = message.request;
   const failures = Object.entries(stats.failed_by_reason || {}).sort((a, b) => b[1] - a[1]);
   return [
@@ -147,8 +148,19 @@ function view(message, stats) {
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         pair("Audience", JSON.stringify(r.audience)),
       ),
+      canCompose ? h("div", { class: "actions" }, duplicateButton(message)) : null,
     ),
   ];
+}
+
+// Opens the compose page with this message's fields filled in, to send it again or to change it.
+function duplicateButton(message) {
+  const button = h("button", { type: "button", class: "secondary", text: "Duplicate…" });
+  button.addEventListener("click", () => {
+    duplicate(message.id, message.request);
+    location.hash = "#/compose";
+  });
+  return button;
 }
 
 function deliveryList(deliveries, stats) {
