@@ -17,6 +17,7 @@ enum Usage {
 
         Management (over HTTP; --url and --admin-key default from ./.tern/bootstrap.json):
           projects      list | create NAME [--audience AUD]
+                        | cap PROJECT PUSHES HOURS | cap PROJECT off   a person gets at most PUSHES messages in HOURS
           databases     list PROJECT | create PROJECT NAME
           resources     list [--project ID] | show ID | create PROJECT NAME [--db ID] [--channels push,email]
           categories    list RESOURCE | set RESOURCE NAME [--title T] [--steady] | delete RESOURCE NAME

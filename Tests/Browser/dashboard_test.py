@@ -545,6 +545,32 @@ def main():
             assert "PRIVATE KEY" not in driver.page_source, "the APNs key came back to the page"
             shot(driver, "settings")
 
+        def settings_set_a_frequency_cap_that_holds_a_message_back():
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/settings")
+            pushes = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='pushes']"))
+            pushes.send_keys("0")
+            driver.find_element(By.CSS_SELECTOR, "input[name='hours']").send_keys("24")
+            driver.find_element(By.XPATH, "//button[contains(., 'Set cap')]").click()
+            wait(driver, lambda d: "Messages must be a whole number from 1 to 100." in text(d), 10, "no error for 0 messages")
+            pushes.clear()
+            pushes.send_keys("1")
+            driver.find_element(By.XPATH, "//button[contains(., 'Set cap')]").click()
+            wait(driver, lambda d: "at most 1 message in any 24 hours" in d.find_element(By.ID, "frequency-cap").text, 10, "the cap is not shown")
+            status, projects = server.admin("GET", "/projects")
+            assert projects[0].get("frequency_cap") == {"pushes": 1, "hours": 24}, projects
+            try:
+                # The cap counts messages sent while it is set: the first goes, the second is held back,
+                # and its page says so.
+                for title in ["The one", "One too many"]:
+                    status, made = server.admin("POST", "/messages", {"title": title, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
+                    assert status == 201, (status, made)
+                driver.get(server.root + f"/#/message/{made['id']}")
+                wait(driver, lambda d: "Skipped: frequency cap" in text(d), 15, "the page does not say the cap held it back")
+            finally:
+                status, _ = server.admin("DELETE", f"/projects/{server.bootstrap['project_id']}/frequency-cap")
+                assert status == 200, status
+
         def an_expired_session_keeps_the_draft():
             driver.get(server.root + "/#/compose")
             title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
@@ -625,7 +651,8 @@ def main():
                       inbox_page_puts_a_message_and_shows_it_as_text,
                       segments_page_previews_a_filter_and_saves_it, compose_sends_to_a_saved_segment,
                       audience_page_marks_one_subscription_as_a_test_device, audience_page_erases_a_profile_after_a_second_click,
-                      settings_show_only_the_fingerprint, an_expired_session_keeps_the_draft, readable_at_phone_width,
+                      settings_show_only_the_fingerprint, settings_set_a_frequency_cap_that_holds_a_message_back,
+                      an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,

@@ -64,6 +64,14 @@ struct AdminRoutes: Sendable {
                 try await service.deleteJWTKey(
                     projectId: try request.integer("project_id"), kid: request.parameter("kid"))
             }
+            Route.json("PUT", "\(p)/projects/{project_id}/frequency-cap") { request in
+                try await service.setFrequencyCap(
+                    projectId: try request.integer("project_id"),
+                    try JSONBody.decode(FrequencyCap.self, from: request.http))
+            }
+            Route.json("DELETE", "\(p)/projects/{project_id}/frequency-cap") { request in
+                try await service.setFrequencyCap(projectId: try request.integer("project_id"), nil)
+            }
         }
         let resourceList = RouteGroup([service.check(.read, .projectQuery)]) {
             Route.json("GET", "\(p)/resources") { request in

@@ -24,6 +24,27 @@ extension AdminService {
         }
     }
 
+    /// Sets the project's frequency cap (nil removes it) and answers the project. A message still
+    /// fanning out follows the new cap from its next chunk.
+    func setFrequencyCap(projectId: Int64, _ cap: FrequencyCap?) async throws -> Project {
+        if let cap {
+            guard FrequencyCap.pushesRange.contains(cap.pushes) else {
+                throw APIError.badRequest(
+                    "pushes must be 1 to \(FrequencyCap.pushesRange.upperBound) messages a person, not \(cap.pushes) "
+                        + "(DELETE the cap to remove it)")
+            }
+            guard FrequencyCap.hoursRange.contains(cap.hours) else {
+                throw APIError.badRequest(
+                    "hours must be 1 to \(FrequencyCap.hoursRange.upperBound) (30 days), not \(cap.hours)")
+            }
+        }
+        return try await store.write { tx in
+            try Self.project(tx, projectId)
+            try tx.setFrequencyCap(projectId: projectId, cap)
+            return try Self.project(tx, projectId)
+        }
+    }
+
     func deletePixel(projectId: Int64, sid: String) async throws {
         guard try await store.write({ try $0.deletePixel(projectId: projectId, sid: sid) }) else {
             throw APIError.notFound("project \(projectId) has no pixel with sid \(sid.prefix(128))")

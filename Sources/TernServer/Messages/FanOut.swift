@@ -127,6 +127,14 @@ public struct FanOut: Sendable, Equatable {
                 skipped = before - admitted.count
             }
         }
+        // Test sends reach the project's own test devices: no person is counted or held back.
+        if request.test != true, !admitted.isEmpty, let cap = try tx.project(id: message.projectId)?.frequencyCap {
+            admitted = try Self.capped(tx, message: message, request: request, admitted: admitted, cap: cap)
+        }
+        if done {
+            // Records older than any cap's window are read no more.
+            _ = try tx.pruneMessageRecords(before: now - FrequencyCap.longestWindow, limit: 10_000)
+        }
         var states: [Int64: PushState] = [:]
         let targets = admitted.compactMap { candidate -> DeliveryTarget? in
             // Admitted candidates are push subscriptions, which always have a provider.
@@ -156,6 +164,30 @@ public struct FanOut: Sendable, Equatable {
         }
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
         return written
+    }
+
+    /// The admitted candidates whose person has not reached the project's frequency cap (every one,
+    /// for a message that ignores it); the message is recorded for each person it goes to. A
+    /// person's devices in another chunk of the same message are not held back by it: the count
+    /// leaves the message itself out.
+    static func capped(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
+        cap: FrequencyCap
+    ) throws -> [AudienceCandidate] {
+        var kept = admitted
+        if request.ignoreFrequencyCap != true {
+            let counts = try tx.recentMessageCounts(
+                profileIds: Set(admitted.map(\.subscription.profileId)).sorted(), since: message.sentFrom - cap.window,
+                excluding: message.id)
+            let reached = Set(counts.filter { $0.value >= cap.pushes }.keys)
+            if !reached.isEmpty {
+                kept.removeAll { reached.contains($0.subscription.profileId) }
+                try tx.addSkippedByFrequencyCap(messageId: message.id, count: admitted.count - kept.count)
+            }
+        }
+        try tx.recordMessage(
+            message.id, profileIds: Set(kept.map(\.subscription.profileId)).sorted(), at: message.sentFrom)
+        return kept
     }
 
     /// When the chunk's deliveries come due: a throttled message's in turn, one sent at a local

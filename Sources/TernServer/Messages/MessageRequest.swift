@@ -74,6 +74,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// such moment at or after the send time, so within a day of it. Not with ``throttlePerMinute``;
     /// a ``timeToLive`` with it is at least a day, as it counts from the send time.
     public var localTimeOfDay: String?
+    /// True: the message goes to each person of its audience even when they reached the project's
+    /// frequency cap (a receipt, a password reset); it still counts toward the cap.
+    public var ignoreFrequencyCap: Bool?
     var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -122,6 +125,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case sendAt = "send_at"
         case throttlePerMinute = "throttle_per_minute"
         case localTimeOfDay = "local_time_of_day"
+        case ignoreFrequencyCap = "ignore_frequency_cap"
     }
 }
 

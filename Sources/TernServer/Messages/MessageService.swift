@@ -166,6 +166,7 @@ public struct MessageService: Sendable {
                 skippedByPreference: try tx.skippedByPreference(messageId: message.id))
             stats.deliveriesRemovedAt = history?.removedAt
             stats.cancelledAt = message.cancelledAt
+            stats.skippedByFrequencyCap = try tx.skippedByFrequencyCap(messageId: message.id)
             return stats
         }
     }

@@ -92,6 +92,8 @@ public struct MessageStats: Codable, Sendable, Equatable {
     public var opened: Int64
     /// Devices of the audience skipped because their person turned the message's category off for push.
     public var skippedByPreference: Int64
+    /// Devices of the audience skipped because their person had reached the project's frequency cap.
+    public var skippedByFrequencyCap: Int64 = 0
     /// True when the fan-out has finished and no delivery is queued or sending: the figures are final.
     public var done: Bool
     /// When the message's deliveries and the devices' reports began to be removed
@@ -137,6 +139,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(delivered, forKey: .delivered)
         try container.encode(opened, forKey: .opened)
         try container.encode(skippedByPreference, forKey: .skippedByPreference)
+        try container.encode(skippedByFrequencyCap, forKey: .skippedByFrequencyCap)
         try container.encode(done, forKey: .done)
         try container.encodeIfPresent(deliveriesRemovedAt, forKey: .deliveriesRemovedAt)
         try container.encodeIfPresent(cancelledAt, forKey: .cancelledAt)
@@ -156,6 +159,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
             skippedByPreference: try container.decodeIfPresent(Int64.self, forKey: .skippedByPreference) ?? 0)
         deliveriesRemovedAt = try container.decodeIfPresent(Int64.self, forKey: .deliveriesRemovedAt)
         cancelledAt = try container.decodeIfPresent(Int64.self, forKey: .cancelledAt)
+        skippedByFrequencyCap = try container.decodeIfPresent(Int64.self, forKey: .skippedByFrequencyCap) ?? 0
     }
 
     /// Where each status's count goes.
@@ -169,6 +173,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case failedByReason = "failed_by_reason"
         case invalidToken = "invalid_token"
         case skippedByPreference = "skipped_by_preference"
+        case skippedByFrequencyCap = "skipped_by_frequency_cap"
         case deliveriesRemovedAt = "deliveries_removed_at"
         case cancelledAt = "cancelled_at"
     }

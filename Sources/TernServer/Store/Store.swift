@@ -77,7 +77,7 @@ extension Store {
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
     PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
-    ProfileExportQueries
+    ProfileExportQueries, FrequencyQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

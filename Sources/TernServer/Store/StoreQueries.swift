@@ -11,6 +11,8 @@ public protocol TenancyQueries {
     ///
     /// - Parameter id: The project's id.
     func project(id: Int64) throws -> Project?
+    /// Sets the project's frequency cap; nil removes it.
+    func setFrequencyCap(projectId: Int64, _ cap: FrequencyCap?) throws
 
     /// Creates a profile database in a project: profiles, and the resources that share them, live in one.
     ///

@@ -97,6 +97,18 @@ enum AdminCommand {
             return Call(
                 method: "POST", path: "/projects",
                 body: try json(["name": try arg(1, "NAME"), "audience": arguments.value("audience")]))
+        case ("projects", "cap"):
+            let project = try arg(1, "PROJECT")
+            if try arg(2, "PUSHES or off") == "off" {
+                return Call(method: "DELETE", path: "/projects/\(project)/frequency-cap")
+            }
+            guard let pushes = Int(try arg(2, "PUSHES")), let hours = Int(try arg(3, "HOURS")) else {
+                throw CommandError(
+                    "tern projects cap PROJECT PUSHES HOURS takes two whole numbers, or: cap PROJECT off")
+            }
+            return Call(
+                method: "PUT", path: "/projects/\(project)/frequency-cap",
+                body: try json(["pushes": pushes, "hours": hours]))
         case ("databases", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/databases")
         case ("databases", "create"):
             return Call(

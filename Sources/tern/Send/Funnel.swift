@@ -36,6 +36,8 @@ enum Funnel {
             lines.append("    \(count)  \(reason)")
         }
         lines.append(row("invalid token", stats.invalidToken))
+        if stats.skippedByPreference > 0 { lines.append(row("skipped, off", stats.skippedByPreference)) }
+        if stats.skippedByFrequencyCap > 0 { lines.append(row("skipped, cap", stats.skippedByFrequencyCap)) }
         let pending = stats.queued + stats.sending
         if pending > 0 { lines.append(row("still queued", pending)) }
         return lines.joined(separator: "\n")

@@ -42,6 +42,8 @@ struct SendOptions {
                         "local-time", "HH:MM",
                         "each device gets it when its own clock shows this time, within a day (its _os_tz; UTC without)"
                     ),
+                    OptionSpec(
+                        "ignore-cap", "send it to people who reached the project's frequency cap too (it still counts)"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
@@ -141,6 +143,7 @@ struct SendOptions {
         message.sendAt = try arguments.value("at").map(sendTime)
         message.throttlePerMinute = try arguments.int("throttle")
         message.localTimeOfDay = arguments.value("local-time")
+        if arguments.has("ignore-cap") { message.ignoreFrequencyCap = true }
         message.projectId = try arguments.int("project").map(Int64.init)
         if arguments.has("no-track-delivery") { message.trackDelivery = false }
         if arguments.has("no-track-open") { message.trackOpen = false }

@@ -52,6 +52,16 @@ import Testing
         #expect(table.contains("targeted"))
         #expect(table.contains("delivered"))
 
+        // With a cap of one a day, the second message is held back and the funnel says so.
+        let (capStatus, _, capError) = try await TernCommand.run(
+            ["projects", "cap", "\(server.projectId)", "1", "24", "--data", server.dataDirectory.path("data")])
+        #expect(capStatus == 0, "\(capError)")
+        for expected in [false, true] {
+            let (_, capped, _) = try await Self.tern(
+                ["--body", "capped", "--token", "cli-1", "--interval", "0.05"], server: server)
+            #expect(capped.contains("skipped, cap") == expected, "\(capped)")
+        }
+
         let metrics = try await JSONHTTPClient().get(server.rootURL("/metrics"))
         #expect(
             String(decoding: metrics.body, as: UTF8.self).contains("tern_push_deliveries_total{provider=\"ios-apns\""))

@@ -120,5 +120,16 @@ import Testing
         #expect(localStatus == 0, "\(local)")
         let (_, shownLocal, _) = try await Self.tern(["messages", "show", morning], server: server)
         #expect(shownLocal.contains("\"local_time_of_day\" : \"09:00\""), "\(shownLocal)")
+
+        // The project's frequency cap: set, refused out of range, removed.
+        let (capStatus, capped, _) = try await Self.tern(
+            ["projects", "cap", "\(server.projectId)", "3", "24"], server: server)
+        #expect(capStatus == 0 && capped.contains("\"pushes\" : 3"), "\(capped)")
+        let (badCapStatus, _, badCap) = try await Self.tern(
+            ["projects", "cap", "\(server.projectId)", "0", "24"], server: server)
+        #expect(badCapStatus == 1 && badCap.contains("pushes must be 1 to 100"), "\(badCap)")
+        let (offStatus, off, _) = try await Self.tern(
+            ["projects", "cap", "\(server.projectId)", "off"], server: server)
+        #expect(offStatus == 0 && !off.contains("frequency_cap"), "\(off)")
     }
 }

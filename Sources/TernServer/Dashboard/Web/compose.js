@@ -22,6 +22,7 @@ export function duplicate(id, r) {
     badge: text(r.badge), sound: text(r.sound), time_to_live: text(r.time_to_live), send_at: "", throttle_per_minute: text(r.throttle_per_minute),
     local_time_of_day: text(r.local_time_of_day), collapse_id: text(r.collapse_id), thread_id: text(r.thread_id), topic: text(r.topic),
     ios_category: text(r.ios_category), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
+    ignore_frequency_cap: r.ignore_frequency_cap === true,
     data: r.data ? JSON.stringify(r.data) : "",
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
@@ -97,7 +98,7 @@ function composer(resources, testDevices) {
       h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
       field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
-      h("div", { class: "row" }, c.track_delivery.node, c.track_open.node),
+      h("div", { class: "row" }, c.track_delivery.node, c.track_open.node, c.ignore_frequency_cap.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
     ),
     h(
@@ -201,6 +202,7 @@ function controls(resources) {
     ios_category: text("ios_category", { maxlength: 256 }),
     track_delivery: checkbox("Track delivery (the extension reports it)", "track_delivery", true),
     track_open: checkbox("Track opens", "track_open", true),
+    ignore_frequency_cap: checkbox("Ignore the frequency cap (a receipt, a reset)", "ignore_frequency_cap", false),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
@@ -324,6 +326,7 @@ export function build(c) {
     ios_category: optional(c.ios_category.value),
     track_delivery: c.track_delivery.box.checked,
     track_open: c.track_open.box.checked,
+    ignore_frequency_cap: c.ignore_frequency_cap.box.checked || undefined,
     data: jsonObject(c.data, "Custom data", errors),
   };
   const buttons = [];

@@ -1,5 +1,5 @@
 // Settings of a project: resources and categories, provider credentials (only fingerprints are
-// shown back), JWT verification keys, pixels.
+// shown back), the frequency cap, JWT verification keys, pixels.
 import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, errorBox, time, table, announce } from "./ui.js";
 
@@ -28,7 +28,7 @@ export function render(main) {
 }
 
 function project(projectId, sections) {
-  clear(sections).append(resources(projectId), credentials(projectId), jwtKeys(projectId), pixels(projectId));
+  clear(sections).append(resources(projectId), credentials(projectId), frequencyCap(projectId), jwtKeys(projectId), pixels(projectId));
 }
 
 /** A panel that loads its list and redraws it after every change. */
@@ -249,6 +249,39 @@ function hmsForm(projectId, reload) {
     },
     (request) => api("PUT", `/projects/${projectId}/credentials/hms`, request),
     reload,
+  );
+}
+
+// At most so many messages a person in a window (PUT/DELETE …/frequency-cap).
+function frequencyCap(projectId) {
+  const path = `/projects/${projectId}/frequency-cap`;
+  return section(
+    "Frequency cap",
+    async () => (await api("GET", "/projects")).find((p) => p.id === projectId)?.frequency_cap || null,
+    (cap, reload) =>
+      cap
+        ? h("p", { id: "frequency-cap" }, `A person gets at most ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in any ${cap.hours} hour${cap.hours === 1 ? "" : "s"}; messages sent with “ignore the frequency cap” go anyway and count. `, removeButton("the frequency cap", () => api("DELETE", path), reload))
+        : h("p", { class: "muted", id: "frequency-cap", text: "No cap: a person gets every message their audiences reach." }),
+    (reload) => {
+      const pushes = input("pushes", { inputmode: "numeric" });
+      const hours = input("hours", { inputmode: "numeric" });
+      const form = h("form", { novalidate: true, "aria-label": "Set the frequency cap" }, h("h3", { text: "Set the cap" }), h("div", { class: "row" }, field("Messages a person (1 to 100)", pushes, { api: "pushes" }), field("In hours (1 to 720)", hours, { api: "hours" }), h("button", { type: "submit", class: "secondary", text: "Set cap" })));
+      const whole = (control, name, max, errors) => {
+        const text = control.value.trim();
+        if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) errors.push([control, `${name} must be a whole number from 1 to ${max}.`]);
+        return Number(text);
+      };
+      return submitter(
+        form,
+        () => {
+          const errors = [];
+          const request = { pushes: whole(pushes, "Messages", 100, errors), hours: whole(hours, "Hours", 720, errors) };
+          return report(errors) ? request : null;
+        },
+        (request) => api("PUT", path, request),
+        reload,
+      );
+    },
   );
 }
 

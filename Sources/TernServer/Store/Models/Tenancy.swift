@@ -8,11 +8,40 @@ public struct Project: Codable, Sendable, Equatable {
     /// The `aud` a JWT for this project must carry (default `tern:<id>`).
     var audience: String
     var createdAt: Int64
+    /// How many messages a person gets at most (``FrequencyCap``); nil: no limit.
+    var frequencyCap: FrequencyCap? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, name, audience
         case createdAt = "created_at"
+        case frequencyCap = "frequency_cap"
     }
+}
+
+/// A project's frequency cap: a person gets at most `pushes` of its messages in any `hours`,
+/// counted at each message's send time; a message sent with `ignore_frequency_cap` (a receipt, a
+/// password reset) goes anyway and counts.
+public struct FrequencyCap: Codable, Sendable, Equatable {
+    /// The caps a project can have.
+    static let pushesRange = 1...100
+    static let hoursRange = 1...720
+
+    /// Messages a person gets at most in the window.
+    public var pushes: Int
+    /// The window's length, in hours (up to 30 days).
+    public var hours: Int
+
+    /// A cap of `pushes` messages in `hours`.
+    public init(pushes: Int, hours: Int) {
+        self.pushes = pushes
+        self.hours = hours
+    }
+
+    /// The window's length in milliseconds.
+    var window: Int64 { Int64(hours) * 3_600_000 }
+
+    /// The longest window, beyond which no row is read again.
+    static var longestWindow: Int64 { Int64(hoursRange.upperBound) * 3_600_000 }
 }
 
 /// A profile database of a project: profiles live in exactly one.

@@ -12,12 +12,16 @@ extension SQLTransaction {
     }
 
     func projects() throws -> [Project] {
-        try database.query("SELECT id, name, audience, created_at FROM projects ORDER BY id", []).map(Self.project)
+        try database.query("SELECT \(Self.projectColumns) FROM projects ORDER BY id", []).map(Self.project)
     }
 
     func project(id: Int64) throws -> Project? {
-        try database.queryFirst("SELECT id, name, audience, created_at FROM projects WHERE id = ?", [id])
-            .map(Self.project)
+        try database.queryFirst("SELECT \(Self.projectColumns) FROM projects WHERE id = ?", [id]).map(Self.project)
+    }
+
+    func setFrequencyCap(projectId: Int64, _ cap: FrequencyCap?) throws {
+        try database.run(
+            "UPDATE projects SET cap_pushes = ?, cap_hours = ? WHERE id = ?", [cap?.pushes, cap?.hours, projectId])
     }
 
     func createDatabase(projectId: Int64, name: String, now: Int64) throws -> ProfileDatabase {
@@ -157,10 +161,16 @@ extension SQLTransaction {
         Int(try scalar("SELECT COUNT(*) FROM admin_keys"))
     }
 
+    private static var projectColumns: String { "id, name, audience, created_at, cap_pushes, cap_hours" }
+
     private static func project(_ row: Connection.Row) -> Project {
-        Project(
+        var cap: FrequencyCap?
+        if let pushes = row.int(4), let hours = row.int(5) {
+            cap = FrequencyCap(pushes: Int(pushes), hours: Int(hours))
+        }
+        return Project(
             id: row.requiredInt(0), name: row.requiredString(1), audience: row.requiredString(2),
-            createdAt: row.requiredInt(3))
+            createdAt: row.requiredInt(3), frequencyCap: cap)
     }
 
     private static func profileDatabase(_ row: Connection.Row) -> ProfileDatabase {
