@@ -418,12 +418,17 @@ def main():
             assert not driver.find_element(By.CSS_SELECTOR, "section[aria-label='Stop sending']").is_displayed(), "the stop button stays"
             shot(driver, "message-cancelled")
 
-        def compose_schedules_a_message():
+        def compose_with_title(words):
+            """The compose page drawn anew, its title typed."""
             driver.get(server.root + "/#/overview")
             driver.get(server.root + "/#/compose")
             title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
             title.clear()
-            title.send_keys("Tomorrow morning")
+            title.send_keys(words)
+            return title
+
+        def compose_schedules_a_message():
+            compose_with_title("Tomorrow morning")
             body = driver.find_element(By.CSS_SELECTOR, "textarea[name='body']")
             body.clear()
             body.send_keys("See you at nine")
@@ -459,11 +464,7 @@ def main():
             assert status == 200, status
 
         def compose_sends_at_each_devices_own_time():
-            driver.get(server.root + "/#/overview")
-            driver.get(server.root + "/#/compose")
-            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
-            title.clear()
-            title.send_keys("Good morning")
+            compose_with_title("Good morning")
             driver.execute_script(
                 "const c = document.querySelector(\"input[name='local_time_of_day']\");"
                 "c.value = '09:00'; c.dispatchEvent(new Event('input', { bubbles: true }));")
