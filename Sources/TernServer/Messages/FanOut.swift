@@ -110,8 +110,9 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// Queues a delivery for each admitted subscription whose profile did not turn the message's
-    /// category off (leased instead, under `lease`; due in turn, for a throttled message), copies the message to their inboxes, and
-    /// advances the message. Returns how many deliveries were written.
+    /// category off and did not reach the project's frequency cap (leased instead, under `lease`;
+    /// due at its time, for a throttled message or one sent at a local time), copies the message
+    /// to their inboxes, and advances the message. Returns how many deliveries were written.
     func queue(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
         cursor: Int64, done: Bool, now: Int64, lease: Lease? = nil
