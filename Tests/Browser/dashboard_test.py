@@ -489,6 +489,8 @@ def main():
                 "audience": {"type": "resource", "resource_id": resource, "filter": {"field": "tags.never", "op": "not_exists"}}})
             assert status == 201, (status, made)
             driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: f"{made['id']} · 500 a minute" in text(d), 15, "the list does not give the throttle")
             driver.get(server.root + f"/#/message/{made['id']}")
             wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Duplicate')]"), 15, "no Duplicate button").click()
             note = wait(driver, lambda d: d.find_element(By.ID, "duplicate-note"), 15, "compose does not say it holds a copy")
@@ -561,6 +563,13 @@ def main():
             status, projects = server.admin("GET", "/projects")
             assert projects[0].get("frequency_cap") == {"pushes": 1, "hours": 24}, projects
             try:
+                # The compose page's confirmation names the cap.
+                compose_with_title("Capped")
+                driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+                confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if d.find_element(By.ID, "confirm-text").text else None, 10, "no confirmation")
+                assert "People who already had 1 message in the last 24 hours are skipped" in confirm.text, confirm.text
+                driver.find_element(By.XPATH, "//dialog//button[contains(., 'Cancel')]").click()
+                driver.execute_script("sessionStorage.clear();")
                 # The cap counts messages sent while it is set: the first goes, the second is held back,
                 # and its page says so.
                 for title in ["The one", "One too many"]:

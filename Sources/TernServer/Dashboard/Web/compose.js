@@ -55,8 +55,8 @@ export function render(main) {
   main.append(holder);
   const load = async () => {
     try {
-      const [resources, testDevices] = await Promise.all([api("GET", "/resources"), api("GET", "/test-devices")]);
-      clear(holder).append(composer(resources.filter((r) => (r.channels || []).includes("push")), testDevices));
+      const [resources, testDevices, projects] = await Promise.all([api("GET", "/resources"), api("GET", "/test-devices"), api("GET", "/projects")]);
+      clear(holder).append(composer(resources.filter((r) => (r.channels || []).includes("push")), testDevices, projects));
     } catch (error) {
       if (error.status !== 401) clear(holder).append(errorBox(error, load));
     }
@@ -64,8 +64,15 @@ export function render(main) {
   load();
 }
 
-function composer(resources, testDevices) {
+function composer(resources, testDevices, projects) {
   const c = controls(resources);
+  // The frequency cap the message meets: its resource's project's, or the one project's.
+  const capOf = (request) => {
+    if (request.ignore_frequency_cap || request.test) return null;
+    const resource = resources.find((r) => r.id === request.audience.resource_id);
+    const project = resource ? projects.find((p) => p.id === resource.project_id) : projects.length === 1 ? projects[0] : null;
+    return (project && project.frequency_cap) || null;
+  };
   const preview = h("div", { class: "panel", "aria-labelledby": "preview-title" }, h("h2", { id: "preview-title", text: "Preview" }));
   const previewBody = h("div", {});
   preview.append(previewBody, h("p", { class: "hint", text: "How an iPhone shows it on the lock screen; the app's name and icon are placeholders." }));
@@ -155,7 +162,7 @@ function composer(resources, testDevices) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request));
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -498,7 +505,7 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute, localTime) {
+    ask(devices, segment, sendAt, perMinute, localTime, cap) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -508,6 +515,7 @@ function confirmDialog() {
           : `It goes to ${count} now.`;
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
       if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
+      if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;
       send.disabled = (devices === 0 && !later) || Boolean(segment && segment.count === 0);

@@ -55,10 +55,17 @@ function view(list) {
     ["Created", "Message", "Audience", "Status", "Progress"],
     list.map((m) => [
       time(m.created_at),
-      h("div", {}, h("a", { href: `#/message/${encodeURIComponent(m.id)}`, text: m.request.title || m.request.body || m.id }), h("div", { class: "muted break", text: m.id })),
+      h("div", {}, h("a", { href: `#/message/${encodeURIComponent(m.id)}`, text: m.request.title || m.request.body || m.id }), h("div", { class: "muted break", text: [m.id, timing(m.request)].filter(Boolean).join(" · ") })),
       m.request.audience.type,
       statusBadge(m),
       progress(m),
     ]),
   );
+}
+
+// How a message's deliveries are spread, in a few words; nothing for one sent at once.
+function timing(r) {
+  if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
+  if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
+  return null;
 }
