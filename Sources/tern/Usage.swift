@@ -33,7 +33,8 @@ enum Usage {
                         | test RESOURCE TOKEN [--provider ios-apns] [--off]
           test-devices  list [--project ID]
           push-events   MESSAGE_ID
-          messages      show ID | stats ID | cancel ID (stop sending: what is not sent yet is not sent)
+          messages      list [--limit N] [--before ID] | show ID | stats ID
+                        | cancel ID (stop sending: what is not sent yet is not sent)
           inapp         in-app campaigns: list | create FILE | show | edit | start | pause | end | preview
                         | stats | caps | static (tern inapp --help)
           inbox         put (--profile ID | --profiles A,B | --to-topic NAME | --resource ID) --title T [--body B]

@@ -24,14 +24,14 @@ enum AdminCommand {
                         "resources list, keys list/create, audit, test-devices list, segments: only this project's"),
                     OptionSpec("role", "ROLE", "keys create: read, send, full (a project key) or server"),
                     OptionSpec("grace", "SECONDS", "keys rotate: how long the old secret keeps working (default 0)"),
-                    OptionSpec("before", "ID", "audit: entries older than this one"),
+                    OptionSpec("before", "ID", "audit, messages list: entries older than this one"),
                     OptionSpec("db", "ID", "resources create: the profile database"),
                     OptionSpec("channels", "push,email", "resources create: its channels"),
                     OptionSpec("title", "T", "categories set: the title"),
                     OptionSpec("steady", "categories set: a steady category"),
                     OptionSpec("sid", "SID", "pixels create: the pixel's sid"),
                     OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
-                    OptionSpec("limit", "N", "pixels goals, audit: at most N"),
+                    OptionSpec("limit", "N", "pixels goals, audit, messages list: at most N"),
                     OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
                     OptionSpec(
                         "secret-file", "FILE",
@@ -228,6 +228,10 @@ enum AdminCommand {
                 arguments.value("provider") ?? (query["channel"] == push ? PushProvider.apns.rawValue : "")
             return Call(method: "GET", path: "/subscriptions", query: query)
         case ("push-events", _): return Call(method: "GET", path: "/push-events", query: ["message_id": verb])
+        case ("messages", "list"):
+            var query = ["limit": arguments.value("limit") ?? "50"]
+            query["before"] = arguments.value("before")
+            return Call(method: "GET", path: "/messages", query: query)
         case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
         case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")
         case ("messages", "cancel"): return Call(method: "POST", path: "/messages/\(try arg(1, "ID"))/cancel")

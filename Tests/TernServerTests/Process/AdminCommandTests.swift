@@ -119,6 +119,12 @@ import Testing
         let morning = try #require(local.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(localStatus == 0, "\(local)")
         let (_, shownLocal, _) = try await Self.tern(["messages", "show", morning], server: server)
+        let (newestStatus, newest, _) = try await Self.tern(["messages", "list", "--limit", "2"], server: server)
+        #expect(
+            newestStatus == 0 && newest.contains("\"id\" : \"\(morning)\"") && newest.contains(throttled), "\(newest)")
+        let (olderStatus, older, _) = try await Self.tern(
+            ["messages", "list", "--before", throttled, "--limit", "200"], server: server)
+        #expect(olderStatus == 0 && !older.contains(throttled) && older.contains(scheduled), "\(older)")
         #expect(shownLocal.contains("\"local_time_of_day\" : \"09:00\""), "\(shownLocal)")
 
         // The project's frequency cap: set, refused out of range, removed.
