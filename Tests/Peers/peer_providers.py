@@ -92,7 +92,7 @@ class Peer:
         return answers.pop(0) if answers else None
 
     def record(self, request, status, **fields):
-        entry = {"connection": request.connection, "status": status, "headers": {}}
+        entry = {"connection": request.connection, "status": status, "headers": {}, "at": time.time()}
         entry["headers"] = {k: v for k, v in request.headers.items() if not k.startswith(":")}
         entry["headers"].pop("authorization", None)
         entry.update(fields)

@@ -13,7 +13,8 @@ Control paths (no authentication):
   POST /_peer/script     {"<token>": [answer, ...]}: answers used in order, then the default
   POST /_peer/expire     {"token": "<jwt or access token>"}: that token counts as expired from now
   POST /_peer/goaway     {"after": n}: each connection ends with GOAWAY after n answers (0: never)
-  GET  /_peer/log        every push request: token(s), headers, payload, connection, answer status
+  GET  /_peer/log        every push request: token(s), headers, payload, connection, answer status,
+                         and when it arrived (at: seconds since 1970)
   GET  /_peer/stats      connections, streams, requests, GOAWAYs, access tokens issued, provider tokens seen
 """
 import argparse

@@ -112,6 +112,67 @@ import Testing
         #expect(Self.sample(metrics, "tern_outbox_claim_seconds_count") > 0, "\(metrics.suffix(600))")
     }
 
+    /// A message throttled to 180 a minute, sent by two nodes: each device gets it once, and the
+    /// pushes reach the provider no faster than three a second from the message's making, whichever
+    /// node claims them (the rate is in the deliveries' due times, not in one node's memory).
+    @Test func aThrottledMessageKeepsItsRateAcrossTwoNodes() async throws {
+        let fixture = try await APNsFixture.start()
+        defer { fixture.peer.stop() }
+        let arguments = [
+            "--database", try PostgresTestDatabase.freshSchemaURL(), "--apns-production-url",
+            fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile,
+        ]
+        let first = try await ServerProcess.start(arguments: arguments)
+        defer { Task { await first.stop() } }
+        let second = try await ServerProcess.start(arguments: arguments)
+        defer { Task { await second.stop() } }
+        let client = JSONHTTPClient()
+        let credential: [String: Any] = [
+            "team_id": APNsFixture.teamId, "key_id": APNsFixture.keyId, "private_key": fixture.credential.privateKey,
+            "topic": APNsFixture.topic,
+        ]
+        let put = try await client.send(
+            "PUT", first.url("admin/projects/\(first.projectId)/credentials/apns"),
+            body: try JSONSerialization.data(withJSONObject: credential), headers: Self.admin(first))
+        try #require(put.status == 200, "\(put.text)")
+        let devices = 9
+        for number in 1...devices {
+            let answer = try await client.post(
+                first.url("push/subscribe"),
+                json: ["time": 1, "provider": "ios-apns", "subscription_id": Self.token(number)],
+                headers: ["X-Tern-RToken": first.rToken])
+            try #require(answer.status == 200, "\(answer.text)")
+        }
+        let created = try await client.post(
+            second.url("admin/messages"),
+            json: [
+                "title": "Drip", "throttle_per_minute": 180,
+                "audience": ["type": "resource", "resource_id": first.resourceId],
+            ], headers: Self.admin(second))
+        try #require(created.status == 201, "\(created.text)")
+        let message = try #require(try JSONSerialization.jsonObject(with: created.body) as? [String: Any])
+        let id = try #require(message["id"] as? String)
+        let madeAt = Double(try #require(message["created_at"] as? Int64)) / 1000
+
+        var stats: [String: Any] = [:]
+        for _ in 0..<300 {
+            stats = try await Self.stats(first, id)
+            if stats["done"] as? Bool == true { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(stats["done"] as? Bool == true && stats["sent"] as? Int == devices, "\(stats)")
+        let arrivals = try await fixture.peer.log().filter { $0["status"] as? Int == 200 }
+        #expect(Set(arrivals.compactMap { $0["token"] as? String }).count == devices)
+        #expect(arrivals.count == devices, "each device once")
+        let times = arrivals.compactMap { $0["at"] as? Double }.sorted()
+        for (index, time) in times.enumerated() {
+            // The third of each second's three is due at that second's start after the making.
+            #expect(
+                time >= madeAt + Double(index / 3) - 0.05, "push \(index) arrived \(time - madeAt) s after the making")
+        }
+        #expect((times.last ?? 0) - madeAt < 10, "sent within its schedule: \(times.map { $0 - madeAt })")
+    }
+
     /// The value of the Prometheus sample `name` (without labels) in `metrics`; 0 when absent.
     static func sample(_ metrics: String, _ name: String) -> Double {
         for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") {
