@@ -76,6 +76,13 @@ public struct DeviceReportRequest: Codable, Sendable, Equatable {
     public var sessionCount: Int64?
     /// Foreground seconds so far.
     public var foregroundTime: Int64?
+    /// The device's offset from UTC now, `+0300` or `-0530`: kept as the subscription's `_os_tz`,
+    /// so a message sent at a local time of day follows a device that travelled or changed to
+    /// daylight saving time since it subscribed.
+    public var timeZone: String?
+
+    /// The subscription field that holds the device's offset from UTC.
+    public static let timeZoneKey = "_os_tz"
 
     /// A report.
     ///
@@ -89,10 +96,11 @@ public struct DeviceReportRequest: Codable, Sendable, Equatable {
     ///   - lastSession: The latest session's start; default nil.
     ///   - sessionCount: Sessions so far; default nil.
     ///   - foregroundTime: Foreground seconds so far; default nil.
+    ///   - timeZone: The device's offset from UTC, `+0300`; default nil.
     public init(
         time: Int64, provider: String, subscriptionId: String, appVersion: String? = nil, language: String? = nil,
         firstSession: Int64? = nil, lastSession: Int64? = nil, sessionCount: Int64? = nil,
-        foregroundTime: Int64? = nil
+        foregroundTime: Int64? = nil, timeZone: String? = nil
     ) {
         self.time = time
         self.provider = provider
@@ -103,6 +111,7 @@ public struct DeviceReportRequest: Codable, Sendable, Equatable {
         self.lastSession = lastSession
         self.sessionCount = sessionCount
         self.foregroundTime = foregroundTime
+        self.timeZone = timeZone
     }
 
     /// The report as subscription fields, by ``BuiltInField/key``; fields left out are absent.
@@ -114,6 +123,7 @@ public struct DeviceReportRequest: Codable, Sendable, Equatable {
         if let lastSession { fields[BuiltInField.lastSession.key] = .int(lastSession) }
         if let sessionCount { fields[BuiltInField.sessionCount.key] = .int(sessionCount) }
         if let foregroundTime { fields[BuiltInField.foregroundTime.key] = .int(foregroundTime) }
+        if let timeZone { fields[Self.timeZoneKey] = .string(timeZone) }
         return fields
     }
 
@@ -125,6 +135,7 @@ public struct DeviceReportRequest: Codable, Sendable, Equatable {
         case lastSession = "last_session"
         case sessionCount = "session_count"
         case foregroundTime = "foreground_time"
+        case timeZone = "time_zone"
     }
 }
 

@@ -48,6 +48,8 @@ struct DeviceReportTests {
         #expect(first["app_version"] as? String == "2.1.0")
         let language = await HostDeviceInfo(model: "iPhone14,7", name: "iPhone", osVersion: "18.6.2").current().language
         #expect(first["language"] as? String == language)
+        // The device's offset now, so a message at a local time follows a device that travelled.
+        #expect(first["time_zone"] as? String == DeviceFields.timeZone(TimeZone.current.secondsFromGMT()))
         #expect(first["provider"] as? String == "ios-apns" && first["subscription_id"] as? String == "tok-report")
         let start = try #require(first["first_session"] as? Int)
         #expect(first["last_session"] as? Int == start)
@@ -89,8 +91,10 @@ struct DeviceReportTests {
         let back = away.enteringForeground(at: t0 + 20, timeout: 60)
         #expect(!back.isReportable(after: away), "back within the timeout: the same session")
         let report = away.report(
-            token: TokenData(provider: "ios-apns", token: "t"), appVersion: "", language: "en", now: t0 + 30)
+            token: TokenData(provider: "ios-apns", token: "t"), appVersion: "", language: "en", timeZone: "-0530",
+            now: t0 + 30)
         #expect(report.sessionCount == 1 && report.foregroundTime == 10 && report.appVersion == nil)
         #expect(report.firstSession == 1_000_000 && report.language == "en")
+        #expect(report.fields["_os_tz"] == .string("-0530"))
     }
 }

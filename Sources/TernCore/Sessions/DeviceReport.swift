@@ -2,7 +2,7 @@ import Foundation
 import TernProtocol
 
 /// The SDK's own report of the built-in fields (`device/report`): app version, device language,
-/// first and last session, session count and foreground time. Queued through the mailbox, in order
+/// first and last session, session count and foreground time, and the device's offset from UTC. Queued through the mailbox, in order
 /// with the app's calls, when a session starts and when the app leaves the foreground; sent by the
 /// outbox's ordered lane like any change (kept across restarts, retried). Nothing is reported
 /// while collection is off or before the device has a push token (its subscription is the binding
@@ -16,7 +16,8 @@ enum DeviceReport {
         guard await ready.collectionEnabled(), let token = await ready.token() else { return }
         let info = await runtime.environment.deviceInfo.current()
         let request = record.report(
-            token: token, appVersion: ready.configuration.appInfo?.appVer, language: info.language, now: at)
+            token: token, appVersion: ready.configuration.appInfo?.appVer, language: info.language,
+            timeZone: DeviceFields.timeZone(info.timeZoneOffsetSeconds), now: at)
         guard let body = try? JSONEncoder().encode(request) else { return }
         let entry = OutboxEntry(
             endpoint: .deviceReport, lane: .ordered, body: body,

@@ -52,9 +52,11 @@ struct SessionRecord: Codable, Sendable, Equatable {
 }
 
 extension SessionRecord {
-    /// The `device/report` of this record at `now` for the device's token, with the app's version
-    /// and the device's language.
-    func report(token: TokenData, appVersion: String?, language: String?, now: Date) -> DeviceReportRequest {
+    /// The `device/report` of this record at `now` for the device's token, with the app's version,
+    /// the device's language and its offset from UTC (`+0300`).
+    func report(token: TokenData, appVersion: String?, language: String?, timeZone: String?, now: Date)
+        -> DeviceReportRequest
+    {
         let fields = fields(now: now)
         return DeviceReportRequest(
             time: Int64(now.timeIntervalSince1970 * 1000), provider: token.provider, subscriptionId: token.token,
@@ -63,7 +65,7 @@ extension SessionRecord {
             firstSession: fields[BuiltInField.firstSession.key]?.intValue,
             lastSession: fields[BuiltInField.lastSession.key]?.intValue,
             sessionCount: fields[BuiltInField.sessionCount.key]?.intValue,
-            foregroundTime: fields[BuiltInField.foregroundTime.key]?.intValue)
+            foregroundTime: fields[BuiltInField.foregroundTime.key]?.intValue, timeZone: timeZone)
     }
 
     /// Pure: whether going from `before` to this record is worth a report: a session started, or a

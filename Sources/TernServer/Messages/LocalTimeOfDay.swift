@@ -1,9 +1,11 @@
 import Foundation
+import TernProtocol
 
 /// A message sent at a time of day on each device's own clock (`local_time_of_day`): each device
 /// gets it the first time its clock shows that time at or after the message's send time, so
 /// within a day of it. A device's clock is its subscription's `_os_tz` field (`+0300`), which the
-/// SDK sends with every subscribe; a device without one is taken to be on UTC.
+/// SDK sends with every subscribe and every session's `device/report`; a device without one is
+/// taken to be on UTC.
 ///
 /// ```swift
 /// let nine = try LocalTimeOfDay("09:00")
@@ -13,7 +15,7 @@ import Foundation
 /// ```
 struct LocalTimeOfDay: Sendable, Equatable {
     /// The subscription field that holds a device's offset from UTC.
-    static let zoneField = "_os_tz"
+    static let zoneField = DeviceReportRequest.timeZoneKey
     static let day: Int64 = 86_400_000
 
     /// Minutes since the local midnight.

@@ -2,7 +2,7 @@ import Foundation
 import TernProtocol
 
 /// `device/report`: the built-in fields the SDK reports on its own schedule (app version,
-/// language, first and last session, session count, foreground time), merged into the fields of
+/// language, first and last session, session count, foreground time, the offset from UTC), merged into the fields of
 /// the install's current binding (the push subscription of the token in the caller's profile) and
 /// into their indexed columns. Fields left out keep their values.
 struct DeviceReportService: Sendable {
@@ -64,6 +64,11 @@ extension DeviceReportRequest {
         ]
         if let negative = counts.first(where: { ($0.1 ?? 0) < 0 }) {
             throw .badRequest("\(negative.0) must be 0 or more, not \(negative.1 ?? 0)")
+        }
+        if let timeZone, LocalTimeOfDay.offsetMinutes(timeZone) == nil {
+            throw .badRequest(
+                "time_zone must be the offset from UTC as ±HHMM, -1200 to +1400 (e.g. +0300 or -0530), not "
+                    + "\(timeZone.prefix(16))")
         }
         if let first = firstSession, let last = lastSession, last < first {
             throw .badRequest("last_session (\(last)) is before first_session (\(first))")

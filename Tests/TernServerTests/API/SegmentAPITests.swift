@@ -48,6 +48,24 @@ import Testing
         let fields = (found.jsonArray?.first as? [String: Any])?["fields"] as? [String: Any] ?? [:]
         #expect(fields["_session_count"] as? Int == 4 && fields["_app_ver"] as? String == "2.3", "\(found.text)")
         #expect(fields["plan"] as? String == "gold", "a report keeps the other fields: \(found.text)")
+
+        // The device's offset from UTC: kept as _os_tz (a local-time message reads it), checked.
+        var travelled = Self.report("tok-r", sessions: 5, version: "2.3")
+        travelled["time_zone"] = "-0500"
+        let moved = try await app.sdk(.deviceReport, travelled)
+        #expect(moved.status == 200, "\(moved.text)")
+        let after = try await app.admin(
+            "GET", "/subscriptions?resource_id=\(app.server.resourceId)&provider=ios-apns&subscription_id=tok-r")
+        let zone = ((after.jsonArray?.first as? [String: Any])?["fields"] as? [String: Any])?["_os_tz"]
+        #expect(zone as? String == "-0500", "\(after.text)")
+        for bad in ["Europe/Moscow", "+1500", "+03:00", ""] {
+            var wrong = Self.report("tok-r", sessions: 5, version: "2.3")
+            wrong["time_zone"] = bad
+            let answer = try await app.sdk(.deviceReport, wrong)
+            #expect(
+                answer.status == 400 && answer.text.contains("time_zone must be the offset from UTC as ±HHMM"),
+                "\(bad): \(answer.text)")
+        }
     }
 
     @Test(arguments: InAppServer.backends)
