@@ -480,6 +480,25 @@ def main():
             status, _ = server.admin("POST", f"/messages/{message}/cancel")
             assert status in (200, 409), status
 
+        def compose_holds_quiet_hours():
+            compose_with_title("Not at night")
+            set_time = "const c = document.querySelector(\"input[name='\" + arguments[0] + \"']\"); c.value = arguments[1]; c.dispatchEvent(new Event('input', { bubbles: true }));"
+            driver.execute_script(set_time, "quiet_from", "22:00")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Quiet hours need both a start and an end." in text(d), 10, "no error for half the quiet hours")
+            driver.execute_script(set_time, "quiet_to", "08:00")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if "between" in d.find_element(By.ID, "confirm-text").text else None, 10, "the confirmation does not name the quiet hours")
+            assert "A device whose clock is between 22:00 and 08:00 gets it at 08:00." in confirm.text, confirm.text
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            message = driver.current_url.split("#/message/")[1]
+            status, shown = server.admin("GET", f"/messages/{message}")
+            assert shown["request"].get("quiet_hours") == {"from": "22:00", "to": "08:00"}, shown
+            wait(driver, lambda d: "22:00 to 08:00 on each device's clock" in text(d), 15, "the page does not give the quiet hours")
+            status, _ = server.admin("POST", f"/messages/{message}/cancel")
+            assert status in (200, 409), status
+
         def a_message_is_duplicated_into_compose():
             resource = server.bootstrap["resource_id"]
             status, made = server.admin("POST", "/messages", {
@@ -667,7 +686,8 @@ def main():
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
-                      compose_sends_at_each_devices_own_time, a_message_is_duplicated_into_compose,
+                      compose_sends_at_each_devices_own_time, compose_holds_quiet_hours,
+                      a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -50,11 +50,11 @@ public struct FanOut: Sendable, Equatable {
         }
         // A throttled message's deliveries, or one sent at a local time, wait for their time in the
         // queue: none is sent on writing.
-        let timed = request.throttlePerMinute != nil || request.localTimeOfDay != nil
+        let timed = request.throttlePerMinute != nil || request.localTimeOfDay != nil || request.quietHours != nil
         let lease = timed ? nil : lease
         let filter = AudienceFilter(request.audience, category: request.category)
-        // A local time reads each device's zone from its fields.
-        let reads = filter.reads.union(request.localTimeOfDay == nil ? [] : .fields)
+        // A local time, or quiet hours, read each device's zone from its fields.
+        let reads = filter.reads.union(request.localTimeOfDay == nil && request.quietHours == nil ? [] : .fields)
         let audience = request.audience
         var candidates: [AudienceCandidate]
         var cursor = message.fanOutCursor
@@ -111,8 +111,9 @@ public struct FanOut: Sendable, Equatable {
 
     /// Queues a delivery for each admitted subscription whose profile did not turn the message's
     /// category off and did not reach the project's frequency cap (leased instead, under `lease`;
-    /// due at its time, for a throttled message or one sent at a local time), copies the message
-    /// to their inboxes, and advances the message. Returns how many deliveries were written.
+    /// due at its time, for a throttled message, one sent at a local time or with quiet hours),
+    /// copies the message to their inboxes, and advances the message. Returns how many deliveries
+    /// were written.
     func queue(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate],
         cursor: Int64, done: Bool, now: Int64, lease: Lease? = nil
@@ -192,7 +193,8 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// When the chunk's deliveries come due: a throttled message's in turn, one sent at a local
-    /// time at each device's; a test send at once (its few devices try the campaign out, not its
+    /// time at each device's, one with quiet hours after them on each device's clock; a test send
+    /// at once (its few devices try the campaign out, not its
     /// timing).
     static func timing(_ message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate]) throws
         -> DeliveryTiming
@@ -201,17 +203,23 @@ public struct FanOut: Sendable, Equatable {
         if let rate = request.throttlePerMinute {
             return .paced(DeliveryPace(start: message.sentFrom, perMinute: rate, written: message.total))
         }
+        let due: (Int64, String?) -> Int64
         if let text = request.localTimeOfDay {
             let local = try LocalTimeOfDay(text)
-            var times: [Int64: Int64] = [:]
-            times.reserveCapacity(admitted.count)
-            for candidate in admitted {
-                let zone = candidate.subscription.fields[LocalTimeOfDay.zoneField]?.stringValue
-                times[candidate.subscription.id] = local.due(from: message.sentFrom, zone: zone)
-            }
-            return .bySubscription(times)
+            due = { local.due(from: $0, zone: $1) }
+        } else if let quiet = request.quietHours {
+            let hours = try QuietHours(quiet)
+            due = { hours.due(from: $0, zone: $1) }
+        } else {
+            return .now
         }
-        return .now
+        var times: [Int64: Int64] = [:]
+        times.reserveCapacity(admitted.count)
+        for candidate in admitted {
+            let zone = candidate.subscription.fields[LocalTimeOfDay.zoneField]?.stringValue
+            times[candidate.subscription.id] = due(message.sentFrom, zone)
+        }
+        return .bySubscription(times)
     }
 
     static func profileIds(_ audience: MessageAudience) -> [String] {

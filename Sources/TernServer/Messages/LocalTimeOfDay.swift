@@ -52,3 +52,46 @@ struct LocalTimeOfDay: Sendable, Equatable {
         return (-12 * 60...14 * 60).contains(offset) ? offset : nil
     }
 }
+
+/// A message's quiet hours (`quiet_hours`): a device whose own clock is between `from` and `to`
+/// at the send time (the span may cross midnight) gets the message when its clock reaches `to`;
+/// every other device at once.
+///
+/// ```swift
+/// let night = try QuietHours(from: "22:00", to: "08:00")
+/// night.due(from: sixThirtyUTC, zone: "+0000")   // 06:30 there, quiet: sixThirtyUTC + 1.5 h
+/// night.due(from: sixThirtyUTC, zone: "+0300")   // 09:30 there: at once
+/// ```
+struct QuietHours: Sendable, Equatable {
+    let from: LocalTimeOfDay
+    let to: LocalTimeOfDay
+
+    init(_ request: MessageRequest.QuietHours) throws(APIError) {
+        try self.init(from: request.from, to: request.to)
+    }
+
+    init(from: String, to: String) throws(APIError) {
+        do {
+            self.from = try LocalTimeOfDay(from)
+            self.to = try LocalTimeOfDay(to)
+        } catch {
+            throw .badRequest(
+                "quiet_hours.from and .to must be HH:MM on a 24-hour clock, like 22:00 and 08:00, not \(from.prefix(16)) "
+                    + "and \(to.prefix(16))")
+        }
+        guard self.from != self.to else {
+            throw .badRequest("quiet_hours.from and .to must differ (\(from) to \(to) is no quiet time or all of it)")
+        }
+    }
+
+    /// How long the quiet time lasts, in milliseconds: the longest a device waits.
+    var length: Int64 { Int64((to.minutes - from.minutes + 1440) % 1440) * 60_000 }
+
+    /// When a device in `zone` (`+0300`; nil or unreadable: UTC) gets a message sent at `start`.
+    func due(from start: Int64, zone: String?) -> Int64 {
+        let local = start + Int64(LocalTimeOfDay.offsetMinutes(zone) ?? 0) * 60_000
+        let sinceMidnight = ((local % LocalTimeOfDay.day) + LocalTimeOfDay.day) % LocalTimeOfDay.day
+        let sinceFrom = (sinceMidnight - Int64(from.minutes) * 60_000 + LocalTimeOfDay.day) % LocalTimeOfDay.day
+        return sinceFrom < length ? start + length - sinceFrom : start
+    }
+}

@@ -71,6 +71,19 @@ struct MessagePlan: Sendable, Equatable {
                         + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
             }
         }
+        if let quiet = request.quietHours {
+            let hours = try QuietHours(quiet)
+            guard request.throttlePerMinute == nil, request.localTimeOfDay == nil else {
+                throw .badRequest(
+                    "quiet_hours does not go with throttle_per_minute or local_time_of_day: send a throttled message at "
+                        + "a time of day with send_at, or pick a local time outside the quiet hours")
+            }
+            if let ttl = request.timeToLive, Int64(ttl) * 1000 < hours.length {
+                throw .badRequest(
+                    "time_to_live counts from the send time and a device may wait out the quiet hours (\(hours.length / 1000) "
+                        + "seconds): give at least that, or leave it out")
+            }
+        }
         if let collapseId = request.collapseId {
             guard !collapseId.isEmpty, collapseId.utf8.count <= APNsHeaderFields.maxCollapseIdBytes else {
                 throw .badRequest("collapse_id must be 1 to \(APNsHeaderFields.maxCollapseIdBytes) bytes (APNs' limit)")

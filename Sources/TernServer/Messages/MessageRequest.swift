@@ -74,6 +74,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// such moment at or after the send time, so within a day of it. Not with ``throttlePerMinute``;
     /// a ``timeToLive`` with it is at least a day, as it counts from the send time.
     public var localTimeOfDay: String?
+    /// A device whose own clock (as for ``localTimeOfDay``) is between `from` and `to` at the send
+    /// time gets the message when its clock reaches `to`; the others at once. Not with
+    /// ``throttlePerMinute`` or ``localTimeOfDay``; a ``timeToLive`` with it is at least as long as the
+    /// quiet time.
+    public var quietHours: QuietHours?
     /// True: the message goes to each person of its audience even when they reached the project's
     /// frequency cap (a receipt, a password reset); it still counts toward the cap.
     public var ignoreFrequencyCap: Bool?
@@ -98,6 +103,21 @@ public struct MessageRequest: Codable, Sendable, Equatable {
             self.title = title
             self.action = action
             self.url = url
+        }
+    }
+
+    /// Quiet hours on each device's clock, `HH:MM` to `HH:MM` (24-hour; `from` after `to` crosses
+    /// midnight).
+    public struct QuietHours: Codable, Sendable, Equatable {
+        /// When the quiet time starts, `22:00`.
+        public var from: String
+        /// When it ends, `08:00`: a device in it gets the message then.
+        public var to: String
+
+        /// Quiet hours from `from` to `to`.
+        public init(from: String, to: String) {
+            self.from = from
+            self.to = to
         }
     }
 
@@ -126,6 +146,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case throttlePerMinute = "throttle_per_minute"
         case localTimeOfDay = "local_time_of_day"
         case ignoreFrequencyCap = "ignore_frequency_cap"
+        case quietHours = "quiet_hours"
     }
 }
 

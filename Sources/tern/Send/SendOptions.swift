@@ -43,6 +43,10 @@ struct SendOptions {
                         "each device gets it when its own clock shows this time, within a day (its _os_tz; UTC without)"
                     ),
                     OptionSpec(
+                        "quiet-hours", "HH:MM-HH:MM",
+                        "a device whose own clock is in these hours at the send time gets it when they end (22:00-08:00)"
+                    ),
+                    OptionSpec(
                         "ignore-cap", "send it to people who reached the project's frequency cap too (it still counts)"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
@@ -144,6 +148,13 @@ struct SendOptions {
         message.throttlePerMinute = try arguments.int("throttle")
         message.localTimeOfDay = arguments.value("local-time")
         if arguments.has("ignore-cap") { message.ignoreFrequencyCap = true }
+        if let quiet = arguments.value("quiet-hours") {
+            let ends = quiet.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            guard ends.count == 2 else {
+                throw CommandError("--quiet-hours must be two times of day, like 22:00-08:00, not \(quiet)")
+            }
+            message.quietHours = MessageRequest.QuietHours(from: ends[0], to: ends[1])
+        }
         message.projectId = try arguments.int("project").map(Int64.init)
         if arguments.has("no-track-delivery") { message.trackDelivery = false }
         if arguments.has("no-track-open") { message.trackOpen = false }

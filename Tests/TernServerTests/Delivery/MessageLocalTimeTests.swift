@@ -31,6 +31,69 @@ import Testing
         }
     }
 
+    @Test func quietHoursHoldADeviceUntilTheirEnd() throws {
+        let sixThirty: Int64 = 1_798_785_000_000  // 1 January 2027, 06:30 UTC
+        let night = try QuietHours(from: "22:00", to: "08:00")
+        #expect(night.length == 10 * Self.hour)
+        #expect(night.due(from: sixThirty, zone: "+0000") == sixThirty + 3 * Self.hour / 2, "06:30 there: 08:00")
+        #expect(night.due(from: sixThirty, zone: "+0300") == sixThirty, "09:30 there: at once")
+        #expect(night.due(from: sixThirty, zone: "-0530") == sixThirty + 7 * Self.hour, "01:00 there")
+        #expect(night.due(from: sixThirty, zone: "+1530") == sixThirty + 3 * Self.hour / 2, "unreadable: UTC")
+        #expect(night.due(from: sixThirty, zone: "+1530") == night.due(from: sixThirty, zone: nil))
+        #expect(night.due(from: sixThirty, zone: "-0830") == sixThirty + 10 * Self.hour, "22:00 there: quiet")
+        #expect(night.due(from: sixThirty, zone: "+0130") == sixThirty, "08:00 there: over")
+        let lunch = try QuietHours(from: "12:00", to: "14:00")
+        #expect(lunch.due(from: sixThirty, zone: "+0630") == sixThirty + Self.hour, "13:00 there")
+        #expect(lunch.due(from: sixThirty, zone: "+0000") == sixThirty)
+        #expect(throws: APIError.self) { try QuietHours(from: "22:00", to: "22:00") }
+        #expect(throws: APIError.self) { try QuietHours(from: "10pm", to: "08:00") }
+    }
+
+    /// Sent tomorrow at 06:30 UTC with quiet hours 22:00–08:00: a device on UTC waits 1.5 hours,
+    /// one on UTC+3 (09:30 there) gets it at once.
+    @Test(arguments: StoreFactory.all)
+    func aDeviceInItsQuietHoursGetsItWhenTheyEnd(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("london", fields: ["_os_tz": "+0000"])
+        try await harness.subscribe("moscow", fields: ["_os_tz": "+0300"])
+        let today = harness.clock.milliseconds - harness.clock.milliseconds % 86_400_000
+        let sendAt = today + 86_400_000 + 13 * Self.hour / 2
+        let id = try await harness.send(
+            ["type": "resource", "resource_id": harness.resourceId],
+            extra: ["send_at": sendAt, "quiet_hours": ["from": "22:00", "to": "08:00"]])
+        harness.clock.advance(seconds: Double(sendAt + 1_000 - harness.clock.milliseconds) / 1000)
+        try await harness.engine.drain()
+        #expect(harness.sentTokens == ["moscow"])
+        harness.clock.advance(seconds: 1.5 * 3600)
+        try await harness.engine.drain()
+        #expect(harness.sentTokens == ["london", "moscow"])
+        #expect(try await harness.stats(id)["done"] as? Bool == true)
+    }
+
+    @Test func quietHoursAreCheckedAndGoAlone() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("device")
+        let audience: [String: Any] = ["type": "resource", "resource_id": harness.resourceId]
+        let night: [String: Any] = ["from": "22:00", "to": "08:00"]
+        let cases: [([String: Any], String)] = [
+            (["quiet_hours": ["from": "22:00", "to": "22:00"]], "quiet_hours.from and .to must differ"),
+            (["quiet_hours": ["from": "10pm", "to": "08:00"]], "must be HH:MM on a 24-hour clock"),
+            (["quiet_hours": night, "throttle_per_minute": 60], "quiet_hours does not go with throttle_per_minute"),
+            (["quiet_hours": night, "local_time_of_day": "09:00"], "quiet_hours does not go with"),
+            (["quiet_hours": night, "time_to_live": 3_600], "(36000 seconds): give at least that"),
+        ]
+        for (extra, reason) in cases {
+            var json: [String: Any] = ["title": "Hi", "audience": audience]
+            json.merge(extra) { _, new in new }
+            let reply = try await harness.create(json)
+            #expect(reply.status == 400 && reply.errorText.contains(reason), "\(extra): \(reply.errorText)")
+        }
+        let fine = try await harness.create(["title": "Hi", "audience": audience, "quiet_hours": night])
+        #expect(fine.status == 201, "\(fine.errorText)")
+    }
+
     /// The store queues each row at its subscription's time; a repeated device is skipped, and one
     /// the map does not name is due at once.
     @Test(arguments: StoreFactory.all)

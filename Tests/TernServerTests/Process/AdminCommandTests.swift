@@ -119,9 +119,20 @@ import Testing
         let morning = try #require(local.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(localStatus == 0, "\(local)")
         let (_, shownLocal, _) = try await Self.tern(["messages", "show", morning], server: server)
-        let (newestStatus, newest, _) = try await Self.tern(["messages", "list", "--limit", "2"], server: server)
+        let (quietStatus, quiet, _) = try await Self.tern(
+            ["send", "--title", "Night", "--resource", resource, "--quiet-hours", "22:00-08:00", "--no-wait"],
+            server: server)
+        let night = try #require(quiet.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(quietStatus == 0, "\(quiet)")
+        let (_, shownQuiet, _) = try await Self.tern(["messages", "show", night], server: server)
+        #expect(shownQuiet.contains("\"from\" : \"22:00\""), "\(shownQuiet)")
+        let (badQuietStatus, _, badQuiet) = try await Self.tern(
+            ["send", "--title", "Night", "--resource", resource, "--quiet-hours", "22:00"], server: server)
+        #expect(badQuietStatus == 2 && badQuiet.contains("like 22:00-08:00"), "\(badQuiet)")
+        let (newestStatus, newest, _) = try await Self.tern(["messages", "list", "--limit", "3"], server: server)
         #expect(
-            newestStatus == 0 && newest.contains("\"id\" : \"\(morning)\"") && newest.contains(throttled), "\(newest)")
+            newestStatus == 0 && newest.contains("\"id\" : \"\(morning)\"") && newest.contains(throttled)
+                && newest.contains(night), "\(newest)")
         let (olderStatus, older, _) = try await Self.tern(
             ["messages", "list", "--before", throttled, "--limit", "200"], server: server)
         #expect(olderStatus == 0 && !older.contains(throttled) && older.contains(scheduled), "\(older)")

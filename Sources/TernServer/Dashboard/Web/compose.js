@@ -23,6 +23,7 @@ export function duplicate(id, r) {
     local_time_of_day: text(r.local_time_of_day), collapse_id: text(r.collapse_id), thread_id: text(r.thread_id), topic: text(r.topic),
     ios_category: text(r.ios_category), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
     ignore_frequency_cap: r.ignore_frequency_cap === true,
+    quiet_from: text(r.quiet_hours && r.quiet_hours.from), quiet_to: text(r.quiet_hours && r.quiet_hours.to),
     data: r.data ? JSON.stringify(r.data) : "",
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
@@ -103,7 +104,7 @@ function composer(resources, testDevices, projects) {
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
       h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
-      field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }),
+      h("div", { class: "row" }, field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }), field("Quiet hours from", c.quiet_from, { api: "quiet_hours.from", hint: "With “until”: a device whose clock is in these hours at the send time gets it when they end. Not with a throttle or a local time." }), field("Quiet hours until", c.quiet_to, { api: "quiet_hours.to" })),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node, c.ignore_frequency_cap.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
@@ -162,7 +163,7 @@ function composer(resources, testDevices, projects) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request));
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -203,6 +204,8 @@ function controls(resources) {
     send_at: text("send_at", { type: "datetime-local" }),
     throttle_per_minute: text("throttle_per_minute", { inputmode: "numeric" }),
     local_time_of_day: text("local_time_of_day", { type: "time" }),
+    quiet_from: text("quiet_from", { type: "time" }),
+    quiet_to: text("quiet_to", { type: "time" }),
     collapse_id: text("collapse_id", { maxlength: 64 }),
     thread_id: text("thread_id"),
     topic: text("topic"),
@@ -326,6 +329,7 @@ export function build(c) {
     send_at: sendTime(c.send_at, errors),
     throttle_per_minute: integer(c.throttle_per_minute, "Throttle", 1, 1000000, errors),
     local_time_of_day: optional(c.local_time_of_day.value),
+    quiet_hours: quietHours(c, errors),
     collapse_id: optional(c.collapse_id.value),
     push_type: c.push_type.value,
     environment: c.environment.value,
@@ -475,6 +479,15 @@ function testSend(c, devices) {
   return area;
 }
 
+// Both ends of the quiet hours, or neither.
+function quietHours(c, errors) {
+  const from = c.quiet_from.value;
+  const to = c.quiet_to.value;
+  if (!from && !to) return undefined;
+  if (!from || !to) errors.push([from ? c.quiet_to : c.quiet_from, "Quiet hours need both a start and an end."]);
+  return from && to ? { from, to } : undefined;
+}
+
 // The chosen time in this browser's zone as ms since 1970; nothing when empty (send now).
 function sendTime(control, errors) {
   if (!control.value) return undefined;
@@ -505,7 +518,7 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute, localTime, cap) {
+    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -515,6 +528,7 @@ function confirmDialog() {
           : `It goes to ${count} now.`;
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
       if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
+      if (quiet && devices > 0) goes += ` A device whose clock is between ${quiet.from} and ${quiet.to} gets it at ${quiet.to}.`;
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;

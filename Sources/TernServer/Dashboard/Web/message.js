@@ -145,6 +145,7 @@ function view(message, stats, canCompose) {
         r.throttle_per_minute ? pair("Throttle", `${number(r.throttle_per_minute)} deliveries a minute`) : null,
         r.local_time_of_day ? pair("Local time", `${r.local_time_of_day} on each device's clock`) : null,
         r.ignore_frequency_cap ? pair("Frequency cap", "ignored") : null,
+        r.quiet_hours ? pair("Quiet hours", `${r.quiet_hours.from} to ${r.quiet_hours.to} on each device's clock`) : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         pair("Audience", JSON.stringify(r.audience)),
