@@ -37,15 +37,8 @@ import Testing
         #expect(second.projectId == first.projectId && second.rToken == first.rToken, "bootstrap happened once")
 
         // The credential is given to one node; the other reads it from the database.
-        let credential: [String: Any] = [
-            "team_id": APNsFixture.teamId, "key_id": APNsFixture.keyId, "private_key": fixture.credential.privateKey,
-            "topic": APNsFixture.topic,
-        ]
         let client = JSONHTTPClient()
-        let put = try await client.send(
-            "PUT", first.url("admin/projects/\(first.projectId)/credentials/apns"),
-            body: try JSONSerialization.data(withJSONObject: credential), headers: Self.admin(first))
-        try #require(put.status == 200, "\(put.text)")
+        try await fixture.configure(first)
         let listed = try await client.get(
             second.url("admin/projects/\(second.projectId)/credentials"), headers: Self.admin(second))
         #expect(listed.text.contains("apns"), "the other node lists it: \(listed.text)")
@@ -127,14 +120,7 @@ import Testing
         let second = try await ServerProcess.start(arguments: arguments)
         defer { Task { await second.stop() } }
         let client = JSONHTTPClient()
-        let credential: [String: Any] = [
-            "team_id": APNsFixture.teamId, "key_id": APNsFixture.keyId, "private_key": fixture.credential.privateKey,
-            "topic": APNsFixture.topic,
-        ]
-        let put = try await client.send(
-            "PUT", first.url("admin/projects/\(first.projectId)/credentials/apns"),
-            body: try JSONSerialization.data(withJSONObject: credential), headers: Self.admin(first))
-        try #require(put.status == 200, "\(put.text)")
+        try await fixture.configure(first)
         let devices = 9
         for number in 1...devices {
             let answer = try await client.post(

@@ -40,14 +40,7 @@ import Testing
         ])
         defer { Task { await server.stop() } }
         let client = JSONHTTPClient()
-        let credential: [String: Any] = [
-            "team_id": APNsFixture.teamId, "key_id": APNsFixture.keyId, "private_key": fixture.credential.privateKey,
-            "topic": APNsFixture.topic,
-        ]
-        let put = try await client.send(
-            "PUT", server.url("admin/projects/\(server.projectId)/credentials/apns"),
-            body: try JSONSerialization.data(withJSONObject: credential), headers: Self.admin(server))
-        try #require(put.status == 200, "\(put.text)")
+        try await fixture.configure(server)
         for number in 1...3 { try await Self.subscribe(server, APNsFixture.token(number), provider: "ios-apns") }
         try await fixture.peer.script(
             APNsFixture.token(3), [["status": 410, "reason": "Unregistered", "timestamp": 1_000]])

@@ -36,6 +36,28 @@ struct APNsFixture {
         return try APNsClient(credential: credential, origin: peer.origin, options: options, clock: clock)
     }
 
+    /// Gives a running `tern serve` this peer's credential (`PUT …/credentials/apns`) for its
+    /// bootstrap project.
+    func configure(_ server: ServerProcess) async throws {
+        let credential: [String: Any] = [
+            "team_id": Self.teamId, "key_id": Self.keyId, "private_key": self.credential.privateKey,
+            "topic": Self.topic,
+        ]
+        let put = try await JSONHTTPClient().send(
+            "PUT", server.url("admin/projects/\(server.projectId)/credentials/apns"),
+            body: try JSONSerialization.data(withJSONObject: credential),
+            headers: ["Authorization": "Bearer \(server.adminKey)", "Content-Type": "application/json"])
+        guard put.status == 200 else {
+            throw RefusedCredential(status: put.status, reason: put.text)
+        }
+    }
+
+    /// The server refused the peer's credential.
+    struct RefusedCredential: Error {
+        let status: Int
+        let reason: String
+    }
+
     /// A 64-hex-digit device token that differs by `number`.
     static func token(_ number: Int) -> String {
         let suffix = String(number, radix: 16)
