@@ -53,37 +53,7 @@ struct MessagePlan: Sendable, Equatable {
             throw .badRequest(
                 "time_to_live must be 0 to \(Self.maxTimeToLive) seconds (28 days), not \(ttl); 0 means now or never")
         }
-        if let rate = request.throttlePerMinute, !DeliveryPace.perMinute.contains(rate) {
-            throw .badRequest(
-                "throttle_per_minute must be 1 to \(DeliveryPace.perMinute.upperBound) deliveries a minute, not \(rate) "
-                    + "(leave it out to send as fast as the providers take them)")
-        }
-        if let local = request.localTimeOfDay {
-            _ = try LocalTimeOfDay(local)
-            guard request.throttlePerMinute == nil else {
-                throw .badRequest(
-                    "throttle_per_minute and local_time_of_day do not go together: a local time spreads the message "
-                        + "over the day already")
-            }
-            if let ttl = request.timeToLive, ttl < 86_400 {
-                throw .badRequest(
-                    "with local_time_of_day a device gets the message up to a day after its send time, and "
-                        + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
-            }
-        }
-        if let quiet = request.quietHours {
-            let hours = try QuietHours(quiet)
-            guard request.throttlePerMinute == nil, request.localTimeOfDay == nil else {
-                throw .badRequest(
-                    "quiet_hours does not go with throttle_per_minute or local_time_of_day: send a throttled message at "
-                        + "a time of day with send_at, or pick a local time outside the quiet hours")
-            }
-            if let ttl = request.timeToLive, Int64(ttl) * 1000 < hours.length {
-                throw .badRequest(
-                    "time_to_live counts from the send time and a device may wait out the quiet hours (\(hours.length / 1000) "
-                        + "seconds): give at least that, or leave it out")
-            }
-        }
+        try Self.checkTiming(request)
         if let collapseId = request.collapseId {
             guard !collapseId.isEmpty, collapseId.utf8.count <= APNsHeaderFields.maxCollapseIdBytes else {
                 throw .badRequest("collapse_id must be 1 to \(APNsHeaderFields.maxCollapseIdBytes) bytes (APNs' limit)")
@@ -170,6 +140,42 @@ struct MessagePlan: Sendable, Equatable {
             throw .badRequest("push_type must be alert or background, not \(text.prefix(32))")
         }
         return type
+    }
+
+    /// When the deliveries go: a throttle, a local time of day or quiet hours, one at a time, each
+    /// with a time to live long enough for the wait it may put on a device.
+    static func checkTiming(_ request: MessageRequest) throws(APIError) {
+        if let rate = request.throttlePerMinute, !DeliveryPace.perMinute.contains(rate) {
+            throw .badRequest(
+                "throttle_per_minute must be 1 to \(DeliveryPace.perMinute.upperBound) deliveries a minute, not \(rate) "
+                    + "(leave it out to send as fast as the providers take them)")
+        }
+        if let local = request.localTimeOfDay {
+            _ = try LocalTimeOfDay(local)
+            guard request.throttlePerMinute == nil else {
+                throw .badRequest(
+                    "throttle_per_minute and local_time_of_day do not go together: a local time spreads the message "
+                        + "over the day already")
+            }
+            if let ttl = request.timeToLive, ttl < 86_400 {
+                throw .badRequest(
+                    "with local_time_of_day a device gets the message up to a day after its send time, and "
+                        + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
+            }
+        }
+        if let quiet = request.quietHours {
+            let hours = try QuietHours(quiet)
+            guard request.throttlePerMinute == nil, request.localTimeOfDay == nil else {
+                throw .badRequest(
+                    "quiet_hours does not go with throttle_per_minute or local_time_of_day: send a throttled message at "
+                        + "a time of day with send_at, or pick a local time outside the quiet hours")
+            }
+            if let ttl = request.timeToLive, Int64(ttl) * 1000 < hours.length {
+                throw .badRequest(
+                    "time_to_live counts from the send time and a device may wait out the quiet hours (\(hours.length / 1000) "
+                        + "seconds): give at least that, or leave it out")
+            }
+        }
     }
 
     static func environment(_ text: String?) throws(APIError) -> APNsEnvironment {
