@@ -36,11 +36,16 @@ struct LocalTimeOfDay: Sendable, Equatable {
     /// When a device in `zone` (`+0300`, `-0530`; nil or unreadable: UTC) gets a message sent at
     /// `start` (ms since 1970).
     func due(from start: Int64, zone: String?) -> Int64 {
-        let local = start + Int64(Self.offsetMinutes(zone) ?? 0) * 60_000
-        let sinceMidnight = ((local % Self.day) + Self.day) % Self.day
-        let wait = ((Int64(minutes) * 60_000 - sinceMidnight) % Self.day + Self.day) % Self.day
-        return start + wait
+        start + Self.mod(Int64(minutes) * 60_000 - Self.sinceMidnight(start, zone: zone))
     }
+
+    /// The milliseconds since midnight a device in `zone` (nil or unreadable: UTC) has at `time`.
+    static func sinceMidnight(_ time: Int64, zone: String?) -> Int64 {
+        mod(time + Int64(offsetMinutes(zone) ?? 0) * 60_000)
+    }
+
+    /// `value` brought into one day, 0 up to ``day``.
+    static func mod(_ value: Int64) -> Int64 { (value % day + day) % day }
 
     /// The offset `±HHMM` names, in minutes east of UTC; nil when it is not one (UTC−12:00 to +14:00).
     static func offsetMinutes(_ zone: String?) -> Int? {
@@ -89,9 +94,8 @@ struct QuietHours: Sendable, Equatable {
 
     /// When a device in `zone` (`+0300`; nil or unreadable: UTC) gets a message sent at `start`.
     func due(from start: Int64, zone: String?) -> Int64 {
-        let local = start + Int64(LocalTimeOfDay.offsetMinutes(zone) ?? 0) * 60_000
-        let sinceMidnight = ((local % LocalTimeOfDay.day) + LocalTimeOfDay.day) % LocalTimeOfDay.day
-        let sinceFrom = (sinceMidnight - Int64(from.minutes) * 60_000 + LocalTimeOfDay.day) % LocalTimeOfDay.day
+        let sinceFrom = LocalTimeOfDay.mod(
+            LocalTimeOfDay.sinceMidnight(start, zone: zone) - Int64(from.minutes) * 60_000)
         return sinceFrom < length ? start + length - sinceFrom : start
     }
 }

@@ -24,13 +24,8 @@ enum SendCommand {
                 return
             }
             guard options.wait else { return }
-            if let local = options.message.localTimeOfDay {
-                say("each device gets it at \(local) on its own clock: stopping this watch leaves it sending")
-            }
-            if let rate = options.message.throttlePerMinute {
-                say(
-                    "throttled to \(rate) a minute: stopping this watch leaves it sending (tern messages cancel \(id) stops it)"
-                )
+            if let spread = Self.spread(options.message) {
+                say("\(spread): stopping this watch leaves it sending (tern messages cancel \(id) stops it)")
             }
             let progress = ProgressLine(interactive: isatty(STDOUT_FILENO) == 1)
             while true {
@@ -50,6 +45,16 @@ enum SendCommand {
                 say(Funnel.table(try JSONDecoder().decode(MessageStats.self, from: statsBody.1)))
             }
         }
+    }
+
+    /// How a message's deliveries are spread over time, in a few words; nil for one sent at once.
+    static func spread(_ message: MessageRequest) -> String? {
+        if let rate = message.throttlePerMinute { return "throttled to \(rate) a minute" }
+        if let local = message.localTimeOfDay { return "each device gets it at \(local) on its own clock" }
+        if let quiet = message.quietHours {
+            return "devices in their quiet hours (\(quiet.from)-\(quiet.to)) get it after"
+        }
+        return nil
     }
 
     /// Creates the message with an idempotency key, retrying a few times when the server cannot be

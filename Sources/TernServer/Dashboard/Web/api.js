@@ -17,6 +17,11 @@ export function sessionScope() {
   return scope;
 }
 
+/** The signed-in key's role (`read`, `send`, `full` or `server`); `server` before the session is known. */
+export function sessionRole() {
+  return (scope || {}).role || "server";
+}
+
 function keep(answer) {
   csrfToken = answer.csrf_token;
   scope = { keyId: answer.key_id, projectId: answer.project_id ?? null, role: answer.role || "server" };

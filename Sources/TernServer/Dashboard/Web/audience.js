@@ -1,7 +1,7 @@
 // Audience: find profiles and subscriptions by profile id, email, phone or push token; show their
 // fields, subscriptions (categories, tags, fields) and push events; mark a profile, or one of its
 // push subscriptions, as a test device; erase a profile (full and server keys).
-import { api, sessionScope } from "./api.js";
+import { api, sessionRole } from "./api.js";
 import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce, secondClick } from "./ui.js";
 
 export function render(main) {
@@ -110,7 +110,7 @@ async function profileCard(profile) {
     }
   });
   const fields = Object.entries(profile.fields || {}).sort(([a], [b]) => a.localeCompare(b));
-  const role = (sessionScope() || {}).role || "server";
+  const role = sessionRole();
   const erasing = role === "full" || role === "server" ? [eraseControl(profile, card)] : [];
   card.append(
     h("h2", { class: "break" }, "Profile ", h("span", { class: "profile-id", text: profile.id })),

@@ -1,6 +1,6 @@
 // Inbox: put a message in the inboxes of a person or of a topic's followers, read a person's inbox
 // and preferences, and see the project's topics and how long its inbox messages stay.
-import { api, sessionScope } from "./api.js";
+import { api, sessionRole } from "./api.js";
 import { h, clear, field, input, select, clearErrors, clearOnEdit, fieldError, showApiError, errorBox, time, table, number, announce } from "./ui.js";
 
 const maxExpiryDays = 3650;
@@ -13,7 +13,7 @@ export function render(main, [profileId] = []) {
     try {
       const projects = await api("GET", "/projects");
       const person = personPanel(profileId);
-      const role = (sessionScope() || {}).role || "server";
+      const role = sessionRole();
       clear(holder).append(role === "read" ? null : putForm(projects, person), person.node, projectPanel(projects, role, person));
       if (profileId) person.show(profileId);
     } catch (error) {

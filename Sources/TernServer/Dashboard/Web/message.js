@@ -2,7 +2,7 @@
 // (targeted → sent → delivered → opened, failures by reason, invalid tokens), refreshed every
 // few seconds while the page is visible, for up to five minutes after sending finished. While it
 // sends, a send key can stop it.
-import { api, sessionScope } from "./api.js";
+import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
 import { statusBadge, progress } from "./messages.js";
@@ -16,7 +16,7 @@ export function render(main, [id]) {
   const body = h("div", {}, h("p", { class: "muted", text: "Loading…" }));
   const updated = h("p", { class: "hint", "aria-live": "off" });
   // Outside the part each refresh redraws, so that a confirmation waiting for its click stays.
-  const role = (sessionScope() || {}).role || "server";
+  const role = sessionRole();
   const stopping = role === "read" ? null : stopControl(id, () => load());
   main.append(heading, ...(stopping ? [stopping.element] : []), body, updated);
   let doneAt = 0;
@@ -82,13 +82,12 @@ function stopControl(id, reload) {
 function timingNote(message) {
   const r = message.request;
   if (message.done || message.cancelled_at || r.test) return null;
+  const start = message.send_at || message.created_at;
   if (r.local_time_of_day) {
-    const start = message.send_at || message.created_at;
     return h("p", { class: "note", id: "timing-note", text: `Each device gets it at ${r.local_time_of_day} on its own clock: all by ${time(start + 86400000)}.` });
   }
   const perMinute = r.throttle_per_minute;
   if (!perMinute) return null;
-  const start = message.send_at || message.created_at;
   const last = start + Math.floor(Math.max(0, message.counts.total - 1) * 60000 / perMinute);
   const text = message.fan_out_done ? `Throttled to ${number(perMinute)} a minute: the last of ${number(message.counts.total)} deliveries goes about ${time(last)}.` : `Throttled to ${number(perMinute)} a minute.`;
   return h("p", { class: "note", id: "timing-note", text });

@@ -29,15 +29,10 @@ extension SQLTransaction {
             [ids.lowerBound, ids.upperBound, profileId])
     }
 
-    /// The same columns as ``goals(pixelId:limit:)``; the whole table is read.
+    /// The whole table is read.
     func goals(profileId: Int64) throws -> [GoalRecord] {
-        try database.query(
-            """
-            SELECT id, pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload, matching,
-                matching_type, utm, time, received_at
-            FROM goals WHERE profile_id = ? ORDER BY id
-            """, [profileId]
-        ).map(Self.goal)
+        try database.query("SELECT \(Self.goalColumns) FROM goals WHERE profile_id = ? ORDER BY id", [profileId])
+            .map(Self.goal)
     }
 
     func identityBindings(profileId: Int64) throws -> [ExportedBinding] {
@@ -82,14 +77,14 @@ extension SQLTransaction {
         // A token's invalid mark says something of the device only while a subscription holds it.
         let devices = Set(
             subscriptions.compactMap { subscription in
-                subscription.provider.map { DeviceKey(provider: $0.rawValue, token: subscription.token) }
+                subscription.provider.map { DeliveryTarget.Device(provider: $0, token: subscription.token) }
             })
         for device in devices {
             erasure.invalidTokens += try database.run(
                 """
                 DELETE FROM invalid_tokens WHERE provider = ? AND token = ?
                     AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE provider = ? AND token = ?)
-                """, [device.provider, device.token, device.provider, device.token])
+                """, [device.provider.rawValue, device.token, device.provider.rawValue, device.token])
         }
 
         erasure.fields = try database.run("DELETE FROM profile_fields WHERE profile_id = ?", [id])
@@ -110,10 +105,4 @@ extension SQLTransaction {
             [Profile.erasedPrefix + String(id), false, false, now, id])
         return erasure
     }
-}
-
-/// A device's address: what an invalid-token mark is kept by.
-private struct DeviceKey: Hashable {
-    var provider: String
-    var token: String
 }

@@ -19,15 +19,19 @@ extension SQLTransaction {
 
     func goals(pixelId: Int64, limit: Int) throws -> [GoalRecord] {
         try database.query(
-            """
-            SELECT id, pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload, matching,
-                matching_type, utm, time, received_at
-            FROM goals WHERE pixel_id = ? ORDER BY id DESC LIMIT ?
-            """, [pixelId, limit]
+            "SELECT \(Self.goalColumns) FROM goals WHERE pixel_id = ? ORDER BY id DESC LIMIT ?", [pixelId, limit]
         ).map(Self.goal)
     }
 
-    /// A goal read from its thirteen columns, in the order ``goals(pixelId:limit:)`` selects them.
+    /// The columns ``goal(_:)`` reads, in its order.
+    static var goalColumns: String {
+        """
+        id, pixel_id, profile_id, resource_id, client_id, event_name, send_message_id, payload, matching, \
+        matching_type, utm, time, received_at
+        """
+    }
+
+    /// A goal read from its thirteen columns (``goalColumns``).
     static func goal(_ row: Connection.Row) throws -> GoalRecord {
         GoalRecord(
             id: row.requiredInt(0), pixelId: row.requiredInt(1), profileId: row.int(2), resourceId: row.int(3),
