@@ -139,7 +139,7 @@ struct DeliveryBatchRunner: Sendable {
         let push = OutgoingPush(
             deliveryId: delivery.id, messageId: message.publicId, projectId: message.projectId,
             provider: provider, token: subscription.token,
-            payload: message.payload(deliveryId: delivery.id),
+            payload: message.payload(deliveryId: delivery.id, subscriptionId: delivery.subscriptionId),
             pushType: PushType(rawValue: message.pushType) ?? .alert, priority: message.priority,
             expiration: message.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) },
             collapseId: message.collapseId, topic: message.topic,

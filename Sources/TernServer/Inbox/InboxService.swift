@@ -208,19 +208,29 @@ struct InboxService: Sendable {
         }
     }
 
-    /// Copies a push to the inboxes of `profileIds` (once per profile, whatever the chunks): a message
-    /// with `inbox: true`; called in the fan-out's transaction. `profileIds` is read only for such a
-    /// message: a chunk passes a lazy view of its candidates, and mapping them into an array for
-    /// every message cost 1.5 % of a send's CPU.
+    /// Copies a push to the inboxes of the `recipients`' profiles (once per profile, whatever the
+    /// chunks): a message with `inbox: true`; called in the fan-out's transaction. `recipients` is
+    /// read only for such a message: a chunk passes a lazy view of its candidates, and mapping them
+    /// into an array for every message cost 1.5 % of a send's CPU. In an A/B test each person's copy
+    /// is the version of their first device the message reaches.
     static func copy(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest,
-        profileIds: some Collection<Int64>, now: Int64
+        recipients: some Collection<(profileId: Int64, subscriptionId: Int64)>, now: Int64
     ) throws {
-        guard request.inbox == true, !profileIds.isEmpty else { return }
+        guard request.inbox == true, !recipients.isEmpty else { return }
         let days = try tx.inboxExpiryDays(projectId: message.projectId) ?? InboxLimits.defaultExpiryDays
-        let data = String(decoding: try JSONCoders.encoder.encode(request.data ?? [:]), as: UTF8.self)
         var seen: Set<Int64> = []
-        for profileId in profileIds where seen.insert(profileId).inserted {
+        var versions: [Int: (request: MessageRequest, data: String)] = [:]
+        for (profileId, subscriptionId) in recipients where seen.insert(profileId).inserted {
+            let index = message.variant(subscriptionId: subscriptionId)
+            let version = index ?? -1
+            if versions[version] == nil {
+                let request = request.version(index)
+                versions[version] = (
+                    request, String(decoding: try JSONCoders.encoder.encode(request.data ?? [:]), as: UTF8.self)
+                )
+            }
+            guard let (request, data) = versions[version] else { continue }
             _ = try tx.insertInboxMessage(
                 NewInboxMessage(
                     profileId: profileId, sourceMessageId: message.id, title: request.title, body: request.body,

@@ -151,7 +151,10 @@ public struct FanOut: Sendable, Equatable {
         }
         try tx.addSkippedByPreference(messageId: message.id, count: skipped)
         try InboxService.copy(
-            tx, message: message, request: request, profileIds: admitted.lazy.map { $0.subscription.profileId },
+            tx, message: message, request: request,
+            recipients: admitted.lazy.map {
+                (profileId: $0.subscription.profileId, subscriptionId: $0.subscription.id)
+            },
             now: now)
         var written = Written()
         if let lease {

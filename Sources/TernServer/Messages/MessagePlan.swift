@@ -9,7 +9,10 @@ import TernProtocol
 /// plan.template.maxSize(publicIdLength: 18)   // ≤ 4096
 /// ```
 struct MessagePlan: Sendable, Equatable {
+    /// The payload's template; an A/B test's first version's.
     var template: PushPayloadBuilder.Template
+    /// An A/B test's versions; empty for one version.
+    var variants: [VariantPayload]
     var pushType: PushType
     var priority: Int?
     var timeToLive: Int?
@@ -26,14 +29,7 @@ struct MessagePlan: Sendable, Equatable {
         let pushType = try Self.pushType(request.pushType)
         let background = pushType == .background
         if background { try Self.checkBackground(request) }
-        if !background {
-            guard Self.present(request.title) || Self.present(request.body) else {
-                throw .badRequest("an alert push needs a title or a body (or send push_type background)")
-            }
-        }
-        try Self.text(request.title, "title", max: 1024)
-        try Self.text(request.subtitle, "subtitle", max: 1024)
-        try Self.text(request.body, "body", max: 4096)
+        try MessageVariants.check(request, background: background)
         try Self.text(request.sound, "sound", max: 256)
         try Self.text(request.threadId, "thread_id", max: 256)
         try Self.text(request.topic, "topic", max: 256)
@@ -44,7 +40,6 @@ struct MessagePlan: Sendable, Equatable {
                         + "the resource)")
             }
         }
-        try Self.iosCategory(request)
         if let badge = request.badge, !(0...999_999).contains(badge) {
             throw .badRequest("badge must be 0 to 999999, not \(badge) (0 removes the badge)")
         }
@@ -60,6 +55,52 @@ struct MessagePlan: Sendable, Equatable {
             }
         }
         let environment = try Self.environment(request.environment)
+        try MessageAudienceRules.check(request.audience)
+
+        if let variants = request.variants {
+            // Each version is checked and encoded as a message of its own; a refusal names it.
+            let split = MessageVariants.split(variants)
+            var payloads: [VariantPayload] = []
+            for (index, variant) in variants.enumerated() {
+                do throws(APIError) {
+                    let template = try Self.template(
+                        request.applying(variant), background: background,
+                        pushIdLength: publicId.utf8.count + MessageVariants.pushIdPart(index).utf8.count)
+                    payloads.append(
+                        VariantPayload(percent: split.percents[index], prefix: template.prefix, suffix: template.suffix)
+                    )
+                } catch {
+                    throw .badRequest("variants[\(index)] (\(MessageVariants.letters[index])): \(error.reason)")
+                }
+            }
+            self.variants = payloads
+            self.template = PushPayloadBuilder.Template(prefix: payloads[0].prefix, suffix: payloads[0].suffix)
+        } else {
+            self.variants = []
+            self.template = try Self.template(request, background: background, pushIdLength: publicId.utf8.count)
+        }
+        self.pushType = pushType
+        self.timeToLive = request.timeToLive
+        self.collapseId = request.collapseId
+        self.topic = request.topic
+        self.environment = environment
+    }
+
+    /// What a device sees of `request` (the fields a version may replace), checked, and its
+    /// payload's template, whose largest payload (with a push id of `pushIdLength` before the
+    /// delivery's id) fits APNs' limit.
+    static func template(_ request: MessageRequest, background: Bool, pushIdLength: Int) throws(APIError)
+        -> PushPayloadBuilder.Template
+    {
+        if !background {
+            guard Self.present(request.title) || Self.present(request.body) else {
+                throw .badRequest("an alert push needs a title or a body (or send push_type background)")
+            }
+        }
+        try Self.text(request.title, "title", max: 1024)
+        try Self.text(request.subtitle, "subtitle", max: 1024)
+        try Self.text(request.body, "body", max: 4096)
+        try Self.iosCategory(request)
         let mediaURL = try request.mediaURL.map { text throws(APIError) in try MessageURLs.media(text) }
         let clickURL = try request.clickURL.map { text throws(APIError) in try MessageURLs.link(text, "click_url") }
         let buttons = try MessageButtons.check(request.buttons ?? [])
@@ -69,7 +110,6 @@ struct MessagePlan: Sendable, Equatable {
         }
         // A push kept in the inbox says so, so the app syncs its inbox when it arrives.
         if request.inbox == true { data[InboxPush.payloadKey] = .bool(true) }
-        try MessageAudienceRules.check(request.audience)
 
         let track = TernPushPayload.Tracking(
             delivery: request.trackDelivery ?? !background, open: request.trackOpen ?? !background)
@@ -86,18 +126,13 @@ struct MessagePlan: Sendable, Equatable {
         } catch {
             throw .badRequest("the payload cannot be encoded as JSON: \(error)")
         }
-        let size = template.maxSize(publicIdLength: publicId.utf8.count)
+        let size = template.maxSize(publicIdLength: pushIdLength)
         guard size <= APNsHeaderFields.maxPayloadBytes else {
             throw .badRequest(
                 "the payload would be \(size) bytes, over APNs' limit of \(APNsHeaderFields.maxPayloadBytes): shorten "
                     + "the body, title or custom data")
         }
-        self.template = template
-        self.pushType = pushType
-        self.timeToLive = request.timeToLive
-        self.collapseId = request.collapseId
-        self.topic = request.topic
-        self.environment = environment
+        return template
     }
 
     /// When the provider should stop trying, in ms since 1970; 0 means now or never.

@@ -82,6 +82,10 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// True: the message goes to each person of its audience even when they reached the project's
     /// frequency cap (a receipt, a password reset); it still counts toward the cap.
     public var ignoreFrequencyCap: Bool?
+    /// An A/B test: 2 to 10 versions (``Variant``), each a share of the audience with its own
+    /// title, body, media, link, buttons or data; each device gets one, and the stats count
+    /// deliveries and opens by version. Alert pushes only.
+    public var variants: [Variant]?
     var audience: MessageAudience
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
@@ -131,7 +135,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case title, subtitle, body, buttons, category, badge, sound, data, priority, topic, environment, audience, inbox
-        case test
+        case test, variants
         case iosCategory = "ios_category"
         case projectId = "project_id"
         case mediaURL = "media_url"

@@ -111,7 +111,7 @@ public struct MessageService: Sendable {
                 payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
                 expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
                 topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
-                total: 0, createdAt: now, sendAt: planned.sendAt))
+                total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants))
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
         let stored = try tx.message(id: message.id) ?? message
@@ -167,7 +167,25 @@ public struct MessageService: Sendable {
             stats.deliveriesRemovedAt = history?.removedAt
             stats.cancelledAt = message.cancelledAt
             stats.skippedByFrequencyCap = try tx.skippedByFrequencyCap(messageId: message.id)
+            stats.variants = try Self.variantStats(tx, message, history: history)
             return stats
+        }
+    }
+
+    /// An A/B test's figures per version: counted from its rows, or the ones kept once they went
+    /// (a version's deliveries when the removal began, its reports once they were counted).
+    static func variantStats(_ tx: any StoreTransaction, _ message: StoredMessage, history: MessageHistory?) throws
+        -> [VariantStats]?
+    {
+        guard !message.variants.isEmpty else { return nil }
+        let live = try tx.variantFigures(message)
+        return message.variants.indices.map { index in
+            let kept = history?.variants?.indices.contains(index) == true ? history?.variants?[index] : nil
+            let figures = live.indices.contains(index) ? live[index] : VariantFigures(targeted: 0)
+            return VariantStats(
+                variant: MessageVariants.letters[index], percent: message.variants[index].percent,
+                targeted: kept?.targeted ?? figures.targeted, delivered: kept?.delivered ?? figures.delivered ?? 0,
+                opened: kept?.opened ?? figures.opened ?? 0)
         }
     }
 

@@ -103,6 +103,8 @@ public struct MessageStats: Codable, Sendable, Equatable {
     /// When an operator cancelled the message (ms since 1970); nil unless it was. Its deliveries not
     /// sent by then count as failed, with the reason that says so.
     public var cancelledAt: Int64?
+    /// An A/B test's figures per version, in the request's order; nil for a message of one version.
+    public var variants: [VariantStats]?
 
     init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
@@ -143,6 +145,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(done, forKey: .done)
         try container.encodeIfPresent(deliveriesRemovedAt, forKey: .deliveriesRemovedAt)
         try container.encodeIfPresent(cancelledAt, forKey: .cancelledAt)
+        try container.encodeIfPresent(variants, forKey: .variants)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -160,6 +163,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         deliveriesRemovedAt = try container.decodeIfPresent(Int64.self, forKey: .deliveriesRemovedAt)
         cancelledAt = try container.decodeIfPresent(Int64.self, forKey: .cancelledAt)
         skippedByFrequencyCap = try container.decodeIfPresent(Int64.self, forKey: .skippedByFrequencyCap) ?? 0
+        variants = try container.decodeIfPresent([VariantStats].self, forKey: .variants)
     }
 
     /// Where each status's count goes.
@@ -176,5 +180,20 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case skippedByFrequencyCap = "skipped_by_frequency_cap"
         case deliveriesRemovedAt = "deliveries_removed_at"
         case cancelledAt = "cancelled_at"
+        case variants
     }
+}
+
+/// One version of an A/B test in its message's stats: its share, its devices, their reports.
+public struct VariantStats: Codable, Sendable, Equatable {
+    /// Its letter, `a` for the first version; its pushes' ids carry it (`m_3fa2.b.17`).
+    public var variant: String
+    /// Its share of the audience.
+    public var percent: Int
+    /// Its devices (one delivery each).
+    public var targeted: Int64
+    /// Its devices whose extension reported the push.
+    public var delivered: Int64
+    /// Its devices that opened it.
+    public var opened: Int64
 }

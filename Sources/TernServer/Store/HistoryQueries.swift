@@ -13,6 +13,9 @@ public struct MessageHistory: Sendable, Equatable {
     public var removedAt: Int64
     /// When the message's last row per device went (ms since 1970); nil while they are going.
     public var finishedAt: Int64?
+    /// An A/B test's figures per version: the deliveries counted when the removal began, the
+    /// reports with ``delivered``; nil for a message of one version.
+    public var variants: [VariantFigures]? = nil
 }
 
 /// One step of removing a message's rows per device (``HistoryQueries/removeHistory(messageId:limit:now:)``).

@@ -40,6 +40,12 @@ enum Funnel {
         if stats.skippedByFrequencyCap > 0 { lines.append(row("skipped, cap", stats.skippedByFrequencyCap)) }
         let pending = stats.queued + stats.sending
         if pending > 0 { lines.append(row("still queued", pending)) }
+        for variant in stats.variants ?? [] {
+            lines.append(
+                "  version \(variant.variant) (\(variant.percent)%)".padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + "  targeted \(variant.targeted)  delivered \(variant.delivered)  opened \(variant.opened)"
+                    + share(variant.opened, variant.delivered, "delivered"))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -61,6 +61,10 @@ struct SendOptions {
                         "the APNs gateway for tokens whose SDK did not say its own (default production)"),
                     OptionSpec("project", "ID", "the project whose credentials send it"),
                     OptionSpec("inbox", "also put it in the inbox of each person it reaches"),
+                    OptionSpec(
+                        "variant", "JSON", repeatable: true,
+                        "an A/B test's version, 2 to 10: '{\"title\": \"B\", \"percent\": 30}' (its fields replace the message's)"
+                    ),
                 ]
             ),
             (
@@ -172,7 +176,30 @@ struct SendOptions {
             custom[key] = jsonValue(value)
         }
         if !custom.isEmpty { message.data = custom }
+        let variants = try arguments.all("variant").map(variant)
+        if !variants.isEmpty { message.variants = variants }
         return message
+    }
+
+    /// `--variant`: a version as the API's JSON.
+    static func variant(_ text: String) throws(CommandError) -> MessageRequest.Variant {
+        let keys = MessageRequest.Variant.CodingKeys.allCases.map(\.rawValue)
+        do {
+            // A misspelt field would otherwise be left out without a word.
+            if case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+                let unknown = object.keys.sorted().first(where: { !keys.contains($0) })
+            {
+                throw CommandError(
+                    "--variant has \(unknown), which is not a field of a version: \(keys.joined(separator: ", "))")
+            }
+            return try JSONDecoder().decode(MessageRequest.Variant.self, from: Data(text.utf8))
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError(
+                "--variant must be a JSON object of percent, title, subtitle, body, media_url, click_url, buttons or "
+                    + "data, like '{\"title\": \"B\", \"percent\": 30}', not \(text)")
+        }
     }
 
     static func audience(_ arguments: Arguments) throws(CommandError) -> MessageAudience {

@@ -126,9 +126,6 @@ import Testing
         #expect(quietStatus == 0, "\(quiet)")
         let (_, shownQuiet, _) = try await Self.tern(["messages", "show", night], server: server)
         #expect(shownQuiet.contains("\"from\" : \"22:00\""), "\(shownQuiet)")
-        let (badQuietStatus, _, badQuiet) = try await Self.tern(
-            ["send", "--title", "Night", "--resource", resource, "--quiet-hours", "22:00"], server: server)
-        #expect(badQuietStatus == 2 && badQuiet.contains("like 22:00-08:00"), "\(badQuiet)")
         let (newestStatus, newest, _) = try await Self.tern(["messages", "list", "--limit", "3"], server: server)
         #expect(
             newestStatus == 0 && newest.contains("\"id\" : \"\(morning)\"") && newest.contains(throttled)
@@ -137,6 +134,26 @@ import Testing
             ["messages", "list", "--before", throttled, "--limit", "200"], server: server)
         #expect(olderStatus == 0 && !older.contains(throttled) && older.contains(scheduled), "\(older)")
         #expect(shownLocal.contains("\"local_time_of_day\" : \"09:00\""), "\(shownLocal)")
+        // An A/B test: each --variant a version; a misspelt field is named before anything is sent.
+        let (abStatus, ab, _) = try await Self.tern(
+            [
+                "send", "--title", "Sale", "--resource", resource, "--variant", #"{"percent": 30}"#, "--variant",
+                #"{"percent": 70, "title": "Last day"}"#, "--no-wait",
+            ], server: server)
+        let tested = try #require(ab.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(abStatus == 0, "\(ab)")
+        let (_, shownTest, _) = try await Self.tern(["messages", "show", tested], server: server)
+        #expect(
+            shownTest.contains("\"title\" : \"Last day\"") && shownTest.contains("\"percent\" : 70"), "\(shownTest)")
+        let (typoStatus, _, typo) = try await Self.tern(
+            ["send", "--title", "Sale", "--resource", resource, "--variant", #"{"titel": "B"}"#], server: server)
+        #expect(typoStatus == 2 && typo.contains("titel, which is not a field of a version"), "\(typo)")
+        let (oneStatus, _, one) = try await Self.tern(
+            ["send", "--title", "Sale", "--resource", resource, "--variant", #"{"title": "B"}"#], server: server)
+        #expect(oneStatus == 1 && one.contains("variants must list 2 to 10 versions, not 1"), "\(one)")
+        let (badQuietStatus, _, badQuiet) = try await Self.tern(
+            ["send", "--title", "Night", "--resource", resource, "--quiet-hours", "22:00"], server: server)
+        #expect(badQuietStatus == 2 && badQuiet.contains("like 22:00-08:00"), "\(badQuiet)")
 
         // The project's frequency cap: set, refused out of range, removed.
         let (capStatus, capped, _) = try await Self.tern(

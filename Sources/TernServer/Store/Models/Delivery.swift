@@ -27,6 +27,7 @@ public struct StoredMessage: Sendable, Equatable {
     /// The audience as accepted (canonical JSON).
     var audience: String
     /// The payload up to the push id, and after it: `prefix + push id + suffix` is the APNs JSON.
+    /// For an A/B test, the first version's.
     var payloadPrefix: Data
     var payloadSuffix: Data
     var pushType: String
@@ -48,17 +49,34 @@ public struct StoredMessage: Sendable, Equatable {
     /// When it is to be sent (ms since 1970); nil for a message sent when it was made. Its fan-out
     /// waits until then.
     var sendAt: Int64? = nil
+    /// An A/B test's versions, each with its payload; empty for a message of one version.
+    var variants: [VariantPayload] = []
 
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }
 
-    /// The id a device reports for one delivery: unique per device, so each delivery and open counts once.
-    func pushId(deliveryId: Int64) -> String { "\(publicId).\(deliveryId)" }
+    /// The id a device reports for one delivery: unique per device, so each delivery and open counts
+    /// once; an A/B test's names the version too (`m_3fa2.b.17`), so its reports count by version.
+    func pushId(deliveryId: Int64, variant: Int? = nil) -> String {
+        "\(publicId)\(MessageVariants.pushIdPart(variant)).\(deliveryId)"
+    }
 
-    /// The payload of one delivery.
-    func payload(deliveryId: Int64) -> Data {
-        PushPayloadBuilder.Template(prefix: payloadPrefix, suffix: payloadSuffix)
-            .payload(pushId: pushId(deliveryId: deliveryId))
+    /// The version the device of `subscriptionId` gets; nil for a message of one version.
+    func variant(subscriptionId: Int64) -> Int? {
+        guard !variants.isEmpty else { return nil }
+        return MessageVariants.Split(percents: variants.map(\.percent))
+            .index(subscriptionId: subscriptionId, messageId: id)
+    }
+
+    /// The payload of one delivery: its version's, for an A/B test.
+    func payload(deliveryId: Int64, subscriptionId: Int64) -> Data {
+        guard let variant = variant(subscriptionId: subscriptionId) else {
+            return PushPayloadBuilder.Template(prefix: payloadPrefix, suffix: payloadSuffix)
+                .payload(pushId: pushId(deliveryId: deliveryId))
+        }
+        let version = variants[variant]
+        return PushPayloadBuilder.Template(prefix: version.prefix, suffix: version.suffix)
+            .payload(pushId: pushId(deliveryId: deliveryId, variant: variant))
     }
 }
 

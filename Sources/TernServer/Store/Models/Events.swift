@@ -63,11 +63,18 @@ public struct PushRecipient: Sendable, Equatable {
     var resourceId: Int64
     var profileId: Int64
 
-    /// Splits a push id into the message's public id and the delivery's id.
+    /// Splits a push id into the message's public id and the delivery's id; an A/B test's version
+    /// between them (`m_3fa2.b.17`) is left out, as the delivery names its device already.
     static func parse(_ pushId: String) -> (publicId: String, deliveryId: Int64)? {
         guard let dot = pushId.lastIndex(of: "."), let deliveryId = Int64(pushId[pushId.index(after: dot)...]),
             deliveryId > 0
         else { return nil }
-        return (String(pushId[..<dot]), deliveryId)
+        var publicId = pushId[..<dot]
+        if let versionDot = publicId.lastIndex(of: "."),
+            MessageVariants.letters.contains(String(publicId[publicId.index(after: versionDot)...]))
+        {
+            publicId = publicId[..<versionDot]
+        }
+        return (String(publicId), deliveryId)
     }
 }

@@ -9,7 +9,7 @@ enum PostgresMigrations {
         inboxAndPreferences, apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts,
         segmentRows, messageCounts, audienceCountShards, writeIndexes, deliveryPages, deliveryQueue,
         resourceFanOut, sharedParents, sentRuns, deliveryDevices, tokenMarkRechecks, deliveryKeys,
-        messageHistory, identityProfiles, messageCancels, messageSchedules, frequencyCaps,
+        messageHistory, identityProfiles, messageCancels, messageSchedules, frequencyCaps, messageVariants,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

@@ -25,11 +25,17 @@ extension SQLTransaction {
         let kept = try messageHistory(messageId: messageId)
         if let kept, kept.finishedAt != nil { return .finished }
         if kept == nil {
+            // An A/B test's deliveries per version are counted now, while they are all there.
+            let variants = try message(id: messageId).map(variantFigures) ?? []
             try database.run(
                 """
-                INSERT INTO message_history (message_id, failed_by_reason, removed_at) VALUES (?, ?, ?)
+                INSERT INTO message_history (message_id, failed_by_reason, removed_at, variants) VALUES (?, ?, ?, ?)
                 ON CONFLICT (message_id) DO NOTHING
-                """, [messageId, try Self.json(try failureReasons(messageId: messageId)), now])
+                """,
+                [
+                    messageId, try Self.json(try failureReasons(messageId: messageId)), now,
+                    variants.isEmpty ? nil : try Self.json(variants.map { VariantFigures(targeted: $0.targeted) }),
+                ])
         }
         let ids = try database.query(
             "SELECT id FROM deliveries WHERE message_id = ? ORDER BY id LIMIT ?", [messageId, limit]
@@ -46,9 +52,21 @@ extension SQLTransaction {
         let prefix = message.publicId + "."
         if kept?.delivered == nil {
             let reports = try pushEventCounts(messageIdPrefix: prefix)
+            var variants = try messageHistory(messageId: messageId)?.variants
+            if var kept = variants {
+                // The reports by version, beside each version's deliveries counted at the start.
+                for (index, live) in try variantFigures(message).enumerated() where kept.indices.contains(index) {
+                    kept[index].delivered = live.delivered
+                    kept[index].opened = live.opened
+                }
+                variants = kept
+            }
             try database.run(
-                "UPDATE message_history SET delivered = ?, opened = ? WHERE message_id = ? AND delivered IS NULL",
-                [reports[.delivery] ?? 0, reports[.open] ?? 0, messageId])
+                """
+                UPDATE message_history SET delivered = ?, opened = ?, variants = ?
+                WHERE message_id = ? AND delivered IS NULL
+                """,
+                [reports[.delivery] ?? 0, reports[.open] ?? 0, try variants.map(Self.json), messageId])
         }
         try database.run("DELETE FROM delivery_sent_runs WHERE message_id = ?", [messageId])
         try database.run("DELETE FROM delivery_leases WHERE message_id = ?", [messageId])
@@ -66,12 +84,16 @@ extension SQLTransaction {
 
     func messageHistory(messageId: Int64) throws -> MessageHistory? {
         try database.queryFirst(
-            "SELECT failed_by_reason, delivered, opened, removed_at, finished_at FROM message_history WHERE message_id = ?",
+            """
+            SELECT failed_by_reason, delivered, opened, removed_at, finished_at, variants FROM message_history
+            WHERE message_id = ?
+            """,
             [messageId]
         ).map { row in
             MessageHistory(
                 failedByReason: try Self.decode([String: Int64].self, row.string(0)) ?? [:], delivered: row.int(1),
-                opened: row.int(2), removedAt: row.requiredInt(3), finishedAt: row.int(4))
+                opened: row.int(2), removedAt: row.requiredInt(3), finishedAt: row.int(4),
+                variants: try Self.decode([VariantFigures].self, row.string(5)))
         }
     }
 }

@@ -7,7 +7,7 @@ extension SQLTransaction {
         """
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
-        cancelled_at, send_at
+        cancelled_at, send_at, variant_payloads
         """
     }
 
@@ -16,13 +16,13 @@ extension SQLTransaction {
             """
             INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
-                fan_out_done, total, created_at, send_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fan_out_done, total, created_at, send_at, variant_payloads)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
-                m.fanOutDone, m.total, m.createdAt, m.sendAt,
+                m.fanOutDone, m.total, m.createdAt, m.sendAt, try VariantPayload.encode(m.variants),
             ])
         var stored = m
         stored.id = id
@@ -85,14 +85,35 @@ extension SQLTransaction {
         return counts
     }
 
+    func variantFigures(_ message: StoredMessage) throws -> [VariantFigures] {
+        guard !message.variants.isEmpty else { return [] }
+        let split = MessageVariants.Split(percents: message.variants.map(\.percent))
+        var figures = Array(repeating: VariantFigures(targeted: 0), count: message.variants.count)
+        for row in try database.query(
+            """
+            SELECT \(MessageVariants.bucketSQL) AS bucket, COUNT(*) FROM deliveries WHERE message_id = ?
+            GROUP BY bucket
+            """, [MessageVariants.offset(messageId: message.id), message.id])
+        {
+            figures[split.index(bucket: Int(row.requiredInt(0)))].targeted += row.requiredInt(1)
+        }
+        for index in figures.indices {
+            let reports = try pushEventCounts(
+                messageIdPrefix: message.publicId + MessageVariants.pushIdPart(index) + ".")
+            figures[index].delivered = reports[.delivery] ?? 0
+            figures[index].opened = reports[.open] ?? 0
+        }
+        return figures
+    }
+
     /// The bounds of the strings that start with `prefix` (an ASCII one), as a range of an index:
     /// at least `prefix`, below it with its last character's successor.
     static func range(startingWith prefix: String) -> [any SQLiteBindable] {
         [prefix, String(prefix.dropLast()) + String(UnicodeScalar(UInt8(prefix.utf8.last ?? 0) &+ 1))]
     }
 
-    static func message(_ row: Connection.Row) -> StoredMessage {
-        StoredMessage(
+    static func message(_ row: Connection.Row) throws -> StoredMessage {
+        var message = StoredMessage(
             id: row.requiredInt(0), publicId: row.requiredString(1), projectId: row.requiredInt(2),
             resourceId: row.int(3), content: row.requiredString(4), audience: row.requiredString(5),
             payloadPrefix: row.data(6) ?? Data(), payloadSuffix: row.data(7) ?? Data(),
@@ -100,5 +121,7 @@ extension SQLTransaction {
             collapseId: row.string(11), topic: row.string(12), environment: row.requiredString(13),
             fanOutCursor: row.requiredInt(14), fanOutDone: row.bool(15) ?? false, total: row.requiredInt(16),
             createdAt: row.requiredInt(17), cancelledAt: row.int(18), sendAt: row.int(19))
+        message.variants = try VariantPayload.decode(row.data(20), messageId: message.publicId)
+        return message
     }
 }

@@ -1,0 +1,202 @@
+import Foundation
+import TernProtocol
+
+extension MessageRequest {
+    /// One version of an A/B-tested message: the fields it sets replace the message's own, the rest
+    /// are the message's. Each device of the audience gets one version, chosen by its subscription
+    /// (``MessageVariants/index(subscriptionId:messageId:)``), so the split holds across chunks,
+    /// nodes and restarts without any state.
+    public struct Variant: Codable, Sendable, Equatable {
+        /// This version's share of the audience, 1 to 99; give it for every version or for none
+        /// (then they split evenly).
+        public var percent: Int?
+        /// Replaces the message's title.
+        public var title: String?
+        /// Replaces the message's subtitle.
+        public var subtitle: String?
+        /// Replaces the message's body.
+        public var body: String?
+        /// Replaces the message's media.
+        public var mediaURL: String?
+        /// Replaces the message's click URL.
+        public var clickURL: String?
+        /// Replaces the message's buttons.
+        public var buttons: [Button]?
+        /// Replaces the message's custom data.
+        public var data: [String: JSONValue]?
+
+        /// A version with the message's own content, to replace field by field.
+        ///
+        /// - Parameter percent: Its share of the audience; nil for an even split.
+        public init(percent: Int? = nil, title: String? = nil, body: String? = nil) {
+            self.percent = percent
+            self.title = title
+            self.body = body
+        }
+
+        /// The fields a version has, as the API names them.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case percent, title, subtitle, body, buttons, data
+            case mediaURL = "media_url"
+            case clickURL = "click_url"
+        }
+    }
+
+    /// The request as the devices of `variant` get it: its fields in place of the message's.
+    func applying(_ variant: Variant) -> MessageRequest {
+        var request = self
+        request.variants = nil
+        if let title = variant.title { request.title = title }
+        if let subtitle = variant.subtitle { request.subtitle = subtitle }
+        if let body = variant.body { request.body = body }
+        if let mediaURL = variant.mediaURL { request.mediaURL = mediaURL }
+        if let clickURL = variant.clickURL { request.clickURL = clickURL }
+        if let buttons = variant.buttons { request.buttons = buttons }
+        if let data = variant.data { request.data = data }
+        return request
+    }
+
+    /// The request the devices of version `index` get (``StoredMessage/variant(subscriptionId:)``);
+    /// the message's own for nil.
+    func version(_ index: Int?) -> MessageRequest {
+        guard let index, let variants, variants.indices.contains(index) else { return self }
+        return applying(variants[index])
+    }
+}
+
+/// An A/B test's versions: how the audience splits among them, and which one a device gets.
+///
+/// A device's version comes from its subscription's id and the message's through a multiplicative
+/// hash into one of 100 buckets; each version owns a run of buckets as wide as its percent. The
+/// same arithmetic runs in SQL for the stats (``bucketSQL``), so the counts per version are read
+/// from the deliveries without a column of their own.
+enum MessageVariants {
+    /// How many versions a message may have.
+    static let allowed = 2...10
+    /// The letter of each version, in the push ids (`m_3fa2.b.17`) and the stats.
+    static let letters = Array("abcdefghij").map(String.init)
+
+    /// The versions' shares as runs of the 100 buckets.
+    struct Split: Sendable, Equatable {
+        /// Each version's share, in percent; they sum to 100.
+        var percents: [Int]
+
+        /// The version of a bucket (0 to 99).
+        func index(bucket: Int) -> Int {
+            var upper = 0
+            for (index, percent) in percents.enumerated() {
+                upper += percent
+                if bucket < upper { return index }
+            }
+            return percents.count - 1
+        }
+
+        /// The version of the device of subscription `subscriptionId`.
+        func index(subscriptionId: Int64, messageId: Int64) -> Int {
+            index(bucket: MessageVariants.bucket(subscriptionId: subscriptionId, messageId: messageId))
+        }
+    }
+
+    /// The shares of `variants`: as given, or even (the first ones a percent more when 100 does not
+    /// divide).
+    static func split(_ variants: [MessageRequest.Variant]) -> Split {
+        let given = variants.compactMap(\.percent)
+        if given.count == variants.count { return Split(percents: given) }
+        let count = max(variants.count, 1)
+        return Split(percents: (0..<count).map { 100 / count + ($0 < 100 % count ? 1 : 0) })
+    }
+
+    static let modulus: Int64 = 1 << 31
+    /// About 2³¹ divided by the golden ratio, odd: consecutive keys land far apart (Knuth's
+    /// multiplicative hashing), so an audience of every n-th subscription still splits evenly.
+    static let multiplier: Int64 = 1_327_217_885
+    /// Moves each message's buckets, so that a device is not in the same version of every test.
+    static let messageStride: Int64 = 40_503
+
+    /// The message's part of a device's key, computed here for SQL too.
+    static func offset(messageId: Int64) -> Int64 { (messageId % modulus) * messageStride % modulus }
+
+    /// A device's bucket, 0 to 99. Every product stays under 2⁶², so SQL's 64-bit integers compute
+    /// the same.
+    static func bucket(subscriptionId: Int64, messageId: Int64) -> Int {
+        let key = (subscriptionId % modulus + offset(messageId: messageId)) % modulus
+        return Int(key * multiplier % modulus * 100 / modulus)
+    }
+
+    /// ``bucket(subscriptionId:messageId:)`` in SQL (SQLite's and PostgreSQL's integer arithmetic),
+    /// of the column `subscription_id`; binds the message's ``offset(messageId:)``.
+    static var bucketSQL: String {
+        "((((subscription_id % \(modulus)) + ?) % \(modulus)) * \(multiplier) % \(modulus) * 100 / \(modulus))"
+    }
+
+    /// The push id's part that names the version: `.b` (nothing without versions).
+    static func pushIdPart(_ index: Int?) -> String { index.map { "." + letters[$0] } ?? "" }
+
+    /// Checks the versions of an alert push: 2 to 10, every share or none given, and shares that
+    /// sum to 100. Each version's content is checked by ``MessagePlan`` as a message of its own.
+    static func check(_ request: MessageRequest, background: Bool) throws(APIError) {
+        guard let variants = request.variants else { return }
+        guard allowed.contains(variants.count) else {
+            throw .badRequest(
+                "variants must list \(allowed.lowerBound) to \(allowed.upperBound) versions, not \(variants.count) "
+                    + "(leave it out to send one version)")
+        }
+        guard !background else {
+            throw .badRequest(
+                "variants are for alert pushes: a background push shows nothing to compare and reports no opens")
+        }
+        let given = variants.compactMap(\.percent)
+        guard given.isEmpty || given.count == variants.count else {
+            throw .badRequest("give percent for every variant or for none (then they split evenly)")
+        }
+        for (index, percent) in given.enumerated() where !(1...99).contains(percent) {
+            throw .badRequest("variants[\(index)].percent must be 1 to 99, not \(percent)")
+        }
+        let sum = given.reduce(0, +)
+        guard given.isEmpty || sum == 100 else {
+            throw .badRequest("the variants' percents must add up to 100, not \(sum)")
+        }
+    }
+}
+
+/// A version's payload as the outbox keeps it.
+struct VariantPayload: Codable, Sendable, Equatable {
+    /// The version's share of the audience.
+    var percent: Int
+    /// The payload up to the push id, and after it (``PushPayloadBuilder/Template``).
+    var prefix: Data
+    var suffix: Data
+
+    /// The versions of a stored message, from their column; empty for none.
+    static func decode(_ data: Data?, messageId: String) throws -> [VariantPayload] {
+        guard let data, !data.isEmpty else { return [] }
+        do {
+            return try JSONCoders.decoder.decode([VariantPayload].self, from: data)
+        } catch {
+            throw StoreError.backend("message \(messageId) has unreadable variants: \(error)")
+        }
+    }
+
+    /// The column's value for `variants`; nil for none.
+    static func encode(_ variants: [VariantPayload]) throws -> Data? {
+        variants.isEmpty ? nil : try JSONCoders.encoder.encode(variants)
+    }
+}
+
+/// One version's figures in an A/B test's stats, as kept once the message's rows per device go
+/// (``MessageHistory/variants``).
+public struct VariantFigures: Codable, Sendable, Equatable {
+    /// Its devices (one delivery each).
+    public var targeted: Int64
+    /// Its devices whose extension reported the push; nil until counted.
+    public var delivered: Int64?
+    /// Its devices that opened it; nil until counted.
+    public var opened: Int64?
+
+    /// Figures of `targeted` devices, their reports not counted yet.
+    public init(targeted: Int64, delivered: Int64? = nil, opened: Int64? = nil) {
+        self.targeted = targeted
+        self.delivered = delivered
+        self.opened = opened
+    }
+}

@@ -1,0 +1,7 @@
+extension PostgresMigrations {
+    /// ``SQLiteMigrations/messageVariants``.
+    static let messageVariants = """
+        ALTER TABLE messages ADD COLUMN variant_payloads BYTEA;
+        ALTER TABLE message_history ADD COLUMN variants TEXT;
+        """
+}

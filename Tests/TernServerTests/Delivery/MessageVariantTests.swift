@@ -1,0 +1,179 @@
+import Foundation
+import TernProtocol
+import TernTestSupport
+import Testing
+
+@testable import TernServer
+
+/// `variants`: an A/B test's versions. Each device gets the version its subscription falls in, with
+/// that version's payload and a push id that names it; the stats count deliveries (by the same
+/// arithmetic in SQL) and reports by version, and keep them once the rows per device go; each
+/// person's inbox copy is their version; a bad split or a bad version is refused by name.
+@Suite struct MessageVariantTests {
+    /// How many of `ids` fall in each version of `percents`.
+    static func shares(_ percents: [Int], ids: some Sequence<Int64>, messageId: Int64) -> [Int] {
+        let split = MessageVariants.Split(percents: percents)
+        var counts = Array(repeating: 0, count: percents.count)
+        for id in ids { counts[split.index(subscriptionId: id, messageId: messageId)] += 1 }
+        return counts
+    }
+
+    @Test func theAudienceSplitsAsThePercentsSay() {
+        #expect(MessageVariants.split([.init(), .init(), .init()]).percents == [34, 33, 33])
+        #expect(MessageVariants.split([.init(percent: 10), .init(percent: 90)]).percents == [10, 90])
+        for (percents, ids) in [
+            ([50, 50], Array(Int64(1)...10_000)),
+            ([20, 30, 50], Array(Int64(1)...10_000)),
+            // Every seventh subscription (an audience narrowed by a filter), and ids far apart.
+            ([50, 50], (0..<10_000).map { Int64(5 + $0 * 7) }),
+            ([10, 90], (0..<10_000).map { Int64(3_000_000_000) + Int64($0) * 1_000 }),
+        ] as [([Int], [Int64])] {
+            for messageId in [Int64(1), 977, 5_000_000_000] {
+                let counts = Self.shares(percents, ids: ids, messageId: messageId)
+                for (count, percent) in zip(counts, percents) {
+                    #expect(abs(count - percent * 100) <= 150, "\(percents) of \(ids.count): \(counts)")
+                }
+            }
+        }
+        // A device is not in the same version of every test.
+        let versions = (1...40).map {
+            MessageVariants.Split(percents: [50, 50]).index(subscriptionId: 12, messageId: $0)
+        }
+        #expect(Set(versions).count == 2)
+    }
+
+    @Test func aPushIdNamesItsVersionBetweenTheMessageAndTheDelivery() {
+        #expect(PushRecipient.parse("m_3fa2.b.17")?.publicId == "m_3fa2")
+        #expect(PushRecipient.parse("m_3fa2.b.17")?.deliveryId == 17)
+        #expect(PushRecipient.parse("m_3fa2.17")?.publicId == "m_3fa2")
+        #expect(PushRecipient.parse("m_3fa2.zz.17")?.publicId == "m_3fa2.zz", "not a version: no message has it")
+    }
+
+    /// The `tern.message_id` and alert of a sent push.
+    static func shown(_ push: OutgoingPush) throws -> (pushId: String, title: String?, body: String?) {
+        let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+        let alert = (json["aps"] as? [String: Any])?["alert"] as? [String: Any]
+        let tern = try #require(json[TernPushPayload.key] as? [String: Any])
+        return (try #require(tern["message_id"] as? String), alert?["title"] as? String, alert?["body"] as? String)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func eachDeviceGetsItsVersionAndTheStatsCountByVersion(factory: StoreFactory) async throws {
+        var options = DeliveryEngine.Options()
+        options.fanOut = FanOut(chunkSize: 7)
+        let harness = try await DeliveryHarness.make(options: options, store: factory)
+        defer { Task { await harness.finish() } }
+        for index in 0..<40 { try await harness.subscribe("device-\(index)") }
+        let reply = try await harness.create([
+            "title": "Sale", "body": "30% off today",
+            "variants": [["percent": 30], ["percent": 70, "title": "Last day", "body": "Ends tonight"]],
+            "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.errorText)")
+        let id = try #require(reply.json["id"] as? String)
+        #expect(((reply.json["request"] as? [String: Any])?["variants"] as? [[String: Any]])?.count == 2)
+        while try await harness.engine.drain() > 0 {}
+        let message = try #require(try await harness.server.store.read { try $0.message(publicId: id) })
+        let rows = try await harness.deliveries(id)
+        try #require(rows.count == 40 && harness.sender.pushes.count == 40)
+        let subscriptionOf = Dictionary(uniqueKeysWithValues: rows.map { ($0.int("id"), $0.int("subscription_id")) })
+
+        let split = MessageVariants.Split(percents: [30, 70])
+        var pushIds: [[String]] = [[], []]
+        for push in harness.sender.pushes {
+            let version = split.index(
+                subscriptionId: try #require(subscriptionOf[push.deliveryId]), messageId: message.id)
+            let shown = try Self.shown(push)
+            #expect(shown.pushId == "\(id).\(["a", "b"][version]).\(push.deliveryId)")
+            #expect(
+                version == 0
+                    ? shown.title == "Sale" && shown.body == "30% off today"
+                    : shown.title == "Last day" && shown.body == "Ends tonight", "\(shown)")
+            pushIds[version].append(shown.pushId)
+        }
+        #expect(pushIds.allSatisfy { !$0.isEmpty }, "both versions went out: \(pushIds.map(\.count))")
+
+        // Every device reports delivery; only version b's open.
+        let reports =
+            pushIds.joined().map { ["message_id": $0, "type": "delivery", "time": 2000] as [String: Any] }
+            + pushIds[1].map { ["message_id": $0, "type": "open", "time": 3000] }
+        let reported = try await harness.server.sdk(.eventPush, ["events": reports])
+        try #require(reported.status == 200, "\(reported.errorText)")
+        let stats = try await harness.stats(id)
+        #expect(
+            stats.int("targeted") == 40 && stats.int("delivered") == 40
+                && stats.int("opened") == Int64(pushIds[1].count))
+        let variants = try #require(stats["variants"] as? [[String: Any]], "\(stats)")
+        #expect(variants.map { $0["variant"] as? String } == ["a", "b"])
+        #expect(variants.map { $0.int("percent") } == [30, 70])
+        #expect(variants.map { $0.int("targeted") } == pushIds.map { Int64($0.count) }, "SQL's buckets are Swift's")
+        #expect(variants.map { $0.int("delivered") } == pushIds.map { Int64($0.count) })
+        #expect(variants.map { $0.int("opened") } == [0, Int64(pushIds[1].count)])
+
+        // Once the rows per device go, the figures by version stay.
+        let later = ServerClock.milliseconds() + DeliveryRetentionTests.day + 60_000
+        var retention = DeliveryRetention(
+            store: harness.server.store, days: 1, logger: Logger(minimum: .error, sink: { _ in }), clock: { later })
+        retention.stepRows = 16
+        _ = try await retention.pass()
+        let after = try await harness.stats(id)
+        #expect(after.int("deliveries_removed_at") == later)
+        #expect(
+            try #require(after["variants"] as? [[String: Any]]).map { $0 as NSDictionary }
+                == variants.map { $0 as NSDictionary })
+    }
+
+    @Test func eachPersonsInboxKeepsTheirVersion() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        var profiles: [String: String] = [:]
+        for index in 0..<12 { profiles["device-\(index)"] = try await harness.subscribe("device-\(index)") }
+        let id = try await harness.send(
+            ["type": "resource", "resource_id": harness.resourceId],
+            extra: ["inbox": true, "variants": [["title": "A"], ["title": "B", "click_url": "https://e.com/b"]]])
+        while try await harness.engine.drain() > 0 {}
+        var seen: Set<String> = []
+        for push in harness.sender.pushes {
+            let shown = try Self.shown(push)
+            let profile = try #require(profiles[push.token])
+            let inbox = try await harness.server.admin("GET", "/profiles/\(profile)/inbox")
+            let kept = try #require((inbox.json["messages"] as? [[String: Any]])?.first, "\(inbox.json)")
+            #expect(kept["title"] as? String == shown.title, "\(push.token)")
+            #expect((kept["link"] as? String) == (shown.title == "B" ? "https://e.com/b" : nil))
+            seen.insert(try #require(shown.title))
+            #expect(shown.pushId.hasPrefix(id + (shown.title == "A" ? ".a." : ".b.")))
+        }
+        #expect(seen == ["A", "B"])
+    }
+
+    @Test func aBadSplitOrABadVersionIsRefusedByName() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        let audience: [String: Any] = ["type": "resource", "resource_id": harness.resourceId]
+        let long = String(repeating: "x", count: 4000)
+        let cases: [([String: Any], String)] = [
+            (["variants": [["title": "A"]]], "variants must list 2 to 10 versions, not 1"),
+            (["variants": Array(repeating: ["title": "A"], count: 11)], "not 11"),
+            (["variants": [["percent": 50], ["title": "B"]]], "give percent for every variant or for none"),
+            (["variants": [["percent": 0], ["percent": 100]]], "variants[0].percent must be 1 to 99, not 0"),
+            (["variants": [["percent": 40], ["percent": 50]]], "must add up to 100, not 90"),
+            (["variants": [["title": ""], ["title": "B"]]], "variants[0] (a): title is empty"),
+            (["variants": [["title": "A"], ["media_url": "http://e.com/a.jpg"]]], "variants[1] (b): media_url"),
+            (
+                ["variants": [["title": "A"], ["body": long, "data": ["k": long]]]],
+                "variants[1] (b): the payload would be"
+            ),
+            (["push_type": "background", "variants": [[:], [:]]], "variants are for alert pushes"),
+        ]
+        for (extra, expected) in cases {
+            var json: [String: Any] = ["title": "Hi", "body": "Hello", "audience": audience]
+            json.merge(extra) { _, new in new }
+            if json["push_type"] != nil {
+                json["title"] = nil
+                json["body"] = nil
+            }
+            let reply = try await harness.create(json)
+            #expect(reply.status == 400 && reply.errorText.contains(expected), "\(reply.status) \(reply.errorText)")
+        }
+    }
+}
