@@ -502,6 +502,28 @@ def main():
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status in (200, 409), status
 
+        def compose_runs_an_ab_test_and_its_page_compares_the_versions():
+            compose_with_title("Version A")
+            driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").click()
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Give version B a title or a body" in text(d), 10, "no error for a version B that changes nothing")
+            driver.find_element(By.CSS_SELECTOR, "input[name='variant_title']").send_keys("Version B")
+            driver.find_element(By.CSS_SELECTOR, "input[name='variant_percent']").send_keys("30")
+            wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".phone")) == 2 and "Version B" in d.find_elements(By.CSS_SELECTOR, ".phone")[1].text, 10, "no preview of version B")
+            shot(driver, "compose-ab-test")
+            shown = send_from_compose("Version A goes to 70% of the devices, version B to 30%.")
+            assert shown["request"].get("variants") == [{"percent": 70}, {"percent": 30, "title": "Version B"}], shown
+            panel = lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-labelledby='versions-title']").text
+            versions = wait(driver, lambda d: panel(d) if "Version B" in panel(d) else None, 15, "the page does not compare the versions")
+            assert "A 70% Version A" in versions.replace("\n", " ") and "B 30% Version B" in versions.replace("\n", " "), versions
+            shot(driver, "message-ab-test")
+            driver.find_element(By.XPATH, "//button[contains(., 'Duplicate')]").click()
+            wait(driver, lambda d: d.find_element(By.ID, "duplicate-note"), 15, "compose does not say it holds a copy")
+            value = lambda name: driver.find_element(By.CSS_SELECTOR, f"[name='{name}']").get_attribute("value")
+            assert driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").is_selected(), "the copy lost its A/B test"
+            assert (value("variant_title"), value("variant_percent")) == ("Version B", "30"), (value("variant_title"), value("variant_percent"))
+            driver.execute_script("sessionStorage.clear();")
+
         def a_message_is_duplicated_into_compose():
             resource = server.bootstrap["resource_id"]
             status, made = server.admin("POST", "/messages", {
@@ -690,7 +712,7 @@ def main():
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       compose_sends_at_each_devices_own_time, compose_holds_quiet_hours,
-                      a_message_is_duplicated_into_compose,
+                      compose_runs_an_ab_test_and_its_page_compares_the_versions, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -29,6 +29,12 @@ export function duplicate(id, r) {
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
   if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
+  const v = r.variants || [];
+  // This page holds an A/B test of two versions whose second changes the title or body.
+  const plain = (variant, keys) => Object.keys(variant).every((key) => keys.includes(key));
+  if (v.length === 2 && plain(v[0], ["percent"]) && plain(v[1], ["percent", "title", "body"])) {
+    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent) });
+  } else if (v.length) missing.push(`its ${v.length} versions (tern send --variant keeps them)`);
   const a = r.audience || {};
   values.audience_type = a.type;
   if (a.type === "resource") {
@@ -99,6 +105,20 @@ function composer(resources, testDevices, projects) {
     h(
       "fieldset",
       {},
+      h("legend", { text: "A/B test" }),
+      c.ab_test.node,
+      h(
+        "div",
+        { id: "variant-fields" },
+        h("p", { class: "hint", text: "Version A is the content above. Version B replaces its title or body; everything else is the same. Each device gets one version, and the message's page compares their opens." }),
+        field("Version B title", c.variant_title, { api: "variants[1] (b): title" }),
+        field("Version B body", c.variant_body, { api: "variants[1] (b): body" }),
+        field("Version B's share of the audience (%)", c.variant_percent, { api: "variants[1].percent", hint: "1 to 99; empty: half. Version A gets the rest." }),
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
       h("legend", { text: "Delivery" }),
       h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment", hint: "For devices whose SDK did not say its own." })),
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
@@ -132,7 +152,14 @@ function composer(resources, testDevices, projects) {
 
   const refresh = () => {
     for (const part of form.querySelectorAll("[data-audience]")) part.hidden = part.dataset.audience !== c.audience_type.value;
-    clear(previewBody).append(lockScreen(previewContent(c)));
+    const testing = c.ab_test.box.checked;
+    form.querySelector("#variant-fields").hidden = !testing;
+    const a = previewContent(c);
+    if (!testing) clear(previewBody).append(lockScreen(a));
+    else {
+      const b = { ...a, title: c.variant_title.value.trim() || a.title, body: c.variant_body.value.trim() || a.body };
+      clear(previewBody).append(h("h3", { text: "Version A" }), lockScreen(a), h("h3", { text: "Version B" }), lockScreen(b));
+    }
   };
   const save = () => sessionStorage.setItem(DRAFT, JSON.stringify(snapshot(form)));
   restore(form, c);
@@ -163,7 +190,7 @@ function composer(resources, testDevices, projects) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours, request.variants);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -213,6 +240,10 @@ function controls(resources) {
     track_delivery: checkbox("Track delivery (the extension reports it)", "track_delivery", true),
     track_open: checkbox("Track opens", "track_open", true),
     ignore_frequency_cap: checkbox("Ignore the frequency cap (a receipt, a reset)", "ignore_frequency_cap", false),
+    ab_test: checkbox("Send a second version to part of the audience", "ab_test", false),
+    variant_title: text("variant_title"),
+    variant_body: h("textarea", { name: "variant_body", rows: 2 }),
+    variant_percent: text("variant_percent", { inputmode: "numeric", placeholder: "50" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
@@ -358,6 +389,7 @@ export function build(c) {
   if (request.push_type === "alert" && !request.title && !request.body) {
     errors.push([c.body, "An alert needs a title or a body."]);
   }
+  if (c.ab_test.box.checked) request.variants = variants(c, request, errors);
   request.audience = audience(c, errors);
   for (const [control, message] of errors) fieldError(control, message);
   if (errors.length) {
@@ -479,6 +511,16 @@ function testSend(c, devices) {
   return area;
 }
 
+// Version A (the message's content) and version B (its own title or body), with B's share.
+function variants(c, request, errors) {
+  if (request.push_type !== "alert") errors.push([c.variant_title, "An A/B test is for alert pushes: a background push shows nothing to compare."]);
+  const title = optional(c.variant_title.value);
+  const body = optional(c.variant_body.value);
+  if (!title && !body) errors.push([c.variant_title, "Give version B a title or a body (the rest is the message's), or turn the A/B test off."]);
+  const percent = integer(c.variant_percent, "Version B's share", 1, 99, errors) ?? 50;
+  return [{ percent: 100 - percent }, { percent, title, body }];
+}
+
 // Both ends of the quiet hours, or neither.
 function quietHours(c, errors) {
   const from = c.quiet_from.value;
@@ -518,7 +560,7 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet) {
+    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet, versions) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -529,6 +571,7 @@ function confirmDialog() {
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
       if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
       if (quiet && devices > 0) goes += ` A device whose clock is between ${quiet.from} and ${quiet.to} gets it at ${quiet.to}.`;
+      if (versions && devices > 0) goes += ` Version A goes to ${versions[0].percent}% of the devices, version B to ${versions[1].percent}%.`;
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;

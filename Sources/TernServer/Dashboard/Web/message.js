@@ -93,6 +93,23 @@ function timingNote(message) {
   return h("p", { class: "note", id: "timing-note", text });
 }
 
+// An A/B test's versions side by side: each one's share, text, devices, reports and open rate.
+function versionsPanel(r, stats) {
+  if (!stats.variants) return null;
+  const rate = (part, whole) => (whole ? `${(Math.round((part * 1000) / whole) / 10).toFixed(1)}%` : "–");
+  const rows = stats.variants.map((v, index) => {
+    const version = { ...r, ...((r.variants || [])[index] || {}) };
+    return [v.variant.toUpperCase(), `${v.percent}%`, version.title || "", version.body || "", number(v.targeted), number(v.delivered), number(v.opened), rate(v.opened, v.delivered)];
+  });
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "versions-title" },
+    h("h2", { id: "versions-title", text: "A/B test" }),
+    table("Versions of the message", ["Version", "Share#", "Title", "Body", "Targeted#", "Delivered#", "Opened#", "Opened of delivered#"], rows),
+    h("p", { class: "hint", text: "Each device got one version, chosen by its subscription. Opens are counted from the devices' reports." }),
+  );
+}
+
 function view(message, stats, canCompose) {
   const r = message.request;
   const failures = Object.entries(stats.failed_by_reason || {}).sort((a, b) => b[1] - a[1]);
@@ -122,6 +139,7 @@ function view(message, stats, canCompose) {
       h("h3", { text: "Failures by reason" }),
       failures.length ? table("Failures by reason", ["Reason", "Deliveries#"], failures.map(([reason, count]) => [reason, number(count)])) : h("p", { class: "muted", text: "No failures." }),
     ),
+    versionsPanel(r, stats),
     h(
       "section",
       { class: "panel", "aria-labelledby": "content-title" },
