@@ -55,7 +55,6 @@ struct MessagePlan: Sendable, Equatable {
             }
         }
         let environment = try Self.environment(request.environment)
-        try MessageAudienceRules.check(request.audience)
 
         if let variants = request.variants {
             // Each version is checked and encoded as a message of its own; a refusal names it.
@@ -79,6 +78,7 @@ struct MessagePlan: Sendable, Equatable {
             self.variants = []
             self.template = try Self.template(request, background: background, pushIdLength: publicId.utf8.count)
         }
+        try MessageAudienceRules.check(request.audience)
         self.pushType = pushType
         self.timeToLive = request.timeToLive
         self.collapseId = request.collapseId

@@ -15,6 +15,8 @@ public struct MessageService: Sendable {
     let clock: @Sendable () -> Int64
     let fanOut: FanOut
     let queued: @Sendable () -> Void
+    /// Finished A/B tests' deliveries per version.
+    let variantTargets = VariantTargetCache()
 
     /// Makes the service that accepts messages.
     ///
@@ -167,25 +169,28 @@ public struct MessageService: Sendable {
             stats.deliveriesRemovedAt = history?.removedAt
             stats.cancelledAt = message.cancelledAt
             stats.skippedByFrequencyCap = try tx.skippedByFrequencyCap(messageId: message.id)
-            stats.variants = try Self.variantStats(tx, message, history: history)
+            stats.variants = try self.variantStats(tx, message, history: history)
             return stats
         }
     }
 
     /// An A/B test's figures per version: counted from its rows, or the ones kept once they went
     /// (a version's deliveries when the removal began, its reports once they were counted).
-    static func variantStats(_ tx: any StoreTransaction, _ message: StoredMessage, history: MessageHistory?) throws
+    func variantStats(_ tx: any StoreTransaction, _ message: StoredMessage, history: MessageHistory?) throws
         -> [VariantStats]?
     {
         guard !message.variants.isEmpty else { return nil }
-        let live = try tx.variantFigures(message)
+        let kept = history?.variants
+        let targeted = try kept?.map(\.targeted) ?? variantTargets.targets(message) { try tx.variantTargets(message) }
+        // The reports as counted when they went, else as they stand.
+        let figures =
+            try kept.flatMap { $0.allSatisfy { $0.delivered != nil } ? $0 : nil }
+            ?? MessageVariants.figures(tx, message, targeted: targeted)
         return message.variants.indices.map { index in
-            let kept = history?.variants?.indices.contains(index) == true ? history?.variants?[index] : nil
-            let figures = live.indices.contains(index) ? live[index] : VariantFigures(targeted: 0)
+            let version = figures.indices.contains(index) ? figures[index] : VariantFigures(targeted: 0)
             return VariantStats(
                 variant: MessageVariants.letters[index], percent: message.variants[index].percent,
-                targeted: kept?.targeted ?? figures.targeted, delivered: kept?.delivered ?? figures.delivered ?? 0,
-                opened: kept?.opened ?? figures.opened ?? 0)
+                targeted: version.targeted, delivered: version.delivered ?? 0, opened: version.opened ?? 0)
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 import TernProtocol
 
 extension MessageRequest {
     /// One version of an A/B-tested message: the fields it sets replace the message's own, the rest
     /// are the message's. Each device of the audience gets one version, chosen by its subscription
-    /// (``MessageVariants/index(subscriptionId:messageId:)``), so the split holds across chunks,
+    /// (a hash of its id and the message's into 100 buckets), so the split holds across chunks,
     /// nodes and restarts without any state.
     public struct Variant: Codable, Sendable, Equatable {
         /// This version's share of the audience, 1 to 99; give it for every version or for none
@@ -27,7 +28,10 @@ extension MessageRequest {
 
         /// A version with the message's own content, to replace field by field.
         ///
-        /// - Parameter percent: Its share of the audience; nil for an even split.
+        /// - Parameters:
+        ///   - percent: Its share of the audience; nil for an even split.
+        ///   - title: Its title in place of the message's; nil keeps the message's.
+        ///   - body: Its body in place of the message's; nil keeps the message's.
         public init(percent: Int? = nil, title: String? = nil, body: String? = nil) {
             self.percent = percent
             self.title = title
@@ -35,7 +39,9 @@ extension MessageRequest {
         }
 
         /// The fields a version has, as the API names them.
-        public enum CodingKeys: String, CodingKey, CaseIterable {
+        public static var fields: [String] { CodingKeys.allCases.map(\.rawValue) }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case percent, title, subtitle, body, buttons, data
             case mediaURL = "media_url"
             case clickURL = "click_url"
@@ -132,6 +138,21 @@ enum MessageVariants {
     /// The push id's part that names the version: `.b` (nothing without versions).
     static func pushIdPart(_ index: Int?) -> String { index.map { "." + letters[$0] } ?? "" }
 
+    /// Each version's figures: its deliveries (`targeted`, counted from them unless given) and its
+    /// devices' reports, by the version their push ids carry.
+    static func figures(_ tx: any StoreTransaction, _ message: StoredMessage, targeted: [Int64]? = nil) throws
+        -> [VariantFigures]
+    {
+        guard !message.variants.isEmpty else { return [] }
+        let targets = try targeted ?? tx.variantTargets(message)
+        return try message.variants.indices.map { index in
+            let reports = try tx.pushEventCounts(messageIdPrefix: message.publicId + pushIdPart(index) + ".")
+            return VariantFigures(
+                targeted: targets.indices.contains(index) ? targets[index] : 0, delivered: reports[.delivery] ?? 0,
+                opened: reports[.open] ?? 0)
+        }
+    }
+
     /// Checks the versions of an alert push: 2 to 10, every share or none given, and shares that
     /// sum to 100. Each version's content is checked by ``MessagePlan`` as a message of its own.
     static func check(_ request: MessageRequest, background: Bool) throws(APIError) {
@@ -198,5 +219,27 @@ public struct VariantFigures: Codable, Sendable, Equatable {
         self.targeted = targeted
         self.delivered = delivered
         self.opened = opened
+    }
+}
+
+/// Each finished A/B test's deliveries per version, kept once counted: they no longer change once
+/// its fan-out is done, and counting them scans the message's deliveries (a third of a second for
+/// a million on SQLite), which the dashboard's message page asks for every two seconds.
+final class VariantTargetCache: Sendable {
+    private let counted = Mutex<[Int64: [Int64]]>([:])
+    /// Messages kept at most; past it the cache starts again.
+    static let capacity = 1_000
+
+    /// The message's counts, counted now unless kept; kept only once its fan-out is done.
+    func targets(_ message: StoredMessage, count: () throws -> [Int64]) rethrows -> [Int64] {
+        if let kept = counted.withLock({ $0[message.id] }) { return kept }
+        let targets = try count()
+        if message.fanOutDone {
+            counted.withLock { kept in
+                if kept.count >= Self.capacity { kept.removeAll() }
+                kept[message.id] = targets
+            }
+        }
+        return targets
     }
 }

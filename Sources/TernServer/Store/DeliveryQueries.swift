@@ -57,9 +57,9 @@ public protocol DeliveryQueries {
     func deliveries(messageId: Int64, afterId: Int64, limit: Int) throws -> [DeliveryRow]
     /// Devices' `event/push` reports whose message id starts with `prefix`, per type.
     func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64]
-    /// An A/B-tested message's figures for each version, read from its deliveries (grouped by
-    /// ``MessageVariants``' buckets) and its devices' reports (by the version in their push ids).
-    func variantFigures(_ message: StoredMessage) throws -> [VariantFigures]
+    /// An A/B-tested message's deliveries for each version, counted by the buckets of their
+    /// subscriptions (a scan of the message's deliveries).
+    func variantTargets(_ message: StoredMessage) throws -> [Int64]
 
     /// Push subscriptions of a resource with ids after `cursor`, in id order, with their tokens'
     /// marks; their fields and categories as `reading` asks.

@@ -183,7 +183,7 @@ struct SendOptions {
 
     /// `--variant`: a version as the API's JSON.
     static func variant(_ text: String) throws(CommandError) -> MessageRequest.Variant {
-        let keys = MessageRequest.Variant.CodingKeys.allCases.map(\.rawValue)
+        let keys = MessageRequest.Variant.fields
         do {
             // A misspelt field would otherwise be left out without a word.
             if case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),

@@ -42,6 +42,23 @@ import Testing
         #expect(Set(versions).count == 2)
     }
 
+    /// The counts by version are kept once the fan-out is done (they no longer change), not before.
+    @Test func aFinishedTestsCountsAreCountedOnce() throws {
+        let cache = VariantTargetCache()
+        var message = StoreSuiteDeliveryTests.message(projectId: 1, resourceId: 1, publicId: "m-ab")
+        message.id = 9
+        var counted = 0
+        let count = { () -> [Int64] in
+            counted += 1
+            return [Int64(counted), 0]
+        }
+        #expect(cache.targets(message, count: count) == [1, 0])
+        #expect(cache.targets(message, count: count) == [2, 0], "still fanning out: counted again")
+        message.fanOutDone = true
+        #expect(cache.targets(message, count: count) == [3, 0])
+        #expect(cache.targets(message, count: count) == [3, 0] && counted == 3)
+    }
+
     @Test func aPushIdNamesItsVersionBetweenTheMessageAndTheDelivery() {
         #expect(PushRecipient.parse("m_3fa2.b.17")?.publicId == "m_3fa2")
         #expect(PushRecipient.parse("m_3fa2.b.17")?.deliveryId == 17)

@@ -26,7 +26,7 @@ extension SQLTransaction {
         if let kept, kept.finishedAt != nil { return .finished }
         if kept == nil {
             // An A/B test's deliveries per version are counted now, while they are all there.
-            let variants = try message(id: messageId).map(variantFigures) ?? []
+            let variants = try message(id: messageId).map(variantTargets) ?? []
             try database.run(
                 """
                 INSERT INTO message_history (message_id, failed_by_reason, removed_at, variants) VALUES (?, ?, ?, ?)
@@ -34,7 +34,7 @@ extension SQLTransaction {
                 """,
                 [
                     messageId, try Self.json(try failureReasons(messageId: messageId)), now,
-                    variants.isEmpty ? nil : try Self.json(variants.map { VariantFigures(targeted: $0.targeted) }),
+                    variants.isEmpty ? nil : try Self.json(variants.map { VariantFigures(targeted: $0) }),
                 ])
         }
         let ids = try database.query(
@@ -55,7 +55,8 @@ extension SQLTransaction {
             var variants = try messageHistory(messageId: messageId)?.variants
             if var kept = variants {
                 // The reports by version, beside each version's deliveries counted at the start.
-                for (index, live) in try variantFigures(message).enumerated() where kept.indices.contains(index) {
+                let live = try MessageVariants.figures(self, message, targeted: kept.map(\.targeted))
+                for (index, live) in live.enumerated() where kept.indices.contains(index) {
                     kept[index].delivered = live.delivered
                     kept[index].opened = live.opened
                 }

@@ -85,25 +85,19 @@ extension SQLTransaction {
         return counts
     }
 
-    func variantFigures(_ message: StoredMessage) throws -> [VariantFigures] {
+    func variantTargets(_ message: StoredMessage) throws -> [Int64] {
         guard !message.variants.isEmpty else { return [] }
         let split = MessageVariants.Split(percents: message.variants.map(\.percent))
-        var figures = Array(repeating: VariantFigures(targeted: 0), count: message.variants.count)
+        var targets = Array(repeating: Int64(0), count: message.variants.count)
         for row in try database.query(
             """
             SELECT \(MessageVariants.bucketSQL) AS bucket, COUNT(*) FROM deliveries WHERE message_id = ?
             GROUP BY bucket
             """, [MessageVariants.offset(messageId: message.id), message.id])
         {
-            figures[split.index(bucket: Int(row.requiredInt(0)))].targeted += row.requiredInt(1)
+            targets[split.index(bucket: Int(row.requiredInt(0)))] += row.requiredInt(1)
         }
-        for index in figures.indices {
-            let reports = try pushEventCounts(
-                messageIdPrefix: message.publicId + MessageVariants.pushIdPart(index) + ".")
-            figures[index].delivered = reports[.delivery] ?? 0
-            figures[index].opened = reports[.open] ?? 0
-        }
-        return figures
+        return targets
     }
 
     /// The bounds of the strings that start with `prefix` (an ASCII one), as a range of an index:
