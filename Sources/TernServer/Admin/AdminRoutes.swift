@@ -39,6 +39,9 @@ struct AdminRoutes: Sendable {
             Route.json("GET", "\(p)/projects/{project_id}/jwt-keys") { request in
                 try await service.jwtKeys(projectId: try request.integer("project_id"))
             }
+            Route.json("GET", "\(p)/projects/{project_id}/webhooks") { request in
+                try await service.webhooks(projectId: try request.integer("project_id"))
+            }
         }
         let configureProject = RouteGroup([service.check(.configure, .projectPath)]) {
             Route.json("POST", "\(p)/projects/{project_id}/databases", status: 201) { request in
@@ -71,6 +74,15 @@ struct AdminRoutes: Sendable {
             }
             Route.json("DELETE", "\(p)/projects/{project_id}/frequency-cap") { request in
                 try await service.setFrequencyCap(projectId: try request.integer("project_id"), nil)
+            }
+            Route.json("POST", "\(p)/projects/{project_id}/webhooks", status: 201) { request in
+                try await service.createWebhook(
+                    projectId: try request.integer("project_id"),
+                    try JSONBody.decode(WebhookRequest.self, from: request.http))
+            }
+            Route.noContent("DELETE", "\(p)/projects/{project_id}/webhooks/{webhook_id}") { request in
+                try await service.deleteWebhook(
+                    projectId: try request.integer("project_id"), id: try request.integer("webhook_id"))
             }
         }
         let resourceList = RouteGroup([service.check(.read, .projectQuery)]) {

@@ -46,11 +46,23 @@ public final class TernServerApp: Sendable {
         let retention = configuration.deliveryRetentionDays.map {
             DeliveryRetention(store: store, days: $0, logger: logger, clock: { ServerClock.milliseconds() })
         }
+        // Webhooks' events go out from every node; a client that cannot start is said once.
+        let webhooks: WebhookDispatcher?
+        do {
+            webhooks = WebhookDispatcher(
+                store: store,
+                client: try HTTP2Client(configuration: .init(requestTimeout: WebhookLimits.timeout)),
+                logger: logger)
+        } catch {
+            logger.error("webhooks' events cannot be posted: no HTTP client", ["error": "\(error)"])
+            webhooks = nil
+        }
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)
             async let removal: Void = retention?.run() ?? ()
-            _ = await (pruning, statistics, removal)
+            async let posting: Void = webhooks?.run() ?? ()
+            _ = await (pruning, statistics, removal, posting)
         }
     }
 

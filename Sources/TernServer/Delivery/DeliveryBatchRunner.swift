@@ -12,11 +12,21 @@ struct DeliveryBatchRunner: Sendable {
         let delivery: ClaimedDelivery
         let push: OutgoingPush
         let expiration: Int64?
+        /// An A/B test's version of the delivery.
+        let variant: Int?
 
-        init(delivery: ClaimedDelivery, push: OutgoingPush, expiration: Int64?) {
+        init(delivery: ClaimedDelivery, push: OutgoingPush, expiration: Int64?, variant: Int? = nil) {
             self.delivery = delivery
             self.push = push
             self.expiration = expiration
+            self.variant = variant
+        }
+
+        /// The outcome as a webhook may hear of it.
+        func outcome(_ update: DeliveryUpdate) -> WebhookOutcomes.Outcome {
+            WebhookOutcomes.Outcome(
+                projectId: push.projectId, messageId: push.messageId, deliveryId: delivery.id, variant: variant,
+                provider: delivery.provider, token: delivery.token, update: update)
         }
     }
 
@@ -56,6 +66,8 @@ struct DeliveryBatchRunner: Sendable {
         _ claimed: [ClaimedDelivery], messages: [Int64: StoredMessage], subscriptions: [Int64: PushState], now: Int64
     ) async throws -> [Work] {
         var work: [Work] = []
+        // The closed deliveries as a webhook may hear of them.
+        var outcomes: [WebhookOutcomes.Outcome] = []
         var closed: [(DeliveryUpdate, PushProvider)] = []
         // A chunk's deliveries come in runs of one message: the message is taken from the dictionary
         // once for its run and lent to each delivery's preparation. Taken or bound for each delivery,
@@ -77,14 +89,26 @@ struct DeliveryBatchRunner: Sendable {
                     delivery, message: message, subscription: subscriptions[delivery.subscriptionId], now: now)
                 switch preparation {
                 case .send(let item): work.append(item)
-                case .close(let update): closed.append((update, delivery.provider))
+                case .close(let update):
+                    closed.append((update, delivery.provider))
+                    outcomes.append(
+                        WebhookOutcomes.Outcome(
+                            projectId: message.projectId, messageId: message.publicId, deliveryId: delivery.id,
+                            variant: message.variant(subscriptionId: delivery.subscriptionId),
+                            provider: delivery.provider, token: delivery.token, update: update))
                 }
             }
         }
         if !closed.isEmpty {
             // A failure here leaves them leased: claimed again when the lease runs out, as after a crash.
             let updates = closed.map(\.0)
-            let held = try await store.write { tx in try tx.updateDeliveries(updates, now: now) }
+            let directory = store.webhookDirectory
+            let outcomes = outcomes
+            let held = try await store.write { tx in
+                let held = try tx.updateDeliveries(updates, now: now)
+                try WebhookOutcomes.enqueue(tx, held: held, directory: directory, now: now) { outcomes }
+                return held
+            }
             for (update, provider) in closed where held.contains(update.id) {
                 metrics.recordDelivery(provider: provider, outcome: update.status.rawValue, reason: update.reason)
             }
@@ -136,15 +160,16 @@ struct DeliveryBatchRunner: Sendable {
             }
         }
         let provider = subscription.provider
+        let variant = message.variant(subscriptionId: delivery.subscriptionId)
         let push = OutgoingPush(
             deliveryId: delivery.id, messageId: message.publicId, projectId: message.projectId,
             provider: provider, token: subscription.token,
-            payload: message.payload(deliveryId: delivery.id, subscriptionId: delivery.subscriptionId),
+            payload: message.payload(deliveryId: delivery.id, variant: variant),
             pushType: PushType(rawValue: message.pushType) ?? .alert, priority: message.priority,
             expiration: message.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) },
             collapseId: message.collapseId, topic: message.topic,
             environment: subscription.environment(messageEnvironment: message.environment))
-        return .send(Work(delivery: delivery, push: push, expiration: message.expiration))
+        return .send(Work(delivery: delivery, push: push, expiration: message.expiration, variant: variant))
     }
 
     /// Sends the work, one call per provider (concurrently), and records the outcomes in one transaction.
@@ -199,8 +224,12 @@ struct DeliveryBatchRunner: Sendable {
         }
         let recorded: [Bool]
         do {
+            let directory = store.webhookDirectory
             recorded = try await store.write { tx in
                 let held = try tx.updateDeliveries(decisions.map(\.1.update), now: now)
+                try WebhookOutcomes.enqueue(tx, held: held, directory: directory, now: now) {
+                    decisions.map { work, decision in work.outcome(decision.update) }
+                }
                 return try decisions.map { work, decision in
                     guard held.contains(decision.update.id) else { return false }
                     if let mark = decision.invalidMark {

@@ -27,6 +27,7 @@ struct EventService: Sendable {
     {
         let now = clock()
         let metrics = metrics
+        let directory = store.webhookDirectory
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: nil, token: nil)
             let callersProfile = caller.hasJWT ? profile?.id : nil
@@ -36,6 +37,8 @@ struct EventService: Sendable {
                     pushId: event.messageId, type: event.type, time: event.time, receivedAt: now,
                     sentTo: caller.resource.id, orTo: callersProfile)
                 {
+                    try WebhookOutcomes.enqueueReport(
+                        tx, pushId: event.messageId, kind: event.type, time: event.time, directory: directory, now: now)
                     continue
                 }
                 // Not counted (rare): the delivery's recipient says why.

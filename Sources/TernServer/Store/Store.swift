@@ -52,6 +52,9 @@ public protocol Store: Sendable {
 
     /// Finishes what is running and closes the backend; later calls throw `StoreError.closed`.
     func close() async
+
+    /// Which projects' webhooks want which events, as this store's writers last read them.
+    var webhookDirectory: WebhookDirectory { get }
 }
 
 extension Store {
@@ -77,7 +80,7 @@ extension Store {
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
     PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
-    ProfileExportQueries, FrequencyQueries
+    ProfileExportQueries, FrequencyQueries, WebhookQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

@@ -6,7 +6,7 @@ import TernServer
 enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
-        "subscriptions", "push-events", "test-devices", "identity", "segments", "messages",
+        "subscriptions", "push-events", "test-devices", "identity", "segments", "messages", "webhooks",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -47,6 +47,7 @@ enum AdminCommand {
                         "subscriptions find/test, identity show: the push provider (default \(PushProvider.apns.rawValue))"
                     ),
                     OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
+                    OptionSpec("events", "TYPES", "webhooks add: push.sent, push.failed, push.delivered, push.opened"),
                 ] + inboxOptions + segmentOptions
             ),
             ("Connection", OptionSpec.connection),
@@ -109,6 +110,18 @@ enum AdminCommand {
             return Call(
                 method: "PUT", path: "/projects/\(project)/frequency-cap",
                 body: try json(["pushes": pushes, "hours": hours]))
+        case ("webhooks", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/webhooks")
+        case ("webhooks", "add"):
+            guard let events = arguments.value("events")?.split(separator: ",").map(String.init), !events.isEmpty else {
+                throw CommandError(
+                    "tern webhooks add PROJECT URL needs --events, one or more of push.sent, push.failed, "
+                        + "push.delivered, push.opened")
+            }
+            return Call(
+                method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/webhooks",
+                body: try json(["url": try arg(2, "URL"), "events": events]))
+        case ("webhooks", "remove"):
+            return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/webhooks/\(try arg(2, "ID"))")
         case ("databases", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/databases")
         case ("databases", "create"):
             return Call(

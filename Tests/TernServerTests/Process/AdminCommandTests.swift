@@ -134,6 +134,22 @@ import Testing
             ["messages", "list", "--before", throttled, "--limit", "200"], server: server)
         #expect(olderStatus == 0 && !older.contains(throttled) && older.contains(scheduled), "\(older)")
         #expect(shownLocal.contains("\"local_time_of_day\" : \"09:00\""), "\(shownLocal)")
+        // A webhook: made with its secret shown once, listed without it, removed.
+        let project = "\(server.projectId)"
+        let (hookStatus, hook, _) = try await Self.tern(
+            ["webhooks", "add", project, "https://hooks.example.com/tern", "--events", "push.opened,push.failed"],
+            server: server)
+        #expect(hookStatus == 0 && hook.contains("\"secret\" : \"whsec_"), "\(hook)")
+        let (_, hooks, _) = try await Self.tern(["webhooks", "list", project], server: server)
+        #expect(hooks.contains("push.opened") && !hooks.contains("whsec_"), "\(hooks)")
+        let hookId = try #require(
+            hook.split(separator: "\n").first { $0.contains("\"id\" :") }?.split(separator: ":").last?
+                .trimmingCharacters(in: .whitespaces.union(.punctuationCharacters)))
+        let (removeStatus, _, _) = try await Self.tern(["webhooks", "remove", project, hookId], server: server)
+        #expect(removeStatus == 0)
+        let (noEventsStatus, _, noEvents) = try await Self.tern(
+            ["webhooks", "add", project, "https://hooks.example.com/tern"], server: server)
+        #expect(noEventsStatus == 2 && noEvents.contains("needs --events"), "\(noEvents)")
         // An A/B test: each --variant a version; a misspelt field is named before anything is sent.
         let (abStatus, ab, _) = try await Self.tern(
             [

@@ -16,6 +16,8 @@ import Testing
 
         init(_ base: any Store) { self.base = base }
 
+        nonisolated var webhookDirectory: WebhookDirectory { base.webhookDirectory }
+
         func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
             affinities.append(nil)
             return try await base.write(body)

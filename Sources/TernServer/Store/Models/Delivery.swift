@@ -68,9 +68,9 @@ public struct StoredMessage: Sendable, Equatable {
             .index(subscriptionId: subscriptionId, messageId: id)
     }
 
-    /// The payload of one delivery: its version's, for an A/B test.
-    func payload(deliveryId: Int64, subscriptionId: Int64) -> Data {
-        guard let variant = variant(subscriptionId: subscriptionId) else {
+    /// The payload of one delivery: its version's (``variant(subscriptionId:)``), for an A/B test.
+    func payload(deliveryId: Int64, variant: Int?) -> Data {
+        guard let variant, variants.indices.contains(variant) else {
             return PushPayloadBuilder.Template(prefix: payloadPrefix, suffix: payloadSuffix)
                 .payload(pushId: pushId(deliveryId: deliveryId))
         }

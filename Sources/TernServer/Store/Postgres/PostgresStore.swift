@@ -12,6 +12,8 @@ import Foundation
 /// starting together one migrates and the others wait, then find it done. A node older than the
 /// schema it finds refuses to start.
 public actor PostgresStore: Store {
+    /// Which projects' webhooks want which events, read by this store's writers.
+    public nonisolated let webhookDirectory = WebhookDirectory()
     /// The lock key nodes migrate under (any constant every node agrees on: "tern" in ASCII).
     static let migrationLock: Int64 = 0x7465_726E
     /// The lock bootstrap's first write takes ("tern" and 1).

@@ -12,6 +12,8 @@ import TernSQLite
 /// let projects = try await store.read { try $0.projects() }
 /// ```
 public actor SQLiteStore: Store, GroupCommitWriter {
+    /// Which projects' webhooks want which events, read by this store's writers.
+    public nonisolated let webhookDirectory = WebhookDirectory()
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
     private let checkpointer: WALCheckpointer?

@@ -1,0 +1,165 @@
+import Foundation
+import TernCrypto
+import TernProtocol
+
+/// What a webhook can be told of: a delivery's outcome at its provider, and the devices' reports.
+public enum WebhookEventType: String, Codable, Sendable, CaseIterable {
+    /// The provider accepted a push.
+    case sent = "push.sent"
+    /// A push was given up (refused for good, out of retries, expired, cancelled, or its token is
+    /// no longer valid), with the reason.
+    case failed = "push.failed"
+    /// A device's extension reported a push arrived (`event/push` delivery).
+    case delivered = "push.delivered"
+    /// A person opened a push (`event/push` open).
+    case opened = "push.opened"
+
+    /// The types a device's report becomes.
+    init(report: PushEventRequest.Kind) {
+        self = report == .open ? .opened : .delivered
+    }
+}
+
+/// `POST /api/v1/admin/projects/{project_id}/webhooks`: where to post the project's events, and
+/// which.
+public struct WebhookRequest: Codable, Sendable, Equatable {
+    /// An https URL (plain http only on loopback); at most 2048 characters.
+    public var url: String
+    /// One or more of ``WebhookEventType``'s names.
+    public var events: [String]
+
+    /// A webhook of `events` to `url`.
+    public init(url: String, events: [String]) {
+        self.url = url
+        self.events = events
+    }
+
+    /// The request checked: its URL and a set of known types. Every refusal says what to change.
+    func checked() throws(APIError) -> (URL, [WebhookEventType]) {
+        _ = try MessageURLs.absolute(url, "url")
+        guard let parsed = URL(string: url), let host = parsed.host?.lowercased(), !host.isEmpty else {
+            throw .badRequest("url has no host: send an absolute https URL")
+        }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+        let scheme = parsed.scheme?.lowercased() ?? ""
+        guard scheme == "https" || (scheme == "http" && loopback) else {
+            throw .badRequest("url must be https (events carry tokens; plain http only on loopback), not \(scheme)://")
+        }
+        guard !events.isEmpty else {
+            throw .badRequest("events is empty: name one or more of \(Self.known)")
+        }
+        var types: [WebhookEventType] = []
+        for name in events {
+            guard let type = WebhookEventType(rawValue: name) else {
+                throw .badRequest("events has \(name.prefix(64)), which is not an event: \(Self.known)")
+            }
+            if !types.contains(type) { types.append(type) }
+        }
+        return (parsed, types)
+    }
+
+    static var known: String { WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// A project's webhook as the API shows it: where it posts, what, and how its posts are going.
+public struct WebhookView: Codable, Sendable, Equatable {
+    /// Its id, for `DELETE …/webhooks/{webhook_id}`.
+    public var id: Int64
+    /// The project whose events it gets.
+    public var projectId: Int64
+    /// Where they are posted.
+    public var url: String
+    /// The event types it gets (``WebhookEventType``'s names).
+    public var events: [String]
+    /// The signing secret: only in the answer that made the webhook.
+    public var secret: String?
+    /// The secret's last four characters, to tell secrets apart.
+    public var secretHint: String
+    /// When it was made (ms since 1970).
+    public var createdAt: Int64
+    /// Events waiting to be posted (new, or retried after a failed post).
+    public var pending: Int64
+    /// Events given up after failing for ``WebhookLimits/maxAge``.
+    public var dropped: Int64
+    /// The last post's HTTP status (0: no answer); nil before the first.
+    public var lastStatus: Int?
+    /// Why the last post failed; nil after a success.
+    public var lastError: String?
+    /// When the last post was made (ms since 1970).
+    public var lastAttemptAt: Int64?
+    /// When a post last succeeded (ms since 1970).
+    public var lastSuccessAt: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, url, events, secret, pending, dropped
+        case projectId = "project_id"
+        case secretHint = "secret_hint"
+        case createdAt = "created_at"
+        case lastStatus = "last_status"
+        case lastError = "last_error"
+        case lastAttemptAt = "last_attempt_at"
+        case lastSuccessAt = "last_success_at"
+    }
+}
+
+/// The limits of webhooks, in one place.
+public enum WebhookLimits {
+    /// Webhooks a project may have.
+    public static let perProject = 10
+    /// Events in one post.
+    public static let batch = 500
+    /// An event that could not be posted for this long (ms) is given up and counted as dropped.
+    public static let maxAge: Int64 = 24 * 3600 * 1000
+    /// How long a post may take (seconds) before it counts as failed.
+    public static let timeout: TimeInterval = 10
+    /// How long events claimed for a post stay out of other senders' claims (ms): past the timeout.
+    public static let lease: Int64 = 60_000
+
+    /// When a batch that failed `attempts` times is tried again: 5 s, doubling, at most an hour.
+    static func retryDelay(attempts: Int) -> Int64 {
+        min(5_000 << min(max(attempts - 1, 0), 20), 3_600_000)
+    }
+}
+
+/// A webhook's signature of one post: `t=<unix seconds>,v1=<hex HMAC-SHA-256 of "<t>.<body>">`
+/// with the webhook's secret, in the `Tern-Signature` header, so the receiver can tell the post is
+/// Tern's and recent.
+enum WebhookSignature {
+    static let header = "Tern-Signature"
+
+    static func sign(body: Data, secret: String, seconds: Int64) -> String {
+        let signed = Data("\(seconds).".utf8) + body
+        let digest = Digest.hmacSHA256(key: Data(secret.utf8), data: signed)
+        return "t=\(seconds),v1=" + digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A new secret: `whsec_` and 32 random bytes in hex.
+    static func newSecret() -> String { "whsec_" + Digest.randomHex(bytes: 32) }
+}
+
+/// One event as a webhook receives it. Its `id` is given when it is posted (the row's); a receiver
+/// drops a repeat by it, as a post that timed out is made again.
+struct WebhookEvent: Codable, Sendable, Equatable {
+    var type: String
+    /// When it happened (ms since 1970): the outcome's record, or the device's report.
+    var time: Int64
+    /// The message's public id, the push id the device saw, and the delivery's id.
+    var messageId: String
+    var pushId: String
+    var deliveryId: Int64
+    /// An A/B test's version, `a` for the first.
+    var variant: String?
+    var provider: String?
+    var token: String?
+    var reason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, time, variant, provider, token, reason
+        case messageId = "message_id"
+        case pushId = "push_id"
+        case deliveryId = "delivery_id"
+    }
+
+    /// Its JSON, as stored until it is posted.
+    func json() throws -> String { String(decoding: try JSONCoders.encoder.encode(self), as: UTF8.self) }
+}

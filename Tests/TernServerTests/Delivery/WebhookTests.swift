@@ -1,0 +1,240 @@
+import Foundation
+import Synchronization
+import TernCrypto
+import TernHTTP
+import TernProtocol
+import TernTestSupport
+import Testing
+
+@testable import TernServer
+
+/// A webhook receiver on loopback (Tern's own HTTP server): it keeps every post and answers the
+/// statuses it was told, then 200.
+final class WebhookReceiver: Sendable {
+    struct Post: Sendable {
+        var headers: [String: String]
+        var body: Data
+
+        /// The posted events, as JSON objects.
+        var events: [[String: Any]] {
+            ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["events"] as? [[String: Any]] ?? []
+        }
+    }
+
+    private struct State {
+        var posts: [Post] = []
+        var statuses: [Int] = []
+    }
+
+    /// The log, apart from the receiver so that the handler can hold it before the server exists.
+    private final class Log: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let log = Log()
+    private let server: HTTPServer
+
+    init() throws {
+        let log = log
+        server = try HTTPServer(
+            configuration: .init(port: 0, threads: 1),
+            handler: HTTPHandlerFunction { request in
+                let status = log.state.withLock { state in
+                    state.posts.append(Post(headers: request.headers, body: request.body))
+                    return state.statuses.isEmpty ? 200 : state.statuses.removeFirst()
+                }
+                return HTTPResponse(status: status, body: Data(status == 200 ? "ok".utf8 : "not now".utf8))
+            })
+        try server.start()
+    }
+
+    deinit { server.stop() }
+
+    var url: String { "http://127.0.0.1:\(server.port)/hooks/tern" }
+    var posts: [Post] { log.state.withLock { $0.posts } }
+
+    /// The next posts are answered these statuses.
+    func answer(_ statuses: [Int]) { log.state.withLock { $0.statuses = statuses } }
+}
+
+/// Webhooks: a project's delivery outcomes and its devices' reports are posted to the URLs that
+/// asked for them, signed, in batches, each event once, after the transaction that recorded them;
+/// a failed post is tried again later with the same events and given up after a day; a project
+/// without webhooks writes nothing for them; bad requests are refused with what to change.
+@Suite struct WebhookTests {
+    static func dispatcher(_ harness: DeliveryHarness) throws -> WebhookDispatcher {
+        WebhookDispatcher(
+            store: harness.server.store, client: try HTTP2Client(configuration: .init(requestTimeout: 5)),
+            logger: Logger(minimum: .error, sink: { _ in }), clock: harness.clock.function)
+    }
+
+    static func pending(_ harness: DeliveryHarness) async throws -> Int64 {
+        try await harness.server.store.read { tx in try tx.webhooks(projectId: nil) }.map(\.pending).reduce(0, +)
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func outcomesAndReportsArePostedSignedAndEachOnce(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        let receiver = try WebhookReceiver()
+        let project = harness.server.bootstrap.projectId
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(project)/webhooks",
+            json: ["url": receiver.url, "events": ["push.sent", "push.failed", "push.opened"]])
+        try #require(made.status == 201, "\(made.errorText)")
+        let secret = try #require(made.json["secret"] as? String)
+        #expect(secret.hasPrefix("whsec_") && made.json["secret_hint"] as? String == String(secret.suffix(4)))
+        let listed = try await harness.server.admin("GET", "/projects/\(project)/webhooks")
+        #expect(listed.array.count == 1 && listed.array[0]["secret"] == nil, "the secret is shown once")
+
+        for token in ["d0", "d1", "d2"] { try await harness.subscribe(token) }
+        harness.sender.script("d1", [.failed(reason: "BadDeviceToken")])
+        let id = try await harness.send(
+            ["type": "resource", "resource_id": harness.resourceId],
+            extra: ["variants": [["title": "A"], ["title": "B"]]])
+        while try await harness.engine.drain() > 0 {}
+        let sent = try #require(harness.sender.pushes.first { $0.token == "d0" })
+        let pushId = try MessageVariantTests.shown(sent).pushId
+        for type in ["delivery", "open", "open"] {
+            let reply = try await harness.server.sdk(
+                .eventPush, ["events": [["message_id": pushId, "type": type, "time": 2_000]]])
+            try #require(reply.status == 200, "\(reply.errorText)")
+        }
+        #expect(try await Self.pending(harness) == 4, "2 sent, 1 failed, 1 opened: the delivery and the repeat are not")
+
+        let dispatcher = try Self.dispatcher(harness)
+        #expect(try await dispatcher.pass() == 4)
+        let post = try #require(receiver.posts.first)
+        #expect(receiver.posts.count == 1)
+        // The signature: HMAC-SHA-256 of "<t>.<body>" with the secret.
+        let signature = try #require(post.headers["tern-signature"])
+        let parts = Dictionary(
+            uniqueKeysWithValues: signature.split(separator: ",").map { $0.split(separator: "=", maxSplits: 1) }
+                .map { (String($0[0]), String($0[1])) })
+        let t = try #require(parts["t"])
+        let expected = Digest.hmacSHA256(key: Data(secret.utf8), data: Data("\(t).".utf8) + post.body)
+            .map { String(format: "%02x", $0) }.joined()
+        #expect(parts["v1"] == expected, "\(signature)")
+        #expect(post.headers["tern-webhook-id"] == "\(made.json.int("id"))")
+
+        let events = post.events
+        #expect(Set(events.compactMap { $0["id"] as? String }).count == 4, "each event has its own id")
+        let byType = Dictionary(grouping: events) { $0["type"] as? String ?? "" }
+        #expect(
+            byType["push.sent"]?.count == 2 && byType["push.failed"]?.count == 1 && byType["push.opened"]?.count == 1)
+        let failed = try #require(byType["push.failed"]?.first)
+        #expect(failed["reason"] as? String == "BadDeviceToken" && failed["token"] as? String == "d1", "\(failed)")
+        let opened = try #require(byType["push.opened"]?.first)
+        #expect(opened["push_id"] as? String == pushId && opened.int("time") == 2_000, "\(opened)")
+        #expect(opened["message_id"] as? String == id && ["a", "b"].contains(opened["variant"] as? String ?? ""))
+        for event in byType["push.sent"] ?? [] {
+            let eventPushId = try #require(event["push_id"] as? String)
+            #expect(eventPushId.hasPrefix("\(id).\(event["variant"] as? String ?? "?")."), "\(event)")
+        }
+
+        #expect(try await dispatcher.pass() == 0 && receiver.posts.count == 1, "posted once")
+        let state = try await harness.server.admin("GET", "/projects/\(project)/webhooks").array[0]
+        #expect(
+            state.int("pending") == 0 && state.int("last_status") == 200 && state["last_success_at"] != nil, "\(state)")
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func aFailedPostIsTriedAgainWithTheSameEventsAndGivenUpAfterADay(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        let receiver = try WebhookReceiver()
+        let project = harness.server.bootstrap.projectId
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(project)/webhooks", json: ["url": receiver.url, "events": ["push.sent"]])
+        try #require(made.status == 201, "\(made.errorText)")
+        for token in ["d0", "d1"] { try await harness.subscribe(token) }
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        while try await harness.engine.drain() > 0 {}
+
+        let dispatcher = try Self.dispatcher(harness)
+        receiver.answer([503])
+        #expect(try await dispatcher.pass() == 0)
+        var state = try await harness.server.admin("GET", "/projects/\(project)/webhooks").array[0]
+        #expect(state.int("pending") == 2 && state.int("last_status") == 503, "\(state)")
+        #expect((state["last_error"] as? String)?.contains("the receiver answered 503: not now") == true, "\(state)")
+        #expect(try await dispatcher.pass() == 0 && receiver.posts.count == 1, "not due before its delay")
+        harness.clock.advance(seconds: 6)
+        #expect(try await dispatcher.pass() == 2)
+        let ids = receiver.posts.map { $0.events.compactMap { $0["id"] as? String }.sorted() }
+        #expect(ids.count == 2 && ids[0] == ids[1], "the same events again: \(ids)")
+
+        // A receiver that never takes them: a day later they are given up and counted.
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        while try await harness.engine.drain() > 0 {}
+        receiver.answer(Array(repeating: 500, count: 10))
+        #expect(try await dispatcher.pass() == 0)
+        harness.clock.advance(seconds: 25 * 3600)
+        #expect(try await dispatcher.pass() == 0)
+        state = try await harness.server.admin("GET", "/projects/\(project)/webhooks").array[0]
+        #expect(state.int("pending") == 0 && state.int("dropped") == 2, "\(state)")
+    }
+
+    @Test func aProjectWithoutWebhooksWritesNoEventsAndANewOneIsSeenAtOnce() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("d0")
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        while try await harness.engine.drain() > 0 {}
+        let rows = try await harness.server.store.read { tx in
+            try integerRows(tx, "SELECT COUNT(*) FROM webhook_events", [])[0][0]
+        }
+        #expect(rows == 0)
+        let receiver = try WebhookReceiver()
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
+            json: ["url": receiver.url, "events": ["push.sent"]])
+        try #require(made.status == 201)
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        while try await harness.engine.drain() > 0 {}
+        #expect(try await Self.pending(harness) == 1, "made on this node: its writers know at once")
+        let removed = try await harness.server.admin(
+            "DELETE", "/projects/\(harness.server.bootstrap.projectId)/webhooks/\(made.json.int("id"))")
+        #expect(removed.status == 204)
+        #expect(try await Self.pending(harness) == 0)
+    }
+
+    @Test func badWebhooksAreRefusedWithWhatToChange() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let project = server.bootstrap.projectId
+        let path = "/projects/\(project)/webhooks"
+        for (json, reason) in [
+            (["url": "http://hooks.example.com/t", "events": ["push.sent"]], "url must be https"),
+            (["url": "ftp://hooks.example.com/t", "events": ["push.sent"]], "url must be https"),
+            (["url": "hooks", "events": ["push.sent"]], "not an absolute URL"),
+            (["url": "https://hooks.example.com/t", "events": [String]()], "events is empty"),
+            (
+                ["url": "https://hooks.example.com/t", "events": ["push.clicked"]],
+                "push.clicked, which is not an event"
+            ),
+        ] as [([String: Any], String)] {
+            let reply = try await server.admin("POST", path, json: json)
+            #expect(reply.status == 400 && reply.errorText.contains(reason), "\(reply.status) \(reply.errorText)")
+        }
+        for _ in 0..<WebhookLimits.perProject {
+            let reply = try await server.admin(
+                "POST", path, json: ["url": "https://hooks.example.com/t", "events": ["push.opened"]])
+            #expect(reply.status == 201)
+        }
+        let eleventh = try await server.admin(
+            "POST", path, json: ["url": "https://hooks.example.com/t", "events": ["push.opened"]])
+        #expect(eleventh.status == 409 && eleventh.errorText.contains("remove one first"), "\(eleventh.errorText)")
+        #expect(try await server.admin("DELETE", "\(path)/999").status == 404)
+        #expect(try await server.admin("GET", "/projects/999/webhooks").status == 404)
+    }
+
+    @Test func aBatchPutsEachEventsIdFirst() {
+        let body = WebhookDispatcher.body([
+            ClaimedWebhookEvent(id: 7, body: #"{"type":"push.sent"}"#, createdAt: 0),
+            ClaimedWebhookEvent(id: 8, body: "{}", createdAt: 0),
+        ])
+        #expect(String(decoding: body, as: UTF8.self) == #"{"events":[{"id":"7","type":"push.sent"},{"id":"8"}]}"#)
+        #expect(WebhookLimits.retryDelay(attempts: 1) == 5_000 && WebhookLimits.retryDelay(attempts: 3) == 20_000)
+        #expect(WebhookLimits.retryDelay(attempts: 40) == 3_600_000)
+    }
+}
