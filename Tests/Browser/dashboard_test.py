@@ -8,8 +8,12 @@ Prints PASS/FAIL per check and a closing "dashboard: N passed, M failed"; exits 
 Screenshots of every page go to --screenshots (default .build/dashboard-screenshots).
 """
 import argparse
+import hashlib
+import hmac
+import http.server
 import json
 import os
+import threading
 import shutil
 import sqlite3
 import sys
@@ -625,6 +629,61 @@ def main():
                 status, _ = server.admin("DELETE", f"/projects/{server.bootstrap['project_id']}/frequency-cap")
                 assert status == 200, status
 
+        def settings_add_a_webhook_that_gets_a_sends_events_signed():
+            # A receiver on loopback keeps what tern serve posts to it.
+            posts = []
+
+            class Receiver(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers["Content-Length"]))
+                    posts.append((dict(self.headers), body))
+                    self.send_response(200)
+                    self.end_headers()
+
+                def log_message(self, *args):
+                    pass
+
+            receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+            threading.Thread(target=receiver.serve_forever, daemon=True).start()
+            try:
+                driver.get(server.root + "/#/overview")
+                driver.get(server.root + "/#/settings")
+                url = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='webhook_url']"))
+                driver.find_element(By.CSS_SELECTOR, "input[name='event_push.opened']").click()
+                driver.find_element(By.XPATH, "//button[contains(., 'Add webhook')]").click()
+                wait(driver, lambda d: "Type the URL events are posted to." in text(d), 10, "no error for an empty URL")
+                url.send_keys(f"http://127.0.0.1:{receiver.server_address[1]}/tern")
+                driver.find_element(By.XPATH, "//button[contains(., 'Add webhook')]").click()
+                wait(driver, lambda d: "Pick at least one event." in text(d), 10, "no error without events")
+                driver.find_element(By.CSS_SELECTOR, "input[name='event_push.sent']").click()
+                driver.find_element(By.XPATH, "//button[contains(., 'Add webhook')]").click()
+                note = wait(driver, lambda d: d.find_element(By.ID, "webhook-secret") if d.find_element(By.ID, "webhook-secret").is_displayed() else None, 10, "the secret is not shown")
+                secret = note.text.split("secret: ")[1].split(".")[0]
+                assert secret.startswith("whsec_"), note.text
+                shot(driver, "settings-webhook")
+                status, made = server.admin("POST", "/messages", {"title": "Hooked", "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
+                assert status == 201, (status, made)
+                deadline = time.time() + 30
+                events = []
+                while time.time() < deadline:
+                    events = [(headers, body, e) for headers, body in list(posts) for e in json.loads(body)["events"] if e.get("message_id") == made["id"]]
+                    if events:
+                        break
+                    time.sleep(0.2)
+                assert events and events[0][2]["type"] == "push.sent" and events[0][2]["token"] == TOKEN, (events, posts)
+                headers, body, _ = events[0]
+                parts = dict(part.split("=", 1) for part in headers["Tern-Signature"].split(","))
+                expected = hmac.new(secret.encode(), parts["t"].encode() + b"." + body, hashlib.sha256).hexdigest()
+                assert parts["v1"] == expected, (parts, expected)
+                driver.get(server.root + "/#/overview")
+                driver.get(server.root + "/#/settings")
+                wait(driver, lambda d: ": 200" in d.find_element(By.CSS_SELECTOR, "section[aria-label='Webhooks']").text, 15, "the list does not show the post")
+            finally:
+                receiver.shutdown()
+                status, hooks = server.admin("GET", f"/projects/{server.bootstrap['project_id']}/webhooks")
+                for hook in hooks:
+                    server.admin("DELETE", f"/projects/{server.bootstrap['project_id']}/webhooks/{hook['id']}")
+
         def an_expired_session_keeps_the_draft():
             driver.get(server.root + "/#/compose")
             title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
@@ -706,6 +765,7 @@ def main():
                       segments_page_previews_a_filter_and_saves_it, compose_sends_to_a_saved_segment,
                       audience_page_marks_one_subscription_as_a_test_device, audience_page_erases_a_profile_after_a_second_click,
                       settings_show_only_the_fingerprint, settings_set_a_frequency_cap_that_holds_a_message_back,
+                      settings_add_a_webhook_that_gets_a_sends_events_signed,
                       an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,

@@ -1,5 +1,5 @@
 // Settings of a project: resources and categories, provider credentials (only fingerprints are
-// shown back), the frequency cap, JWT verification keys, pixels.
+// shown back), the frequency cap, webhooks (their secret shown once), JWT verification keys, pixels.
 import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, errorBox, time, table, announce } from "./ui.js";
 
@@ -28,7 +28,7 @@ export function render(main) {
 }
 
 function project(projectId, sections) {
-  clear(sections).append(resources(projectId), credentials(projectId), frequencyCap(projectId), jwtKeys(projectId), pixels(projectId));
+  clear(sections).append(resources(projectId), credentials(projectId), frequencyCap(projectId), webhooks(projectId), jwtKeys(projectId), pixels(projectId));
 }
 
 /** A panel that loads its list and redraws it after every change. */
@@ -279,6 +279,62 @@ function frequencyCap(projectId) {
           return report(errors) ? request : null;
         },
         (request) => api("PUT", path, request),
+        reload,
+      );
+    },
+  );
+}
+
+const WEBHOOK_EVENTS = [
+  ["push.sent", "Sent (the provider took it)"],
+  ["push.failed", "Failed (with the reason)"],
+  ["push.delivered", "Delivered (the device reported it)"],
+  ["push.opened", "Opened"],
+];
+
+// The project's events posted to URLs (…/webhooks): how each is doing, and its secret shown once.
+function webhooks(projectId) {
+  const path = `/projects/${projectId}/webhooks`;
+  const secretNote = h("p", { class: "note", id: "webhook-secret", role: "status", hidden: true });
+  const lastPost = (w) => {
+    if (!w.last_attempt_at) return "none yet";
+    if (w.last_error) return `${time(w.last_attempt_at)}: ${w.last_error}`;
+    return `${time(w.last_attempt_at)}: ${w.last_status}`;
+  };
+  return section(
+    "Webhooks",
+    () => api("GET", path),
+    (list, reload) =>
+      h(
+        "div",
+        {},
+        secretNote,
+        list.length
+          ? table("Webhooks", ["URL", "Events", "Waiting#", "Dropped#", "Last post", "Secret", ""], list.map((w) => [w.url, w.events.join(", "), String(w.pending), String(w.dropped), lastPost(w), `…${w.secret_hint}`, removeButton(`webhook ${w.id}`, () => api("DELETE", `${path}/${w.id}`), reload)]))
+          : h("p", { class: "muted", text: "No webhooks: the project's sends and opens are read from the API." }),
+      ),
+    (reload) => {
+      const url = input("webhook_url", { type: "url", placeholder: "https://" });
+      const boxes = WEBHOOK_EVENTS.map(([name, label]) => checkbox(label, `event_${name}`, name === "push.opened"));
+      // The group's error goes under it, named after its first box (as fieldError finds it).
+      boxes[0].box.id = "webhook-events";
+      boxes[0].box.dataset.api = "events";
+      const events = h("div", { class: "row", role: "group", "aria-label": "Events" }, boxes.map((b) => b.node));
+      const eventsError = h("p", { class: "error", id: "webhook-events-error", "aria-live": "polite" });
+      const form = h("form", { novalidate: true, "aria-label": "Add a webhook" }, h("h3", { text: "Add a webhook" }), field("URL (https)", url, { api: "url", hint: "Events are posted in batches, signed with the secret shown once below (the Tern-Signature header)." }), h("div", { class: "field" }, h("div", { class: "label", text: "Events" }), events, eventsError), h("div", { class: "actions" }, h("button", { type: "submit", class: "secondary", text: "Add webhook" })));
+      return submitter(
+        form,
+        () => {
+          const errors = [];
+          const request = { url: required(url, "Type the URL events are posted to.", errors), events: WEBHOOK_EVENTS.map(([name]) => name).filter((_, index) => boxes[index].box.checked) };
+          if (!request.events.length) errors.push([boxes[0].box, "Pick at least one event."]);
+          return report(errors) ? request : null;
+        },
+        async (request) => {
+          const made = await api("POST", path, request);
+          secretNote.textContent = `Webhook ${made.id}'s secret: ${made.secret}. Copy it now: it is not shown again.`;
+          secretNote.hidden = false;
+        },
         reload,
       );
     },
