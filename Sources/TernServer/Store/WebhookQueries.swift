@@ -37,6 +37,8 @@ public protocol WebhookQueries {
         -> Int64
     /// The project's webhooks (every project's for nil), oldest first, with their waiting events.
     func webhooks(projectId: Int64?) throws -> [StoredWebhook]
+    /// The webhooks with events due at `now` (the dispatcher's round; counts nothing).
+    func webhooksDue(now: Int64) throws -> [StoredWebhook]
     /// Removes the project's webhook and its waiting events; false when it has none of that id.
     func deleteWebhook(projectId: Int64, id: Int64) throws -> Bool
     /// An event for each of `bodies`, for each webhook of the project that wants `type`.

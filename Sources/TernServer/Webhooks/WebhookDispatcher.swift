@@ -49,7 +49,8 @@ public struct WebhookDispatcher: Sendable {
     /// events receivers took.
     @discardableResult
     public func pass() async throws -> Int {
-        let webhooks = try await store.read { tx in try tx.webhooks(projectId: nil) }.filter { $0.pending > 0 }
+        let now = clock()
+        let webhooks = try await store.read { tx in try tx.webhooksDue(now: now) }
         return await withTaskGroup(of: Int.self) { group in
             for webhook in webhooks {
                 group.addTask { await drain(webhook) }

@@ -47,6 +47,20 @@ extension SQLTransaction {
         }
     }
 
+    func webhooksDue(now: Int64) throws -> [StoredWebhook] {
+        try database.query(
+            """
+            SELECT w.id, w.project_id, w.url, w.secret, w.events, w.created_at FROM webhooks w
+            WHERE EXISTS (SELECT 1 FROM webhook_events e WHERE e.webhook_id = w.id AND e.due_at <= ?) ORDER BY w.id
+            """, [now]
+        ).map { row in
+            StoredWebhook(
+                id: row.requiredInt(0), projectId: row.requiredInt(1), url: row.requiredString(2),
+                secret: row.requiredString(3), events: Self.events(row.requiredString(4)),
+                createdAt: row.requiredInt(5), pending: 0, dropped: 0)
+        }
+    }
+
     func deleteWebhook(projectId: Int64, id: Int64) throws -> Bool {
         guard try database.run("DELETE FROM webhooks WHERE id = ? AND project_id = ?", [id, projectId]) > 0 else {
             return false
