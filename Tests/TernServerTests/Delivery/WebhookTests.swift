@@ -174,6 +174,29 @@ final class WebhookReceiver: Sendable {
         #expect(state.int("pending") == 0 && state.int("dropped") == 2, "\(state)")
     }
 
+    /// A person erased takes the outcomes naming their token out of the webhooks' outbox.
+    @Test(arguments: StoreFactory.all)
+    func anErasedPersonsWaitingEventsGoWithThem(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        let receiver = try WebhookReceiver()
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
+            json: ["url": receiver.url, "events": ["push.sent"]])
+        try #require(made.status == 201)
+        let erased = try await harness.subscribe("tok_en%1")
+        try await harness.subscribe("tokXen%1")
+        _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
+        while try await harness.engine.drain() > 0 {}
+        #expect(try await Self.pending(harness) == 2)
+        let reply = try await harness.server.admin("DELETE", "/profiles/\(erased)")
+        try #require(reply.status == 200, "\(reply.errorText)")
+        #expect(
+            try await Self.pending(harness) == 1, "the other token's event stays (the pattern's _ is not a wildcard)")
+        #expect(try await Self.dispatcher(harness).pass() == 1)
+        #expect(receiver.posts.first?.events.first?["token"] as? String == "tokXen%1")
+    }
+
     @Test func aProjectWithoutWebhooksWritesNoEventsAndANewOneIsSeenAtOnce() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

@@ -84,7 +84,9 @@ extension SQLTransaction {
                 """
                 DELETE FROM invalid_tokens WHERE provider = ? AND token = ?
                     AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE provider = ? AND token = ?)
-                """, [device.provider.rawValue, device.token, device.provider.rawValue, device.token])
+                """, [device.provider.rawValue, device.token, device.provider.rawValue, device.token])  // Outcomes waiting for a webhook name the token (reports name only the delivery).
+            try database.run(
+                #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#, [Self.webhookTokenPattern(device.token)])
         }
 
         erasure.fields = try database.run("DELETE FROM profile_fields WHERE profile_id = ?", [id])
@@ -104,5 +106,16 @@ extension SQLTransaction {
             "UPDATE profiles SET public_id = ?, is_test = ?, skip_triggers = ?, updated_at = ? WHERE id = ?",
             [Profile.erasedPrefix + String(id), false, false, now, id])
         return erasure
+    }
+
+    /// A `LIKE` pattern of the events that carry `token` (``WebhookEvent/token``), its wildcards
+    /// escaped.
+    static func webhookTokenPattern(_ token: String) -> String {
+        var escaped = ""
+        for character in token {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return #"%"token":"\#(escaped)"%"#
     }
 }
