@@ -84,7 +84,8 @@ extension SQLTransaction {
                 """
                 DELETE FROM invalid_tokens WHERE provider = ? AND token = ?
                     AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE provider = ? AND token = ?)
-                """, [device.provider.rawValue, device.token, device.provider.rawValue, device.token])  // Outcomes waiting for a webhook name the token (reports name only the delivery).
+                """, [device.provider.rawValue, device.token, device.provider.rawValue, device.token])
+            // Outcomes waiting for a webhook name the token (reports name only the delivery).
             try database.run(
                 #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#, [Self.webhookTokenPattern(device.token)])
         }
