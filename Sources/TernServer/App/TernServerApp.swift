@@ -52,7 +52,7 @@ public final class TernServerApp: Sendable {
             webhooks = WebhookDispatcher(
                 store: store,
                 client: try HTTP2Client(configuration: .init(requestTimeout: WebhookLimits.timeout)),
-                logger: logger)
+                logger: logger, metrics: metrics)
         } catch {
             logger.error("webhooks' events cannot be posted: no HTTP client", ["error": "\(error)"])
             webhooks = nil

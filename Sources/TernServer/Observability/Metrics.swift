@@ -32,6 +32,8 @@ public final class Metrics: Sendable {
         var replays: UInt64 = 0
         var ignoredPushEvents: [String: UInt64] = [:]
         var deliveries: [DeliveryKey: UInt64] = [:]
+        var webhookPosts: [String: UInt64] = [:]
+        var webhookEvents: [String: UInt64] = [:]
     }
 
     private struct DeliveryKey: Hashable {
@@ -76,6 +78,16 @@ public final class Metrics: Sendable {
     func recordDelivery(provider: PushProvider, outcome: String, reason: String?) {
         let key = DeliveryKey(provider: provider.rawValue, outcome: outcome, reason: Self.reasonLabel(reason))
         state.withLock { $0.deliveries[key, default: 0] += 1 }
+    }
+
+    /// A webhook's post: `ok` with the events the receiver took, or `failed` with those given up
+    /// (too old to try again).
+    func recordWebhookPost(ok: Bool, events: Int, dropped: Int) {
+        state.withLock { state in
+            state.webhookPosts[ok ? "ok" : "failed", default: 0] += 1
+            if ok { state.webhookEvents["posted", default: 0] += UInt64(events) }
+            state.webhookEvents["dropped", default: 0] += UInt64(dropped)
+        }
     }
 
     /// How many deliveries had this outcome, over every reason.
@@ -134,6 +146,16 @@ public final class Metrics: Sendable {
         out += "# TYPE tern_push_events_ignored_total counter\n"
         for reason in ["other_recipient", "repeat", "unknown_delivery"] {
             out += "tern_push_events_ignored_total{reason=\"\(reason)\"} \(snapshot.ignoredPushEvents[reason] ?? 0)\n"
+        }
+        out += "# HELP tern_webhook_posts_total Posts to webhooks, by result (ok: a 2xx answer).\n"
+        out += "# TYPE tern_webhook_posts_total counter\n"
+        for result in ["failed", "ok"] {
+            out += "tern_webhook_posts_total{result=\"\(result)\"} \(snapshot.webhookPosts[result] ?? 0)\n"
+        }
+        out += "# HELP tern_webhook_events_total Webhook events posted, and given up after a day of failed posts.\n"
+        out += "# TYPE tern_webhook_events_total counter\n"
+        for result in ["dropped", "posted"] {
+            out += "tern_webhook_events_total{result=\"\(result)\"} \(snapshot.webhookEvents[result] ?? 0)\n"
         }
         out += "# HELP tern_push_deliveries_total Push delivery outcomes, by provider, outcome and reason.\n"
         out += "# TYPE tern_push_deliveries_total counter\n"

@@ -17,18 +17,27 @@ public struct WebhookDispatcher: Sendable {
     let store: any Store
     let client: HTTP2Client
     let logger: Logger
+    let metrics: Metrics?
     let clock: @Sendable () -> Int64
     /// How long the loop rests when nothing was due.
     var idle: Duration = .seconds(1)
 
     /// A dispatcher that posts through `client`.
+    ///
+    /// - Parameters:
+    ///   - store: Where the webhooks and their events are.
+    ///   - client: The HTTP client posts go through.
+    ///   - logger: Failed posts are logged here.
+    ///   - metrics: Counts posts and events (`tern_webhook_posts_total`, `tern_webhook_events_total`).
+    ///   - clock: The current time in ms since 1970 (tests pass their own).
     public init(
-        store: any Store, client: HTTP2Client, logger: Logger,
+        store: any Store, client: HTTP2Client, logger: Logger, metrics: Metrics? = nil,
         clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) {
         self.store = store
         self.client = client
         self.logger = logger
+        self.metrics = metrics
         self.clock = clock
     }
 
@@ -88,6 +97,7 @@ public struct WebhookDispatcher: Sendable {
                             retryAt: done + WebhookLimits.retryDelay(attempts: attempts),
                             givenUpBefore: done - WebhookLimits.maxAge)
                     }
+                    metrics?.recordWebhookPost(ok: false, events: ids.count, dropped: dropped)
                     logger.warn(
                         "a webhook's post failed; its events wait",
                         [
@@ -99,6 +109,7 @@ public struct WebhookDispatcher: Sendable {
                 try await store.write { tx in
                     try tx.webhookPosted(webhookId: webhook.id, eventIds: ids, status: status, now: done)
                 }
+                metrics?.recordWebhookPost(ok: true, events: ids.count, dropped: 0)
                 posted += ids.count
             } catch {
                 // Left leased: posted again once the lease runs out, so a receiver may see them twice.

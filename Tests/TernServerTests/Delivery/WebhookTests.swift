@@ -65,7 +65,7 @@ final class WebhookReceiver: Sendable {
     static func dispatcher(_ harness: DeliveryHarness) throws -> WebhookDispatcher {
         WebhookDispatcher(
             store: harness.server.store, client: try HTTP2Client(configuration: .init(requestTimeout: 5)),
-            logger: Logger(minimum: .error, sink: { _ in }), clock: harness.clock.function)
+            logger: Logger(minimum: .error, sink: { _ in }), metrics: harness.metrics, clock: harness.clock.function)
     }
 
     static func pending(_ harness: DeliveryHarness) async throws -> Int64 {
@@ -172,6 +172,10 @@ final class WebhookReceiver: Sendable {
         #expect(try await dispatcher.pass() == 0)
         state = try await harness.server.admin("GET", "/projects/\(project)/webhooks").array[0]
         #expect(state.int("pending") == 0 && state.int("dropped") == 2, "\(state)")
+        let metrics = harness.metrics.render()
+        #expect(metrics.contains(#"tern_webhook_events_total{result="dropped"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"tern_webhook_events_total{result="posted"} 2"#))
+        #expect(metrics.contains(#"tern_webhook_posts_total{result="failed"} 3"#))
     }
 
     /// A person erased takes the outcomes naming their token out of the webhooks' outbox.
