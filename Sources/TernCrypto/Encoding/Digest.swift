@@ -75,7 +75,8 @@ public enum Digest {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    static func hex(_ bytes: some Collection<UInt8>) -> String {
+    /// `bytes` as lowercase hex, two digits a byte.
+    public static func hex(_ bytes: some Collection<UInt8>) -> String {
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             digits.withUTF8Buffer { digits in

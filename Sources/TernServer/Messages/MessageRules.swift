@@ -8,15 +8,21 @@ enum MessageURLs {
     /// Media the extension downloads: https (plain http only on loopback, for local testing).
     /// `field` is the request's name for it, which the reason starts with.
     static func media(_ text: String, _ field: String = "media_url") throws(APIError) -> String {
+        _ = try httpsOrLoopback(text, field, why: "the extension downloads nothing else")
+        return text
+    }
+
+    /// An https URL with a host, or plain http to loopback (local testing); `why` ends the refusal.
+    static func httpsOrLoopback(_ text: String, _ field: String, why: String) throws(APIError) -> URL {
         let url = try absolute(text, field)
         let scheme = url.scheme?.lowercased() ?? ""
         let host = url.host?.lowercased() ?? ""
         let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
         guard scheme == "https" || (scheme == "http" && loopback) else {
-            throw .badRequest("\(field) must be https (the extension downloads nothing else), not \(scheme)://")
+            throw .badRequest("\(field) must be https (\(why)), not \(scheme)://")
         }
         guard !host.isEmpty else { throw .badRequest("\(field) has no host: send an absolute https URL") }
-        return text
+        return url
     }
 
     /// A link the app opens: any absolute URL (https or the app's own scheme).

@@ -36,15 +36,8 @@ public struct WebhookRequest: Codable, Sendable, Equatable {
 
     /// The request checked: its URL and a set of known types. Every refusal says what to change.
     func checked() throws(APIError) -> (URL, [WebhookEventType]) {
-        _ = try MessageURLs.absolute(url, "url")
-        guard let parsed = URL(string: url), let host = parsed.host?.lowercased(), !host.isEmpty else {
-            throw .badRequest("url has no host: send an absolute https URL")
-        }
-        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
-        let scheme = parsed.scheme?.lowercased() ?? ""
-        guard scheme == "https" || (scheme == "http" && loopback) else {
-            throw .badRequest("url must be https (events carry tokens; plain http only on loopback), not \(scheme)://")
-        }
+        let parsed = try MessageURLs.httpsOrLoopback(
+            url, "url", why: "events carry tokens; plain http only on loopback")
         guard !events.isEmpty else {
             throw .badRequest("events is empty: name one or more of \(Self.known)")
         }
@@ -129,8 +122,7 @@ enum WebhookSignature {
 
     static func sign(body: Data, secret: String, seconds: Int64) -> String {
         let signed = Data("\(seconds).".utf8) + body
-        let digest = Digest.hmacSHA256(key: Data(secret.utf8), data: signed)
-        return "t=\(seconds),v1=" + digest.map { String(format: "%02x", $0) }.joined()
+        return "t=\(seconds),v1=" + Digest.hex(Digest.hmacSHA256(key: Data(secret.utf8), data: signed))
     }
 
     /// A new secret: `whsec_` and 32 random bytes in hex.
