@@ -23,6 +23,9 @@
 # tern share the CPU, so the rate follows whichever of them costs more. STATEMENTS=1 then prints the
 # statements PostgreSQL spent the send's time in (pg_stat_statements: bench/lib/postgres-statements.sh
 # says how to start the cluster with it).
+# WEBHOOK=1 gives the project a webhook of push.sent to a receiver on loopback
+# (bench/lib/webhook_receiver.py) before the send: each delivery's outcome then writes an event
+# for it, and the run also prints how long after the send began the receiver had them all.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -100,6 +103,16 @@ for _ in $(seq 1 200); do curl -fs "$root/healthz" >/dev/null && break; sleep 0.
 apns_credential_json "$work" >"$work/apns.json"
 curl -fs -o /dev/null -X PUT "$api_url/admin/projects/$project_id/credentials/apns" \
     -H "Authorization: Bearer $admin_key" -H 'Content-Type: application/json' --data-binary "@$work/apns.json"
+
+if [ -n "${WEBHOOK:-}" ]; then
+    python3 bench/lib/webhook_receiver.py >"$work/receiver.out" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do grep -q PORT "$work/receiver.out" && break; sleep 0.05; done
+    receiver_port=$(sed -n 's/^PORT //p' "$work/receiver.out")
+    curl -fs -o /dev/null -X POST "$api_url/admin/projects/$project_id/webhooks" \
+        -H "Authorization: Bearer $admin_key" -H 'Content-Type: application/json' \
+        --data "{\"url\":\"http://127.0.0.1:$receiver_port/tern\",\"events\":[\"push.sent\"]}"
+fi
 
 echo "== subscribing $devices devices through push/subscribe (50 at a time)"
 python3 - "$devices" "$api_url" "$rtoken" "${BARE:-}" >"$work/subscribe.curl" <<'PY'
@@ -224,6 +237,7 @@ run_send() {
 echo "== h2load: $devices requests to the same stand-in (1 connection x 100 streams), then $ROUNDS send(s) of one message to the resource, each followed by h2load again"
 run_h2load
 if [ -n "${STATEMENTS:-}" ]; then postgres_statements_reset "$db_url"; fi
+first_send=$(now)
 for round in $(seq 1 "$ROUNDS"); do
     # PERF_DATA=/tmp/send.data records the server's profile during the first send (perf record -g).
     if [ "$round" = 1 ] && [ -n "${PERF_DATA:-}" ]; then
@@ -244,6 +258,22 @@ for round in $(seq 1 "$ROUNDS"); do
     fi
     run_h2load
 done
+
+if [ -n "${WEBHOOK:-}" ]; then
+    # Every push.sent event of every round, as the receiver counted them.
+    expected=$((devices * ROUNDS))
+    for _ in $(seq 1 1200); do
+        received=$(curl -fs "http://127.0.0.1:$receiver_port/count" | python3 -c 'import json, sys; print(json.load(sys.stdin)["events"])')
+        [ "$received" -ge "$expected" ] && break
+        sleep 0.1
+    done
+    curl -fs "http://127.0.0.1:$receiver_port/count" | python3 -c '
+import json, sys
+state, started, expected = json.load(sys.stdin), float(sys.argv[1]), int(sys.argv[2])
+took = (state["last"] or started) - started
+print("webhook     %d of %d push.sent events in %d posts, the last %.2f s after the first send began (%.0f events/s)" % (
+    state["events"], expected, state["posts"], took, state["events"] / took if took > 0 else 0))' "$first_send" "$expected"
+fi
 
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$server/status" 2>/dev/null || echo 0)
 list() { local IFS=,; echo "[$*]"; }

@@ -54,7 +54,7 @@ enum WebhookOutcomes {
             guard let (type, made) = outcome.event, types.contains(type) else { continue }
             var event = made
             event.time = now
-            bodies[outcome.projectId, default: [:]][type, default: []].append(try event.json())
+            bodies[outcome.projectId, default: [:]][type, default: []].append(event.json())
         }
         for (projectId, byType) in bodies {
             for (type, list) in byType {
@@ -78,6 +78,6 @@ enum WebhookOutcomes {
             type: type.rawValue, time: time, messageId: messageId,
             pushId: "\(messageId)\(variant.map { "." + $0 } ?? "").\(deliveryId)", deliveryId: deliveryId,
             variant: variant)
-        try tx.enqueueWebhookEvent(messageId: messageId, type: type, body: try event.json(), now: now)
+        try tx.enqueueWebhookEvent(messageId: messageId, type: type, body: event.json(), now: now)
     }
 }

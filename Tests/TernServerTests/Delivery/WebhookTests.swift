@@ -255,6 +255,20 @@ final class WebhookReceiver: Sendable {
         #expect(try await server.admin("GET", "/projects/999/webhooks").status == 404)
     }
 
+    /// The event's JSON, written by hand, reads back as the event, quotes and control characters too.
+    @Test func anEventsJSONReadsBackAsTheEvent() throws {
+        let full = WebhookEvent(
+            type: "push.failed", time: 1_765_432_100_000, messageId: "m_3fa2", pushId: "m_3fa2.b.17", deliveryId: 17,
+            variant: "b", provider: "ios-apns", token: "ab/cd", reason: "refused: \"BadDeviceToken\"\n\u{1}")
+        let plain = WebhookEvent(type: "push.opened", time: 2, messageId: "m_1", pushId: "m_1.3", deliveryId: 3)
+        for event in [full, plain] {
+            #expect(
+                try JSONDecoder().decode(WebhookEvent.self, from: Data(event.json().utf8)) == event, "\(event.json())")
+        }
+        #expect(
+            plain.json() == #"{"type":"push.opened","time":2,"message_id":"m_1","push_id":"m_1.3","delivery_id":3}"#)
+    }
+
     @Test func aBatchPutsEachEventsIdFirst() {
         let body = WebhookDispatcher.body([
             ClaimedWebhookEvent(id: 7, body: #"{"type":"push.sent"}"#, createdAt: 0),
