@@ -19,7 +19,8 @@ enum Usage {
           projects      list | create NAME [--audience AUD]
                         | cap PROJECT PUSHES HOURS | cap PROJECT off   a person gets at most PUSHES messages in HOURS
           webhooks      list PROJECT | add PROJECT URL --events push.sent,push.failed,push.delivered,push.opened
-                        | remove PROJECT ID   the project's events posted to URL, signed (the secret shows once)
+                        | test PROJECT ID (posts a webhook.test event) | remove PROJECT ID
+                        the project's events posted to URL, signed (the secret shows once)
           databases     list PROJECT | create PROJECT NAME
           resources     list [--project ID] | show ID | create PROJECT NAME [--db ID] [--channels push,email]
           categories    list RESOURCE | set RESOURCE NAME [--title T] [--steady] | delete RESOURCE NAME

@@ -678,6 +678,8 @@ def main():
                 driver.get(server.root + "/#/overview")
                 driver.get(server.root + "/#/settings")
                 wait(driver, lambda d: ": 200" in d.find_element(By.CSS_SELECTOR, "section[aria-label='Webhooks']").text, 15, "the list does not show the post")
+                driver.find_element(By.XPATH, "//button[contains(., 'Send a test event')]").click()
+                wait(driver, lambda d: any(e.get("type") == "webhook.test" for _, body in list(posts) for e in json.loads(body)["events"]), 15, "no test event reached the receiver")
             finally:
                 receiver.shutdown()
                 status, hooks = server.admin("GET", f"/projects/{server.bootstrap['project_id']}/webhooks")

@@ -80,6 +80,10 @@ struct AdminRoutes: Sendable {
                     projectId: try request.integer("project_id"),
                     try JSONBody.decode(WebhookRequest.self, from: request.http))
             }
+            Route.json("POST", "\(p)/projects/{project_id}/webhooks/{webhook_id}/test", status: 202) { request in
+                try await service.testWebhook(
+                    projectId: try request.integer("project_id"), id: try request.integer("webhook_id"))
+            }
             Route.noContent("DELETE", "\(p)/projects/{project_id}/webhooks/{webhook_id}") { request in
                 try await service.deleteWebhook(
                     projectId: try request.integer("project_id"), id: try request.integer("webhook_id"))

@@ -46,6 +46,8 @@ public protocol WebhookQueries {
     /// An event for each webhook that wants `type` of the project that sent message `messageId`
     /// (its public id).
     func enqueueWebhookEvent(messageId: String, type: WebhookEventType, body: String, now: Int64) throws
+    /// An event for one webhook, due now (a test event); false when the project has no such webhook.
+    func enqueueWebhookEvent(projectId: Int64, webhookId: Int64, body: String, now: Int64) throws -> Bool
     /// Up to `limit` of the webhook's events due at `now`, oldest first, out of other claims until
     /// `leaseUntil` (on PostgreSQL, rows another node holds are skipped).
     func claimWebhookEvents(webhookId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws

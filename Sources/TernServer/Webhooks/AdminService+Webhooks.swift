@@ -38,6 +38,20 @@ extension AdminService {
         store.webhookDirectory.forget()
     }
 
+    /// Queues a `webhook.test` event for the webhook, posted like any other (within a second or so).
+    func testWebhook(projectId: Int64, id: Int64) async throws -> [String: String] {
+        let now = clock()
+        guard
+            try await store.write({
+                try $0.enqueueWebhookEvent(
+                    projectId: projectId, webhookId: id, body: WebhookTestEvent.json(now: now), now: now)
+            })
+        else {
+            throw APIError.notFound("project \(projectId) has no webhook \(id)")
+        }
+        return ["queued": WebhookTestEvent.type]
+    }
+
     static func view(_ webhook: StoredWebhook, showingSecret: Bool) -> WebhookView {
         WebhookView(
             id: webhook.id, projectId: webhook.projectId, url: webhook.url, events: webhook.events.map(\.rawValue),

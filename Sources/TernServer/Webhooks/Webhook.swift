@@ -129,6 +129,15 @@ enum WebhookSignature {
     static func newSecret() -> String { "whsec_" + Digest.randomHex(bytes: 32) }
 }
 
+/// The event `POST …/webhooks/{webhook_id}/test` sends: its type, which no webhook subscribes to.
+enum WebhookTestEvent {
+    static let type = "webhook.test"
+
+    static func json(now: Int64) -> String {
+        #"{"type":"\#(type)","time":\#(now)}"#
+    }
+}
+
 /// One event as a webhook receives it. Its `id` is given when it is posted (the row's); a receiver
 /// drops a repeat by it, as a post that timed out is made again.
 struct WebhookEvent: Codable, Sendable, Equatable {

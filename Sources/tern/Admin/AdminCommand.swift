@@ -120,6 +120,9 @@ enum AdminCommand {
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/webhooks",
                 body: try json(["url": try arg(2, "URL"), "events": events]))
+        case ("webhooks", "test"):
+            return Call(
+                method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/webhooks/\(try arg(2, "ID"))/test")
         case ("webhooks", "remove"):
             return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/webhooks/\(try arg(2, "ID"))")
         case ("databases", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/databases")

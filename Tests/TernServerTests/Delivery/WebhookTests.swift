@@ -133,6 +133,13 @@ final class WebhookReceiver: Sendable {
         }
 
         #expect(try await dispatcher.pass() == 0 && receiver.posts.count == 1, "posted once")
+        // A test event, on demand: posted like the others.
+        let hookId = made.json.int("id")
+        let tested = try await harness.server.admin("POST", "/projects/\(project)/webhooks/\(hookId)/test")
+        #expect(tested.status == 202 && tested.json["queued"] as? String == "webhook.test", "\(tested.errorText)")
+        #expect(try await harness.server.admin("POST", "/projects/\(project)/webhooks/999/test").status == 404)
+        #expect(try await dispatcher.pass() == 1)
+        #expect(receiver.posts.last?.events.first?["type"] as? String == "webhook.test")
         let state = try await harness.server.admin("GET", "/projects/\(project)/webhooks").array[0]
         #expect(
             state.int("pending") == 0 && state.int("last_status") == 200 && state["last_success_at"] != nil, "\(state)")

@@ -145,6 +145,8 @@ import Testing
         let hookId = try #require(
             hook.split(separator: "\n").first { $0.contains("\"id\" :") }?.split(separator: ":").last?
                 .trimmingCharacters(in: .whitespaces.union(.punctuationCharacters)))
+        let (testStatus, pinged, _) = try await Self.tern(["webhooks", "test", project, hookId], server: server)
+        #expect(testStatus == 0 && pinged.contains("webhook.test"), "\(pinged)")
         let (removeStatus, _, _) = try await Self.tern(["webhooks", "remove", project, hookId], server: server)
         #expect(removeStatus == 0)
         let (noEventsStatus, _, noEvents) = try await Self.tern(

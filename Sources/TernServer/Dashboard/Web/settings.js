@@ -301,6 +301,21 @@ function webhooks(projectId) {
     if (w.last_error) return `${time(w.last_attempt_at)}: ${w.last_error}`;
     return `${time(w.last_attempt_at)}: ${w.last_status}`;
   };
+  // Queues a webhook.test event (…/test), posted within a second or so.
+  const testButton = (w) => {
+    const button = h("button", { type: "button", class: "secondary", text: "Send a test event", "aria-label": `Send a test event to webhook ${w.id}` });
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await api("POST", `${path}/${w.id}/test`);
+        button.after(h("span", { class: "muted", role: "status", text: " Queued: its post shows here on the next reload." }));
+      } catch (error) {
+        button.disabled = false;
+        if (error.status !== 401) button.after(h("span", { class: "error", role: "alert", text: ` ${error.reason}` }));
+      }
+    });
+    return button;
+  };
   return section(
     "Webhooks",
     () => api("GET", path),
@@ -310,7 +325,7 @@ function webhooks(projectId) {
         {},
         secretNote,
         list.length
-          ? table("Webhooks", ["URL", "Events", "Waiting#", "Dropped#", "Last post", "Secret", ""], list.map((w) => [w.url, w.events.join(", "), String(w.pending), String(w.dropped), lastPost(w), `…${w.secret_hint}`, removeButton(`webhook ${w.id}`, () => api("DELETE", `${path}/${w.id}`), reload)]))
+          ? table("Webhooks", ["URL", "Events", "Waiting#", "Dropped#", "Last post", "Secret", ""], list.map((w) => [w.url, w.events.join(", "), String(w.pending), String(w.dropped), lastPost(w), `…${w.secret_hint}`, h("div", { class: "row" }, testButton(w), removeButton(`webhook ${w.id}`, () => api("DELETE", `${path}/${w.id}`), reload))]))
           : h("p", { class: "muted", text: "No webhooks: the project's sends and opens are read from the API." }),
       ),
     (reload) => {

@@ -87,6 +87,14 @@ extension SQLTransaction {
             """, [body, now, now, messageId, Self.wants(type)])
     }
 
+    func enqueueWebhookEvent(projectId: Int64, webhookId: Int64, body: String, now: Int64) throws -> Bool {
+        try database.run(
+            """
+            INSERT INTO webhook_events (webhook_id, body, created_at, due_at)
+            SELECT id, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM webhooks WHERE id = ? AND project_id = ?
+            """, [body, now, now, webhookId, projectId]) > 0
+    }
+
     func claimWebhookEvents(webhookId: Int64, limit: Int, now: Int64, leaseUntil: Int64) throws
         -> [ClaimedWebhookEvent]
     {
