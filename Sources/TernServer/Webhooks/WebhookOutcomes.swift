@@ -17,22 +17,23 @@ enum WebhookOutcomes {
         var token: String
         var update: DeliveryUpdate
 
-        /// The webhook event of a final outcome (sent, failed, invalid token); nil for a retry.
-        var event: (WebhookEventType, WebhookEvent)? {
-            let type: WebhookEventType
+        /// The event type of a final outcome (sent, failed, invalid token); nil for a retry.
+        var type: WebhookEventType? {
             switch update.status {
-            case .sent: type = .sent
-            case .failed, .invalidToken: type = .failed
-            case .queued, .sending: return nil
+            case .sent: .sent
+            case .failed, .invalidToken: .failed
+            case .queued, .sending: nil
             }
-            let pushId = "\(messageId)\(MessageVariants.pushIdPart(variant)).\(deliveryId)"
-            return (
-                type,
-                WebhookEvent(
-                    type: type.rawValue, time: 0, messageId: messageId, pushId: pushId, deliveryId: deliveryId,
-                    variant: variant.map { MessageVariants.letters[$0] }, provider: provider.rawValue, token: token,
-                    reason: type == .failed ? update.reason : nil)
-            )
+        }
+
+        /// The outcome's event, as of `time`.
+        func event(_ type: WebhookEventType, time: Int64) -> WebhookEvent {
+            WebhookEvent(
+                type: type.rawValue, time: time, messageId: messageId,
+                pushId: StoredMessage.pushId(publicId: messageId, deliveryId: deliveryId, variant: variant),
+                deliveryId: deliveryId,
+                variant: variant.map { MessageVariants.letters[$0] }, provider: provider.rawValue, token: token,
+                reason: type == .failed ? update.reason : nil)
         }
     }
 
@@ -51,10 +52,8 @@ enum WebhookOutcomes {
                 try wanted[outcome.projectId]
                 ?? directory.wanted(tx, projectId: outcome.projectId, now: now)
             wanted[outcome.projectId] = types
-            guard let (type, made) = outcome.event, types.contains(type) else { continue }
-            var event = made
-            event.time = now
-            bodies[outcome.projectId, default: [:]][type, default: []].append(event.json())
+            guard let type = outcome.type, types.contains(type) else { continue }
+            bodies[outcome.projectId, default: [:]][type, default: []].append(outcome.event(type, time: now).json())
         }
         for (projectId, byType) in bodies {
             for (type, list) in byType {

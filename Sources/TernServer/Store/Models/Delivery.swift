@@ -58,6 +58,11 @@ public struct StoredMessage: Sendable, Equatable {
     /// The id a device reports for one delivery: unique per device, so each delivery and open counts
     /// once; an A/B test's names the version too (`m_3fa2.b.17`), so its reports count by version.
     func pushId(deliveryId: Int64, variant: Int? = nil) -> String {
+        Self.pushId(publicId: publicId, deliveryId: deliveryId, variant: variant)
+    }
+
+    /// ``pushId(deliveryId:variant:)`` of the message whose public id is `publicId`.
+    static func pushId(publicId: String, deliveryId: Int64, variant: Int?) -> String {
         "\(publicId)\(MessageVariants.pushIdPart(variant)).\(deliveryId)"
     }
 
