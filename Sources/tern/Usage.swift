@@ -38,6 +38,7 @@ enum Usage {
           push-events   MESSAGE_ID
           messages      list [--limit N] [--before ID] | show ID | stats ID
                         | cancel ID (stop sending: what is not sent yet is not sent)
+                        | winner ID VARIANT (an A/B test's version to the audience it held back)
           inapp         in-app campaigns: list | create FILE | show | edit | start | pause | end | preview
                         | stats | caps | static (tern inapp --help)
           inbox         put (--profile ID | --profiles A,B | --to-topic NAME | --resource ID) --title T [--body B]

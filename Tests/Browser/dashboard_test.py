@@ -513,6 +513,11 @@ def main():
             wait(driver, lambda d: "Give version B a title or a body" in text(d), 10, "no error for a version B that changes nothing")
             driver.find_element(By.CSS_SELECTOR, "input[name='variant_title']").send_keys("Version B")
             driver.find_element(By.CSS_SELECTOR, "input[name='variant_percent']").send_keys("30")
+            sample = driver.find_element(By.CSS_SELECTOR, "input[name='variant_sample']")
+            sample.send_keys("100")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "The test's share must be a whole number from 1 to 99." in text(d), 10, "no error for a test on 100%")
+            sample.clear()
             wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".phone")) == 2 and "Version B" in d.find_elements(By.CSS_SELECTOR, ".phone")[1].text, 10, "no preview of version B")
             shot(driver, "compose-ab-test")
             shown = send_from_compose("Version A goes to 70% of the devices, version B to 30%.")
@@ -527,6 +532,26 @@ def main():
             assert driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").is_selected(), "the copy lost its A/B test"
             assert (value("variant_title"), value("variant_percent")) == ("Version B", "30"), (value("variant_title"), value("variant_percent"))
             driver.execute_script("sessionStorage.clear();")
+
+        def an_ab_tests_winner_goes_to_the_rest_from_its_page():
+            resource = server.bootstrap["resource_id"]
+            status, made = server.admin("POST", "/messages", {
+                "title": "Half test", "variants": [{}, {"title": "Half test B"}], "test_audience_percent": 50,
+                "audience": {"type": "resource", "resource_id": resource}})
+            assert status == 201, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            panel = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-label='Send the winner']") if d.find_element(By.CSS_SELECTOR, "section[aria-label='Send the winner']").is_displayed() else None, 15, "no control to send the winner")
+            assert "The test went to 50% of the audience" in panel.text, panel.text
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='winner']")).select_by_value("b")
+            driver.find_element(By.XPATH, "//button[contains(., 'Send the winner to the rest')]").click()
+            time.sleep(2.5)  # a refresh of the page in between keeps the confirmation
+            driver.find_element(By.XPATH, "//button[contains(., 'Send it')]").click()
+            wait(driver, lambda d: made["id"] not in d.current_url and "#/message/m_" in d.current_url, 15, "the winner's page did not open")
+            wait(driver, lambda d: f"{made['id']}: version B" in text(d), 15, "the winner's page does not name its test")
+            status, test = server.admin("GET", f"/messages/{made['id']}")
+            assert test.get("winner_message_id") == driver.current_url.split("#/message/")[1], test
+            shot(driver, "message-ab-winner")
 
         def a_message_is_duplicated_into_compose():
             resource = server.bootstrap["resource_id"]
@@ -774,7 +799,8 @@ def main():
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       compose_sends_at_each_devices_own_time, compose_holds_quiet_hours,
-                      compose_runs_an_ab_test_and_its_page_compares_the_versions, a_message_is_duplicated_into_compose,
+                      compose_runs_an_ab_test_and_its_page_compares_the_versions,
+                      an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

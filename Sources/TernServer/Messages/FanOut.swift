@@ -119,6 +119,19 @@ public struct FanOut: Sendable, Equatable {
         cursor: Int64, done: Bool, now: Int64, lease: Lease? = nil
     ) throws -> Written {
         var admitted = admitted
+        // An A/B test of part of the audience goes to its tested share; its winner to the rest.
+        if request.test != true {
+            if let sample = message.variantSample {
+                admitted.removeAll {
+                    !MessageVariants.isTested(subscriptionId: $0.subscription.id, messageId: message.id, sample: sample)
+                }
+            } else if let winner = request.winnerOf {
+                admitted.removeAll {
+                    MessageVariants.isTested(
+                        subscriptionId: $0.subscription.id, messageId: winner.key, sample: winner.testAudiencePercent)
+                }
+            }
+        }
         var skipped = 0
         if let category = request.category, category != PreferenceRules.transactional, !admitted.isEmpty {
             let off = try tx.profilesWithPreferenceOff(

@@ -13,6 +13,8 @@ struct MessagePlan: Sendable, Equatable {
     var template: PushPayloadBuilder.Template
     /// An A/B test's versions; empty for one version.
     var variants: [VariantPayload]
+    /// The share of the audience an A/B test goes to first; nil: all of it.
+    var variantSample: Int? = nil
     var pushType: PushType
     var priority: Int?
     var timeToLive: Int?
@@ -30,6 +32,7 @@ struct MessagePlan: Sendable, Equatable {
         let background = pushType == .background
         if background { try Self.checkBackground(request) }
         try MessageVariants.check(request, background: background)
+        try MessageVariants.checkSample(request)
         try Self.text(request.sound, "sound", max: 256)
         try Self.text(request.threadId, "thread_id", max: 256)
         try Self.text(request.topic, "topic", max: 256)
@@ -58,7 +61,7 @@ struct MessagePlan: Sendable, Equatable {
 
         if let variants = request.variants {
             // Each version is checked and encoded as a message of its own; a refusal names it.
-            let split = MessageVariants.split(variants)
+            let split = MessageVariants.split(variants, sample: request.testAudiencePercent)
             var payloads: [VariantPayload] = []
             for (index, variant) in variants.enumerated() {
                 do throws(APIError) {
@@ -73,6 +76,7 @@ struct MessagePlan: Sendable, Equatable {
                 }
             }
             self.variants = payloads
+            self.variantSample = request.testAudiencePercent
             self.template = PushPayloadBuilder.Template(prefix: payloads[0].prefix, suffix: payloads[0].suffix)
         } else {
             self.variants = []

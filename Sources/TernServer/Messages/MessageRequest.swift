@@ -86,7 +86,31 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// title, body, media, link, buttons or data; each device gets one, and the stats count
     /// deliveries and opens by version. Alert pushes only.
     public var variants: [Variant]?
+    /// With ``variants``: only this share of the audience (1 to 99 percent, chosen by subscription)
+    /// gets the test; the rest are held back for the version `POST …/messages/{id}/winner` picks.
+    public var testAudiencePercent: Int?
+    /// Set by the server on the message that sends an A/B test's winner: the test and the share it
+    /// tested; this message goes to the devices the test held back. Refused from a client.
+    public var winnerOf: WinnerOf?
     var audience: MessageAudience
+
+    /// The A/B test whose held-back devices a winner's message goes to.
+    public struct WinnerOf: Codable, Sendable, Equatable {
+        /// The test's message (its public id).
+        public var messageId: String
+        /// Its version that won (`b`).
+        public var variant: String
+        /// The share of the audience it tested.
+        public var testAudiencePercent: Int
+        /// The test's message's row id, whose devices' buckets say who was held back.
+        var key: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case variant, key
+            case messageId = "message_id"
+            case testAudiencePercent = "test_audience_percent"
+        }
+    }
 
     /// A notification button as the API takes it; `action` is `open`, `url` or `dismiss`.
     public struct Button: Codable, Sendable, Equatable {
@@ -136,6 +160,8 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case title, subtitle, body, buttons, category, badge, sound, data, priority, topic, environment, audience, inbox
         case test, variants
+        case testAudiencePercent = "test_audience_percent"
+        case winnerOf = "winner_of"
         case iosCategory = "ios_category"
         case projectId = "project_id"
         case mediaURL = "media_url"

@@ -16,6 +16,10 @@ struct MessageRoutes: Sendable {
         let create = RouteGroup([admin.check(.send, .own), IdempotencyKeys(metrics: nil)]) {
             Route("POST", prefix, name: "admin/messages") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
+                guard message.winnerOf == nil else {
+                    throw APIError.badRequest(
+                        "winner_of is set by the server: send an A/B test's winner with POST …/messages/{id}/winner")
+                }
                 let answer = try await messages.create(
                     message, idempotency: try request.idempotencyToken(), keyProject: try request.holder().projectId)
                 return .json(answer.status, answer.body)
@@ -44,7 +48,17 @@ struct MessageRoutes: Sendable {
             Route.json("POST", "\(prefix)/{message_id}/cancel") { request in
                 try await messages.cancel(publicId: request.parameter("message_id"))
             }
+            Route.json("POST", "\(prefix)/{message_id}/winner", status: 201) { request in
+                let body = try JSONBody.decode(WinnerRequest.self, from: request.http)
+                return try await messages.sendWinner(publicId: request.parameter("message_id"), variant: body.variant)
+            }
         }
         return create.all + read.all + cancel.all
     }
+}
+
+/// `POST …/messages/{message_id}/winner`: the version of the A/B test that won.
+struct WinnerRequest: Codable, Sendable {
+    /// Its letter: `a` for the first version.
+    var variant: String
 }

@@ -113,11 +113,55 @@ public struct MessageService: Sendable {
                 payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
                 expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
                 topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
-                total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants))
+                total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants,
+                variantSample: plan.variantSample))
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
         let stored = try tx.message(id: message.id) ?? message
         return (try Self.view(tx, stored, request: request), stored)
+    }
+
+    /// Sends an A/B test's winning version (`variant`, its letter) to the devices the test held
+    /// back (`test_audience_percent`): a message of its own, made from the test's request with that
+    /// version's content, its audience read now, less the devices the test reached. Once per test:
+    /// a second call answers 409 naming the first winner's message.
+    public func sendWinner(publicId: String, variant letter: String) async throws -> MessageView {
+        let (test, request) = try await store.read { tx in
+            let message = try Self.find(tx, publicId)
+            return (message, try FanOut.request(message))
+        }
+        guard let sample = test.variantSample, let variants = request.variants else {
+            throw APIError.conflict(
+                "message \(test.publicId) held no devices back: only an A/B test with test_audience_percent has a "
+                    + "winner to send")
+        }
+        guard let index = MessageVariants.letters.prefix(variants.count).firstIndex(of: letter) else {
+            throw APIError.badRequest(
+                "variant must be one of \(MessageVariants.letters.prefix(variants.count).joined(separator: ", ")), "
+                    + "not \(letter.prefix(16))")
+        }
+        if let winner = test.winnerMessageId { throw Self.winnerSent(test.publicId, winner) }
+        var winner = request.version(index)
+        winner.testAudiencePercent = nil
+        winner.sendAt = nil
+        winner.test = nil
+        winner.winnerOf = MessageRequest.WinnerOf(
+            messageId: test.publicId, variant: letter, testAudiencePercent: sample, key: test.id)
+        let planned = try plan(winner)
+        let winnerRequest = winner
+        let (view, _) = try await store.write { tx in
+            let made = try self.insert(tx, winnerRequest, plan: planned)
+            guard try tx.setWinner(messageId: test.id, winner: made.0.id) else {
+                throw Self.winnerSent(test.publicId, try Self.find(tx, test.publicId).winnerMessageId ?? "")
+            }
+            return made
+        }
+        queued()
+        return view
+    }
+
+    static func winnerSent(_ test: String, _ winner: String) -> APIError {
+        APIError.conflict("message \(test)'s winner was sent already, as message \(winner)")
     }
 
     /// The message with its counts.
@@ -237,6 +281,7 @@ public struct MessageService: Sendable {
             id: message.publicId, projectId: message.projectId, resourceId: message.resourceId,
             createdAt: message.createdAt, pushType: message.pushType, environment: message.environment,
             request: try request ?? FanOut.request(message), fanOutDone: message.fanOutDone,
-            done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt, sendAt: message.sendAt)
+            done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt, sendAt: message.sendAt,
+            winnerMessageId: message.winnerMessageId)
     }
 }

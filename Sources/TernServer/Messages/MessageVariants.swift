@@ -82,13 +82,17 @@ enum MessageVariants {
     /// The letter of each version, in the push ids (`m_3fa2.b.17`) and the stats.
     static let letters = Array("abcdefghij").map(String.init)
 
-    /// The versions' shares as runs of the 100 buckets.
+    /// The versions' shares as runs of the 100 buckets; with a test of part of the audience, of its
+    /// first `sample` buckets (the rest are held back for the winner).
     struct Split: Sendable, Equatable {
         /// Each version's share, in percent; they sum to 100.
         var percents: [Int]
+        /// The share of the audience tested; nil: all of it.
+        var sample: Int? = nil
 
-        /// The version of a bucket (0 to 99).
+        /// The version of a bucket (0 to 99); a tested bucket's place among the tested ones.
         func index(bucket: Int) -> Int {
+            let bucket = sample.map { bucket * 100 / max($0, 1) } ?? bucket
             var upper = 0
             for (index, percent) in percents.enumerated() {
                 upper += percent
@@ -105,11 +109,17 @@ enum MessageVariants {
 
     /// The shares of `variants`: as given, or even (the first ones a percent more when 100 does not
     /// divide).
-    static func split(_ variants: [MessageRequest.Variant]) -> Split {
+    static func split(_ variants: [MessageRequest.Variant], sample: Int? = nil) -> Split {
         let given = variants.compactMap(\.percent)
-        if given.count == variants.count { return Split(percents: given) }
+        if given.count == variants.count { return Split(percents: given, sample: sample) }
         let count = max(variants.count, 1)
-        return Split(percents: (0..<count).map { 100 / count + ($0 < 100 % count ? 1 : 0) })
+        return Split(percents: (0..<count).map { 100 / count + ($0 < 100 % count ? 1 : 0) }, sample: sample)
+    }
+
+    /// Whether the device of `subscriptionId` is in the tested share of message `messageId`'s
+    /// audience (the rest wait for the winner).
+    static func isTested(subscriptionId: Int64, messageId: Int64, sample: Int) -> Bool {
+        bucket(subscriptionId: subscriptionId, messageId: messageId) < sample
     }
 
     static let modulus: Int64 = 1 << 31
@@ -178,6 +188,19 @@ enum MessageVariants {
             throw .badRequest("the variants' percents must add up to 100, not \(sum)")
         }
     }
+
+    /// `test_audience_percent` goes with variants, 1 to 99.
+    static func checkSample(_ request: MessageRequest) throws(APIError) {
+        guard let sample = request.testAudiencePercent else { return }
+        guard request.variants != nil else {
+            throw .badRequest(
+                "test_audience_percent goes with variants: it is the share of the audience an A/B test goes to first")
+        }
+        guard (1...99).contains(sample) else {
+            throw .badRequest(
+                "test_audience_percent must be 1 to 99, not \(sample) (leave it out to test on the whole audience)")
+        }
+    }
 }
 
 /// A version's payload as the outbox keeps it.
@@ -188,19 +211,26 @@ struct VariantPayload: Codable, Sendable, Equatable {
     var prefix: Data
     var suffix: Data
 
+    /// The versions of a stored message and the share of its audience tested, as their column keeps
+    /// them.
+    struct Stored: Codable, Sendable, Equatable {
+        var versions: [VariantPayload]
+        var sample: Int?
+    }
+
     /// The versions of a stored message, from their column; empty for none.
-    static func decode(_ data: Data?, messageId: String) throws -> [VariantPayload] {
-        guard let data, !data.isEmpty else { return [] }
+    static func decode(_ data: Data?, messageId: String) throws -> Stored {
+        guard let data, !data.isEmpty else { return Stored(versions: []) }
         do {
-            return try JSONCoders.decoder.decode([VariantPayload].self, from: data)
+            return try JSONCoders.decoder.decode(Stored.self, from: data)
         } catch {
             throw StoreError.backend("message \(messageId) has unreadable variants: \(error)")
         }
     }
 
     /// The column's value for `variants`; nil for none.
-    static func encode(_ variants: [VariantPayload]) throws -> Data? {
-        variants.isEmpty ? nil : try JSONCoders.encoder.encode(variants)
+    static func encode(_ variants: [VariantPayload], sample: Int?) throws -> Data? {
+        variants.isEmpty ? nil : try JSONCoders.encoder.encode(Stored(versions: variants, sample: sample))
     }
 }
 

@@ -63,11 +63,14 @@ public struct MessageView: Encodable, Sendable {
     var cancelledAt: Int64?
     /// When it is to be sent, for a scheduled message (ms since 1970).
     var sendAt: Int64?
+    /// For an A/B test of part of the audience: the message that sent its winner to the rest.
+    var winnerMessageId: String?
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
         case cancelledAt = "cancelled_at"
         case sendAt = "send_at"
+        case winnerMessageId = "winner_message_id"
         case projectId = "project_id"
         case resourceId = "resource_id"
         case createdAt = "created_at"

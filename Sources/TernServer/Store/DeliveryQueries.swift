@@ -60,6 +60,8 @@ public protocol DeliveryQueries {
     /// An A/B-tested message's deliveries for each version, counted by the buckets of their
     /// subscriptions (a scan of the message's deliveries).
     func variantTargets(_ message: StoredMessage) throws -> [Int64]
+    /// Notes the message that sent an A/B test's winner (its public id); false when one was noted.
+    func setWinner(messageId: Int64, winner: String) throws -> Bool
 
     /// Push subscriptions of a resource with ids after `cursor`, in id order, with their tokens'
     /// marks; their fields and categories as `reading` asks.

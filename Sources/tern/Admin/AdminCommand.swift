@@ -251,6 +251,10 @@ enum AdminCommand {
         case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
         case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")
         case ("messages", "cancel"): return Call(method: "POST", path: "/messages/\(try arg(1, "ID"))/cancel")
+        case ("messages", "winner"):
+            return Call(
+                method: "POST", path: "/messages/\(try arg(1, "ID"))/winner",
+                body: try json(["variant": try arg(2, "VARIANT")]))
         default:
             throw CommandError("unknown command tern \(topic) \(verb); see tern help")
         }

@@ -65,6 +65,9 @@ struct SendOptions {
                         "variant", "JSON", repeatable: true,
                         "an A/B test's version, 2 to 10: '{\"title\": \"B\", \"percent\": 30}' (its fields replace the message's)"
                     ),
+                    OptionSpec(
+                        "test-percent", "N",
+                        "with --variant: test on N% of the audience; tern messages winner sends a version to the rest"),
                 ]
             ),
             (
@@ -178,6 +181,7 @@ struct SendOptions {
         if !custom.isEmpty { message.data = custom }
         let variants = try arguments.all("variant").map(variant)
         if !variants.isEmpty { message.variants = variants }
+        message.testAudiencePercent = try arguments.int("test-percent")
         return message
     }
 

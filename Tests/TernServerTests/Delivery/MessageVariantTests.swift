@@ -163,6 +163,87 @@ import Testing
         #expect(seen == ["A", "B"])
     }
 
+    /// `test_audience_percent`: the test reaches its share of the audience, split among the versions;
+    /// `…/winner` sends the winning version to the rest, once; no device gets both.
+    @Test(arguments: StoreFactory.all)
+    func aTestOfPartOfTheAudienceLeavesTheRestForItsWinner(factory: StoreFactory) async throws {
+        var options = DeliveryEngine.Options()
+        options.fanOut = FanOut(chunkSize: 16)
+        let harness = try await DeliveryHarness.make(options: options, store: factory)
+        defer { Task { await harness.finish() } }
+        for index in 0..<100 { try await harness.subscribe("device-\(index)") }
+        let reply = try await harness.create([
+            "title": "Sale", "variants": [[:], ["title": "Last day"]], "test_audience_percent": 30,
+            "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.errorText)")
+        let id = try #require(reply.json["id"] as? String)
+        while try await harness.engine.drain() > 0 {}
+        let test = try #require(try await harness.server.store.read { try $0.message(publicId: id) })
+        let tested = try await harness.deliveries(id).map { $0.int("subscription_id") }
+        #expect(tested.allSatisfy { MessageVariants.isTested(subscriptionId: $0, messageId: test.id, sample: 30) })
+        #expect((15...45).contains(tested.count), "about 30 of 100: \(tested.count)")
+        let split = MessageVariants.Split(percents: [50, 50], sample: 30)
+        let byVersion = Dictionary(grouping: tested) { split.index(subscriptionId: $0, messageId: test.id) }
+        #expect(byVersion.count == 2, "both versions in the test: \(byVersion.mapValues(\.count))")
+        var stats = try await harness.stats(id)
+        #expect(stats.int("targeted") == Int64(tested.count))
+        let counted = try #require(stats["variants"] as? [[String: Any]]).map { $0.int("targeted") }
+        #expect(counted == [Int64(byVersion[0]?.count ?? 0), Int64(byVersion[1]?.count ?? 0)], "\(counted)")
+        let testPushes = harness.sender.pushes.count
+
+        let winner = try await harness.server.admin("POST", "/messages/\(id)/winner", json: ["variant": "b"])
+        try #require(winner.status == 201, "\(winner.errorText)")
+        let winnerId = try #require(winner.json["id"] as? String)
+        let of = (winner.json["request"] as? [String: Any])?["winner_of"] as? [String: Any]
+        #expect(of?["message_id"] as? String == id && of?["variant"] as? String == "b", "\(String(describing: of))")
+        while try await harness.engine.drain() > 0 {}
+        let rest = try await harness.deliveries(winnerId).map { $0.int("subscription_id") }
+        #expect(
+            Set(rest).isDisjoint(with: tested) && Set(rest).union(tested).count == 100,
+            "\(rest.count) + \(tested.count)")
+        for push in harness.sender.pushes.dropFirst(testPushes) {
+            let shown = try Self.shown(push)
+            #expect(
+                shown.title == "Last day" && shown.pushId.hasPrefix(winnerId + ".") && !shown.pushId.contains(".b."))
+        }
+        let again = try await harness.server.admin("POST", "/messages/\(id)/winner", json: ["variant": "a"])
+        #expect(again.status == 409 && again.errorText.contains(winnerId), "\(again.errorText)")
+        #expect(
+            try await harness.server.admin("GET", "/messages/\(id)").json["winner_message_id"] as? String == winnerId)
+        stats = try await harness.stats(winnerId)
+        #expect(stats.int("targeted") == Int64(100 - tested.count) && stats["variants"] == nil)
+    }
+
+    @Test func aWinnerNeedsATestOfPartOfTheAudience() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("device-0")
+        let audience: [String: Any] = ["type": "resource", "resource_id": harness.resourceId]
+        let whole = try await harness.send(audience, extra: ["variants": [[:], ["title": "B"]]])
+        let noRest = try await harness.server.admin("POST", "/messages/\(whole)/winner", json: ["variant": "b"])
+        #expect(noRest.status == 409 && noRest.errorText.contains("held no devices back"), "\(noRest.errorText)")
+        let part = try await harness.send(
+            audience, extra: ["variants": [[:], ["title": "B"]], "test_audience_percent": 10])
+        let unknown = try await harness.server.admin("POST", "/messages/\(part)/winner", json: ["variant": "c"])
+        #expect(unknown.status == 400 && unknown.errorText.contains("variant must be one of a, b, not c"))
+        for (extra, reason) in [
+            (["test_audience_percent": 20], "test_audience_percent goes with variants"),
+            (
+                ["variants": [[:], [:]], "test_audience_percent": 100], "test_audience_percent must be 1 to 99, not 100"
+            ),
+            (
+                ["winner_of": ["message_id": part, "variant": "a", "test_audience_percent": 10, "key": 1]],
+                "winner_of is set by the server"
+            ),
+        ] as [([String: Any], String)] {
+            var json: [String: Any] = ["title": "Hi", "audience": audience]
+            json.merge(extra) { _, new in new }
+            let reply = try await harness.create(json)
+            #expect(reply.status == 400 && reply.errorText.contains(reason), "\(reply.status) \(reply.errorText)")
+        }
+    }
+
     @Test func aBadSplitOrABadVersionIsRefusedByName() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }

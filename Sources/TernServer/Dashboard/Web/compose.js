@@ -33,8 +33,9 @@ export function duplicate(id, r) {
   // This page holds an A/B test of two versions whose second changes the title or body.
   const plain = (variant, keys) => Object.keys(variant).every((key) => keys.includes(key));
   if (v.length === 2 && plain(v[0], ["percent"]) && plain(v[1], ["percent", "title", "body"])) {
-    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent) });
+    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent), variant_sample: text(r.test_audience_percent) });
   } else if (v.length) missing.push(`its ${v.length} versions (tern send --variant keeps them)`);
+  if (r.winner_of) missing.push(`that it was the winner of ${r.winner_of.message_id} (the copy goes to the whole audience)`);
   const a = r.audience || {};
   values.audience_type = a.type;
   if (a.type === "resource") {
@@ -114,6 +115,7 @@ function composer(resources, testDevices, projects) {
         field("Version B title", c.variant_title, { api: "variants[1] (b): title" }),
         field("Version B body", c.variant_body, { api: "variants[1] (b): body" }),
         field("Version B's share of the audience (%)", c.variant_percent, { api: "variants[1].percent", hint: "1 to 99; empty: half. Version A gets the rest." }),
+        field("Test on (% of the audience)", c.variant_sample, { api: "test_audience_percent", hint: "Empty: the whole audience. Otherwise the test goes to this share, and the rest wait for the version you pick on the message's page." }),
       ),
     ),
     h(
@@ -190,7 +192,7 @@ function composer(resources, testDevices, projects) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours, request.variants);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours, request.variants, request.test_audience_percent);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -244,6 +246,7 @@ function controls(resources) {
     variant_title: text("variant_title"),
     variant_body: h("textarea", { name: "variant_body", rows: 2 }),
     variant_percent: text("variant_percent", { inputmode: "numeric", placeholder: "50" }),
+    variant_sample: text("variant_sample", { inputmode: "numeric", placeholder: "100" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
@@ -389,7 +392,10 @@ export function build(c) {
   if (request.push_type === "alert" && !request.title && !request.body) {
     errors.push([c.body, "An alert needs a title or a body."]);
   }
-  if (c.ab_test.box.checked) request.variants = variants(c, request, errors);
+  if (c.ab_test.box.checked) {
+    request.variants = variants(c, request, errors);
+    request.test_audience_percent = integer(c.variant_sample, "The test's share", 1, 99, errors);
+  }
   request.audience = audience(c, errors);
   for (const [control, message] of errors) fieldError(control, message);
   if (errors.length) {
@@ -560,7 +566,7 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet, versions) {
+    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet, versions, sample) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -571,7 +577,11 @@ function confirmDialog() {
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
       if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
       if (quiet && devices > 0) goes += ` A device whose clock is between ${quiet.from} and ${quiet.to} gets it at ${quiet.to}.`;
-      if (versions && devices > 0) goes += ` Version A goes to ${versions[0].percent}% of the devices, version B to ${versions[1].percent}%.`;
+      if (versions && devices > 0) {
+        goes += sample
+          ? ` The test goes to ${sample}% of the devices (version A to ${versions[0].percent}% of them, version B to ${versions[1].percent}%); the other ${100 - sample}% wait for the winner, sent from the message's page.`
+          : ` Version A goes to ${versions[0].percent}% of the devices, version B to ${versions[1].percent}%.`;
+      }
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;

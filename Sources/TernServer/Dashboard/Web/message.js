@@ -18,7 +18,8 @@ export function render(main, [id]) {
   // Outside the part each refresh redraws, so that a confirmation waiting for its click stays.
   const role = sessionRole();
   const stopping = role === "read" ? null : stopControl(id, () => load());
-  main.append(heading, ...(stopping ? [stopping.element] : []), body, updated);
+  const winner = role === "read" ? null : winnerControl(id);
+  main.append(heading, ...(stopping ? [stopping.element] : []), ...(winner ? [winner.element] : []), body, updated);
   let doneAt = 0;
   let wasDone = false;
   let stop = () => {};
@@ -31,6 +32,7 @@ export function render(main, [id]) {
       heading.textContent = message.request.title || message.request.body || message.id;
       clear(body).append(...view(message, stats, role !== "read"), deliveryList(deliveries, stats));
       if (stopping) stopping.show(!message.done && !message.cancelled_at);
+      if (winner) winner.show(message);
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
       if (message.done && !wasDone) announce("The message finished sending");
       wasDone = message.done;
@@ -69,6 +71,43 @@ function stopControl(id, reload) {
     show(visible) {
       if (!visible) element.hidden = true;
       else if (element.hidden) {
+        control.reset();
+        element.hidden = false;
+      }
+    },
+  };
+}
+
+// An A/B test of part of the audience: pick the version that goes to the devices it held back
+// (POST …/winner), then a second click; the new message's page opens. Outside the part each refresh
+// redraws, as the stop control is.
+function winnerControl(id) {
+  const choice = h("select", { name: "winner", "aria-label": "The winning version" });
+  const control = secondClick({
+    label: "Send the winner to the rest…",
+    warning: "The chosen version goes, as a new message, to every device the test held back.",
+    confirm: "Send it",
+    back: "Not yet",
+    act: async () => {
+      const sent = await api("POST", `/messages/${encodeURIComponent(id || "")}/winner`, { variant: choice.value });
+      announce("The winner is on its way");
+      location.hash = `#/message/${encodeURIComponent(sent.id)}`;
+    },
+  });
+  const intro = h("p", {});
+  const element = h("section", { class: "panel", "aria-label": "Send the winner", hidden: true }, h("h2", { text: "Send the winner" }), intro, h("div", { class: "row" }, choice), control.element);
+  return {
+    element,
+    show(message) {
+      const r = message.request;
+      const visible = Boolean(r.test_audience_percent && r.variants && !message.winner_message_id && !message.cancelled_at);
+      if (!visible) {
+        element.hidden = true;
+        return;
+      }
+      if (element.hidden) {
+        intro.textContent = `The test went to ${r.test_audience_percent}% of the audience; the other ${100 - r.test_audience_percent}% wait for the version picked here. Compare the versions' opens below first.`;
+        choice.replaceChildren(...r.variants.map((v, index) => h("option", { value: "abcdefghij"[index], text: `Version ${"ABCDEFGHIJ"[index]}: ${v.title || r.title || v.body || r.body || ""}` })));
         control.reset();
         element.hidden = false;
       }
@@ -163,6 +202,8 @@ function view(message, stats, canCompose) {
         r.local_time_of_day ? pair("Local time", `${r.local_time_of_day} on each device's clock`) : null,
         r.ignore_frequency_cap ? pair("Frequency cap", "ignored") : null,
         r.quiet_hours ? pair("Quiet hours", `${r.quiet_hours.from} to ${r.quiet_hours.to} on each device's clock`) : null,
+        r.test_audience_percent ? pair("A/B test", `on ${r.test_audience_percent}% of the audience${message.winner_message_id ? `; its winner went to the rest as ${message.winner_message_id}` : "; the rest wait for the winner"}`) : null,
+        r.winner_of ? pair("Winner of", `${r.winner_of.message_id}: version ${r.winner_of.variant.toUpperCase()}, to the ${100 - r.winner_of.test_audience_percent}% the test held back`) : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         pair("Audience", JSON.stringify(r.audience)),

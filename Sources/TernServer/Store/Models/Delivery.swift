@@ -51,6 +51,10 @@ public struct StoredMessage: Sendable, Equatable {
     var sendAt: Int64? = nil
     /// An A/B test's versions, each with its payload; empty for a message of one version.
     var variants: [VariantPayload] = []
+    /// The share of the audience an A/B test went to (the rest wait for the winner); nil: all.
+    var variantSample: Int? = nil
+    /// The public id of the message that sent this A/B test's winner to the devices it held back.
+    var winnerMessageId: String? = nil
 
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }
@@ -66,11 +70,15 @@ public struct StoredMessage: Sendable, Equatable {
         "\(publicId)\(MessageVariants.pushIdPart(variant)).\(deliveryId)"
     }
 
+    /// The versions' shares of the 100 buckets.
+    var variantSplit: MessageVariants.Split {
+        MessageVariants.Split(percents: variants.map(\.percent), sample: variantSample)
+    }
+
     /// The version the device of `subscriptionId` gets; nil for a message of one version.
     func variant(subscriptionId: Int64) -> Int? {
         guard !variants.isEmpty else { return nil }
-        return MessageVariants.Split(percents: variants.map(\.percent))
-            .index(subscriptionId: subscriptionId, messageId: id)
+        return variantSplit.index(subscriptionId: subscriptionId, messageId: id)
     }
 
     /// The payload of one delivery: its version's (``variant(subscriptionId:)``), for an A/B test.

@@ -7,7 +7,7 @@ extension SQLTransaction {
         """
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
-        cancelled_at, send_at, variant_payloads
+        cancelled_at, send_at, variant_payloads, winner_message_id
         """
     }
 
@@ -22,11 +22,19 @@ extension SQLTransaction {
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
-                m.fanOutDone, m.total, m.createdAt, m.sendAt, try VariantPayload.encode(m.variants),
+                m.fanOutDone, m.total, m.createdAt, m.sendAt,
+                try VariantPayload.encode(m.variants, sample: m.variantSample),
             ])
         var stored = m
         stored.id = id
         return stored
+    }
+
+    /// Notes the message that sent the test's winner; false when one was noted already.
+    func setWinner(messageId: Int64, winner: String) throws -> Bool {
+        try database.run(
+            "UPDATE messages SET winner_message_id = ? WHERE id = ? AND winner_message_id IS NULL", [winner, messageId])
+            > 0
     }
 
     func message(id: Int64) throws -> StoredMessage? {
@@ -87,7 +95,7 @@ extension SQLTransaction {
 
     func variantTargets(_ message: StoredMessage) throws -> [Int64] {
         guard !message.variants.isEmpty else { return [] }
-        let split = MessageVariants.Split(percents: message.variants.map(\.percent))
+        let split = message.variantSplit
         var targets = Array(repeating: Int64(0), count: message.variants.count)
         for row in try database.query(
             """
@@ -115,7 +123,10 @@ extension SQLTransaction {
             collapseId: row.string(11), topic: row.string(12), environment: row.requiredString(13),
             fanOutCursor: row.requiredInt(14), fanOutDone: row.bool(15) ?? false, total: row.requiredInt(16),
             createdAt: row.requiredInt(17), cancelledAt: row.int(18), sendAt: row.int(19))
-        message.variants = try VariantPayload.decode(row.data(20), messageId: message.publicId)
+        let variants = try VariantPayload.decode(row.data(20), messageId: message.publicId)
+        message.variants = variants.versions
+        message.variantSample = variants.sample
+        message.winnerMessageId = row.string(21)
         return message
     }
 }
