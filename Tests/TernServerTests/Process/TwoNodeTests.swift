@@ -166,4 +166,56 @@ import Testing
         }
         return 0
     }
+
+    /// Both nodes post one webhook's events: each claims its own batches (`FOR UPDATE SKIP LOCKED`),
+    /// so the receiver gets every device's `push.sent` once.
+    @Test func twoNodesPostAWebhooksEventsEachOnce() async throws {
+        let fixture = try await APNsFixture.start()
+        defer { fixture.peer.stop() }
+        let database = try PostgresTestDatabase.freshSchemaURL()
+        let arguments = [
+            "--database", database, "--database-pool", "4", "--apns-production-url",
+            fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile, "--delivery-batch", "100",
+        ]
+        let first = try await ServerProcess.start(arguments: arguments)
+        defer { Task { await first.stop() } }
+        let second = try await ServerProcess.start(arguments: arguments)
+        defer { Task { await second.stop() } }
+        let client = JSONHTTPClient()
+        try await fixture.configure(first)
+        let receiver = try WebhookReceiver()
+        let made = try await client.post(
+            first.url("admin/projects/\(first.projectId)/webhooks"),
+            json: ["url": receiver.url, "events": ["push.sent"]], headers: Self.admin(first))
+        try #require(made.status == 201, "\(made.text)")
+        // The other node reads the webhooks again within two seconds.
+        try await Task.sleep(for: .milliseconds(2_500))
+        let devices = 2_000
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for lane in 0..<8 {
+                group.addTask {
+                    for number in stride(from: lane + 1, through: devices, by: 8) {
+                        let node = number % 2 == 0 ? first : second
+                        let answer = try await client.post(
+                            node.url("push/subscribe"),
+                            json: ["time": 1, "provider": "ios-apns", "subscription_id": Self.token(number)],
+                            headers: ["X-Tern-RToken": node.rToken])
+                        try #require(answer.status == 200, "\(answer.text)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let created = try await client.post(
+            second.url("admin/messages"),
+            json: ["title": "Hi", "audience": ["type": "resource", "resource_id": first.resourceId]],
+            headers: Self.admin(second))
+        try #require(created.status == 201, "\(created.text)")
+
+        func events() -> [String] { receiver.posts.flatMap { $0.events.compactMap { $0["token"] as? String } } }
+        for _ in 0..<600 where Set(events()).count < devices { try await Task.sleep(for: .milliseconds(50)) }
+        let tokens = events()
+        #expect(Set(tokens).count == devices, "every device's push.sent: \(Set(tokens).count)")
+        #expect(tokens.count == devices, "none posted twice: \(tokens.count) events")
+    }
 }
