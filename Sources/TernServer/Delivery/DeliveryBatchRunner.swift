@@ -25,8 +25,8 @@ struct DeliveryBatchRunner: Sendable {
         /// The outcome as a webhook may hear of it.
         func outcome(_ update: DeliveryUpdate) -> WebhookOutcomes.Outcome {
             WebhookOutcomes.Outcome(
-                projectId: push.projectId, messageId: push.messageId, deliveryId: delivery.id, variant: variant,
-                provider: delivery.provider, token: delivery.token, update: update)
+                delivery: delivery, projectId: push.projectId, messageId: push.messageId, variant: variant,
+                update: update)
         }
     }
 
@@ -66,9 +66,7 @@ struct DeliveryBatchRunner: Sendable {
         _ claimed: [ClaimedDelivery], messages: [Int64: StoredMessage], subscriptions: [Int64: PushState], now: Int64
     ) async throws -> [Work] {
         var work: [Work] = []
-        // The closed deliveries as a webhook may hear of them.
-        var outcomes: [WebhookOutcomes.Outcome] = []
-        var closed: [(DeliveryUpdate, PushProvider)] = []
+        var closed: [(DeliveryUpdate, ClaimedDelivery)] = []
         // A chunk's deliveries come in runs of one message: the message is taken from the dictionary
         // once for its run and lent to each delivery's preparation. Taken or bound for each delivery,
         // its copy retained and released the message's nine strings and buffers twice a delivery
@@ -80,7 +78,7 @@ struct DeliveryBatchRunner: Sendable {
             defer { start = end }
             guard let message = messages[messageId] else {
                 for delivery in claimed[start..<end] {
-                    closed.append((Self.closing(delivery, .failed, "its message no longer exists"), delivery.provider))
+                    closed.append((Self.closing(delivery, .failed, "its message no longer exists"), delivery))
                 }
                 continue
             }
@@ -89,13 +87,7 @@ struct DeliveryBatchRunner: Sendable {
                     delivery, message: message, subscription: subscriptions[delivery.subscriptionId], now: now)
                 switch preparation {
                 case .send(let item): work.append(item)
-                case .close(let update):
-                    closed.append((update, delivery.provider))
-                    outcomes.append(
-                        WebhookOutcomes.Outcome(
-                            projectId: message.projectId, messageId: message.publicId, deliveryId: delivery.id,
-                            variant: message.variant(subscriptionId: delivery.subscriptionId),
-                            provider: delivery.provider, token: delivery.token, update: update))
+                case .close(let update): closed.append((update, delivery))
                 }
             }
         }
@@ -103,14 +95,24 @@ struct DeliveryBatchRunner: Sendable {
             // A failure here leaves them leased: claimed again when the lease runs out, as after a crash.
             let updates = closed.map(\.0)
             let directory = store.webhookDirectory
-            let outcomes = outcomes
+            let closings = closed
             let held = try await store.write { tx in
                 let held = try tx.updateDeliveries(updates, now: now)
-                try WebhookOutcomes.enqueue(tx, held: held, directory: directory, now: now) { outcomes }
+                // A delivery whose message is gone has no project to tell.
+                try WebhookOutcomes.enqueue(tx, held: held, directory: directory, now: now) {
+                    closings.compactMap { update, delivery in
+                        messages[delivery.messageId].map { message in
+                            WebhookOutcomes.Outcome(
+                                delivery: delivery, projectId: message.projectId, messageId: message.publicId,
+                                variant: message.variant(subscriptionId: delivery.subscriptionId), update: update)
+                        }
+                    }
+                }
                 return held
             }
-            for (update, provider) in closed where held.contains(update.id) {
-                metrics.recordDelivery(provider: provider, outcome: update.status.rawValue, reason: update.reason)
+            for (update, delivery) in closed where held.contains(update.id) {
+                metrics.recordDelivery(
+                    provider: delivery.provider, outcome: update.status.rawValue, reason: update.reason)
             }
         }
         return work

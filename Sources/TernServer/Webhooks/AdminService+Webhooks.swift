@@ -3,25 +3,27 @@ import Foundation
 /// `…/projects/{project_id}/webhooks`: a project's webhooks, made, listed and removed.
 extension AdminService {
     func createWebhook(projectId: Int64, _ request: WebhookRequest) async throws -> WebhookView {
-        let (_, events) = try request.checked()
+        let events = try request.checked()
         let secret = WebhookSignature.newSecret()
         let now = clock()
-        let stored = try await store.write { tx in
+        let id = try await store.write { tx in
             try Self.project(tx, projectId)
-            let existing = try tx.webhooks(projectId: projectId)
-            guard existing.count < WebhookLimits.perProject else {
+            let existing = try tx.webhooks(projectId: projectId).count
+            guard existing < WebhookLimits.perProject else {
                 throw APIError.conflict(
-                    "project \(projectId) has \(existing.count) webhooks, the most it may have: remove one first "
+                    "project \(projectId) has \(existing) webhooks, the most it may have: remove one first "
                         + "(DELETE …/webhooks/{webhook_id})")
             }
-            let id = try tx.insertWebhook(
+            return try tx.insertWebhook(
                 projectId: projectId, url: request.url, secret: secret, events: events, now: now)
-            return try tx.webhooks(projectId: projectId).first { $0.id == id }
         }
         // This node's writers see it at once; other nodes within the directory's two seconds.
         store.webhookDirectory.forget()
-        guard let stored else { throw APIError(status: 500, reason: "internal error: the webhook was not stored") }
-        return Self.view(stored, showingSecret: true)
+        return Self.view(
+            StoredWebhook(
+                id: id, projectId: projectId, url: request.url, secret: secret, events: events, createdAt: now,
+                pending: 0, dropped: 0),
+            showingSecret: true)
     }
 
     func webhooks(projectId: Int64) async throws -> [WebhookView] {

@@ -34,9 +34,10 @@ public struct WebhookRequest: Codable, Sendable, Equatable {
         self.events = events
     }
 
-    /// The request checked: its URL and a set of known types. Every refusal says what to change.
-    func checked() throws(APIError) -> (URL, [WebhookEventType]) {
-        let parsed = try MessageURLs.httpsOrLoopback(
+    /// The request checked: its URL, and its events as known types (each once). Every refusal says
+    /// what to change.
+    func checked() throws(APIError) -> [WebhookEventType] {
+        _ = try MessageURLs.httpsOrLoopback(
             url, "url", why: "events carry tokens; plain http only on loopback")
         guard !events.isEmpty else {
             throw .badRequest("events is empty: name one or more of \(Self.known)")
@@ -48,7 +49,7 @@ public struct WebhookRequest: Codable, Sendable, Equatable {
             }
             if !types.contains(type) { types.append(type) }
         }
-        return (parsed, types)
+        return types
     }
 
     static var known: String { WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ") }
@@ -140,7 +141,7 @@ enum WebhookTestEvent {
 
 /// One event as a webhook receives it. Its `id` is given when it is posted (the row's); a receiver
 /// drops a repeat by it, as a post that timed out is made again.
-struct WebhookEvent: Codable, Sendable, Equatable {
+struct WebhookEvent: Decodable, Sendable, Equatable {
     var type: String
     /// When it happened (ms since 1970): the outcome's record, or the device's report.
     var time: Int64

@@ -17,6 +17,17 @@ enum WebhookOutcomes {
         var token: String
         var update: DeliveryUpdate
 
+        /// The outcome `update` of `delivery`, a delivery of message `messageId` (its public id).
+        init(delivery: ClaimedDelivery, projectId: Int64, messageId: String, variant: Int?, update: DeliveryUpdate) {
+            self.projectId = projectId
+            self.messageId = messageId
+            self.deliveryId = delivery.id
+            self.variant = variant
+            self.provider = delivery.provider
+            self.token = delivery.token
+            self.update = update
+        }
+
         /// The event type of a final outcome (sent, failed, invalid token); nil for a retry.
         var type: WebhookEventType? {
             switch update.status {

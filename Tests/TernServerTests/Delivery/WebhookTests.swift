@@ -185,6 +185,28 @@ final class WebhookReceiver: Sendable {
         #expect(metrics.contains(#"tern_webhook_posts_total{result="failed"} 3"#))
     }
 
+    /// Deliveries closed without a send (here, a cancelled message's) are `push.failed` with their
+    /// reason.
+    @Test func deliveriesClosedUnsentAreFailedEvents() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        let receiver = try WebhookReceiver()
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
+            json: ["url": receiver.url, "events": ["push.failed"]])
+        try #require(made.status == 201)
+        for token in ["d0", "d1"] { try await harness.subscribe(token) }
+        let id = try await harness.send(
+            ["type": "resource", "resource_id": harness.resourceId], extra: ["throttle_per_minute": 1])
+        try await harness.engine.drain()
+        #expect(try await harness.server.admin("POST", "/messages/\(id)/cancel").status == 200)
+        try await harness.engine.drain()
+        #expect(try await Self.dispatcher(harness).pass() == 1)
+        let event = try #require(receiver.posts.first?.events.first)
+        #expect(event["type"] as? String == "push.failed" && event["message_id"] as? String == id, "\(event)")
+        #expect(event["reason"] as? String == DeliveryBatchRunner.cancelledReason, "\(event)")
+    }
+
     /// A person erased takes the outcomes naming their token out of the webhooks' outbox.
     @Test(arguments: StoreFactory.all)
     func anErasedPersonsWaitingEventsGoWithThem(factory: StoreFactory) async throws {

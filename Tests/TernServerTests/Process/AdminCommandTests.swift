@@ -37,15 +37,6 @@ import Testing
         let (missingStatus, _, missing) = try await Self.tern(["resources", "show", "999"], server: server)
         #expect(missingStatus == 1)
         #expect(missing.contains("HTTP 404: resource 999 does not exist"))
-        let (partStatus, part, _) = try await Self.tern(
-            [
-                "send", "--title", "Sale", "--resource", resource, "--variant", "{}", "--variant",
-                #"{"title": "Last day"}"#, "--test-percent", "20", "--no-wait",
-            ], server: server)
-        let partId = try #require(part.split(separator: " ").last.map { String($0.dropLast()) })
-        #expect(partStatus == 0, "\(part)")
-        let (winnerStatus, winner, _) = try await Self.tern(["messages", "winner", partId, "b"], server: server)
-        #expect(winnerStatus == 0 && winner.contains("\"winner_of\""), "\(winner)")
         let (typoStatus, _, typo) = try await Self.tern(["pixels", "list", project, "--colour", "red"], server: server)
         #expect(typoStatus == 2)
         #expect(typo.contains("unknown option --colour"))

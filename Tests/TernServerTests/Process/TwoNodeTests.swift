@@ -21,6 +21,27 @@ import Testing
         return try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] ?? [:]
     }
 
+    /// Subscribes devices 1 to `count` (``token(_:)``), in eight lanes, the even ones through `first`
+    /// and the odd ones through `second`.
+    static func subscribe(_ count: Int, through first: ServerProcess, _ second: ServerProcess) async throws {
+        let client = JSONHTTPClient()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for lane in 0..<8 {
+                group.addTask {
+                    for number in stride(from: lane + 1, through: count, by: 8) {
+                        let node = number % 2 == 0 ? first : second
+                        let answer = try await client.post(
+                            node.url("push/subscribe"),
+                            json: ["time": 1, "provider": "ios-apns", "subscription_id": Self.token(number)],
+                            headers: ["X-Tern-RToken": node.rToken])
+                        try #require(answer.status == 200, "\(answer.text)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test func oneNodeKilledMidSendLosesNothingAndSendsNothingTwiceToTheStats() async throws {
         let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
@@ -43,21 +64,7 @@ import Testing
             second.url("admin/projects/\(second.projectId)/credentials"), headers: Self.admin(second))
         #expect(listed.text.contains("apns"), "the other node lists it: \(listed.text)")
         // The subscriptions arrive through both nodes.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for lane in 0..<8 {
-                group.addTask {
-                    for number in stride(from: lane + 1, through: Self.devices, by: 8) {
-                        let node = number % 2 == 0 ? first : second
-                        let answer = try await client.post(
-                            node.url("push/subscribe"),
-                            json: ["time": 1, "provider": "ios-apns", "subscription_id": Self.token(number)],
-                            headers: ["X-Tern-RToken": node.rToken])
-                        try #require(answer.status == 200, "\(answer.text)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await Self.subscribe(Self.devices, through: first, second)
 
         let created = try await client.post(
             first.url("admin/messages"),
@@ -191,21 +198,7 @@ import Testing
         // The other node reads the webhooks again within two seconds.
         try await Task.sleep(for: .milliseconds(2_500))
         let devices = 2_000
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for lane in 0..<8 {
-                group.addTask {
-                    for number in stride(from: lane + 1, through: devices, by: 8) {
-                        let node = number % 2 == 0 ? first : second
-                        let answer = try await client.post(
-                            node.url("push/subscribe"),
-                            json: ["time": 1, "provider": "ios-apns", "subscription_id": Self.token(number)],
-                            headers: ["X-Tern-RToken": node.rToken])
-                        try #require(answer.status == 200, "\(answer.text)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await Self.subscribe(devices, through: first, second)
         let created = try await client.post(
             second.url("admin/messages"),
             json: ["title": "Hi", "audience": ["type": "resource", "resource_id": first.resourceId]],
