@@ -32,7 +32,8 @@ public final class TernServerApp: Sendable {
 
     private init(
         configuration: ServerConfiguration, bootstrap: (BootstrapInfo, Bootstrapper.Outcome), http: HTTPServer,
-        store: any Store, metrics: Metrics, logger: Logger, senders: SenderRegistry, engine: DeliveryEngine
+        store: any Store, metrics: Metrics, logger: Logger, senders: SenderRegistry, engine: DeliveryEngine,
+        messages: MessageService
     ) {
         self.configuration = configuration
         (self.bootstrap, bootstrapOutcome) = bootstrap
@@ -57,12 +58,14 @@ public final class TernServerApp: Sendable {
             logger.error("webhooks' events cannot be posted: no HTTP client", ["error": "\(error)"])
             webhooks = nil
         }
+        let winners = WinnerPicker(messages: messages, logger: logger)
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)
             async let removal: Void = retention?.run() ?? ()
             async let posting: Void = webhooks?.run() ?? ()
-            _ = await (pruning, statistics, removal, posting)
+            async let picking: Void = winners.run()
+            _ = await (pruning, statistics, removal, posting, picking)
         }
     }
 
@@ -116,7 +119,7 @@ public final class TernServerApp: Sendable {
         await engine.start()
         let app = TernServerApp(
             configuration: configuration, bootstrap: bootstrap, http: http, store: store, metrics: metrics,
-            logger: logger, senders: senders, engine: engine)
+            logger: logger, senders: senders, engine: engine, messages: messages)
         logger.info(
             "listening",
             [

@@ -89,6 +89,10 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// With ``variants``: only this share of the audience (1 to 99 percent, chosen by subscription)
     /// gets the test; the rest are held back for the version `POST …/messages/{id}/winner` picks.
     public var testAudiencePercent: Int?
+    /// With ``testAudiencePercent``: this many minutes after the send (1 to 43,200, 30 days), the
+    /// server picks the version with the most opens per device and sends it to the devices the
+    /// test held back, as `POST …/messages/{id}/winner` would; an operator may pick one first.
+    public var winnerAfterMinutes: Int?
     /// Set by the server on the message that sends an A/B test's winner: the test and the share it
     /// tested; this message goes to the devices the test held back. Refused from a client.
     public var winnerOf: WinnerOf?
@@ -162,6 +166,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case test, variants
         case testAudiencePercent = "test_audience_percent"
         case winnerOf = "winner_of"
+        case winnerAfterMinutes = "winner_after_minutes"
         case iosCategory = "ios_category"
         case projectId = "project_id"
         case mediaURL = "media_url"

@@ -114,7 +114,8 @@ public struct MessageService: Sendable {
                 expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
                 topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
                 total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants,
-                variantSample: plan.variantSample))
+                variantSample: plan.variantSample,
+                winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 }))
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
         let stored = try tx.message(id: message.id) ?? message
@@ -145,6 +146,7 @@ public struct MessageService: Sendable {
         winner.testAudiencePercent = nil
         winner.sendAt = nil
         winner.test = nil
+        winner.winnerAfterMinutes = nil
         winner.winnerOf = MessageRequest.WinnerOf(
             messageId: test.publicId, variant: letter, testAudiencePercent: sample, key: test.id)
         let planned = try plan(winner)
@@ -282,6 +284,7 @@ public struct MessageService: Sendable {
             createdAt: message.createdAt, pushType: message.pushType, environment: message.environment,
             request: try request ?? FanOut.request(message), fanOutDone: message.fanOutDone,
             done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt, sendAt: message.sendAt,
-            winnerMessageId: message.winnerMessageId)
+            winnerMessageId: message.winnerMessageId,
+            winnerDueAt: message.winnerMessageId == nil && message.cancelledAt == nil ? message.winnerDueAt : nil)
     }
 }

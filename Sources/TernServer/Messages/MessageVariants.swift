@@ -189,8 +189,23 @@ enum MessageVariants {
         }
     }
 
-    /// `test_audience_percent` goes with variants, 1 to 99.
+    /// The longest wait before the server picks a test's winner: 30 days.
+    static let maxWinnerAfterMinutes = 43_200
+
+    /// `test_audience_percent` goes with variants, 1 to 99; `winner_after_minutes` with it.
     static func checkSample(_ request: MessageRequest) throws(APIError) {
+        if let minutes = request.winnerAfterMinutes {
+            guard request.testAudiencePercent != nil, request.test != true else {
+                throw .badRequest(
+                    "winner_after_minutes goes with test_audience_percent: the winner goes to the share of the "
+                        + "audience the test held back")
+            }
+            guard (1...maxWinnerAfterMinutes).contains(minutes) else {
+                throw .badRequest(
+                    "winner_after_minutes must be 1 to \(maxWinnerAfterMinutes) (30 days), not \(minutes) (leave it "
+                        + "out to pick the winner yourself)")
+            }
+        }
         guard let sample = request.testAudiencePercent else { return }
         guard request.variants != nil else {
             throw .badRequest(

@@ -65,9 +65,13 @@ public struct MessageView: Encodable, Sendable {
     var sendAt: Int64?
     /// For an A/B test of part of the audience: the message that sent its winner to the rest.
     var winnerMessageId: String?
+    /// For an A/B test with `winner_after_minutes`: when the server picks its winner and sends it
+    /// (ms since 1970); absent once one was sent, or when the test was cancelled.
+    var winnerDueAt: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
+        case winnerDueAt = "winner_due_at"
         case cancelledAt = "cancelled_at"
         case sendAt = "send_at"
         case winnerMessageId = "winner_message_id"

@@ -62,6 +62,11 @@ public protocol DeliveryQueries {
     func variantTargets(_ message: StoredMessage) throws -> [Int64]
     /// Notes the message that sent an A/B test's winner (its public id); false when one was noted.
     func setWinner(messageId: Int64, winner: String) throws -> Bool
+    /// A/B tests whose winner the server picks now (due, none sent, not cancelled, fanned out),
+    /// the earliest due first.
+    func messagesAwaitingWinner(now: Int64, limit: Int) throws -> [StoredMessage]
+    /// Stops the server picking the test's winner (it could not be sent); an operator still can.
+    func clearWinnerDue(messageId: Int64) throws
 
     /// Push subscriptions of a resource with ids after `cursor`, in id order, with their tokens'
     /// marks; their fields and categories as `reading` asks.

@@ -68,6 +68,10 @@ struct SendOptions {
                     OptionSpec(
                         "test-percent", "N",
                         "with --variant: test on N% of the audience; tern messages winner sends a version to the rest"),
+                    OptionSpec(
+                        "winner-after", "MINUTES",
+                        "with --test-percent: the server sends the version with the most opens per device to the "
+                            + "rest after MINUTES"),
                 ]
             ),
             (
@@ -182,6 +186,7 @@ struct SendOptions {
         let variants = try arguments.all("variant").map(variant)
         if !variants.isEmpty { message.variants = variants }
         message.testAudiencePercent = try arguments.int("test-percent")
+        message.winnerAfterMinutes = try arguments.int("winner-after")
         return message
     }
 

@@ -215,6 +215,88 @@ import Testing
         #expect(stats.int("targeted") == Int64(100 - tested.count) && stats["variants"] == nil)
     }
 
+    /// `winner_after_minutes`: when the time comes, the server sends the version with the most opens
+    /// per device to the rest, once, even with two pickers at the same moment; before it, nothing.
+    @Test(arguments: StoreFactory.all)
+    func theServerSendsTheWinnerWhenItsTimeComes(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        for index in 0..<100 { try await harness.subscribe("device-\(index)") }
+        let reply = try await harness.create([
+            "title": "Sale", "variants": [[:], ["title": "Last day"]], "test_audience_percent": 40,
+            "winner_after_minutes": 90, "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.errorText)")
+        let id = try #require(reply.json["id"] as? String)
+        let due = reply.json.int("created_at") + 90 * 60_000
+        #expect(reply.json.int("winner_due_at") == due)
+        while try await harness.engine.drain() > 0 {}
+        let tested = harness.sender.pushes.count
+        // A few of version b's devices open it, more of version a's go unopened.
+        let opens = try harness.sender.pushes.map { try Self.shown($0).pushId }.filter { $0.contains(".b.") }.prefix(3)
+        try #require(opens.count == 3)
+        let reported = try await harness.server.sdk(
+            .eventPush, ["events": opens.map { ["message_id": $0, "type": "open", "time": 3000] }])
+        try #require(reported.status == 200, "\(reported.errorText)")
+
+        let picker = WinnerPicker(
+            messages: MessageService(store: harness.server.store, clock: harness.clock.function),
+            logger: Logger(minimum: .error, sink: { _ in }))
+        harness.clock.advance(seconds: Double(due - harness.clock.milliseconds) / 1000 - 1)
+        #expect(try await picker.pass().isEmpty, "not before its time")
+        harness.clock.advance(seconds: 1)
+        async let first = picker.pass()
+        async let second = picker.pass()
+        let sent = try await first + second
+        try #require(sent.count == 1, "one winner of two pickers: \(sent.map(\.id))")
+        #expect(sent[0].request.winnerOf?.variant == "b" && sent[0].request.winnerOf?.messageId == id)
+        #expect(try await picker.pass().isEmpty, "sent once")
+        while try await harness.engine.drain() > 0 {}
+        #expect(harness.sender.pushes.count == 100, "the test's \(tested) and the rest")
+        for push in harness.sender.pushes.dropFirst(tested) {
+            #expect(try Self.shown(push).title == "Last day" && push.token.hasPrefix("device-"))
+        }
+        let test = try await harness.server.admin("GET", "/messages/\(id)")
+        #expect(test.json["winner_message_id"] as? String == sent[0].id && test.json["winner_due_at"] == nil)
+    }
+
+    /// The winner is the best rate, not the most opens; a test nobody opened sends its first
+    /// version; a cancelled test, or one an operator picked, is left alone.
+    @Test func theWinnerIsTheMostOpensPerDevice() async throws {
+        func version(_ letter: String, _ opened: Int64, of targeted: Int64) -> VariantStats {
+            VariantStats(variant: letter, percent: 50, targeted: targeted, delivered: targeted, opened: opened)
+        }
+        #expect(MessageVariants.winner(of: [version("a", 10, of: 100), version("b", 8, of: 50)]) == "b")
+        #expect(MessageVariants.winner(of: [version("a", 5, of: 50), version("b", 10, of: 100)]) == "a", "level")
+        #expect(MessageVariants.winner(of: [version("a", 0, of: 0), version("b", 0, of: 9)]) == "a")
+        #expect(MessageVariants.winner(of: [version("a", 0, of: 0), version("b", 1, of: 9)]) == "b")
+        #expect(
+            MessageVariants.winner(of: [version("a", 1, of: 9), version("b", 2, of: 9), version("c", 3, of: 9)]) == "c")
+
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        for index in 0..<20 { try await harness.subscribe("device-\(index)") }
+        let audience: [String: Any] = ["type": "resource", "resource_id": harness.resourceId]
+        let ab: [String: Any] = [
+            "variants": [[:], ["title": "B"]], "test_audience_percent": 50, "winner_after_minutes": 1,
+        ]
+        let unopened = try await harness.send(audience, extra: ab)
+        let cancelled = try await harness.send(audience, extra: ab)
+        let picked = try await harness.send(audience, extra: ab)
+        let cancelling = try await harness.server.admin("POST", "/messages/\(cancelled)/cancel")
+        #expect(cancelling.status == 200, "\(cancelling.errorText)")
+        while try await harness.engine.drain() > 0 {}
+        #expect(
+            try await harness.server.admin("POST", "/messages/\(picked)/winner", json: ["variant": "b"]).status == 201)
+        harness.clock.advance(seconds: 60)
+        let picker = WinnerPicker(
+            messages: MessageService(store: harness.server.store, clock: harness.clock.function),
+            logger: Logger(minimum: .error, sink: { _ in }))
+        let sent = try await picker.pass()
+        #expect(
+            sent.map { $0.request.winnerOf?.messageId } == [unopened] && sent.first?.request.winnerOf?.variant == "a")
+    }
+
     @Test func aWinnerNeedsATestOfPartOfTheAudience() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
@@ -235,6 +317,18 @@ import Testing
             (
                 ["winner_of": ["message_id": part, "variant": "a", "test_audience_percent": 10, "key": 1]],
                 "winner_of is set by the server"
+            ),
+            (
+                ["variants": [[:], [:]], "winner_after_minutes": 60],
+                "winner_after_minutes goes with test_audience_percent"
+            ),
+            (
+                ["variants": [[:], [:]], "test_audience_percent": 10, "winner_after_minutes": 0],
+                "winner_after_minutes must be 1 to 43200 (30 days), not 0"
+            ),
+            (
+                ["variants": [[:], [:]], "test_audience_percent": 10, "winner_after_minutes": 43_201],
+                "not 43201"
             ),
         ] as [([String: Any], String)] {
             var json: [String: Any] = ["title": "Hi", "audience": audience]

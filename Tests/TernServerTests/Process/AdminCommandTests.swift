@@ -166,10 +166,14 @@ import Testing
         let (partStatus, part, _) = try await Self.tern(
             [
                 "send", "--title", "Sale", "--resource", resource, "--variant", "{}", "--variant",
-                #"{"title": "Last day"}"#, "--test-percent", "20", "--no-wait",
+                #"{"title": "Last day"}"#, "--test-percent", "20", "--winner-after", "120", "--no-wait",
             ], server: server)
         let partId = try #require(part.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(partStatus == 0, "\(part)")
+        let (_, shownPart, _) = try await Self.tern(["messages", "show", partId], server: server)
+        #expect(
+            shownPart.contains("\"winner_after_minutes\" : 120") && shownPart.contains("\"winner_due_at\""),
+            "\(shownPart)")
         let (winnerStatus, winner, _) = try await Self.tern(["messages", "winner", partId, "b"], server: server)
         #expect(winnerStatus == 0 && winner.contains("\"winner_of\""), "\(winner)")
         let (typoStatus, _, typo) = try await Self.tern(

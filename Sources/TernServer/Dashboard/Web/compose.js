@@ -33,7 +33,7 @@ export function duplicate(id, r) {
   // This page holds an A/B test of two versions whose second changes the title or body.
   const plain = (variant, keys) => Object.keys(variant).every((key) => keys.includes(key));
   if (v.length === 2 && plain(v[0], ["percent"]) && plain(v[1], ["percent", "title", "body"])) {
-    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent), variant_sample: text(r.test_audience_percent) });
+    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent), variant_sample: text(r.test_audience_percent), variant_winner_after: text(r.winner_after_minutes) });
   } else if (v.length) missing.push(`its ${v.length} versions (tern send --variant keeps them)`);
   if (r.winner_of) missing.push(`that it was the winner of ${r.winner_of.message_id} (the copy goes to the whole audience)`);
   const a = r.audience || {};
@@ -116,6 +116,7 @@ function composer(resources, testDevices, projects) {
         field("Version B body", c.variant_body, { api: "variants[1] (b): body" }),
         field("Version B's share of the audience (%)", c.variant_percent, { api: "variants[1].percent", hint: "1 to 99; empty: half. Version A gets the rest." }),
         field("Test on (% of the audience)", c.variant_sample, { api: "test_audience_percent", hint: "Empty: the whole audience. Otherwise the test goes to this share, and the rest wait for the version you pick on the message's page." }),
+        field("Send the winner after (minutes)", c.variant_winner_after, { api: "winner_after_minutes", hint: "With a test share: this long after the send, the server sends the version with the most opens per device to the rest. Empty: you pick it." }),
       ),
     ),
     h(
@@ -192,7 +193,7 @@ function composer(resources, testDevices, projects) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours, request.variants, request.test_audience_percent);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours, request.variants, request.test_audience_percent, request.winner_after_minutes);
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -247,6 +248,7 @@ function controls(resources) {
     variant_body: h("textarea", { name: "variant_body", rows: 2 }),
     variant_percent: text("variant_percent", { inputmode: "numeric", placeholder: "50" }),
     variant_sample: text("variant_sample", { inputmode: "numeric", placeholder: "100" }),
+    variant_winner_after: text("variant_winner_after", { inputmode: "numeric", placeholder: "you pick" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
@@ -395,6 +397,10 @@ export function build(c) {
   if (c.ab_test.box.checked) {
     request.variants = variants(c, request, errors);
     request.test_audience_percent = integer(c.variant_sample, "The test's share", 1, 99, errors);
+    request.winner_after_minutes = integer(c.variant_winner_after, "The minutes before the winner is sent", 1, 43200, errors);
+    if (request.winner_after_minutes !== undefined && request.test_audience_percent === undefined && !errors.some(([control]) => control === c.variant_sample)) {
+      errors.push([c.variant_winner_after, "The server sends a winner only to the rest of a test on part of the audience: give the test's share too."]);
+    }
   }
   request.audience = audience(c, errors);
   for (const [control, message] of errors) fieldError(control, message);
@@ -552,6 +558,13 @@ function spread(devices, perMinute) {
   return `about ${Math.round(minutes / 6) / 10} hours`;
 }
 
+// A wait in minutes as a person says it: "90 minutes", "4 hours", "2 days".
+function minutes(count) {
+  if (count < 120) return `${count} minute${count === 1 ? "" : "s"}`;
+  if (count < 2880) return `${Math.round(count / 6) / 10} hours`;
+  return `${Math.round(count / 144) / 10} days`;
+}
+
 function confirmDialog() {
   const text = h("p", { id: "confirm-text" });
   const send = h("button", { type: "button", id: "confirm-send", text: "Send now" });
@@ -566,7 +579,7 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet, versions, sample) {
+    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet, versions, sample, winnerAfter) {
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -579,7 +592,7 @@ function confirmDialog() {
       if (quiet && devices > 0) goes += ` A device whose clock is between ${quiet.from} and ${quiet.to} gets it at ${quiet.to}.`;
       if (versions && devices > 0) {
         goes += sample
-          ? ` The test goes to ${sample}% of the devices (version A to ${versions[0].percent}% of them, version B to ${versions[1].percent}%); the other ${100 - sample}% wait for the winner, sent from the message's page.`
+          ? ` The test goes to ${sample}% of the devices (version A to ${versions[0].percent}% of them, version B to ${versions[1].percent}%); the other ${100 - sample}% wait for the winner, ${winnerAfter ? `which the server sends ${minutes(winnerAfter)} after the send (the version with the most opens per device).` : "sent from the message's page."}`
           : ` Version A goes to ${versions[0].percent}% of the devices, version B to ${versions[1].percent}%.`;
       }
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;

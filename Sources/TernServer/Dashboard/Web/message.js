@@ -106,7 +106,9 @@ function winnerControl(id) {
         return;
       }
       if (element.hidden) {
-        intro.textContent = `The test went to ${r.test_audience_percent}% of the audience; the other ${100 - r.test_audience_percent}% wait for the version picked here. Compare the versions' opens below first.`;
+        intro.textContent = message.winner_due_at
+          ? `The test went to ${r.test_audience_percent}% of the audience; the other ${100 - r.test_audience_percent}% get the version with the most opens per device at ${time(message.winner_due_at)}, sent by the server, unless you pick one here first.`
+          : `The test went to ${r.test_audience_percent}% of the audience; the other ${100 - r.test_audience_percent}% wait for the version picked here. Compare the versions' opens below first.`;
         choice.replaceChildren(...r.variants.map((v, index) => h("option", { value: "abcdefghij"[index], text: `Version ${"ABCDEFGHIJ"[index]}: ${v.title || r.title || v.body || r.body || ""}` })));
         control.reset();
         element.hidden = false;
@@ -202,7 +204,7 @@ function view(message, stats, canCompose) {
         r.local_time_of_day ? pair("Local time", `${r.local_time_of_day} on each device's clock`) : null,
         r.ignore_frequency_cap ? pair("Frequency cap", "ignored") : null,
         r.quiet_hours ? pair("Quiet hours", `${r.quiet_hours.from} to ${r.quiet_hours.to} on each device's clock`) : null,
-        r.test_audience_percent ? pair("A/B test", `on ${r.test_audience_percent}% of the audience${message.winner_message_id ? `; its winner went to the rest as ${message.winner_message_id}` : "; the rest wait for the winner"}`) : null,
+        r.test_audience_percent ? pair("A/B test", `on ${r.test_audience_percent}% of the audience${message.winner_message_id ? `; its winner went to the rest as ${message.winner_message_id}` : message.winner_due_at ? `; the server sends the winner to the rest at ${time(message.winner_due_at)}` : "; the rest wait for the winner"}`) : null,
         r.winner_of ? pair("Winner of", `${r.winner_of.message_id}: version ${r.winner_of.variant.toUpperCase()}, to the ${100 - r.winner_of.test_audience_percent}% the test held back`) : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,

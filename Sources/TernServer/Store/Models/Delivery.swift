@@ -55,6 +55,9 @@ public struct StoredMessage: Sendable, Equatable {
     var variantSample: Int? = nil
     /// The public id of the message that sent this A/B test's winner to the devices it held back.
     var winnerMessageId: String? = nil
+    /// When the server picks this A/B test's winner and sends it (ms since 1970), while it has none;
+    /// nil: an operator picks it.
+    var winnerDueAt: Int64? = nil
 
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }

@@ -7,7 +7,7 @@ extension SQLTransaction {
         """
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
-        cancelled_at, send_at, variant_payloads, winner_message_id
+        cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at
         """
     }
 
@@ -16,14 +16,14 @@ extension SQLTransaction {
             """
             INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
-                fan_out_done, total, created_at, send_at, variant_payloads)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
                 m.fanOutDone, m.total, m.createdAt, m.sendAt,
-                try VariantPayload.encode(m.variants, sample: m.variantSample),
+                try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt,
             ])
         var stored = m
         stored.id = id
@@ -35,6 +35,23 @@ extension SQLTransaction {
         try database.run(
             "UPDATE messages SET winner_message_id = ? WHERE id = ? AND winner_message_id IS NULL", [winner, messageId])
             > 0
+    }
+
+    /// A/B tests whose winner the server picks now: due, none sent, not cancelled, their fan-out
+    /// done (a throttled or local-time test waits for its last device's turn to be written).
+    func messagesAwaitingWinner(now: Int64, limit: Int) throws -> [StoredMessage] {
+        try database.query(
+            """
+            SELECT \(Self.messageColumns) FROM messages
+            WHERE winner_due_at <= ? AND winner_message_id IS NULL AND cancelled_at IS NULL
+                AND fan_out_done ORDER BY winner_due_at LIMIT ?
+            """, [now, limit]
+        ).map(Self.message)
+    }
+
+    /// Stops the server picking the test's winner (it could not be sent); an operator still can.
+    func clearWinnerDue(messageId: Int64) throws {
+        try database.run("UPDATE messages SET winner_due_at = NULL WHERE id = ?", [messageId])
     }
 
     func message(id: Int64) throws -> StoredMessage? {
@@ -127,6 +144,7 @@ extension SQLTransaction {
         message.variants = variants.versions
         message.variantSample = variants.sample
         message.winnerMessageId = row.string(21)
+        message.winnerDueAt = row.int(22)
         return message
     }
 }

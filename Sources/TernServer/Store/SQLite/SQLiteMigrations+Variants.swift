@@ -8,4 +8,12 @@ extension SQLiteMigrations {
         ALTER TABLE message_history ADD COLUMN variants TEXT;
         ALTER TABLE messages ADD COLUMN winner_message_id TEXT;
         """
+
+    /// When the server picks an A/B test's winner itself (`winner_after_minutes`); the index holds
+    /// only the tests waiting for it.
+    static let messageWinnerDue = """
+        ALTER TABLE messages ADD COLUMN winner_due_at INTEGER;
+        CREATE INDEX messages_winner_due ON messages (winner_due_at)
+            WHERE winner_due_at IS NOT NULL AND winner_message_id IS NULL;
+        """
 }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Sends the winners of A/B tests made with `winner_after_minutes`: when a test's time comes (and
+/// its fan-out is done), the version with the most opens per device goes to the devices the test
+/// held back, as `POST …/messages/{id}/winner` would send it. Each node runs one; a test's winner
+/// is sent once however many pick it at the same moment, because the winner's message and the
+/// test's note of it commit together or not at all (``MessageService/sendWinner(publicId:variant:)``).
+/// A test whose winner cannot be sent (a 4xx: its project's resource went, say) is logged and left
+/// to an operator.
+///
+/// ```swift
+/// let picker = WinnerPicker(messages: messages, logger: logger)
+/// try await picker.pass()   // sends every winner due now
+/// ```
+public struct WinnerPicker: Sendable {
+    let messages: MessageService
+    let logger: Logger
+    /// How long the loop rests between passes.
+    var interval: Duration = .seconds(5)
+
+    /// A picker that sends winners through `messages`.
+    ///
+    /// - Parameters:
+    ///   - messages: The service that sends a winner and counts a test's opens; its clock says when
+    ///     a test is due.
+    ///   - logger: Each winner sent, and each one that could not be, is logged here.
+    public init(messages: MessageService, logger: Logger) {
+        self.messages = messages
+        self.logger = logger
+    }
+
+    /// Picks and sends until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await pass()
+            } catch {
+                logger.warn("picking A/B tests' winners failed", ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Sends the winner of every test due now; answers the winners' messages this pass sent.
+    @discardableResult
+    public func pass() async throws -> [MessageView] {
+        let store = messages.store
+        let now = messages.clock()
+        let due = try await store.read { try $0.messagesAwaitingWinner(now: now, limit: 20) }
+        var sent: [MessageView] = []
+        for test in due {
+            let versions = try await messages.stats(publicId: test.publicId).variants ?? []
+            let letter = MessageVariants.winner(of: versions)
+            do {
+                let winner = try await messages.sendWinner(publicId: test.publicId, variant: letter)
+                sent.append(winner)
+                logger.info(
+                    "sent an A/B test's winner",
+                    [
+                        "message": test.publicId, "variant": letter, "winner": winner.id,
+                        "opens": versions.map { "\($0.variant) \($0.opened)/\($0.targeted)" }.joined(separator: ", "),
+                    ])
+            } catch let error as APIError where error.status == 409 {
+                continue  // another node, or an operator, sent it first
+            } catch let error as APIError {
+                logger.error(
+                    "an A/B test's winner could not be sent; pick it on the message's page",
+                    ["message": test.publicId, "variant": letter, "error": error.reason])
+                try await store.write { try $0.clearWinnerDue(messageId: test.id) }
+            }
+        }
+        return sent
+    }
+}
+
+extension MessageVariants {
+    /// The version with the most opens per device it went to (a version sent to none has none); of
+    /// versions level, the first, so a test nobody opened sends its first version (`a`).
+    static func winner(of versions: [VariantStats]) -> String {
+        var best = versions.first
+        for version in versions.dropFirst() {
+            guard let leader = best else { break }
+            // opened / targeted compared across multiplied: exact, and no division by none.
+            if version.opened * max(leader.targeted, 1) > leader.opened * max(version.targeted, 1) {
+                best = version
+            }
+        }
+        return best?.variant ?? letters[0]
+    }
+}
