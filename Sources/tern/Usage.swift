@@ -18,7 +18,8 @@ enum Usage {
         Management (over HTTP; --url and --admin-key default from ./.tern/bootstrap.json):
           projects      list | create NAME [--audience AUD]
                         | cap PROJECT PUSHES HOURS | cap PROJECT off   a person gets at most PUSHES messages in HOURS
-          webhooks      list PROJECT | add PROJECT URL --events push.sent,push.failed,push.delivered,push.opened
+          webhooks      list PROJECT | add PROJECT URL --events push.sent,push.failed,push.delivered,push.opened,
+                          subscription.changed,goal.reached
                         | test PROJECT ID (posts a webhook.test event) | remove PROJECT ID
                         the project's events posted to URL, signed (the secret shows once)
           databases     list PROJECT | create PROJECT NAME

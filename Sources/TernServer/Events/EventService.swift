@@ -61,8 +61,11 @@ struct EventService: Sendable {
     {
         try request.validate(hasJWT: caller.hasJWT)
         let now = clock()
+        let directory = store.webhookDirectory
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
+            let told = try directory.wanted(tx, projectId: caller.project.id, now: now).contains(.goalReached)
+            var events: [String] = []
             for (index, goal) in request.events.enumerated() {
                 guard let pixel = try tx.pixel(projectId: caller.project.id, sid: goal.sid) else {
                     throw APIError.notFound(
@@ -85,6 +88,10 @@ struct EventService: Sendable {
                         clientId: goal.clientId, eventName: goal.eventName, sendMessageId: goal.sendMessageId,
                         payload: goal.payload, matching: goal.matching, matchingType: goal.matchingType, utm: goal.utm,
                         time: goal.time, receivedAt: now))
+                if told { events.append(try GoalEvents.json(goal, profile: profile?.publicId)) }
+            }
+            if !events.isEmpty {
+                try tx.enqueueWebhookEvents(projectId: caller.project.id, type: .goalReached, bodies: events, now: now)
             }
             return try .ok(nil)
         }

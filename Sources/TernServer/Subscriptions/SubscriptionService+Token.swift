@@ -34,11 +34,14 @@ extension SubscriptionService {
             func mine(_ provider: PushProvider, _ token: String) throws -> Subscription? {
                 try tx.subscription(of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
             }
+            let events = try SubscriptionEvents(
+                tx, directory: store.webhookDirectory, projectId: caller.project.id, now: now)
             let samePlace = oldProvider == newProvider && oldToken == request.subscriptionId
             if !samePlace, let readCurrent = try mine(newProvider, request.subscriptionId) {
                 old.status = .unsubscribed
                 old.updatedAt = now
                 try tx.updateSubscription(old, from: read)
+                try events.note(old.values, before: read.values, profile: profile.publicId)
                 var current = readCurrent
                 current.fields = CustomFields.merge(current.fields, request.customFields)
                 current.apnsEnvironment = request.apnsEnvironment ?? current.apnsEnvironment
@@ -52,6 +55,7 @@ extension SubscriptionService {
             old.apnsEnvironment = request.apnsEnvironment ?? old.apnsEnvironment
             old.updatedAt = now
             try tx.updateSubscription(old, from: read)
+            try events.note(old.values, before: read.values, profile: profile.publicId)
             return try answer(showing: old)
         }
     }
@@ -102,6 +106,8 @@ extension SubscriptionService {
             let profile = try ProfileResolver(caller: caller, now: now).find(tx, provider: provider, token: token)
             let all = try tx.subscriptions(
                 resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
+            let events = try SubscriptionEvents(
+                tx, directory: store.webhookDirectory, projectId: caller.project.id, now: now)
             var own: Subscription?
             for read in all {
                 var subscription = read
@@ -111,6 +117,7 @@ extension SubscriptionService {
                         subscription.updatedAt = now
                         try tx.updateSubscription(subscription, from: read)
                         try tx.clearTags(subscriptionId: subscription.id)  // a new binding starts untagged
+                        try events.note(subscription.values, before: read.values, profile: profile?.publicId)
                     }
                     own = subscription
                 } else if subscription.status == .subscribed {
@@ -118,6 +125,7 @@ extension SubscriptionService {
                     subscription.updatedAt = now
                     try tx.updateSubscription(subscription, from: read)
                     try tx.clearTags(subscriptionId: subscription.id)  // the binding ended
+                    try events.note(subscription.values, before: read.values)
                 }
             }
             guard let profile else { return try .ok(nil) }

@@ -58,6 +58,8 @@ struct SubscriptionService: Sendable {
             let change = SubscriptionChange(
                 to: status, existing: existing, cats: request.cats, customFields: request.customFields,
                 time: request.time)
+            let events = try SubscriptionEvents(
+                tx, directory: store.webhookDirectory, projectId: caller.project.id, now: now)
             let subscription: SubscriptionValues
             if var existing {
                 existing.apnsEnvironment = request.apnsEnvironment ?? existing.apnsEnvironment
@@ -72,9 +74,10 @@ struct SubscriptionService: Sendable {
                     apnsEnvironment: request.apnsEnvironment)
                 try tx.addSubscription(subscription, now: now)
             }
+            try events.note(subscription, before: existing?.values, profile: profile.publicId)
             if request.replace == true {
                 try Self.unsubscribeOthers(
-                    tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now)
+                    tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now, events: events)
             }
             // `replace` changed other profiles' subscriptions only.
             return try Self.answer(
@@ -85,7 +88,8 @@ struct SubscriptionService: Sendable {
 
     /// `replace`: other profiles' subscriptions with this token in the same database become unsubscribed.
     static func unsubscribeOthers(
-        _ tx: any StoreTransaction, keeping profile: Profile, provider: PushProvider, token: String, now: Int64
+        _ tx: any StoreTransaction, keeping profile: Profile, provider: PushProvider, token: String, now: Int64,
+        events: SubscriptionEvents
     ) throws {
         for read in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
         where read.profileId != profile.id && read.status != .unsubscribed {
@@ -93,6 +97,7 @@ struct SubscriptionService: Sendable {
             other.status = .unsubscribed
             other.updatedAt = now
             try tx.updateSubscription(other, from: read)
+            try events.note(other.values, before: read.values)
             try tx.clearTags(subscriptionId: other.id)  // the binding ended
         }
     }

@@ -2,7 +2,8 @@ import Foundation
 import TernCrypto
 import TernProtocol
 
-/// What a webhook can be told of: a delivery's outcome at its provider, and the devices' reports.
+/// What a webhook can be told of: a delivery's outcome at its provider, the devices' reports, a
+/// push subscription's changes, and goals.
 public enum WebhookEventType: String, Codable, Sendable, CaseIterable {
     /// The provider accepted a push.
     case sent = "push.sent"
@@ -13,6 +14,10 @@ public enum WebhookEventType: String, Codable, Sendable, CaseIterable {
     case delivered = "push.delivered"
     /// A person opened a push (`event/push` open).
     case opened = "push.opened"
+    /// A push subscription was made, or its status or token changed (``SubscriptionEvents``).
+    case subscriptionChanged = "subscription.changed"
+    /// An app posted a goal (`event/post`), with its pixel, name, payload and the message it credits.
+    case goalReached = "goal.reached"
 
     /// The types a device's report becomes.
     init(report: PushEventRequest.Kind) {
@@ -166,32 +171,56 @@ struct WebhookEvent: Decodable, Sendable, Equatable {
     /// delivery of a project with a webhook, and Foundation's encoder was 12 % of tern's CPU in such a
     /// send (`WEBHOOK=1 bench/send/run.sh`).
     func json() -> String {
-        var out: [UInt8] = []
+        var out = WebhookJSON(type: type, time: time)
+        out.string(CodingKeys.messageId.rawValue, messageId)
+        out.string(CodingKeys.pushId.rawValue, pushId)
+        out.integer(CodingKeys.deliveryId.rawValue, deliveryId)
+        out.string(CodingKeys.variant.rawValue, variant)
+        out.string(CodingKeys.provider.rawValue, provider)
+        out.string(CodingKeys.token.rawValue, token)
+        out.string(CodingKeys.reason.rawValue, reason)
+        return out.text
+    }
+}
+
+/// An event's JSON object written by hand, its keys in the order given and absent values left out:
+/// `{"type":…,"time":…,…}`. The dispatcher puts the row's `id` in front when it posts it.
+struct WebhookJSON {
+    private var out: [UInt8] = []
+
+    /// An event of `type` at `time` (ms since 1970).
+    init(type: String, time: Int64) {
         out.reserveCapacity(320)
-        func string(_ key: String, _ value: String?) {
-            guard let value else { return }
-            out.append(contentsOf: #",""#.utf8)
-            out.append(contentsOf: key.utf8)
-            out.append(contentsOf: #"":"#.utf8)
-            JSONText.appendString(value, to: &out)
-        }
-        func integer(_ key: String, _ value: Int64) {
-            out.append(contentsOf: #",""#.utf8)
-            out.append(contentsOf: key.utf8)
-            out.append(contentsOf: #"":"#.utf8)
-            out.append(contentsOf: String(value).utf8)
-        }
         out.append(contentsOf: #"{"type":"#.utf8)
         JSONText.appendString(type, to: &out)
-        integer(CodingKeys.time.rawValue, time)
-        string(CodingKeys.messageId.rawValue, messageId)
-        string(CodingKeys.pushId.rawValue, pushId)
-        integer(CodingKeys.deliveryId.rawValue, deliveryId)
-        string(CodingKeys.variant.rawValue, variant)
-        string(CodingKeys.provider.rawValue, provider)
-        string(CodingKeys.token.rawValue, token)
-        string(CodingKeys.reason.rawValue, reason)
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        integer("time", time)
     }
+
+    private mutating func key(_ key: String) {
+        out.append(contentsOf: #",""#.utf8)
+        out.append(contentsOf: key.utf8)
+        out.append(contentsOf: #"":"#.utf8)
+    }
+
+    mutating func string(_ key: String, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        JSONText.appendString(value, to: &out)
+    }
+
+    mutating func integer(_ key: String, _ value: Int64?) {
+        guard let value else { return }
+        self.key(key)
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    /// A value that is JSON already (an object the app sent, encoded).
+    mutating func json(_ key: String, _ value: Data?) {
+        guard let value else { return }
+        self.key(key)
+        out.append(contentsOf: value)
+    }
+
+    /// The object, closed.
+    var text: String { String(decoding: out + [UInt8(ascii: "}")], as: UTF8.self) }
 }

@@ -47,7 +47,10 @@ enum AdminCommand {
                         "subscriptions find/test, identity show: the push provider (default \(PushProvider.apns.rawValue))"
                     ),
                     OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
-                    OptionSpec("events", "TYPES", "webhooks add: push.sent, push.failed, push.delivered, push.opened"),
+                    OptionSpec(
+                        "events", "TYPES",
+                        "webhooks add: push.sent, push.failed, push.delivered, push.opened, subscription.changed, "
+                            + "goal.reached"),
                 ] + inboxOptions + segmentOptions
             ),
             ("Connection", OptionSpec.connection),
@@ -115,7 +118,7 @@ enum AdminCommand {
             guard let events = arguments.value("events")?.split(separator: ",").map(String.init), !events.isEmpty else {
                 throw CommandError(
                     "tern webhooks add PROJECT URL needs --events, one or more of push.sent, push.failed, "
-                        + "push.delivered, push.opened")
+                        + "push.delivered, push.opened, subscription.changed, goal.reached")
             }
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/webhooks",

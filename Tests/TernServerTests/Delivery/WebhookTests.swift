@@ -230,10 +230,85 @@ final class WebhookReceiver: Sendable {
         #expect(receiver.posts.first?.events.first?["token"] as? String == "tokXen%1")
     }
 
+    /// `subscription.changed`: a new subscription, a status changed, a new token; not a subscribe
+    /// that changes nothing, nor a repeat of one. `goal.reached`: each goal with its payload. An
+    /// erased person's waiting events go with them.
+    @Test(arguments: StoreFactory.all)
+    func subscriptionsChangesAndGoalsArePosted(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        let receiver = try WebhookReceiver()
+        let project = harness.server.bootstrap.projectId
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(project)/webhooks",
+            json: ["url": receiver.url, "events": ["subscription.changed", "goal.reached"]])
+        try #require(made.status == 201, "\(made.errorText)")
+
+        let profile = try await harness.subscribe("s0")
+        try await harness.subscribe("s0", time: 2_000)  // the same status: no event
+        let body: [String: Any] = ["time": 3_000, "provider": "ios-apns", "subscription_id": "s0"]
+        for _ in 0..<2 {
+            let suspended = try await harness.server.sdk(.pushSuspend, body, key: "suspend-s0")
+            try #require(suspended.status == 200, "\(suspended.errorText)")
+        }
+        let updated = try await harness.server.sdk(
+            .pushUpdate, ["old_subscription_id": "s0", "subscription_id": "s0-new", "provider": "ios-apns"])
+        try #require(updated.status == 200, "\(updated.errorText)")
+        let unsubscribed = try await harness.server.sdk(
+            .pushUnsubscribe, ["time": 4_000, "provider": "ios-apns", "subscription_id": "s0-new"])
+        try #require(unsubscribed.status == 200, "\(unsubscribed.errorText)")
+        _ = try await harness.server.admin("POST", "/projects/\(project)/pixels", json: ["sid": "shop"])
+        let goal = try await harness.server.sdk(
+            .eventPost,
+            [
+                "events": [
+                    [
+                        "sid": "shop", "client_id": "c-1", "event_name": "purchase", "send_message_id": "m_1.7",
+                        "payload": ["sum": 12.5, "note": "a/b \"c\""], "utm": ["campaign": "spring"], "time": 5_000,
+                    ]
+                ]
+            ])
+        try #require(goal.status == 200, "\(goal.errorText)")
+        #expect(try await Self.pending(harness) == 5, "made, suspended, new token, unsubscribed, one goal")
+
+        #expect(try await Self.dispatcher(harness).pass() == 5)
+        let events = receiver.posts.flatMap(\.events).sorted { $0.int("id") < $1.int("id") }
+        let changes = events.filter { $0["type"] as? String == "subscription.changed" }
+        #expect(changes.map { $0["status"] as? String } == ["subscribed", "suspended", "suspended", "unsubscribed"])
+        #expect(changes.map { $0["previous_status"] as? String } == [nil, "subscribed", "suspended", "suspended"])
+        #expect(changes.map { $0["token"] as? String } == ["s0", "s0", "s0-new", "s0-new"])
+        #expect(changes.map { $0["previous_token"] as? String } == [nil, nil, "s0", nil])
+        #expect(
+            changes.allSatisfy {
+                $0["profile_id"] as? String == profile && $0.int("resource_id") == harness.resourceId
+                    && $0["provider"] as? String == "ios-apns"
+            }, "\(changes)")
+        let reached = try #require(events.first { $0["type"] as? String == "goal.reached" })
+        #expect(
+            reached["sid"] as? String == "shop" && reached["event_name"] as? String == "purchase"
+                && reached["client_id"] as? String == "c-1" && reached["send_message_id"] as? String == "m_1.7"
+                && reached.int("time") == 5_000, "\(reached)")
+        #expect(reached["payload"] as? NSDictionary == ["sum": 12.5, "note": "a/b \"c\""] as NSDictionary)
+        #expect((reached["utm"] as? [String: Any])?["campaign"] as? String == "spring")
+
+        // Erasing a person takes their waiting events (naming their token or their profile) with them.
+        let erased = try await harness.subscribe("e0")
+        try await harness.subscribe("e1")
+        #expect(try await Self.pending(harness) == 2)
+        let reply = try await harness.server.admin("DELETE", "/profiles/\(erased)")
+        try #require(reply.status == 200, "\(reply.errorText)")
+        #expect(try await Self.pending(harness) == 1)
+    }
+
     @Test func aProjectWithoutWebhooksWritesNoEventsAndANewOneIsSeenAtOnce() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
         try await harness.subscribe("d0")
+        _ = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/pixels", json: ["sid": "shop"])
+        let goal = try await harness.server.sdk(
+            .eventPost, ["events": [["sid": "shop", "event_name": "purchase", "time": 5_000]]])
+        try #require(goal.status == 200, "\(goal.errorText)")
         _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
         while try await harness.engine.drain() > 0 {}
         let rows = try await harness.server.store.read { tx in

@@ -290,6 +290,8 @@ const WEBHOOK_EVENTS = [
   ["push.failed", "Failed (with the reason)"],
   ["push.delivered", "Delivered (the device reported it)"],
   ["push.opened", "Opened"],
+  ["subscription.changed", "Subscriptions (made, status or token changed)"],
+  ["goal.reached", "Goals (event/post)"],
 ];
 
 // The project's events posted to URLs (…/webhooks): how each is doing, and its secret shown once.

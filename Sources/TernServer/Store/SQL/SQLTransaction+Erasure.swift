@@ -85,10 +85,16 @@ extension SQLTransaction {
                 DELETE FROM invalid_tokens WHERE provider = ? AND token = ?
                     AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE provider = ? AND token = ?)
                 """, [device.provider.rawValue, device.token, device.provider.rawValue, device.token])
-            // Outcomes waiting for a webhook name the token (reports name only the delivery).
+            // Outcomes and subscriptions' changes waiting for a webhook name the token (`token`,
+            // `previous_token`); reports name only the delivery.
             try database.run(
-                #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#, [Self.webhookTokenPattern(device.token)])
+                #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#,
+                [Self.webhookPattern("token", device.token)])
         }
+        // Goals and subscriptions' changes name the profile.
+        try database.run(
+            #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#,
+            [Self.webhookPattern("\"profile_id", profile.publicId)])
 
         erasure.fields = try database.run("DELETE FROM profile_fields WHERE profile_id = ?", [id])
         erasure.inboxMessages = try database.run("DELETE FROM inbox_messages WHERE profile_id = ?", [id])
@@ -109,14 +115,17 @@ extension SQLTransaction {
         return erasure
     }
 
-    /// A `LIKE` pattern of the events that carry `token` (``WebhookEvent/token``), its wildcards
-    /// escaped.
-    static func webhookTokenPattern(_ token: String) -> String {
-        var escaped = ""
-        for character in token {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
+    /// A `LIKE` pattern of the events whose JSON has `value` under a key ending in `key` (`token`
+    /// matches `previous_token` too; `"profile_id` only itself), their wildcards escaped.
+    static func webhookPattern(_ key: String, _ value: String) -> String {
+        func escaped(_ text: String) -> String {
+            var escaped = ""
+            for character in text {
+                if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped
         }
-        return #"%"token":"\#(escaped)"%"#
+        return #"%\#(escaped(key))":"\#(escaped(value))"%"#
     }
 }
