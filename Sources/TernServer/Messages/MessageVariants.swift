@@ -141,8 +141,25 @@ enum MessageVariants {
 
     /// ``bucket(subscriptionId:messageId:)`` in SQL (SQLite's and PostgreSQL's integer arithmetic),
     /// of the column `subscription_id`; binds the message's ``offset(messageId:)``.
-    static var bucketSQL: String {
-        "((((subscription_id % \(modulus)) + ?) % \(modulus)) * \(multiplier) % \(modulus) * 100 / \(modulus))"
+    static var bucketSQL: String { bucketSQL(subscription: "subscription_id", offset: "?") }
+
+    /// ``bucketSQL`` of the expressions given: a subscription's id, and the message's offset.
+    static func bucketSQL(subscription: String, offset: String) -> String {
+        "((((\(subscription) % \(modulus)) + \(offset)) % \(modulus)) * \(multiplier) % \(modulus) * 100 / \(modulus))"
+    }
+
+    /// SQL true when the letter bound (twice; null for none) is the version of the delivery `d` of
+    /// the message `m` (``StoredMessage/variantLetters``), so a report names its delivery's version
+    /// or, for a message of one version, none. An A/B test made before the letters were kept takes
+    /// any letter.
+    static var letterMatchesSQL: String {
+        let offset = "((m.id % \(modulus)) * \(messageStride) % \(modulus))"
+        return """
+            (CASE WHEN m.variant_letters IS NULL THEN (CAST(? AS TEXT) IS NULL) = (m.variant_payloads IS NULL)
+            ELSE substr(
+                m.variant_letters, CAST(\(bucketSQL(subscription: "d.subscription_id", offset: offset)) + 1 AS INTEGER), 1)
+                = CAST(? AS TEXT) END)
+            """
     }
 
     /// The push id's part that names the version: `.b` (nothing without versions).

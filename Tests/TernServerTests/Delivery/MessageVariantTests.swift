@@ -60,10 +60,12 @@ import Testing
     }
 
     @Test func aPushIdNamesItsVersionBetweenTheMessageAndTheDelivery() {
-        #expect(PushRecipient.parse("m_3fa2.b.17")?.publicId == "m_3fa2")
-        #expect(PushRecipient.parse("m_3fa2.b.17")?.deliveryId == 17)
-        #expect(PushRecipient.parse("m_3fa2.17")?.publicId == "m_3fa2")
-        #expect(PushRecipient.parse("m_3fa2.zz.17")?.publicId == "m_3fa2.zz", "not a version: no message has it")
+        #expect(
+            PushRecipient.parts("m_3fa2.b.17").map { [$0.publicId, $0.variant, "\($0.deliveryId)"] } == [
+                "m_3fa2", "b", "17",
+            ])
+        #expect(PushRecipient.parts("m_3fa2.17").map { [$0.publicId, $0.variant] } == ["m_3fa2", nil])
+        #expect(PushRecipient.parts("m_3fa2.zz.17")?.publicId == "m_3fa2.zz", "not a version: no message has it")
     }
 
     /// The `tern.message_id` and alert of a sent push.
@@ -116,6 +118,17 @@ import Testing
             + pushIds[1].map { ["message_id": $0, "type": "open", "time": 3000] }
         let reported = try await harness.server.sdk(.eventPush, ["events": reports])
         try #require(reported.status == 200, "\(reported.errorText)")
+        // A report names its delivery's version: under another letter, or none, it is no push of
+        // this message and counts nowhere (a modified client could otherwise count an open twice).
+        let forged = pushIds[1].flatMap { pushId in
+            [pushId.replacingOccurrences(of: ".b.", with: "."), pushId.replacingOccurrences(of: ".b.", with: ".a.")]
+                .map { ["message_id": $0, "type": "open", "time": 3000] as [String: Any] }
+        }
+        let forging = try await harness.server.sdk(.eventPush, ["events": forged])
+        try #require(forging.status == 200, "\(forging.errorText)")
+        #expect(
+            harness.server.metrics.render().contains(
+                "tern_push_events_ignored_total{reason=\"unknown_delivery\"} \(forged.count)\n"))
         let stats = try await harness.stats(id)
         #expect(
             stats.int("targeted") == 40 && stats.int("delivered") == 40

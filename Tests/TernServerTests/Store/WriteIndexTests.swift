@@ -444,7 +444,7 @@ import Testing
             try connection.prepare("report", SQLiteTransaction.pushEventOfRecipientSQL(nil))
             return [
                 try connection.plan("addresses", ["1", "10", "11"]),
-                try connection.plan("report", ["'m.10'", "'open'", "0", "0", "10", "'m'", "1", "1"]),
+                try connection.plan("report", ["'m.10'", "'open'", "0", "0", "10", "'m'", "1", "1", "NULL", "NULL"]),
             ]
         }
         let empty = try plans()

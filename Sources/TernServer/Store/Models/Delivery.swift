@@ -78,6 +78,14 @@ public struct StoredMessage: Sendable, Equatable {
         MessageVariants.Split(percents: variants.map(\.percent), sample: variantSample)
     }
 
+    /// Each bucket's version, as its letter (`aabab…`, 100 letters; a held-back bucket's is the last
+    /// version's, unused); nil for a message of one version. Reports are checked against it in SQL.
+    var variantLetters: String? {
+        guard !variants.isEmpty else { return nil }
+        let split = variantSplit
+        return (0..<100).map { MessageVariants.letters[split.index(bucket: $0)] }.joined()
+    }
+
     /// The version the device of `subscriptionId` gets; nil for a message of one version.
     func variant(subscriptionId: Int64) -> Int? {
         guard !variants.isEmpty else { return nil }

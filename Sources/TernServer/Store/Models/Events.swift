@@ -63,12 +63,6 @@ public struct PushRecipient: Sendable, Equatable {
     var resourceId: Int64
     var profileId: Int64
 
-    /// Splits a push id into the message's public id and the delivery's id; an A/B test's version
-    /// between them (`m_3fa2.b.17`) is left out, as the delivery names its device already.
-    static func parse(_ pushId: String) -> (publicId: String, deliveryId: Int64)? {
-        parts(pushId).map { ($0.publicId, $0.deliveryId) }
-    }
-
     /// A push id's parts: the message's public id, an A/B test's version letter, the delivery's id.
     static func parts(_ pushId: String) -> (publicId: String, variant: String?, deliveryId: Int64)? {
         guard let dot = pushId.lastIndex(of: "."), let deliveryId = Int64(pushId[pushId.index(after: dot)...]),

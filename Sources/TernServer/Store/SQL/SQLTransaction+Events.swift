@@ -57,14 +57,14 @@ extension SQLTransaction {
         pushId: String, type: PushEventRequest.Kind, time: Int64, receivedAt: Int64, sentTo resourceId: Int64,
         orTo profileId: Int64?
     ) throws -> Bool {
-        guard let (publicId, deliveryId) = PushRecipient.parse(pushId) else { return false }
+        guard let (publicId, letter, deliveryId) = PushRecipient.parts(pushId) else { return false }
         // The recipient's lookup (`pushRecipient`) and the insert in one statement: on PostgreSQL a
         // report was three round trips with the stored answer's lookup, then two. Guarded by that
         // lookup's condition while it waits (`heldReadNone`), the insert goes with it: one.
         let unanswered = database.heldReadNone
         return try database.runCarryingHeldRead(
             Self.pushEventOfRecipientSQL(unanswered?.condition),
-            [pushId, type.rawValue, time, receivedAt, deliveryId, publicId, resourceId, profileId]
+            [pushId, type.rawValue, time, receivedAt, deliveryId, publicId, resourceId, profileId, letter, letter]
                 + (unanswered?.parameters ?? [])
         ) > 0
     }
@@ -73,14 +73,16 @@ extension SQLTransaction {
     /// added to its `WHERE`. The delivery is found by its message, then by its key (message, id):
     /// PostgreSQL has no index on the id alone (``PostgresMigrations/deliveryKeys``). Binds: the
     /// push id, the type, the time, the time received, the delivery, the message's public id, the
-    /// resource, the profile, then the condition's.
+    /// resource, the profile, the version's letter twice (``MessageVariants/letterMatchesSQL``),
+    /// then the condition's.
     static func pushEventOfRecipientSQL(_ condition: String?) -> String {
         """
         INSERT INTO push_events (resource_id, profile_id, message_id, type, time, received_at)
         SELECT s.resource_id, s.profile_id, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM messages m
         JOIN deliveries d ON d.message_id = m.id
         JOIN subscriptions s ON s.id = d.subscription_id
-        WHERE d.id = ? AND m.public_id = ? AND (s.resource_id = ? OR s.profile_id = ?)\(condition.map { " AND " + $0 } ?? "")
+        WHERE d.id = ? AND m.public_id = ? AND (s.resource_id = ? OR s.profile_id = ?)
+            AND \(MessageVariants.letterMatchesSQL)\(condition.map { " AND " + $0 } ?? "")
         ON CONFLICT (resource_id, message_id, type) DO NOTHING
         """
     }
@@ -100,14 +102,14 @@ extension SQLTransaction {
     }
 
     func pushRecipient(pushId: String) throws -> PushRecipient? {
-        guard let (publicId, deliveryId) = PushRecipient.parse(pushId) else { return nil }
+        guard let (publicId, letter, deliveryId) = PushRecipient.parts(pushId) else { return nil }
         return try database.queryFirst(
             """
             SELECT s.resource_id, s.profile_id FROM messages m
             JOIN deliveries d ON d.message_id = m.id
             JOIN subscriptions s ON s.id = d.subscription_id
-            WHERE d.id = ? AND m.public_id = ?
-            """, [deliveryId, publicId]
+            WHERE d.id = ? AND m.public_id = ? AND \(MessageVariants.letterMatchesSQL)
+            """, [deliveryId, publicId, letter, letter]
         ).map { PushRecipient(resourceId: $0.requiredInt(0), profileId: $0.requiredInt(1)) }
     }
 

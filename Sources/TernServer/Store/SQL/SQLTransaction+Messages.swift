@@ -16,14 +16,14 @@ extension SQLTransaction {
             """
             INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
-                fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
                 m.fanOutDone, m.total, m.createdAt, m.sendAt,
-                try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt,
+                try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt, m.variantLetters,
             ])
         var stored = m
         stored.id = id

@@ -10,10 +10,13 @@ extension SQLiteMigrations {
         """
 
     /// When the server picks an A/B test's winner itself (`winner_after_minutes`); the index holds
-    /// only the tests waiting for it.
-    static let messageWinnerDue = """
+    /// only the tests waiting for it. And each test's version of each of the 100 buckets, a letter
+    /// a bucket (``StoredMessage/variantLetters``), so that a device's report is counted only under
+    /// the version its delivery was sent.
+    static let variantWinnersAndLetters = """
         ALTER TABLE messages ADD COLUMN winner_due_at INTEGER;
         CREATE INDEX messages_winner_due ON messages (winner_due_at)
             WHERE winner_due_at IS NOT NULL AND winner_message_id IS NULL;
+        ALTER TABLE messages ADD COLUMN variant_letters TEXT;
         """
 }
