@@ -14,7 +14,8 @@ public enum WebhookEventType: String, Codable, Sendable, CaseIterable {
     case delivered = "push.delivered"
     /// A person opened a push (`event/push` open).
     case opened = "push.opened"
-    /// A push subscription was made, or its status or token changed (``SubscriptionEvents``).
+    /// A push subscription was made, or its status or token changed, by the SDK's calls
+    /// (`push/subscribe`, `push/suspend`, `push/unsubscribe`, `push/unsuspend`, `push/update`).
     case subscriptionChanged = "subscription.changed"
     /// An app posted a goal (`event/post`), with its pixel, name, payload and the message it credits.
     case goalReached = "goal.reached"
