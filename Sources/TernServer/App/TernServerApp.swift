@@ -59,13 +59,15 @@ public final class TernServerApp: Sendable {
             webhooks = nil
         }
         let winners = WinnerPicker(messages: messages, logger: logger)
+        let opens = OpenHourCounter(store: store, logger: logger)
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)
             async let removal: Void = retention?.run() ?? ()
             async let posting: Void = webhooks?.run() ?? ()
             async let picking: Void = winners.run()
-            _ = await (pruning, statistics, removal, posting, picking)
+            async let counting: Void = opens.run()
+            _ = await (pruning, statistics, removal, posting, picking, counting)
         }
     }
 

@@ -50,7 +50,9 @@ public struct FanOut: Sendable, Equatable {
         }
         // A throttled message's deliveries, or one sent at a local time, wait for their time in the
         // queue: none is sent on writing.
-        let timed = request.throttlePerMinute != nil || request.localTimeOfDay != nil || request.quietHours != nil
+        let timed =
+            request.throttlePerMinute != nil || request.localTimeOfDay != nil || request.quietHours != nil
+            || request.atUsualOpenTime == true
         let lease = timed ? nil : lease
         let filter = AudienceFilter(request.audience, category: request.category)
         // A local time, or quiet hours, read each device's zone from its fields.
@@ -178,7 +180,7 @@ public struct FanOut: Sendable, Equatable {
         } else {
             written.added = try tx.insertDeliveries(
                 messageId: message.id, targets: targets, now: now,
-                timing: try Self.timing(message, request: request, admitted: admitted))
+                timing: try Self.timing(tx, message, request: request, admitted: admitted))
         }
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
         return written
@@ -209,15 +211,25 @@ public struct FanOut: Sendable, Equatable {
     }
 
     /// When the chunk's deliveries come due: a throttled message's in turn, one sent at a local
-    /// time at each device's, one with quiet hours after them on each device's clock; a test send
-    /// at once (its few devices try the campaign out, not its
-    /// timing).
-    static func timing(_ message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate]) throws
-        -> DeliveryTiming
-    {
+    /// time at each device's, one with quiet hours after them on each device's clock, one at each
+    /// person's usual open time at theirs (read for the chunk's people at once); a test send at
+    /// once (its few devices try the campaign out, not its timing).
+    static func timing(
+        _ tx: any StoreTransaction, _ message: StoredMessage, request: MessageRequest, admitted: [AudienceCandidate]
+    ) throws -> DeliveryTiming {
         guard request.test != true else { return .now }
         if let rate = request.throttlePerMinute {
             return .paced(DeliveryPace(start: message.sentFrom, perMinute: rate, written: message.total))
+        }
+        if request.atUsualOpenTime == true {
+            let hours = try tx.usualOpenHours(profileIds: Set(admitted.map(\.subscription.profileId)).sorted())
+            var times: [Int64: Int64] = [:]
+            for candidate in admitted {
+                let subscription = candidate.subscription
+                times[subscription.id] = UsualOpenTime.due(
+                    from: message.sentFrom, hour: hours[subscription.profileId], subscriptionId: subscription.id)
+            }
+            return .bySubscription(times)
         }
         let due: (Int64, String?) -> Int64
         if let text = request.localTimeOfDay {

@@ -202,6 +202,18 @@ struct MessagePlan: Sendable, Equatable {
                         + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
             }
         }
+        if request.atUsualOpenTime == true {
+            guard request.throttlePerMinute == nil, request.localTimeOfDay == nil, request.quietHours == nil else {
+                throw .badRequest(
+                    "at_usual_open_time does not go with throttle_per_minute, local_time_of_day or quiet_hours: it "
+                        + "picks each person's time itself")
+            }
+            if let ttl = request.timeToLive, ttl < 86_400 {
+                throw .badRequest(
+                    "with at_usual_open_time a device gets the message up to a day after its send time, and "
+                        + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
+            }
+        }
         if let quiet = request.quietHours {
             let hours = try QuietHours(quiet)
             guard request.throttlePerMinute == nil, request.localTimeOfDay == nil else {

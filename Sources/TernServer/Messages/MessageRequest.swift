@@ -79,6 +79,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// ``throttlePerMinute`` or ``localTimeOfDay``; a ``timeToLive`` with it is at least as long as the
     /// quiet time.
     public var quietHours: QuietHours?
+    /// True: each device gets it when its person's usual open time comes round, the hour of day in
+    /// which they opened the most of the project's pushes, within a day of the send time; a person
+    /// who opened none yet gets it at once. Not with ``throttlePerMinute``, ``localTimeOfDay`` or
+    /// ``quietHours``; a ``timeToLive`` with it is at least a day.
+    public var atUsualOpenTime: Bool?
     /// True: the message goes to each person of its audience even when they reached the project's
     /// frequency cap (a receipt, a password reset); it still counts toward the cap.
     public var ignoreFrequencyCap: Bool?
@@ -180,6 +185,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case sendAt = "send_at"
         case throttlePerMinute = "throttle_per_minute"
         case localTimeOfDay = "local_time_of_day"
+        case atUsualOpenTime = "at_usual_open_time"
         case ignoreFrequencyCap = "ignore_frequency_cap"
         case quietHours = "quiet_hours"
     }

@@ -17,6 +17,9 @@ struct ProfileExport: Encodable, Sendable {
     var preferences: PreferenceMap
     var topics: [String]
     var identityBindings: [ExportedBinding]
+    /// Its opens by hour of day (UTC, 24 counts from midnight), as messages sent at each person's
+    /// usual open time read them; nil before its first open was counted.
+    var opensByHour: [Int]?
 
     enum CodingKeys: String, CodingKey {
         case profile, goals, inbox, preferences, topics
@@ -24,6 +27,7 @@ struct ProfileExport: Encodable, Sendable {
         case exportedAt = "exported_at"
         case pushEvents = "push_events"
         case identityBindings = "identity_bindings"
+        case opensByHour = "opens_by_hour"
     }
 
     static func read(_ tx: any StoreTransaction, publicId: String, now: Int64) throws -> ProfileExport {
@@ -38,6 +42,7 @@ struct ProfileExport: Encodable, Sendable {
                 \.wire),
             preferences: try tx.preferences(profileId: profile.id),
             topics: try tx.followedTopics(profileId: profile.id, dbId: profile.dbId),
-            identityBindings: try tx.identityBindings(profileId: profile.id))
+            identityBindings: try tx.identityBindings(profileId: profile.id),
+            opensByHour: try tx.openHourCounts(profileIds: [profile.id])[profile.id])
     }
 }

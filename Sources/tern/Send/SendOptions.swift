@@ -47,6 +47,9 @@ struct SendOptions {
                         "a device whose own clock is in these hours at the send time gets it when they end (22:00-08:00)"
                     ),
                     OptionSpec(
+                        "usual-open-time",
+                        "each device gets it at its person's usual open time, within a day (at once without one)"),
+                    OptionSpec(
                         "ignore-cap", "send it to people who reached the project's frequency cap too (it still counts)"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
@@ -159,6 +162,7 @@ struct SendOptions {
         message.throttlePerMinute = try arguments.int("throttle")
         message.localTimeOfDay = arguments.value("local-time")
         if arguments.has("ignore-cap") { message.ignoreFrequencyCap = true }
+        if arguments.has("usual-open-time") { message.atUsualOpenTime = true }
         if let quiet = arguments.value("quiet-hours") {
             let ends = quiet.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard ends.count == 2 else {

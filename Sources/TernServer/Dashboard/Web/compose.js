@@ -22,7 +22,7 @@ export function duplicate(id, r) {
     badge: text(r.badge), sound: text(r.sound), time_to_live: text(r.time_to_live), send_at: "", throttle_per_minute: text(r.throttle_per_minute),
     local_time_of_day: text(r.local_time_of_day), collapse_id: text(r.collapse_id), thread_id: text(r.thread_id), topic: text(r.topic),
     ios_category: text(r.ios_category), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
-    ignore_frequency_cap: r.ignore_frequency_cap === true,
+    ignore_frequency_cap: r.ignore_frequency_cap === true, at_usual_open_time: r.at_usual_open_time === true,
     quiet_from: text(r.quiet_hours && r.quiet_hours.from), quiet_to: text(r.quiet_hours && r.quiet_hours.to),
     data: r.data ? JSON.stringify(r.data) : "",
   };
@@ -129,6 +129,7 @@ function composer(resources, testDevices, projects) {
       h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
       h("div", { class: "row" }, field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }), field("Quiet hours from", c.quiet_from, { api: "quiet_hours.from", hint: "With “until”: a device whose clock is in these hours at the send time gets it when they end. Not with a throttle or a local time." }), field("Quiet hours until", c.quiet_to, { api: "quiet_hours.to" })),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
+      h("div", { class: "row" }, c.at_usual_open_time.node, h("p", { class: "hint", text: "Each device gets it when its person usually opens pushes (the hour of day they opened the most in), within a day of the send time; people with no opens yet at once. Not with a throttle, a local time or quiet hours." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node, c.ignore_frequency_cap.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
     ),
@@ -193,7 +194,7 @@ function composer(resources, testDevices, projects) {
         api("POST", "/audience/size", request),
         segment ? api("GET", `/segments/${encodeURIComponent(segment.id)}/preview?sample=0`) : null,
       ]);
-      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request.send_at, request.throttle_per_minute, request.local_time_of_day, capOf(request), request.quiet_hours, request.variants, request.test_audience_percent, request.winner_after_minutes);
+      const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request, capOf(request));
       if (!go) return;
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
@@ -243,6 +244,7 @@ function controls(resources) {
     track_delivery: checkbox("Track delivery (the extension reports it)", "track_delivery", true),
     track_open: checkbox("Track opens", "track_open", true),
     ignore_frequency_cap: checkbox("Ignore the frequency cap (a receipt, a reset)", "ignore_frequency_cap", false),
+    at_usual_open_time: checkbox("At each person's usual open time", "at_usual_open_time", false),
     ab_test: checkbox("Send a second version to part of the audience", "ab_test", false),
     variant_title: text("variant_title"),
     variant_body: h("textarea", { name: "variant_body", rows: 2 }),
@@ -374,6 +376,7 @@ export function build(c) {
     track_delivery: c.track_delivery.box.checked,
     track_open: c.track_open.box.checked,
     ignore_frequency_cap: c.ignore_frequency_cap.box.checked || undefined,
+    at_usual_open_time: c.at_usual_open_time.box.checked || undefined,
     data: jsonObject(c.data, "Custom data", errors),
   };
   const buttons = [];
@@ -391,6 +394,11 @@ export function build(c) {
     buttons.push(button);
   });
   if (buttons.length) request.buttons = buttons;
+  if (request.at_usual_open_time && (request.throttle_per_minute || request.local_time_of_day || request.quiet_hours)) {
+    // The check box has no place for an error: it goes on the timing it clashes with.
+    const clash = request.throttle_per_minute ? c.throttle_per_minute : request.local_time_of_day ? c.local_time_of_day : c.quiet_from;
+    errors.push([clash, "Not with “At each person's usual open time”, which picks each person's time itself."]);
+  }
   if (request.push_type === "alert" && !request.title && !request.body) {
     errors.push([c.body, "An alert needs a title or a body."]);
   }
@@ -579,7 +587,10 @@ function confirmDialog() {
   node.addEventListener("close", () => answer(false));
   return {
     node,
-    ask(devices, segment, sendAt, perMinute, localTime, cap, quiet, versions, sample, winnerAfter) {
+    // What the send does, in words, from the request about to go: its time, its pace, each device's
+    // time, the A/B test, the frequency cap.
+    ask(devices, segment, request, cap) {
+      const { send_at: sendAt, throttle_per_minute: perMinute, local_time_of_day: localTime, quiet_hours: quiet, variants: versions, test_audience_percent: sample, winner_after_minutes: winnerAfter } = request;
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       let goes = later
@@ -590,6 +601,7 @@ function confirmDialog() {
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
       if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
       if (quiet && devices > 0) goes += ` A device whose clock is between ${quiet.from} and ${quiet.to} gets it at ${quiet.to}.`;
+      if (request.at_usual_open_time && devices > 0) goes += " Each device gets it at the hour its person usually opens pushes, within a day; people with no opens yet at once.";
       if (versions && devices > 0) {
         goes += sample
           ? ` The test goes to ${sample}% of the devices (version A to ${versions[0].percent}% of them, version B to ${versions[1].percent}%); the other ${100 - sample}% wait for the winner, ${winnerAfter ? `which the server sends ${minutes(winnerAfter)} after the send (the version with the most opens per device).` : "sent from the message's page."}`

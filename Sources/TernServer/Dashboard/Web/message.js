@@ -127,6 +127,9 @@ function timingNote(message) {
   if (r.local_time_of_day) {
     return h("p", { class: "note", id: "timing-note", text: `Each device gets it at ${r.local_time_of_day} on its own clock: all by ${time(start + 86400000)}.` });
   }
+  if (r.at_usual_open_time) {
+    return h("p", { class: "note", id: "timing-note", text: `Each device gets it at the hour its person usually opens pushes: all by ${time(start + 86400000)}.` });
+  }
   const perMinute = r.throttle_per_minute;
   if (!perMinute) return null;
   const last = start + Math.floor(Math.max(0, message.counts.total - 1) * 60000 / perMinute);
@@ -202,6 +205,7 @@ function view(message, stats, canCompose) {
         r.test ? pair("Test send", "only the test devices") : null,
         r.throttle_per_minute ? pair("Throttle", `${number(r.throttle_per_minute)} deliveries a minute`) : null,
         r.local_time_of_day ? pair("Local time", `${r.local_time_of_day} on each device's clock`) : null,
+        r.at_usual_open_time ? pair("Timing", "at each person's usual open time (at once for people with no opens yet)") : null,
         r.ignore_frequency_cap ? pair("Frequency cap", "ignored") : null,
         r.quiet_hours ? pair("Quiet hours", `${r.quiet_hours.from} to ${r.quiet_hours.to} on each device's clock`) : null,
         r.test_audience_percent ? pair("A/B test", `on ${r.test_audience_percent}% of the audience${message.winner_message_id ? `; its winner went to the rest as ${message.winner_message_id}` : message.winner_due_at ? `; the server sends the winner to the rest at ${time(message.winner_due_at)}` : "; the rest wait for the winner"}`) : null,

@@ -10,7 +10,7 @@ enum PostgresMigrations {
         segmentRows, messageCounts, audienceCountShards, writeIndexes, deliveryPages, deliveryQueue,
         resourceFanOut, sharedParents, sentRuns, deliveryDevices, tokenMarkRechecks, deliveryKeys,
         messageHistory, identityProfiles, messageCancels, messageSchedules, frequencyCaps, messageVariants,
-        webhooks, variantWinnersAndLetters,
+        webhooks, variantWinnersAndLetters, openHours,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

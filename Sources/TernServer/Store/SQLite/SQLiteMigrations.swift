@@ -6,7 +6,7 @@ enum SQLiteMigrations {
         apnsEnvironmentAndTestDevices, identityBindings, segments, segmentCounts, segmentRows,
         messageCounts, writeIndexes, deliveryPages, deliveryQueue, resourceFanOut, sentRuns, answersByKey,
         profileFieldsByKey, messageHistory, identityProfiles, messageCancels,
-        messageSchedules, frequencyCaps, messageVariants, webhooks, variantWinnersAndLetters,
+        messageSchedules, frequencyCaps, messageVariants, webhooks, variantWinnersAndLetters, openHours,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
