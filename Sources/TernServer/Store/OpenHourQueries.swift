@@ -21,6 +21,7 @@ public struct OpenToCount: Sendable, Equatable {
 public protocol OpenHourQueries {
     /// The counter's progress, locked for this transaction on PostgreSQL (one counter at a time).
     func openHoursProgress() throws -> OpenHoursProgress
+    /// Moves the counter's progress on.
     func setOpenHoursProgress(_ progress: OpenHoursProgress) throws
     /// The opens with ids above `after` and at most `upTo`, in id order, at most `limit`.
     func opensToCount(after: Int64, upTo: Int64, limit: Int) throws -> [OpenToCount]
