@@ -1,6 +1,6 @@
 import Foundation
 
-/// How far the open counter (``OpenHourCounter``) has read the devices' reports: every open up to
+/// How far the open counter has read the devices' reports: every open up to
 /// `counted` is counted; `seen` is the highest report id when it last looked, the most the next
 /// pass reads up to.
 public struct OpenHoursProgress: Sendable, Equatable {
