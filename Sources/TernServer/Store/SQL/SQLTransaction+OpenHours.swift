@@ -45,13 +45,20 @@ extension SQLTransaction {
     }
 
     func setOpenHourCounts(_ counts: [Int64: [Int]]) throws {
-        for (profileId, hours) in counts.sorted(by: { $0.key < $1.key }) {
+        // Up to 64 people a statement: on PostgreSQL a round trip each, not one a person.
+        let rows = counts.sorted { $0.key < $1.key }
+        for group in RowGroups(rows) {
             try database.run(
                 """
-                INSERT INTO open_hours (profile_id, counts, usual_hour) VALUES (?, ?, ?)
+                INSERT INTO open_hours (profile_id, counts, usual_hour) VALUES \(RowTexts.values("(?, ?, ?)", rows: group.count))
                 ON CONFLICT (profile_id) DO UPDATE SET counts = excluded.counts, usual_hour = excluded.usual_hour
                 """,
-                [profileId, hours.map(String.init).joined(separator: ","), UsualOpenTime.usual(hours.map(Int64.init))])
+                group.flatMap { profileId, hours -> [any SQLiteBindable] in
+                    [
+                        profileId, hours.map(String.init).joined(separator: ","),
+                        UsualOpenTime.usual(hours.map(Int64.init)),
+                    ]
+                })
         }
     }
 
