@@ -196,11 +196,7 @@ struct MessagePlan: Sendable, Equatable {
                     "throttle_per_minute and local_time_of_day do not go together: a local time spreads the message "
                         + "over the day already")
             }
-            if let ttl = request.timeToLive, ttl < 86_400 {
-                throw .badRequest(
-                    "with local_time_of_day a device gets the message up to a day after its send time, and "
-                        + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
-            }
+            try Self.checkDaysTimeToLive(request, "local_time_of_day")
         }
         if request.atUsualOpenTime == true {
             guard request.throttlePerMinute == nil, request.localTimeOfDay == nil, request.quietHours == nil else {
@@ -208,11 +204,7 @@ struct MessagePlan: Sendable, Equatable {
                     "at_usual_open_time does not go with throttle_per_minute, local_time_of_day or quiet_hours: it "
                         + "picks each person's time itself")
             }
-            if let ttl = request.timeToLive, ttl < 86_400 {
-                throw .badRequest(
-                    "with at_usual_open_time a device gets the message up to a day after its send time, and "
-                        + "time_to_live counts from the send time: give at least 86400 seconds, or leave it out")
-            }
+            try Self.checkDaysTimeToLive(request, "at_usual_open_time")
         }
         if let quiet = request.quietHours {
             let hours = try QuietHours(quiet)
@@ -226,6 +218,16 @@ struct MessagePlan: Sendable, Equatable {
                     "time_to_live counts from the send time and a device may wait out the quiet hours (\(hours.length / 1000) "
                         + "seconds): give at least that, or leave it out")
             }
+        }
+    }
+
+    /// A timing (`field`) that delivers up to a day after the send time needs a time to live of a
+    /// day at least, as it counts from the send time.
+    static func checkDaysTimeToLive(_ request: MessageRequest, _ field: String) throws(APIError) {
+        if let ttl = request.timeToLive, ttl < 86_400 {
+            throw .badRequest(
+                "with \(field) a device gets the message up to a day after its send time, and time_to_live counts "
+                    + "from the send time: give at least 86400 seconds, or leave it out")
         }
     }
 

@@ -72,16 +72,25 @@ final class WebhookReceiver: Sendable {
         try await harness.server.store.read { tx in try tx.webhooks(projectId: nil) }.map(\.pending).reduce(0, +)
     }
 
+    /// A receiver on loopback, and a webhook of the harness's project posting `events` to it (the
+    /// answer that made it, with its secret).
+    static func hook(_ harness: DeliveryHarness, _ events: [String]) async throws
+        -> (receiver: WebhookReceiver, made: InProcessServer.Reply)
+    {
+        let receiver = try WebhookReceiver()
+        let made = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
+            json: ["url": receiver.url, "events": events])
+        try #require(made.status == 201, "\(made.errorText)")
+        return (receiver, made)
+    }
+
     @Test(arguments: StoreFactory.all)
     func outcomesAndReportsArePostedSignedAndEachOnce(factory: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: factory)
         defer { Task { await harness.finish() } }
-        let receiver = try WebhookReceiver()
         let project = harness.server.bootstrap.projectId
-        let made = try await harness.server.admin(
-            "POST", "/projects/\(project)/webhooks",
-            json: ["url": receiver.url, "events": ["push.sent", "push.failed", "push.opened"]])
-        try #require(made.status == 201, "\(made.errorText)")
+        let (receiver, made) = try await Self.hook(harness, ["push.sent", "push.failed", "push.opened"])
         let secret = try #require(made.json["secret"] as? String)
         #expect(secret.hasPrefix("whsec_") && made.json["secret_hint"] as? String == String(secret.suffix(4)))
         let listed = try await harness.server.admin("GET", "/projects/\(project)/webhooks")
@@ -149,11 +158,8 @@ final class WebhookReceiver: Sendable {
     func aFailedPostIsTriedAgainWithTheSameEventsAndGivenUpAfterADay(factory: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: factory)
         defer { Task { await harness.finish() } }
-        let receiver = try WebhookReceiver()
         let project = harness.server.bootstrap.projectId
-        let made = try await harness.server.admin(
-            "POST", "/projects/\(project)/webhooks", json: ["url": receiver.url, "events": ["push.sent"]])
-        try #require(made.status == 201, "\(made.errorText)")
+        let (receiver, _) = try await Self.hook(harness, ["push.sent"])
         for token in ["d0", "d1"] { try await harness.subscribe(token) }
         _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
         while try await harness.engine.drain() > 0 {}
@@ -190,11 +196,7 @@ final class WebhookReceiver: Sendable {
     @Test func deliveriesClosedUnsentAreFailedEvents() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
-        let receiver = try WebhookReceiver()
-        let made = try await harness.server.admin(
-            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
-            json: ["url": receiver.url, "events": ["push.failed"]])
-        try #require(made.status == 201)
+        let (receiver, _) = try await Self.hook(harness, ["push.failed"])
         for token in ["d0", "d1"] { try await harness.subscribe(token) }
         let id = try await harness.send(
             ["type": "resource", "resource_id": harness.resourceId], extra: ["throttle_per_minute": 1])
@@ -212,11 +214,7 @@ final class WebhookReceiver: Sendable {
     func anErasedPersonsWaitingEventsGoWithThem(factory: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: factory)
         defer { Task { await harness.finish() } }
-        let receiver = try WebhookReceiver()
-        let made = try await harness.server.admin(
-            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
-            json: ["url": receiver.url, "events": ["push.sent"]])
-        try #require(made.status == 201)
+        let (receiver, _) = try await Self.hook(harness, ["push.sent"])
         let erased = try await harness.subscribe("tok_en%1")
         try await harness.subscribe("tokXen%1")
         _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
@@ -237,12 +235,8 @@ final class WebhookReceiver: Sendable {
     func subscriptionsChangesAndGoalsArePosted(factory: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: factory)
         defer { Task { await harness.finish() } }
-        let receiver = try WebhookReceiver()
         let project = harness.server.bootstrap.projectId
-        let made = try await harness.server.admin(
-            "POST", "/projects/\(project)/webhooks",
-            json: ["url": receiver.url, "events": ["subscription.changed", "goal.reached"]])
-        try #require(made.status == 201, "\(made.errorText)")
+        let (receiver, _) = try await Self.hook(harness, ["subscription.changed", "goal.reached"])
 
         let profile = try await harness.subscribe("s0")
         try await harness.subscribe("s0", time: 2_000)  // the same status: no event
@@ -315,11 +309,7 @@ final class WebhookReceiver: Sendable {
             try integerRows(tx, "SELECT COUNT(*) FROM webhook_events", [])[0][0]
         }
         #expect(rows == 0)
-        let receiver = try WebhookReceiver()
-        let made = try await harness.server.admin(
-            "POST", "/projects/\(harness.server.bootstrap.projectId)/webhooks",
-            json: ["url": receiver.url, "events": ["push.sent"]])
-        try #require(made.status == 201)
+        let (_, made) = try await Self.hook(harness, ["push.sent"])
         _ = try await harness.send(["type": "resource", "resource_id": harness.resourceId])
         while try await harness.engine.drain() > 0 {}
         #expect(try await Self.pending(harness) == 1, "made on this node: its writers know at once")
