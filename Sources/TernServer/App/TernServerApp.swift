@@ -58,8 +58,8 @@ public final class TernServerApp: Sendable {
             logger.error("webhooks' events cannot be posted: no HTTP client", ["error": "\(error)"])
             webhooks = nil
         }
-        let winners = WinnerPicker(messages: messages, logger: logger)
-        let opens = OpenHourCounter(store: store, logger: logger)
+        let winners = WinnerPicker(messages: messages, logger: logger, metrics: metrics)
+        let opens = OpenHourCounter(store: store, logger: logger, metrics: metrics)
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)

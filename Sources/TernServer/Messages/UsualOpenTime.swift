@@ -46,6 +46,8 @@ enum UsualOpenTime {
 struct OpenHourCounter: Sendable {
     let store: any Store
     let logger: Logger
+    /// Counts the opens counted (`tern_opens_counted_total`).
+    var metrics: Metrics? = nil
     /// How long the loop rests between passes.
     var interval: Duration = .seconds(10)
     /// Opens read a transaction.
@@ -66,7 +68,7 @@ struct OpenHourCounter: Sendable {
     /// Counts up to ``batch`` opens stored before the last pass; answers how many it read.
     @discardableResult
     func pass() async throws -> Int {
-        try await store.write { [batch] tx in
+        let counted = try await store.write { [batch] tx in
             var progress = try tx.openHoursProgress()
             let opens = try tx.opensToCount(after: progress.counted, upTo: progress.seen, limit: batch)
             var hours: [Int64: [Int]] = [:]
@@ -93,5 +95,7 @@ struct OpenHourCounter: Sendable {
             try tx.setOpenHoursProgress(progress)
             return opens.count
         }
+        metrics?.recordOpensCounted(counted)
+        return counted
     }
 }

@@ -15,6 +15,7 @@ import Foundation
 public struct WinnerPicker: Sendable {
     let messages: MessageService
     let logger: Logger
+    let metrics: Metrics?
     /// How long the loop rests between passes.
     var interval: Duration = .seconds(5)
 
@@ -24,9 +25,11 @@ public struct WinnerPicker: Sendable {
     ///   - messages: The service that sends a winner and counts a test's opens; its clock says when
     ///     a test is due.
     ///   - logger: Each winner sent, and each one that could not be, is logged here.
-    public init(messages: MessageService, logger: Logger) {
+    ///   - metrics: Counts them (`tern_ab_winners_total`).
+    public init(messages: MessageService, logger: Logger, metrics: Metrics? = nil) {
         self.messages = messages
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Picks and sends until cancelled.
@@ -54,6 +57,7 @@ public struct WinnerPicker: Sendable {
             do {
                 let winner = try await messages.sendWinner(publicId: test.publicId, variant: letter)
                 sent.append(winner)
+                metrics?.recordWinner(sent: true)
                 logger.info(
                     "sent an A/B test's winner",
                     [
@@ -67,6 +71,7 @@ public struct WinnerPicker: Sendable {
                     "an A/B test's winner could not be sent; pick it on the message's page",
                     ["message": test.publicId, "variant": letter, "error": error.reason])
                 try await store.write { try $0.clearWinnerDue(messageId: test.id) }
+                metrics?.recordWinner(sent: false)
             }
         }
         return sent

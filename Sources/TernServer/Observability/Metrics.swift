@@ -34,6 +34,8 @@ public final class Metrics: Sendable {
         var deliveries: [DeliveryKey: UInt64] = [:]
         var webhookPosts: [String: UInt64] = [:]
         var webhookEvents: [String: UInt64] = [:]
+        var winners: [String: UInt64] = [:]
+        var opensCounted: UInt64 = 0
     }
 
     private struct DeliveryKey: Hashable {
@@ -88,6 +90,16 @@ public final class Metrics: Sendable {
             if ok { state.webhookEvents["posted", default: 0] += UInt64(events) }
             state.webhookEvents["dropped", default: 0] += UInt64(dropped)
         }
+    }
+
+    /// An A/B test's winner the server picked: `sent`, or `failed` (left to an operator).
+    func recordWinner(sent: Bool) {
+        state.withLock { $0.winners[sent ? "sent" : "failed", default: 0] += 1 }
+    }
+
+    /// Opens counted by hour for messages sent at each person's usual open time.
+    func recordOpensCounted(_ count: Int) {
+        state.withLock { $0.opensCounted += UInt64(count) }
     }
 
     /// How many deliveries had this outcome, over every reason.
@@ -157,6 +169,15 @@ public final class Metrics: Sendable {
         for result in ["dropped", "posted"] {
             out += "tern_webhook_events_total{result=\"\(result)\"} \(snapshot.webhookEvents[result] ?? 0)\n"
         }
+        out +=
+            "# HELP tern_ab_winners_total A/B tests' winners the server picked, by result (failed: left to an operator).\n"
+        out += "# TYPE tern_ab_winners_total counter\n"
+        for result in ["failed", "sent"] {
+            out += "tern_ab_winners_total{result=\"\(result)\"} \(snapshot.winners[result] ?? 0)\n"
+        }
+        out += "# HELP tern_opens_counted_total Devices' opens counted by hour of day, for sends at usual open times.\n"
+        out += "# TYPE tern_opens_counted_total counter\n"
+        out += "tern_opens_counted_total \(snapshot.opensCounted)\n"
         out += "# HELP tern_push_deliveries_total Push delivery outcomes, by provider, outcome and reason.\n"
         out += "# TYPE tern_push_deliveries_total counter\n"
         for (key, value) in snapshot.deliveries.sorted(by: {

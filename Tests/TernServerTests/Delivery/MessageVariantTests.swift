@@ -254,7 +254,7 @@ import Testing
 
         let picker = WinnerPicker(
             messages: MessageService(store: harness.server.store, clock: harness.clock.function),
-            logger: Logger(minimum: .error, sink: { _ in }))
+            logger: Logger(minimum: .error, sink: { _ in }), metrics: harness.metrics)
         harness.clock.advance(seconds: Double(due - harness.clock.milliseconds) / 1000 - 1)
         #expect(try await picker.pass().isEmpty, "not before its time")
         harness.clock.advance(seconds: 1)
@@ -264,6 +264,7 @@ import Testing
         try #require(sent.count == 1, "one winner of two pickers: \(sent.map(\.id))")
         #expect(sent[0].request.winnerOf?.variant == "b" && sent[0].request.winnerOf?.messageId == id)
         #expect(try await picker.pass().isEmpty, "sent once")
+        #expect(harness.metrics.render().contains("tern_ab_winners_total{result=\"sent\"} 1\n"))
         while try await harness.engine.drain() > 0 {}
         #expect(harness.sender.pushes.count == 100, "the test's \(tested) and the rest")
         for push in harness.sender.pushes.dropFirst(tested) {

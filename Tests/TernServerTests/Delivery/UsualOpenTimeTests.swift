@@ -63,12 +63,14 @@ import Testing
         }
 
         // The first pass notes where the reports end; the next counts them, once for two counters.
-        let counter = OpenHourCounter(store: harness.server.store, logger: Logger(minimum: .error, sink: { _ in }))
+        let counter = OpenHourCounter(
+            store: harness.server.store, logger: Logger(minimum: .error, sink: { _ in }), metrics: harness.metrics)
         #expect(try await counter.pass() == 0)
         async let first = counter.pass()
         async let second = counter.pass()
         #expect(try await first + second == 2)
         #expect(try await counter.pass() == 0)
+        #expect(harness.metrics.render().contains("tern_opens_counted_total 2\n"))
         let export = try await harness.server.admin("GET", "/profiles/\(try #require(profiles["evening"]))/export")
         let byHour = try #require(export.json["opens_by_hour"] as? [Int], "\(export.json)")
         #expect(byHour.count == 24 && byHour[19] == 1 && byHour.reduce(0, +) == 1)
