@@ -140,6 +140,7 @@ extension AdminService {
             fields: try tx.profileFields(profileId: profile.id),
             subscriptions: try tx.subscriptions(profileId: profile.id).map {
                 SubscriptionView($0, profileId: profile.publicId, tags: try tx.tags(subscriptionId: $0.id))
-            })
+            },
+            usualOpenHour: try tx.usualOpenHours(profileIds: [profile.id])[profile.id])
     }
 }

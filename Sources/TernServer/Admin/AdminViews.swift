@@ -153,6 +153,8 @@ struct ProfileView: Encodable, Sendable, Equatable {
     var profile: Profile
     var fields: [String: JSONValue]
     var subscriptions: [SubscriptionView]
+    /// The hour of day (UTC) in which the person opened the most pushes; nil before a counted open.
+    var usualOpenHour: Int? = nil
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -164,6 +166,7 @@ struct ProfileView: Encodable, Sendable, Equatable {
         try container.encode(profile.updatedAt, forKey: .updatedAt)
         try container.encode(fields, forKey: .fields)
         try container.encode(subscriptions, forKey: .subscriptions)
+        try container.encodeIfPresent(usualOpenHour, forKey: .usualOpenHour)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -173,5 +176,6 @@ struct ProfileView: Encodable, Sendable, Equatable {
         case skipTriggers = "skip_triggers"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case usualOpenHour = "usual_open_hour"
     }
 }

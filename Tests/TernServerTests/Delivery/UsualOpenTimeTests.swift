@@ -74,6 +74,9 @@ import Testing
         let export = try await harness.server.admin("GET", "/profiles/\(try #require(profiles["evening"]))/export")
         let byHour = try #require(export.json["opens_by_hour"] as? [Int], "\(export.json)")
         #expect(byHour.count == 24 && byHour[19] == 1 && byHour.reduce(0, +) == 1)
+        #expect((export.json["profile"] as? [String: Any])?["usual_open_hour"] as? Int == 19)
+        let newcomer = try await harness.server.admin("GET", "/profiles/\(try #require(profiles["new"]))")
+        #expect(newcomer.status == 200 && newcomer.json["usual_open_hour"] == nil, "\(newcomer.json)")
 
         let sendAt = today + 86_400_000 + 13 * Self.hour / 2
         let reply = try await harness.create([
