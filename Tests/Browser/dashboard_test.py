@@ -507,6 +507,17 @@ def main():
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status in (200, 409), status
 
+        def compose_sends_a_personalized_title_and_names_a_broken_one():
+            title = compose_with_title("Hi {{first_name")
+            # The server's check of the message, before the confirmation, names the field.
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "title has a {{ with no }} after it" in text(d), 10, "the server's refusal is not shown")
+            title.send_keys("|there}}")
+            shown = send_from_compose("")
+            assert shown["request"].get("title") == "Hi {{first_name|there}}", shown
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status in (200, 409), status
+
         def compose_holds_quiet_hours():
             compose_with_title("Not at night")
             set_time("quiet_from", "22:00")
@@ -817,7 +828,7 @@ def main():
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
-                      compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_holds_quiet_hours,
+                      compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:

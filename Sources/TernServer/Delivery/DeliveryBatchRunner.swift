@@ -67,6 +67,7 @@ struct DeliveryBatchRunner: Sendable {
     ) async throws -> [Work] {
         var work: [Work] = []
         var closed: [(DeliveryUpdate, ClaimedDelivery)] = []
+        let personal = try await personalize(claimed, messages: messages)
         // A chunk's deliveries come in runs of one message: the message is taken from the dictionary
         // once for its run and lent to each delivery's preparation. Taken or bound for each delivery,
         // its copy retained and released the message's nine strings and buffers twice a delivery
@@ -82,9 +83,15 @@ struct DeliveryBatchRunner: Sendable {
                 }
                 continue
             }
+            let personalizer = personal.personalizers[messageId]
             for delivery in claimed[start..<end] {
-                let preparation = Self.prepare(
+                var preparation = Self.prepare(
                     delivery, message: message, subscription: subscriptions[delivery.subscriptionId], now: now)
+                if let personalizer, case .send(let item) = preparation {
+                    preparation = Self.personalized(
+                        item, message: message, personalizer,
+                        fields: personal.fields[delivery.subscriptionId] ?? [:])
+                }
                 switch preparation {
                 case .send(let item): work.append(item)
                 case .close(let update): closed.append((update, delivery))
@@ -172,6 +179,39 @@ struct DeliveryBatchRunner: Sendable {
             collapseId: message.collapseId, topic: message.topic,
             environment: subscription.environment(messageEnvironment: message.environment))
         return .send(Work(delivery: delivery, push: push, expiration: message.expiration, variant: variant))
+    }
+
+    /// The personalizers of the batch's personalized messages, and the profile fields they name of
+    /// their deliveries' people, by subscription: one read for the batch, none without them.
+    func personalize(_ claimed: [ClaimedDelivery], messages: [Int64: StoredMessage]) async throws
+        -> (personalizers: [Int64: MessagePersonalizer], fields: [Int64: [String: JSONValue]])
+    {
+        var personalizers: [Int64: MessagePersonalizer] = [:]
+        for (id, message) in messages {
+            if let personalizer = try MessagePersonalizer(message) { personalizers[id] = personalizer }
+        }
+        guard !personalizers.isEmpty else { return ([:], [:]) }
+        let subscriptionIds = claimed.filter { personalizers[$0.messageId] != nil }.map(\.subscriptionId)
+        let names = personalizers.values.reduce(into: Set<String>()) { $0.formUnion($1.names) }.sorted()
+        let fields = try await store.read { tx in
+            try tx.personalFields(subscriptionIds: Array(Set(subscriptionIds)).sorted(), names: names)
+        }
+        return (personalizers, fields)
+    }
+
+    /// `item` with its payload made for its person; closed as failed when that payload is too large.
+    static func personalized(
+        _ item: Work, message: borrowing StoredMessage, _ personalizer: MessagePersonalizer,
+        fields: [String: JSONValue]
+    ) -> Preparation {
+        do {
+            var push = item.push
+            push.payload = try personalizer.payload(
+                message, deliveryId: item.delivery.id, variant: item.variant, fields: fields)
+            return .send(Work(delivery: item.delivery, push: push, expiration: item.expiration, variant: item.variant))
+        } catch {
+            return .close(closing(item.delivery, .failed, error.reason))
+        }
     }
 
     /// Sends the work, one call per provider (concurrently), and records the outcomes in one transaction.

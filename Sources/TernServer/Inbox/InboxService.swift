@@ -221,6 +221,11 @@ struct InboxService: Sendable {
         let days = try tx.inboxExpiryDays(projectId: message.projectId) ?? InboxLimits.defaultExpiryDays
         var seen: Set<Int64> = []
         var versions: [Int: (request: MessageRequest, data: String)] = [:]
+        // A personalized message's copies are each person's, their fields read for the chunk at once.
+        let names = try Personalization.fields(request)
+        let fields =
+            names.isEmpty
+            ? [:] : try tx.personalFields(profileIds: Set(recipients.map(\.profileId)).sorted(), names: names.sorted())
         for (profileId, subscriptionId) in recipients where seen.insert(profileId).inserted {
             let index = message.variant(subscriptionId: subscriptionId)
             let version = index ?? -1
@@ -230,11 +235,12 @@ struct InboxService: Sendable {
                     request, String(decoding: try JSONCoders.encoder.encode(request.data ?? [:]), as: UTF8.self)
                 )
             }
-            guard let (request, data) = versions[version] else { continue }
+            guard let (shown, data) = versions[version] else { continue }
+            let copy = names.isEmpty ? shown : Personalization.personalized(shown, fields: fields[profileId] ?? [:])
             _ = try tx.insertInboxMessage(
                 NewInboxMessage(
-                    profileId: profileId, sourceMessageId: message.id, title: request.title, body: request.body,
-                    imageURL: request.mediaURL, link: request.clickURL, data: data,
+                    profileId: profileId, sourceMessageId: message.id, title: copy.title, body: copy.body,
+                    imageURL: copy.mediaURL, link: copy.clickURL, data: data,
                     expiresAt: message.createdAt + Int64(days) * day),
                 keep: InboxLimits.maxMessages, now: now)
         }

@@ -33,6 +33,7 @@ struct MessagePlan: Sendable, Equatable {
         if background { try Self.checkBackground(request) }
         try MessageVariants.check(request, background: background)
         try MessageVariants.checkSample(request)
+        _ = try Personalization.fields(request)
         try Self.text(request.sound, "sound", max: 256)
         try Self.text(request.threadId, "thread_id", max: 256)
         try Self.text(request.topic, "topic", max: 256)

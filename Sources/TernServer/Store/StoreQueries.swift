@@ -159,6 +159,11 @@ public protocol ProfileQueries {
     ///
     /// - Parameter profileId: The profile's row id.
     func profileFields(profileId: Int64) throws -> [String: JSONValue]
+    /// The fields named `names` of the profiles of these subscriptions, by subscription: a
+    /// personalized message's batch of pushes.
+    func personalFields(subscriptionIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]]
+    /// The fields named `names` of these profiles, by profile: a personalized message's inbox copies.
+    func personalFields(profileIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]]
     /// Sets one custom field of a profile.
     ///
     /// - Parameters:

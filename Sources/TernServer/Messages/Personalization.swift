@@ -1,0 +1,154 @@
+import Foundation
+import TernProtocol
+
+/// Profile fields in a message's title, subtitle and body: `{{first_name}}`, or with the text a
+/// person without the field sees, `{{first_name|there}}`. Each device's push is made for its
+/// person when it is sent (``MessagePersonalizer``), and each person's inbox copy when it is
+/// written; a field that is missing, empty, null, a list or an object gives the fallback (empty
+/// when there is none). A `{{` must open a placeholder; `}}` alone is text.
+///
+/// ```swift
+/// Personalization.render("Hi {{first_name|there}}!", fields: ["first_name": .string("Ana")])   // "Hi Ana!"
+/// Personalization.render("Hi {{first_name|there}}!", fields: [:])                              // "Hi there!"
+/// ```
+enum Personalization {
+    /// Placeholders a text may have.
+    static let maxPlaceholders = 20
+
+    /// One placeholder: the field it names and the text shown without it.
+    struct Placeholder: Sendable, Equatable {
+        var name: String
+        var fallback: String
+    }
+
+    /// The parts of a text: its runs of plain text and its placeholders, in order.
+    enum Part: Sendable, Equatable {
+        case text(Substring)
+        case field(Placeholder)
+    }
+
+    /// `text` cut into its parts; a refusal names `field` (`title`, `variants[1] (b): body`).
+    static func parts(_ text: String, field: String) throws(APIError) -> [Part] {
+        var parts: [Part] = []
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            if open.lowerBound > rest.startIndex { parts.append(.text(rest[..<open.lowerBound])) }
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                throw .badRequest(
+                    "\(field) has a {{ with no }} after it: a placeholder is {{field}} or {{field|fallback}}")
+            }
+            let inside = rest[open.upperBound..<close.lowerBound]
+            let bar = inside.firstIndex(of: "|")
+            let name = inside[..<(bar ?? inside.endIndex)].trimmingCharacters(in: .whitespaces)
+            guard FieldName.isValid(name) else {
+                throw .badRequest(
+                    "\(field) has {{\(inside.prefix(64))}}, whose field name is not valid: letters, digits, _ and -, "
+                        + "up to 64, starting with a letter or _")
+            }
+            let fallback = bar.map { inside[inside.index(after: $0)...].trimmingCharacters(in: .whitespaces) } ?? ""
+            parts.append(.field(Placeholder(name: name, fallback: fallback)))
+            rest = rest[close.upperBound...]
+        }
+        if !rest.isEmpty { parts.append(.text(rest)) }
+        guard parts.count(where: { if case .field = $0 { true } else { false } }) <= maxPlaceholders else {
+            throw .badRequest("\(field) has more than \(maxPlaceholders) placeholders")
+        }
+        return parts
+    }
+
+    /// `text` with each placeholder replaced by its field's value in `fields`, or its fallback.
+    static func render(_ text: String, fields: [String: JSONValue]) -> String {
+        guard text.contains("{{"), let parts = try? parts(text, field: "") else { return text }
+        var out = ""
+        for part in parts {
+            switch part {
+            case .text(let text): out += text
+            case .field(let placeholder): out += value(fields[placeholder.name]) ?? placeholder.fallback
+            }
+        }
+        return out
+    }
+
+    /// A field's value as text; nil when a person has none to show.
+    static func value(_ field: JSONValue?) -> String? {
+        switch field {
+        case .string(let text) where !text.isEmpty: text
+        case .int(let number): String(number)
+        case .double(let number): number.formatted(.number.grouping(.never))
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
+
+    /// The texts a person sees, with the name a refusal gives each: the message's, then each
+    /// version's.
+    static func texts(_ request: MessageRequest) -> [(field: String, text: String?)] {
+        var texts: [(String, String?)] = [
+            ("title", request.title), ("subtitle", request.subtitle), ("body", request.body),
+        ]
+        for (index, variant) in (request.variants ?? []).enumerated() {
+            let name = "variants[\(index)] (\(MessageVariants.letters[index]))"
+            texts += [
+                ("\(name): title", variant.title), ("\(name): subtitle", variant.subtitle),
+                ("\(name): body", variant.body),
+            ]
+        }
+        return texts
+    }
+
+    /// The profile fields `request`'s texts name; empty for a message without placeholders. Each
+    /// placeholder is checked; a background push, which shows no text, may have none.
+    static func fields(_ request: MessageRequest) throws(APIError) -> Set<String> {
+        var names: Set<String> = []
+        for (field, text) in texts(request) {
+            guard let text, text.contains("{{") else { continue }
+            for case .field(let placeholder) in try parts(text, field: field) { names.insert(placeholder.name) }
+        }
+        return names
+    }
+
+    /// `request` as `fields`' person sees it: its title, subtitle and body rendered.
+    static func personalized(_ request: MessageRequest, fields: [String: JSONValue]) -> MessageRequest {
+        var shown = request
+        shown.title = request.title.map { render($0, fields: fields) }
+        shown.subtitle = request.subtitle.map { render($0, fields: fields) }
+        shown.body = request.body.map { render($0, fields: fields) }
+        return shown
+    }
+}
+
+/// A personalized message's pushes, each made for its person as it is sent: the message's texts
+/// (its version's, in an A/B test) rendered with the person's profile fields, then encoded as a
+/// payload of its own. Made once for a batch's run of the message; a message without placeholders
+/// has none, and its pushes keep the stored payload.
+struct MessagePersonalizer: Sendable {
+    let request: MessageRequest
+    /// The profile fields its texts name.
+    let names: Set<String>
+
+    /// The personalizer of `message`; nil when its texts have no placeholder.
+    init?(_ message: borrowing StoredMessage) throws {
+        // Most messages have none: a look at the stored request, not a decoding of it.
+        guard message.content.contains("{{") else { return nil }
+        let request = try FanOut.request(message)
+        let names = try Personalization.fields(request)
+        guard !names.isEmpty else { return nil }
+        self.request = request
+        self.names = names
+    }
+
+    /// The payload of delivery `deliveryId` (of `variant`, in an A/B test) for a person with
+    /// `fields`; refused when the texts made for them make it larger than APNs takes.
+    func payload(
+        _ message: borrowing StoredMessage, deliveryId: Int64, variant: Int?, fields: [String: JSONValue]
+    ) throws(APIError) -> Data {
+        let shown = Personalization.personalized(request.version(variant), fields: fields)
+        let pushId = message.pushId(deliveryId: deliveryId, variant: variant)
+        do {
+            return try MessagePlan.template(shown, background: false, pushIdLength: pushId.utf8.count)
+                .payload(pushId: pushId)
+        } catch {
+            throw .badRequest("personalized for its person, \(error.reason)")
+        }
+    }
+}
