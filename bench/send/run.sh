@@ -23,6 +23,8 @@
 # tern share the CPU, so the rate follows whichever of them costs more. STATEMENTS=1 then prints the
 # statements PostgreSQL spent the send's time in (pg_stat_statements: bench/lib/postgres-statements.sh
 # says how to start the cluster with it).
+# PERSONALIZED=1 sends "Hi {{_fname|there}}" (each push made for its person as it is sent), half
+# the devices' people subscribed with a first name.
 # WEBHOOK=1 gives the project a webhook of push.sent to a receiver on loopback
 # (bench/lib/webhook_receiver.py) before the send: each delivery's outcome then writes an event
 # for it, and the run also prints how long after the send began the receiver had them all.
@@ -115,9 +117,10 @@ if [ -n "${WEBHOOK:-}" ]; then
 fi
 
 echo "== subscribing $devices devices through push/subscribe (50 at a time)"
-python3 - "$devices" "$api_url" "$rtoken" "${BARE:-}" >"$work/subscribe.curl" <<'PY'
+python3 - "$devices" "$api_url" "$rtoken" "${BARE:-}" "${PERSONALIZED:-}" >"$work/subscribe.curl" <<'PY'
 import json, sys
 count, api, rtoken, bare = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+personalized = sys.argv[5] == "1"
 # The custom fields Tern's SDK sends with every subscribe (DeviceFields, the app's identity and the
 # session's figures), as an iPhone would: every real subscription carries them, and the fan-out
 # reads each candidate's row. BARE=1 subscribes without them, as this bench did before 6 December.
@@ -134,6 +137,8 @@ for i in range(count):
     body = {"time": 1, "provider": "ios-apns", "subscription_id": token, "sync": False}
     if not bare:
         body["custom_fields"] = fields
+    if personalized and i % 2 == 0:
+        body["profile_fields"] = {"_fname": "Ana"}
     data = json.dumps(body, separators=(",", ":")).replace("\\", "\\\\").replace('"', '\\"')
     if i:
         print("next")
@@ -215,7 +220,7 @@ run_send() {
     db_before=$(db_ticks)
     sending=$EPOCHREALTIME
     # Each progress line is stamped with the seconds since the send began (PROGRESS=1 prints them).
-    "$tern" send --title "Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
+    "$tern" send --title "${PERSONALIZED:+Hi {{_fname|there\}\}: }Sale" --body "30% off today" --resource "$resource_id" --data "$data" --interval 0.05 \
         --json 2>"$work/send.err" | while IFS= read -r line; do
             elapsed=$((${EPOCHREALTIME/./} - ${sending/./}))
             printf '%3d.%03d %s\n' $((elapsed / 1000000)) $((elapsed / 1000 % 1000)) "$line"
