@@ -73,7 +73,7 @@ struct MessagePlan: Sendable, Equatable {
                         VariantPayload(percent: split.percents[index], prefix: template.prefix, suffix: template.suffix)
                     )
                 } catch {
-                    throw .badRequest("variants[\(index)] (\(MessageVariants.letters[index])): \(error.reason)")
+                    throw .badRequest("\(MessageVariants.name(index)): \(error.reason)")
                 }
             }
             self.variants = payloads

@@ -162,6 +162,9 @@ enum MessageVariants {
             """
     }
 
+    /// A version as a refusal names it: `variants[1] (b)`.
+    static func name(_ index: Int) -> String { "variants[\(index)] (\(letters[index]))" }
+
     /// The push id's part that names the version: `.b` (nothing without versions).
     static func pushIdPart(_ index: Int?) -> String { index.map { "." + letters[$0] } ?? "" }
 

@@ -87,7 +87,7 @@ enum Personalization {
             ("title", request.title), ("subtitle", request.subtitle), ("body", request.body),
         ]
         for (index, variant) in (request.variants ?? []).enumerated() {
-            let name = "variants[\(index)] (\(MessageVariants.letters[index]))"
+            let name = MessageVariants.name(index)
             texts += [
                 ("\(name): title", variant.title), ("\(name): subtitle", variant.subtitle),
                 ("\(name): body", variant.body),
@@ -122,7 +122,9 @@ enum Personalization {
 /// payload of its own. Made once for a batch's run of the message; a message without placeholders
 /// has none, and its pushes keep the stored payload.
 struct MessagePersonalizer: Sendable {
+    /// The message's request, and each version's in an A/B test (made once, not for each push).
     let request: MessageRequest
+    let versions: [MessageRequest]
     /// The profile fields its texts name.
     let names: Set<String>
 
@@ -134,6 +136,7 @@ struct MessagePersonalizer: Sendable {
         let names = try Personalization.fields(request)
         guard !names.isEmpty else { return nil }
         self.request = request
+        self.versions = (request.variants ?? []).indices.map { request.version($0) }
         self.names = names
     }
 
@@ -142,7 +145,8 @@ struct MessagePersonalizer: Sendable {
     func payload(
         _ message: borrowing StoredMessage, deliveryId: Int64, variant: Int?, fields: [String: JSONValue]
     ) throws(APIError) -> Data {
-        let shown = Personalization.personalized(request.version(variant), fields: fields)
+        let version = variant.flatMap { versions.indices.contains($0) ? versions[$0] : nil } ?? request
+        let shown = Personalization.personalized(version, fields: fields)
         let pushId = message.pushId(deliveryId: deliveryId, variant: variant)
         do {
             return try MessagePlan.template(shown, background: false, pushIdLength: pushId.utf8.count)

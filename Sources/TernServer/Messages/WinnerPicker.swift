@@ -52,7 +52,9 @@ public struct WinnerPicker: Sendable {
         let due = try await store.read { try $0.messagesAwaitingWinner(now: now, limit: 20) }
         var sent: [MessageView] = []
         for test in due {
-            let versions = try await messages.stats(publicId: test.publicId).variants ?? []
+            let versions = try await store.read { tx in
+                try messages.variantStats(tx, test, history: tx.messageHistory(messageId: test.id)) ?? []
+            }
             let letter = MessageVariants.winner(of: versions)
             do {
                 let winner = try await messages.sendWinner(publicId: test.publicId, variant: letter)

@@ -46,11 +46,8 @@ import Testing
         let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let database = try PostgresTestDatabase.freshSchemaURL()
-        let arguments = [
-            "--database", database, "--database-pool", "4", "--apns-production-url",
-            fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile, "--delivery-batch", "100",
-            "--delivery-concurrency", "2", "--delivery-lease", "4",
-        ]
+        let arguments =
+            Self.nodeArguments(fixture, database) + ["--delivery-concurrency", "2", "--delivery-lease", "4"]
         let first = try await ServerProcess.start(arguments: arguments)
         defer { Task { await first.stop() } }
         let second = try await ServerProcess.start(arguments: arguments)
@@ -167,6 +164,14 @@ import Testing
     }
 
     /// The value of the Prometheus sample `name` (without labels) in `metrics`; 0 when absent.
+    /// A node on `database` sending to the fixture's APNs peer, 100 deliveries a batch.
+    static func nodeArguments(_ fixture: APNsFixture, _ database: String) -> [String] {
+        [
+            "--database", database, "--database-pool", "4", "--apns-production-url",
+            fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile, "--delivery-batch", "100",
+        ]
+    }
+
     static func sample(_ metrics: String, _ name: String) -> Double {
         for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Double(line.dropFirst(name.count + 1)) ?? 0
@@ -180,10 +185,7 @@ import Testing
         let fixture = try await APNsFixture.start()
         defer { fixture.peer.stop() }
         let database = try PostgresTestDatabase.freshSchemaURL()
-        let arguments = [
-            "--database", database, "--database-pool", "4", "--apns-production-url",
-            fixture.peer.origin.absoluteString, "--provider-ca-file", fixture.peer.caFile, "--delivery-batch", "100",
-        ]
+        let arguments = Self.nodeArguments(fixture, database)
         let first = try await ServerProcess.start(arguments: arguments)
         defer { Task { await first.stop() } }
         let second = try await ServerProcess.start(arguments: arguments)

@@ -4,30 +4,27 @@ import TernSQLite
 
 extension SQLTransaction {
     func personalFields(subscriptionIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]] {
-        var fields: [Int64: [String: JSONValue]] = [:]
-        let named = RowTexts.values("?", rows: names.count)
-        for ids in RowGroups(subscriptionIds) {
-            for row in try database.query(
-                """
-                SELECT s.id, f.name, f.value FROM subscriptions s JOIN profile_fields f ON f.profile_id = s.profile_id
-                WHERE s.id IN (\(RowTexts.values("?", rows: ids.count))) AND f.name IN (\(named))
-                """, Array(ids) + names as [any SQLiteBindable])
-            {
-                fields[row.requiredInt(0), default: [:]][row.requiredString(1)] = try Self.value(row.string(2)) ?? .null
-            }
-        }
-        return fields
+        try personalFields(
+            of: subscriptionIds, names: names,
+            from: "subscriptions s JOIN profile_fields f ON f.profile_id = s.profile_id", key: "s.id")
     }
 
     func personalFields(profileIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]] {
+        try personalFields(of: profileIds, names: names, from: "profile_fields f", key: "f.profile_id")
+    }
+
+    /// The fields named `names` of the rows `ids` (`key`, a column of `from`), by id, in groups.
+    private func personalFields(of ids: [Int64], names: [String], from: String, key: String) throws
+        -> [Int64: [String: JSONValue]]
+    {
         var fields: [Int64: [String: JSONValue]] = [:]
         let named = RowTexts.values("?", rows: names.count)
-        for ids in RowGroups(profileIds) {
+        for group in RowGroups(ids) {
             for row in try database.query(
                 """
-                SELECT profile_id, name, value FROM profile_fields
-                WHERE profile_id IN (\(RowTexts.values("?", rows: ids.count))) AND name IN (\(named))
-                """, Array(ids) + names as [any SQLiteBindable])
+                SELECT \(key), f.name, f.value FROM \(from)
+                WHERE \(key) IN (\(RowTexts.values("?", rows: group.count))) AND f.name IN (\(named))
+                """, Array(group) + names as [any SQLiteBindable])
             {
                 fields[row.requiredInt(0), default: [:]][row.requiredString(1)] = try Self.value(row.string(2)) ?? .null
             }
