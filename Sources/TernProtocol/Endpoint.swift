@@ -58,6 +58,11 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     /// Removes the signed-in person from a topic (``TopicRequest``).
     case profileTopicsUnfollow = "profile/topics/unfollow"
 
+    /// A Live Activity's push token, or a push-to-start token (``LiveActivityTokenRequest``).
+    case liveActivityToken = "live-activity/token"
+    /// A Live Activity ended on the device, or its push-to-start token went (``LiveActivityEndRequest``).
+    case liveActivityEnd = "live-activity/end"
+
     /// Reads the installation's identity binding (``IdentityInstallationRequest``, answered with ``IdentityAnswer``).
     case identityStatus = "identity/status"
     /// Reads the binding and the project's identity policy together (the SDK's AUTO mode).
