@@ -39,9 +39,21 @@ public enum SubscriptionChannel: String, Codable, Sendable, CaseIterable {
     /// In-app messages: one subscription per profile and resource, made by `inapp/subscribe` (no
     /// token); not a channel a goal or a resource names.
     case inapp
+    /// A Live Activity's ActivityKit push token (`live-activity/token` with an activity id): the
+    /// server's updates and end of that activity go to it. Not a channel a goal or a resource names.
+    case liveActivity = "live_activity"
+    /// A device's push-to-start token for an activity type (`live-activity/token` without an activity
+    /// id): a start of an activity of that type goes to it. Not a channel a goal or a resource names.
+    case liveActivityStart = "live_activity_start"
 
-    /// The channels a goal's subscription or a resource's `channels` may name (all but ``inapp``).
-    public static let addressable: [SubscriptionChannel] = allCases.filter { $0 != .inapp }
+    /// The channels of ActivityKit's tokens, which the server writes from `live-activity/token`.
+    public static let liveActivities: [SubscriptionChannel] = [.liveActivity, .liveActivityStart]
+
+    /// The channels a goal's subscription or a resource's `channels` may name (all but ``inapp`` and
+    /// ``liveActivities``).
+    public static let addressable: [SubscriptionChannel] = allCases.filter {
+        $0 != .inapp && !liveActivities.contains($0)
+    }
 
     /// The channels whose subscriptions carry `cc_data` (e.g. a chat id) instead of an address.
     public static let ccData: [SubscriptionChannel] = [.telegramBot, .whatsapp, .viber, .notify]

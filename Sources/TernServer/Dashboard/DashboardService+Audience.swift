@@ -26,7 +26,20 @@ extension DashboardService {
                     }
                 }
             }
+            if let live = request.liveActivity {
+                var cursor: Int64 = 0
+                while true {
+                    let chunk = try LiveActivityAudience.chunk(
+                        tx, live, audience: audience, projectId: scope.projectId, after: cursor, limit: 5000)
+                    for candidate in chunk.admitted { devices.insert(candidate.subscription.deviceKey) }
+                    guard !chunk.done else { break }
+                    cursor = chunk.cursor
+                }
+                return devices.count
+            }
             switch audience.type {
+            case .liveActivity:
+                break
             case .resource, .segment:
                 var cursor: Int64 = 0
                 while true {

@@ -7,6 +7,9 @@ public enum PushType: String, Codable, Sendable, CaseIterable {
     case alert
     /// A silent update the app handles in the background (`content-available`, always priority 5).
     case background
+    /// An ActivityKit push: a Live Activity's update, end or start (`apns-push-type: liveactivity`,
+    /// to the app's topic with `.push-type.liveactivity` after it).
+    case liveActivity = "liveactivity"
 }
 
 /// One notification to one device, as the delivery engine hands it to a provider's client.

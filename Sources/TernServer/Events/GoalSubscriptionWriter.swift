@@ -72,6 +72,8 @@ extension GoalSubscription {
             return (nil, String(decoding: data, as: UTF8.self))
         case .inapp:
             throw .badRequest("\(field).channel inapp is made by inapp/subscribe, not by a goal")
+        case .liveActivity, .liveActivityStart:
+            throw .badRequest("\(field).channel \(channel.rawValue) is made by live-activity/token, not by a goal")
         }
     }
 }

@@ -111,6 +111,8 @@ enum InboxAudience {
             for publicId in FanOut.profileIds(audience) {
                 if let profile = try tx.profile(publicId: publicId) { ids.append(profile.id) }
             }
+        case .liveActivity:
+            break  // devices following an activity: no inbox goes with a Live Activity
         case .topic:
             guard let topic = try tx.topicId(projectId: projectId, name: audience.topic ?? "", create: false, now: 0)
             else { return [] }

@@ -48,6 +48,15 @@ public struct FanOut: Sendable, Equatable {
         if request.test == true {
             return Written(added: try TestSend.step(tx, message: message, request: request, now: now, self))
         }
+        if let live = request.liveActivity {
+            let chunk = try LiveActivityAudience.chunk(
+                tx, live, audience: request.audience, projectId: message.projectId, after: message.fanOutCursor,
+                limit: chunkSize)
+            return try queue(
+                tx, message: message, request: request, admitted: chunk.admitted, cursor: chunk.cursor,
+                done: chunk.done,
+                now: now, lease: lease)
+        }
         // A throttled message's deliveries, or one sent at a local time, wait for their time in the
         // queue: none is sent on writing.
         let timed =
@@ -99,6 +108,8 @@ public struct FanOut: Sendable, Equatable {
             }
             cursor = followers.last ?? cursor
             done = followers.count < chunkSize
+        case .liveActivity:
+            candidates = []  // a Live Activity message's tokens are read above
         }
         var admitted: [AudienceCandidate] = []
         for candidate in candidates {
@@ -145,7 +156,10 @@ public struct FanOut: Sendable, Equatable {
             }
         }
         // Test sends reach the project's own test devices: no person is counted or held back.
-        if request.test != true, !admitted.isEmpty, let cap = try tx.project(id: message.projectId)?.frequencyCap {
+        // A Live Activity's pushes update what the person is following: not counted, never held back.
+        if request.test != true, request.liveActivity == nil, !admitted.isEmpty,
+            let cap = try tx.project(id: message.projectId)?.frequencyCap
+        {
             admitted = try Self.capped(tx, message: message, request: request, admitted: admitted, cap: cap)
         }
         if done {

@@ -27,7 +27,29 @@ struct MessagePlan: Sendable, Equatable {
     /// 28 days: the longest time to live FCM keeps a message.
     static let maxTimeToLive = 28 * 24 * 3600
 
-    init(_ request: MessageRequest, publicId: String) throws(APIError) {
+    /// - Parameters:
+    ///   - request: The message as asked.
+    ///   - publicId: Its public id, which each push's id starts with.
+    ///   - sentAt: When it is sent (ms since 1970): a Live Activity's `timestamp`.
+    init(_ request: MessageRequest, publicId: String, sentAt: Int64 = ServerClock.milliseconds()) throws(APIError) {
+        if let live = request.liveActivity {
+            try MessageAudienceRules.check(request.audience)
+            template = try LiveActivityMessage.template(
+                live, of: request, sentAt: sentAt, pushIdLength: publicId.utf8.count)
+            variants = []
+            pushType = .liveActivity
+            priority = request.priority
+            try Self.text(request.topic, "topic", max: 256)
+            timeToLive = try Self.timeToLive(request.timeToLive)
+            collapseId = nil
+            topic = request.topic
+            environment = try Self.environment(request.environment)
+            return
+        }
+        guard request.audience.type != .liveActivity else {
+            throw .badRequest(
+                "audience type live_activity goes with live_activity (the update or end its devices get)")
+        }
         let pushType = try Self.pushType(request.pushType)
         let background = pushType == .background
         if background { try Self.checkBackground(request) }
@@ -48,10 +70,7 @@ struct MessagePlan: Sendable, Equatable {
             throw .badRequest("badge must be 0 to 999999, not \(badge) (0 removes the badge)")
         }
         self.priority = try Self.priority(request.priority, background: background)
-        if let ttl = request.timeToLive, !(0...Self.maxTimeToLive).contains(ttl) {
-            throw .badRequest(
-                "time_to_live must be 0 to \(Self.maxTimeToLive) seconds (28 days), not \(ttl); 0 means now or never")
-        }
+        _ = try Self.timeToLive(request.timeToLive)
         try Self.checkTiming(request)
         if let collapseId = request.collapseId {
             guard !collapseId.isEmpty, collapseId.utf8.count <= APNsHeaderFields.maxCollapseIdBytes else {
@@ -140,6 +159,14 @@ struct MessagePlan: Sendable, Equatable {
         return template
     }
 
+    static func timeToLive(_ ttl: Int?) throws(APIError) -> Int? {
+        if let ttl, !(0...Self.maxTimeToLive).contains(ttl) {
+            throw .badRequest(
+                "time_to_live must be 0 to \(Self.maxTimeToLive) seconds (28 days), not \(ttl); 0 means now or never")
+        }
+        return ttl
+    }
+
     /// When the provider should stop trying, in ms since 1970; 0 means now or never.
     func expiration(createdAt: Int64) -> Int64? {
         guard let timeToLive else { return nil }
@@ -176,7 +203,10 @@ struct MessagePlan: Sendable, Equatable {
 
     static func pushType(_ text: String?) throws(APIError) -> PushType {
         guard let text else { return .alert }
-        guard let type = PushType(rawValue: text) else {
+        guard let type = PushType(rawValue: text), type != .liveActivity else {
+            if text == PushType.liveActivity.rawValue {
+                throw .badRequest("push_type liveactivity goes with live_activity (the activity's content)")
+            }
             throw .badRequest("push_type must be alert or background, not \(text.prefix(32))")
         }
         return type

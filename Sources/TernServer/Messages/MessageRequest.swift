@@ -101,6 +101,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Set by the server on the message that sends an A/B test's winner: the test and the share it
     /// tested; this message goes to the devices the test held back. Refused from a client.
     public var winnerOf: WinnerOf?
+    /// An ActivityKit push in place of a notification: a Live Activity's update or end (to audience
+    /// type `live_activity`), or its start (to the push-to-start tokens of a profile, profiles or a
+    /// resource). With it, the message has only ``title``, ``body`` and ``sound`` (the alert),
+    /// ``priority``, ``timeToLive``, ``sendAt``, ``topic`` and ``environment`` besides.
+    public var liveActivity: LiveActivityContent?
     var audience: MessageAudience
 
     /// The A/B test whose held-back devices a winner's message goes to.
@@ -188,6 +193,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case atUsualOpenTime = "at_usual_open_time"
         case ignoreFrequencyCap = "ignore_frequency_cap"
         case quietHours = "quiet_hours"
+        case liveActivity = "live_activity"
     }
 }
 
@@ -239,6 +245,8 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     public var filter: JSONValue?
     /// For `segment`: the segment's id.
     public var segmentId: Int64?
+    /// For `live_activity`: the app's id of the activity, whose devices' tokens get the update or end.
+    public var activityId: String?
 
     /// An audience of kind `type`; set the properties that kind reads (see ``MessageAudience``) and
     /// leave the others nil.
@@ -257,12 +265,14 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     ///   - topic: For `topic`: the topic's name.
     ///   - filter: For `resource`: an ``AudienceExpression``'s JSON that narrows it.
     ///   - segmentId: For `segment`: the saved segment's id.
+    ///   - activityId: For `live_activity`: the app's id of the activity.
     public init(
         type: AudienceType, profileId: String? = nil, profileIds: [String]? = nil, provider: String? = nil,
         token: String? = nil, resourceId: Int64? = nil, status: String? = nil, categories: [String]? = nil,
         fields: [String: JSONValue]? = nil, tags: [String: String?]? = nil, topic: String? = nil,
-        filter: JSONValue? = nil, segmentId: Int64? = nil
+        filter: JSONValue? = nil, segmentId: Int64? = nil, activityId: String? = nil
     ) {
+        self.activityId = activityId
         self.topic = topic
         self.filter = filter
         self.segmentId = segmentId
@@ -283,6 +293,7 @@ public struct MessageAudience: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case type, provider, token, status, categories, fields, tags, topic, filter
         case segmentId = "segment_id"
+        case activityId = "activity_id"
         case profileId = "profile_id"
         case profileIds = "profile_ids"
         case resourceId = "resource_id"
@@ -304,6 +315,9 @@ public enum AudienceType: String, Codable, Sendable, CaseIterable {
     case topic
     /// A saved segment of the project (`segment_id`).
     case segment
+    /// The devices that registered a token for a Live Activity (`activity_id`), for a message's
+    /// `live_activity` update or end.
+    case liveActivity = "live_activity"
 
     /// Refuses another type with the reason a person can act on.
     public init(from decoder: any Decoder) throws {

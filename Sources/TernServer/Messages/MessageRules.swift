@@ -120,6 +120,9 @@ enum MessageAudienceRules {
             }
             allowed.insert("segment_id")
             allowed.remove("resource_id")
+        case .liveActivity:
+            try LiveActivityNames.id(audience.activityId ?? "", field: "audience.activity_id")
+            allowed = ["activity_id", "status"]
         }
         if let filter = audience.filter {
             guard audience.type == .resource else {
@@ -133,7 +136,9 @@ enum MessageAudienceRules {
             ("profile_id", audience.profileId != nil), ("profile_ids", audience.profileIds != nil),
             ("provider", audience.provider != nil), ("token", audience.token != nil),
             ("topic", audience.topic != nil), ("segment_id", audience.segmentId != nil),
-            ("resource_id", audience.resourceId != nil),
+            ("resource_id", audience.resourceId != nil), ("activity_id", audience.activityId != nil),
+            ("categories", audience.categories != nil), ("fields", audience.fields != nil),
+            ("tags", audience.tags != nil),
         ]
         if let stray = given.first(where: { $0.1 && !allowed.contains($0.0) }) {
             throw .badRequest("audience.\(stray.0) does not go with type \(audience.type.rawValue)")

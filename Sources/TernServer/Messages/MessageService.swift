@@ -86,7 +86,8 @@ public struct MessageService: Sendable {
             }
         }
         return Planned(
-            publicId: publicId, plan: try MessagePlan(request, publicId: publicId),
+            publicId: publicId,
+            plan: try MessagePlan(request, publicId: publicId, sentAt: max(request.sendAt ?? now, now)),
             content: String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self),
             audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: now,
             sendAt: request.sendAt.flatMap { $0 > now ? $0 : nil })

@@ -20,6 +20,7 @@ struct SDKRoutes: Sendable {
             [CallerAuthentication(authenticator: authenticator), IdempotencyKeys(metrics: metrics)],
             routes: subscriptions.routes + profiles.routes + tags.routes
                 + DeviceReportService(store: tags.store, clock: tags.clock).routes + events.routes
+                + LiveActivityService(store: tags.store, clock: tags.clock).routes
         ).all
     }
 }

@@ -80,7 +80,8 @@ extension Store {
 public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQueries, EventQueries,
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
     PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
-    ProfileExportQueries, FrequencyQueries, WebhookQueries, OpenHourQueries
+    ProfileExportQueries, FrequencyQueries, WebhookQueries, OpenHourQueries,
+    LiveActivityQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

@@ -78,6 +78,22 @@ struct SendOptions {
                 ]
             ),
             (
+                "Live Activity (in place of a notification; --title, --body, --sound are its alert)",
+                [
+                    OptionSpec(
+                        "live-activity", "update|end|start",
+                        "an ActivityKit push: update or end goes to --activity, start to the push-to-start tokens of "
+                            + "--profile, --profiles or --resource"),
+                    OptionSpec(
+                        "content-state", "JSON", "the activity's dynamic content (required for update and start)"),
+                    OptionSpec("activity-type", "NAME", "start: the ActivityAttributes type's name"),
+                    OptionSpec("attributes", "JSON", "start: the activity's static attributes"),
+                    OptionSpec("stale-date", "SECONDS", "seconds since 1970 after which the content shows as stale"),
+                    OptionSpec("dismissal-date", "SECONDS", "end: seconds since 1970 when the ended activity goes"),
+                    OptionSpec("relevance-score", "N", "0 to 100: which of the app's activities shows first"),
+                ]
+            ),
+            (
                 "Audience (one)",
                 [
                     OptionSpec("profile", "ID", "one profile's push subscriptions"),
@@ -91,6 +107,9 @@ struct SendOptions {
                         "test",
                         "a test send: only the project's test devices (in the audience's resource), refused if none"),
                     OptionSpec("segment", "ID", "a saved segment (tern segments list); refused when it matches no one"),
+                    OptionSpec(
+                        "activity", "ID",
+                        "with --live-activity update or end: the devices that registered a token for the activity"),
                 ]
             ),
             (
@@ -191,7 +210,39 @@ struct SendOptions {
         if !variants.isEmpty { message.variants = variants }
         message.testAudiencePercent = try arguments.int("test-percent")
         message.winnerAfterMinutes = try arguments.int("winner-after")
+        message.liveActivity = try liveActivity(arguments)
         return message
+    }
+
+    /// `--live-activity` and the options that go with it, as the API's `live_activity`.
+    static func liveActivity(_ arguments: Arguments) throws(CommandError) -> LiveActivityContent? {
+        let options = [
+            "content-state", "activity-type", "attributes", "stale-date", "dismissal-date", "relevance-score",
+        ]
+        guard let event = arguments.value("live-activity") else {
+            if let stray = options.first(where: arguments.has) {
+                throw CommandError("--\(stray) goes with --live-activity")
+            }
+            return nil
+        }
+        func object(_ name: String) throws(CommandError) -> [String: JSONValue]? {
+            guard let text = arguments.value(name) else { return nil }
+            guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                throw CommandError("--\(name) must be a JSON object, like '{\"status\": \"On its way\"}'")
+            }
+            return object
+        }
+        var relevance: Double?
+        if let text = arguments.value("relevance-score") {
+            guard let value = Double(text) else {
+                throw CommandError("--relevance-score must be a number, not \(text)")
+            }
+            relevance = value
+        }
+        return LiveActivityContent(
+            event: event, activityType: arguments.value("activity-type"), contentState: try object("content-state"),
+            attributes: try object("attributes"), staleDate: try arguments.int("stale-date").map(Int64.init),
+            dismissalDate: try arguments.int("dismissal-date").map(Int64.init), relevanceScore: relevance)
     }
 
     /// `--variant`: a version as the API's JSON.
@@ -216,14 +267,20 @@ struct SendOptions {
     }
 
     static func audience(_ arguments: Arguments) throws(CommandError) -> MessageAudience {
-        let kinds = ["profile", "profiles", "token", "resource", "to-topic", "segment"].filter(arguments.has)
+        let kinds = ["profile", "profiles", "token", "resource", "to-topic", "segment", "activity"].filter(
+            arguments.has)
         guard kinds.count == 1 else {
             throw CommandError(
                 kinds.isEmpty
-                    ? "say who gets it: --profile, --profiles, --token, --resource, --to-topic or --segment"
+                    ? "say who gets it: --profile, --profiles, --token, --resource, --to-topic, --segment or --activity"
                     : "pick one audience, not \(kinds.map { "--\($0)" }.joined(separator: " and "))")
         }
-        let type = kinds[0] == "to-topic" ? AudienceType.topic : AudienceType(rawValue: kinds[0]) ?? .resource
+        let type =
+            switch kinds[0] {
+            case "to-topic": AudienceType.topic
+            case "activity": AudienceType.liveActivity
+            default: AudienceType(rawValue: kinds[0]) ?? .resource
+            }
         var audience = MessageAudience(type: type)
         switch audience.type {
         case .profile:
@@ -239,6 +296,8 @@ struct SendOptions {
             audience.topic = arguments.value("to-topic")
         case .segment:
             audience.segmentId = try arguments.int("segment").map(Int64.init)
+        case .liveActivity:
+            audience.activityId = arguments.value("activity")
         }
         do {
             audience.filter = try AdminCommand.filter(arguments)

@@ -78,12 +78,43 @@ import Testing
         #expect(output.split(separator: "\n").count == 1)
     }
 
+    @Test func aLiveActivityUpdateGoesToTheActivitysDevices() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        try await Self.subscribe(server, "phone")
+        let token = try await JSONHTTPClient().post(
+            server.url("live-activity/token"),
+            json: [
+                "time": 1, "provider": "ios-apns", "subscription_id": "phone", "activity_type": "OrderAttributes",
+                "activity_id": "order-1", "token": String(repeating: "ab", count: 40),
+            ], headers: ["X-Tern-RToken": server.rToken])
+        try #require(token.status == 200)
+        let (status, output, error) = try await Self.tern(
+            [
+                "--live-activity", "update", "--content-state", #"{"status": "On its way"}"#, "--activity", "order-1",
+                "--title", "Order 1", "--relevance-score", "40", "--interval", "0.05", "--json",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        // No credentials here: the one device's delivery fails with the sender's reason, counted.
+        let last = output.split(separator: "\n").last.map(String.init) ?? ""
+        let funnel = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect((funnel["targeted"] as? Int) == 1, "\(output)")
+        let (missing, _, why) = try await Self.tern(
+            ["--live-activity", "update", "--activity", "order-1"], server: server)
+        #expect(missing == 1 && why.contains("content_state is required for update"), "\(why)")
+        let (stray, _, alone) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--content-state", "{}"], server: server)
+        #expect(stray == 2 && alone.contains("--content-state goes with --live-activity"), "\(alone)")
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }
         let (noAudience, _, why) = try await Self.tern(["--title", "Hi"], server: server)
         #expect(noAudience == 2)
-        #expect(why.contains("say who gets it: --profile, --profiles, --token, --resource, --to-topic or --segment"))
+        #expect(
+            why.contains(
+                "say who gets it: --profile, --profiles, --token, --resource, --to-topic, --segment or --activity"))
         let (twoAudiences, _, both) = try await Self.tern(
             ["--title", "Hi", "--token", "t", "--resource", "1"], server: server)
         #expect(twoAudiences == 2)

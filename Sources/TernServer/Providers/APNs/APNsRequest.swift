@@ -19,11 +19,15 @@ enum APNsRequest {
             throw .invalidToken(
                 reason: "APNs: the token is not an APNs device token (an even number of hex digits)", since: nil)
         }
-        guard let topic = push.topic ?? defaultTopic, !topic.isEmpty else {
+        guard var topic = push.topic ?? defaultTopic, !topic.isEmpty else {
             throw .failed(
                 reason:
                     "APNs: no topic: give the project's APNs credentials a topic (the app's bundle id) or the push one"
             )
+        }
+        // ActivityKit's pushes go to the app's own topic with a suffix of their own.
+        if push.pushType == .liveActivity, !topic.hasSuffix(LiveActivityMessage.topicSuffix) {
+            topic += LiveActivityMessage.topicSuffix
         }
         // The token is hex (checked above): nothing to escape.
         return HTTP2ConnectionPool.Request(

@@ -108,6 +108,10 @@ extension Subscription {
 }
 
 extension SubscriptionChannel {
+    /// Push, and ActivityKit's tokens: rows whose `provider` is a push provider's and whose token
+    /// the delivery engine sends to.
+    var carriesPushToken: Bool { self == .push || Self.liveActivities.contains(self) }
+
     /// The text of a subscription row's `provider` column: the push provider's wire name for push,
     /// `inapp` for in-app subscriptions, empty for the other channels (as rows have always been
     /// written: the unique (resource, channel, provider, token) key and `hash_id` depend on it).
@@ -122,7 +126,7 @@ extension PushProvider {
     /// row whose name Tern does not know is a damaged row, reported as such rather than read as
     /// some provider.
     static func stored(_ name: String, channel: SubscriptionChannel) throws -> PushProvider? {
-        guard channel == .push else { return nil }
+        guard channel.carriesPushToken else { return nil }
         return try storedPush(name)
     }
 

@@ -79,7 +79,7 @@ extension SQLTransaction {
     /// A candidate's columns: ``subscriptionColumns`` with only the details `reading` asks for (a
     /// `NULL` in place of the others, which a subscription reads as empty), then its token's
     /// invalid mark (column ``subscriptionColumnCount``).
-    private static func candidateColumns(_ reading: CandidateDetail) -> String {
+    static func candidateColumns(_ reading: CandidateDetail) -> String {
         subscriptionColumns(reading)
             + ", (SELECT i.marked_at FROM invalid_tokens i WHERE i.provider = s.provider AND i.token = s.token)"
     }
@@ -140,7 +140,7 @@ extension SQLTransaction {
         ).map(Self.candidate)
     }
 
-    private static func candidate(_ row: Connection.Row) throws -> AudienceCandidate {
+    static func candidate(_ row: Connection.Row) throws -> AudienceCandidate {
         AudienceCandidate(subscription: try subscription(row), invalidMarkedAt: row.int(subscriptionColumnCount))
     }
 }
