@@ -2,8 +2,8 @@ import Foundation
 import TernProtocol
 
 /// ActivityKit's tokens, kept as subscriptions of the device's person and resource on the channels
-/// ``SubscriptionChannel/liveActivity`` (keyed by the activity's id) and
-/// ``SubscriptionChannel/liveActivityStart`` (keyed by the activity type), and the audiences of
+/// `live_activity` (keyed by the activity's id) and
+/// `live_activity_start` (keyed by the activity type), and the audiences of
 /// Live Activity messages read from them.
 public protocol LiveActivityQueries {
     /// The token row of one device (`hashId`) of a person for the activity or type `key`.

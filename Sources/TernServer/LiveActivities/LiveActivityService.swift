@@ -3,8 +3,8 @@ import TernCrypto
 import TernProtocol
 
 /// `live-activity/token` and `live-activity/end`: ActivityKit's tokens of a device, kept as
-/// subscriptions of its person on its resource (``SubscriptionChannel/liveActivity`` keyed by the
-/// activity's id, ``SubscriptionChannel/liveActivityStart`` by the activity type), one row a device
+/// subscriptions of its person on its resource (`live_activity` keyed by the
+/// activity's id, `live_activity_start` by the activity type), one row a device
 /// and key: a new token for the same activity replaces the one before. The device is the push
 /// subscription the request names; a device without one gets a 404 that says to subscribe first.
 struct LiveActivityService: Sendable {
