@@ -6,7 +6,7 @@ import TernProtocol
 /// tokens it starts them with.
 ///
 /// Each call is written to the outbox and sent in order with the device's other changes, retried on
-/// network failures, 408, 429 and 5xx, and applied once (its ``QueuedRequest/id`` is the request's
+/// network failures, 408, 429 and 5xx, and applied once (its `QueuedRequest.id` is the request's
 /// `Idempotency-Key`). It carries the device's push token: a call made before the device has one
 /// waits for it. On iOS, `track(_:activityId:)` and `observePushToStart(_:activityId:)` make these
 /// calls from ActivityKit's own updates.
