@@ -1,6 +1,6 @@
-#if canImport(ActivityKit) && os(iOS)
-    // ActivityKit's activities and their update sequences carry no Sendable annotations: each is
-    // read by one task here, never shared.
+#if canImport(ActivityKit) && os(iOS) && !targetEnvironment(macCatalyst)
+    // ActivityKit is not on Mac Catalyst. Its activities and their update sequences carry no
+    // Sendable annotations: each is read by one task here, never shared.
     @preconcurrency import ActivityKit
     import Foundation
 
@@ -54,6 +54,8 @@
                     await tracking.finish(key, send: end)
                     break
                 }
+                // Updates that stopped without an end leave the activity free to be handed in again.
+                await tracking.finish(key) {}
                 forwarding.cancel()
             }
         }
