@@ -25,6 +25,8 @@ public struct Push: Sendable {
     public var subscription: SubscriptionAPI { SubscriptionAPI(core: core) }
     /// Reporting a push's delivery and its opening.
     public var pushEvents: EventAPI { EventAPI(core: core) }
+    /// The push tokens of the app's Live Activities and its push-to-start tokens.
+    public var liveActivities: LiveActivitiesAPI { LiveActivitiesAPI(core: core) }
 }
 
 /// The push module as the core initializes and clears it.
@@ -34,11 +36,11 @@ struct PushModule: TernModule {
 
     var moduleName: String { "push" }
 
-    /// Push's events, the token spliced into requests written before it arrived, and the check of
+    /// Push's events (Live Activities' with them), the token spliced into requests written before it arrived, and the check of
     /// the configuration's provider priority list.
     var parts: ModuleParts {
         ModuleParts(
-            events: PushModuleEvents.allCases, finalizeBody: PushParts.spliceToken,
+            events: PushModuleEvents.allCases + LiveActivityEvents.allCases, finalizeBody: PushParts.spliceToken,
             checkConfiguration: PushParts.checkProviders)
     }
 

@@ -51,7 +51,7 @@ struct EventCatalogTests {
         let modules: [[any SDKEvent]] = [
             CoreEvents.allCases, PushModuleEvents.allCases, TargetModuleEvents.allCases,
             ProfileModuleEvents.allCases, TagsEvents.allCases, PreferencesEvents.allCases, InAppModuleEvents.allCases,
-            InboxEvents.allCases,
+            InboxEvents.allCases, LiveActivityEvents.allCases,
         ]
         for kind in modules.joined() {
             #expect(catalog.lookup(kind.description)?.description == kind.description)

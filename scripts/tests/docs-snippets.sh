@@ -3,7 +3,9 @@
 # Sources/*/*.docc/*.md that uses only Tern and Foundation is type-checked (each block as the body
 # of a function of its own) against the modules of the debug build. Blocks that use UIKit,
 # SwiftUI or UserNotifications (the app delegate, the extension) are compiled for iOS instead, as
-# the example app (scripts/examples.sh), which holds the same code. Run by `make test`.
+# the example app (scripts/examples.sh), which holds the same code. ActivityKit's blocks (Live
+# Activities) are left out too; the example app has no Live Activity, so no build checks them.
+# Run by `make test`.
 set -euo pipefail
 # shellcheck source=../lib/sdk-modules.sh
 source "$(dirname "$0")/../lib/sdk-modules.sh"
@@ -15,7 +17,7 @@ python3 - "$root" "$tmp/Snippets.swift" <<'PY'
 import glob, os, re, sys
 root, out = sys.argv[1], sys.argv[2]
 apple_only = re.compile(
-    r"\b(UIKit|SwiftUI|UserNotifications|UIApplication|UNNotification\w*|UIApplicationDelegateAdaptor"
+    r"\b(UIKit|SwiftUI|UserNotifications|ActivityKit|UIApplication|UNNotification\w*|UIApplicationDelegateAdaptor"
     r"|registerForPushNotifications|registerHostCategories|handleNotificationRequest)\b|@main")
 # Names the articles use as placeholders for the app's own values.
 prelude = """import Foundation
