@@ -36,6 +36,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager never fetches a 
 TOKEN = "ab" * 32
 GOLD_TOKEN = "cd" * 32  # a second device, whose subscription has plan=gold: the segment's only match
 ERASED_TOKEN = "ef" * 32  # a third device, whose person asks to be erased
+LIVE_TOKEN = "5a" * 40  # the device's Live Activity's ActivityKit token
 BUSY_TOKEN = "12" * 32  # a fourth device, whose pushes APNs asks to retry in an hour
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
@@ -608,6 +609,30 @@ def main():
             status, _ = server.admin("POST", f"/messages/{made['id']}/cancel")
             assert status == 200, status
 
+        def a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried():
+            # The SDK (tern device) registers the activity's token; the update goes through APNs' rules.
+            server.device(device, "live-activity-token", "--activity-type", "DeliveryAttributes", "--activity-id", "order-1001",
+                          "--token", LIVE_TOKEN)
+            status, made = server.admin("POST", "/messages", {
+                "live_activity": {"event": "update", "content_state": {"status": "On its way", "eta": 12}, "relevance_score": 40},
+                "audience": {"type": "live_activity", "activity_id": "order-1001"}})
+            assert status == 201, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: "Live Activity update of order-1001" in text(d), 15, "the list does not name the update")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            wait(driver, lambda d: "100 % sent" in text(d), 60, "the update was never sent")
+            assert driver.find_element(By.TAG_NAME, "h1").text == "Live Activity update of order-1001"
+            page = text(driver)
+            assert "\nnull\n" not in page, "a panel the message has no use for shows as null"
+            assert '{"eta":12,"status":"On its way"}' in page or '{"status":"On its way","eta":12}' in page, page
+            assert "report no deliveries or opens" in page and "Relevance score" in page, page
+            pushes = [entry for entry in peer.accepted() if entry.get("token") == LIVE_TOKEN]
+            assert len(pushes) == 1 and pushes[0]["headers"].get("apns-push-type") == "liveactivity", pushes
+            assert pushes[0]["headers"].get("apns-topic", "").endswith(".push-type.liveactivity"), pushes
+            assert pushes[0]["payload"]["aps"]["content-state"] == {"status": "On its way", "eta": 12}, pushes
+            shot(driver, "message-live-activity")
+
         def a_scheduled_message_says_when_and_can_be_stopped_before():
             send_at = int(time.time() * 1000) + 3_600_000
             status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
@@ -830,6 +855,7 @@ def main():
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
+                      a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)

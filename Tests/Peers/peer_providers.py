@@ -150,6 +150,8 @@ class APNs(Peer):
             return self.refuse(request, 400, "PayloadEmpty" if not request.body else "BadPayload", token)
         if not isinstance(payload, dict) or "aps" not in payload:
             return self.refuse(request, 400, "PayloadEmpty", token)
+        if request.headers.get("apns-push-type") == "liveactivity" and not self.live_activity_payload(payload["aps"]):
+            return self.refuse(request, 400, "BadPayload", token)
         if not re.fullmatch(r"[0-9a-fA-F]{64,200}", token):
             return self.refuse(request, 400, "BadDeviceToken", token)
         answer = self.next_answer(token)
@@ -190,6 +192,16 @@ class APNs(Peer):
         self.provider_tokens.add(jwt)
         return None
 
+    @staticmethod
+    def live_activity_payload(aps):
+        """An ActivityKit push's aps: a timestamp in seconds, an event, and content-state for update and start."""
+        event = aps.get("event")
+        if not isinstance(aps.get("timestamp"), int) or event not in ("update", "end", "start"):
+            return False
+        if event != "end" and not isinstance(aps.get("content-state"), dict):
+            return False
+        return event != "start" or (isinstance(aps.get("attributes-type"), str) and isinstance(aps.get("attributes"), dict))
+
     def check_headers(self, request):
         headers = request.headers
         if not headers.get("apns-topic"):
@@ -197,6 +209,9 @@ class APNs(Peer):
         push_type = headers.get("apns-push-type", "alert")
         if push_type not in self.PUSH_TYPES:
             return "InvalidPushType"
+        # ActivityKit's pushes go to the app's topic with this suffix, and only they do.
+        if (push_type == "liveactivity") != headers["apns-topic"].endswith(".push-type.liveactivity"):
+            return "TopicDisallowed"
         priority = headers.get("apns-priority", "10")
         if priority not in ("1", "5", "10") or (push_type == "background" and priority != "5"):
             return "BadPriority"

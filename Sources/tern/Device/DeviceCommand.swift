@@ -58,6 +58,9 @@ enum DeviceCommand {
                     OptionSpec("prefix", "NAME", "goals: the goals' names, NAME-0…"),
                     OptionSpec("pace", "SECONDS", "goals: the time between two"),
                     OptionSpec("message-id", "ID", "delivery, open: the message"),
+                    OptionSpec("activity-type", "NAME", "live-activity-…: the ActivityAttributes type's name"),
+                    OptionSpec(
+                        "activity-id", "ID", "live-activity-…: the app's id of the activity (none: push-to-start)"),
                 ]
             ),
         ],
@@ -73,6 +76,10 @@ enum DeviceCommand {
                                 queue N goals (event/post) named NAME-0…, spread over the pixels; each is
                                 durably queued before the next, and a rerun continues after the last one queued
               delivery|open --message-id ID           a push event (event/push)
+              live-activity-token --activity-type NAME [--activity-id ID] --token HEX
+                                a Live Activity's push token (with --activity-id) or the push-to-start token
+              live-activity-end --activity-type NAME [--activity-id ID]
+                                the activity ended (with --activity-id), or the push-to-start token goes
               authenticate | logout | consent on|off | foreground | background
               identity-login EXTERNAL_ID | identity-logout   queue a login / logout in the identity journal
               identity-state                          print the confirmed binding, the queued operations, a halt

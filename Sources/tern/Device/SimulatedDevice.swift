@@ -81,6 +81,8 @@ final class SimulatedDevice: Sendable {
             try await DeviceGoals(tern: tern, arguments: arguments).run()
         case "delivery", "open":
             try await pushEvent(command, messageId: try arguments.required("message-id"))
+        case "live-activity-token", "live-activity-end":
+            try liveActivity(command, arguments)
         case "identity-login":
             tern.identity.login(externalId: try arguments.position(1, "EXTERNAL_ID"))
             await tern.flushQueues()
@@ -172,6 +174,36 @@ final class SimulatedDevice: Sendable {
             "http_code": DeviceEventPrinter.json(response?.httpCode as Any),
             "response": DeviceEventPrinter.json(response?.response as Any),
         ])
+    }
+
+    /// A Live Activity's token or end through `Tern.shared.push.liveActivities`, as ActivityKit's
+    /// glue on an iPhone hands them in.
+    private func liveActivity(_ command: String, _ arguments: Arguments) throws {
+        let api = tern.push.liveActivities
+        let type = try arguments.required("activity-type")
+        let id = arguments.value("activity-id")
+        guard command == "live-activity-token" else {
+            if let id {
+                api.end(activityId: id, activityType: type)
+            } else {
+                api.removePushToStartToken(activityType: type)
+            }
+            return
+        }
+        let hex = try arguments.required("token")
+        var token = Data()
+        var digits = hex.makeIterator()
+        while let high = digits.next() {
+            guard let low = digits.next(), let byte = UInt8(String([high, low]), radix: 16) else {
+                throw CommandError("--token must be hex digits in pairs, not \(hex)")
+            }
+            token.append(byte)
+        }
+        if let id {
+            api.setToken(token, activityId: id, activityType: type)
+        } else {
+            api.setPushToStartToken(token, activityType: type)
+        }
     }
 
     /// Writes one JSON line to standard output, unbuffered (events and answers stay in order).

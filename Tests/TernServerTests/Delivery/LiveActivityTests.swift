@@ -285,7 +285,18 @@ import Testing
         push.deliveryId = 2
         push.topic = APNsFixture.topic + LiveActivityMessage.topicSuffix
         #expect(await client.send(push).isSent)
-        let log = try await fixture.peer.log()
+        // The peer holds APNs' rules: an alert to the Live Activity topic, or a Live Activity push
+        // without its timestamp and event, is refused.
+        var alert = APNsFixture.push(3)
+        alert.topic = APNsFixture.topic + LiveActivityMessage.topicSuffix
+        #expect(await client.send(alert).isSent == false)
+        var bare = push
+        bare.deliveryId = 4
+        bare.payload = Data(#"{"aps":{"content-state":{}}}"#.utf8)
+        #expect(await client.send(bare).isSent == false)
+        let all = try await fixture.peer.log()
+        #expect(all.compactMap { $0["reason"] as? String } == ["TopicDisallowed", "BadPayload"])
+        let log = all.filter { $0["status"] as? Int == 200 }
         try #require(log.count == 2)
         for entry in log {
             let headers = try #require(entry["headers"] as? [String: String])

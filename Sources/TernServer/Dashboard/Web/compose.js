@@ -29,6 +29,7 @@ export function duplicate(id, r) {
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
   if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
+  if (r.live_activity) missing.push(`its Live Activity ${r.live_activity.event} (tern send --live-activity sends one)`);
   const v = r.variants || [];
   // This page holds an A/B test of two versions whose second changes the title or body.
   const plain = (variant, keys) => Object.keys(variant).every((key) => keys.includes(key));

@@ -5,7 +5,7 @@
 import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
-import { statusBadge, progress } from "./messages.js";
+import { statusBadge, progress, liveActivityName } from "./messages.js";
 import { duplicate } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
@@ -29,8 +29,9 @@ export function render(main, [id]) {
       const [message, stats] = await Promise.all([api("GET", path), api("GET", `${path}/stats`)]);
       // Removed by the server's retention (--delivery-retention-days): the page answers 410.
       const deliveries = stats.deliveries_removed_at ? null : await api("GET", `${path}/deliveries?limit=100`);
-      heading.textContent = message.request.title || message.request.body || message.id;
-      clear(body).append(...view(message, stats, role !== "read"), deliveryList(deliveries, stats));
+      heading.textContent = message.request.title || message.request.body || liveActivityName(message.request) || message.id;
+      // A panel a message has no use for (the versions of one that is not an A/B test) is null: left out.
+      clear(body).append(...view(message, stats, role !== "read").filter(Boolean), deliveryList(deliveries, stats));
       if (stopping) stopping.show(!message.done && !message.cancelled_at);
       if (winner) winner.show(message);
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
@@ -137,6 +138,21 @@ function timingNote(message) {
   return h("p", { class: "note", id: "timing-note", text });
 }
 
+// What a Live Activity message carries, beside the alert's title and body.
+function liveActivityPairs(r) {
+  const live = r.live_activity;
+  if (!live) return [];
+  const seconds = (value) => time(value * 1000);
+  return [
+    pair("Live Activity", liveActivityName(r)),
+    live.content_state ? pair("Content state", JSON.stringify(live.content_state)) : null,
+    live.attributes ? pair("Attributes", JSON.stringify(live.attributes)) : null,
+    live.stale_date !== undefined ? pair("Stale after", seconds(live.stale_date)) : null,
+    live.dismissal_date !== undefined ? pair("Dismissed", seconds(live.dismissal_date)) : null,
+    live.relevance_score !== undefined ? pair("Relevance score", String(live.relevance_score)) : null,
+  ];
+}
+
 // An A/B test's versions side by side: each one's share, text, devices, reports and open rate.
 function versionsPanel(r, stats) {
   if (!stats.variants) return null;
@@ -180,6 +196,7 @@ function view(message, stats, canCompose) {
         { label: "invalid tokens", value: stats.invalid_token, tone: "bad" },
       ]),
       h("dl", { class: "pairs", id: "funnel-numbers" }, pair("Targeted", number(stats.targeted)), pair("Sent", number(stats.sent)), pair("Delivered", number(stats.delivered)), pair("Opened", number(stats.opened)), stats.skipped_by_preference ? pair("Skipped: category off", number(stats.skipped_by_preference)) : null, stats.skipped_by_frequency_cap ? pair("Skipped: frequency cap", number(stats.skipped_by_frequency_cap)) : null),
+      r.live_activity ? h("p", { class: "hint", text: "A Live Activity's devices report no deliveries or opens: sent means APNs took the push." }) : null,
       h("h3", { text: "Failures by reason" }),
       failures.length ? table("Failures by reason", ["Reason", "Deliveries#"], failures.map(([reason, count]) => [reason, number(count)])) : h("p", { class: "muted", text: "No failures." }),
     ),
@@ -212,6 +229,7 @@ function view(message, stats, canCompose) {
         r.winner_of ? pair("Winner of", `${r.winner_of.message_id}: version ${r.winner_of.variant.toUpperCase()}, to the ${100 - r.winner_of.test_audience_percent}% the test held back`) : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
+        ...liveActivityPairs(r),
         pair("Audience", JSON.stringify(r.audience)),
       ),
       canCompose ? h("div", { class: "actions" }, duplicateButton(message)) : null,

@@ -55,12 +55,19 @@ function view(list) {
     ["Created", "Message", "Audience", "Status", "Progress"],
     list.map((m) => [
       time(m.created_at),
-      h("div", {}, h("a", { href: `#/message/${encodeURIComponent(m.id)}`, text: m.request.title || m.request.body || m.id }), h("div", { class: "muted break", text: [m.id, timing(m.request)].filter(Boolean).join(" · ") })),
+      h("div", {}, h("a", { href: `#/message/${encodeURIComponent(m.id)}`, text: m.request.title || m.request.body || liveActivityName(m.request) || m.id }), h("div", { class: "muted break", text: [m.id, timing(m.request)].filter(Boolean).join(" · ") })),
       m.request.audience.type,
       statusBadge(m),
       progress(m),
     ]),
   );
+}
+
+// A Live Activity message without an alert, named by what it does: "Live Activity update of order-1001".
+export function liveActivityName(r) {
+  const live = r.live_activity;
+  if (!live) return null;
+  return live.event === "start" ? `Live Activity start of ${live.activity_type}` : `Live Activity ${live.event} of ${r.audience.activity_id}`;
 }
 
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
