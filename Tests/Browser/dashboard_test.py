@@ -548,6 +548,11 @@ def main():
             driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
             wait(driver, lambda d: "give the test's share too" in text(d), 10, "no error for a winner without a test share")
             after.clear()
+            goal = driver.find_element(By.CSS_SELECTOR, "input[name='variant_winner_goal']")
+            goal.send_keys("purchase")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "A goal picks the winner by its conversions" in text(d), 10, "no error for a goal without conversions")
+            goal.clear()
             wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".phone")) == 2 and "Version B" in d.find_elements(By.CSS_SELECTOR, ".phone")[1].text, 10, "no preview of version B")
             shot(driver, "compose-ab-test")
             shown = send_from_compose("Version A goes to 70% of the devices, version B to 30%.")
@@ -567,13 +572,16 @@ def main():
             resource = server.bootstrap["resource_id"]
             status, made = server.admin("POST", "/messages", {
                 "title": "Half test", "variants": [{}, {"title": "Half test B"}], "test_audience_percent": 50,
-                "winner_after_minutes": 240, "audience": {"type": "resource", "resource_id": resource}})
+                "winner_after_minutes": 240, "winner_by": "conversions", "winner_goal": "purchase",
+                "audience": {"type": "resource", "resource_id": resource}})
             assert status == 201, (status, made)
             driver.get(server.root + "/#/overview")
             driver.get(server.root + f"/#/message/{made['id']}")
             panel = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-label='Send the winner']") if d.find_element(By.CSS_SELECTOR, "section[aria-label='Send the winner']").is_displayed() else None, 15, "no control to send the winner")
             assert "The test went to 50% of the audience" in panel.text and "sent by the server, unless you pick one here first" in panel.text, panel.text
             assert "the server sends the winner to the rest at" in text(driver), text(driver)
+            assert "the version with the most conversions of purchase per device" in text(driver), text(driver)
+            assert "Converted" in text(driver), text(driver)
             Select(driver.find_element(By.CSS_SELECTOR, "select[name='winner']")).select_by_value("b")
             driver.find_element(By.XPATH, "//button[contains(., 'Send the winner to the rest')]").click()
             time.sleep(2.5)  # a refresh of the page in between keeps the confirmation

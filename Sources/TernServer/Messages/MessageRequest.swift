@@ -98,6 +98,12 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// server picks the version with the most opens per device and sends it to the devices the
     /// test held back, as `POST …/messages/{id}/winner` would; an operator may pick one first.
     public var winnerAfterMinutes: Int?
+    /// With ``winnerAfterMinutes``: what makes a version the winner, `opens` (the default: the
+    /// most opens per device) or `conversions` (the most devices that opened it and then reached a
+    /// goal naming the push, per device; ``winnerGoal`` narrows them to one goal).
+    public var winnerBy: String?
+    /// With ``winnerBy`` `conversions`: only goals of this event name count (e.g. `purchase`).
+    public var winnerGoal: String?
     /// Set by the server on the message that sends an A/B test's winner: the test and the share it
     /// tested; this message goes to the devices the test held back. Refused from a client.
     public var winnerOf: WinnerOf?
@@ -177,6 +183,8 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case testAudiencePercent = "test_audience_percent"
         case winnerOf = "winner_of"
         case winnerAfterMinutes = "winner_after_minutes"
+        case winnerBy = "winner_by"
+        case winnerGoal = "winner_goal"
         case iosCategory = "ios_category"
         case projectId = "project_id"
         case mediaURL = "media_url"

@@ -148,6 +148,8 @@ public struct MessageService: Sendable {
         winner.sendAt = nil
         winner.test = nil
         winner.winnerAfterMinutes = nil
+        winner.winnerBy = nil
+        winner.winnerGoal = nil
         winner.winnerOf = MessageRequest.WinnerOf(
             messageId: test.publicId, variant: letter, testAudiencePercent: sample, key: test.id)
         let planned = try plan(winner)
@@ -216,6 +218,9 @@ public struct MessageService: Sendable {
             stats.deliveriesRemovedAt = history?.removedAt
             stats.cancelledAt = message.cancelledAt
             stats.skippedByFrequencyCap = try tx.skippedByFrequencyCap(messageId: message.id)
+            stats.converted =
+                try history?.converted
+                ?? tx.conversions(messageIdPrefix: message.publicId + ".", eventName: nil)
             stats.variants = try self.variantStats(tx, message, history: history)
             return stats
         }
@@ -237,7 +242,8 @@ public struct MessageService: Sendable {
             let version = figures.indices.contains(index) ? figures[index] : VariantFigures(targeted: 0)
             return VariantStats(
                 variant: MessageVariants.letters[index], percent: message.variants[index].percent,
-                targeted: version.targeted, delivered: version.delivered ?? 0, opened: version.opened ?? 0)
+                targeted: version.targeted, delivered: version.delivered ?? 0, opened: version.opened ?? 0,
+                converted: version.converted ?? 0)
         }
     }
 

@@ -176,10 +176,11 @@ enum MessageVariants {
         guard !message.variants.isEmpty else { return [] }
         let targets = try targeted ?? tx.variantTargets(message)
         return try message.variants.indices.map { index in
-            let reports = try tx.pushEventCounts(messageIdPrefix: message.publicId + pushIdPart(index) + ".")
+            let prefix = message.publicId + pushIdPart(index) + "."
+            let reports = try tx.pushEventCounts(messageIdPrefix: prefix)
             return VariantFigures(
                 targeted: targets.indices.contains(index) ? targets[index] : 0, delivered: reports[.delivery] ?? 0,
-                opened: reports[.open] ?? 0)
+                opened: reports[.open] ?? 0, converted: try tx.conversions(messageIdPrefix: prefix, eventName: nil))
         }
     }
 
@@ -214,6 +215,20 @@ enum MessageVariants {
 
     /// `test_audience_percent` goes with variants, 1 to 99; `winner_after_minutes` with it.
     static func checkSample(_ request: MessageRequest) throws(APIError) {
+        if let metric = request.winnerBy {
+            guard request.winnerAfterMinutes != nil else {
+                throw .badRequest("winner_by goes with winner_after_minutes: it is how the server picks the winner")
+            }
+            guard WinnerMetric(rawValue: metric) != nil else {
+                throw .badRequest("winner_by must be opens or conversions, not \(metric.prefix(32))")
+            }
+        }
+        if let goal = request.winnerGoal {
+            guard request.winnerBy == WinnerMetric.conversions.rawValue else {
+                throw .badRequest("winner_goal goes with winner_by conversions: the goal whose conversions count")
+            }
+            try Validation.text(goal, field: "winner_goal")
+        }
         if let minutes = request.winnerAfterMinutes {
             guard request.testAudiencePercent != nil, request.test != true else {
                 throw .badRequest(
@@ -278,12 +293,16 @@ public struct VariantFigures: Codable, Sendable, Equatable {
     public var delivered: Int64?
     /// Its devices that opened it; nil until counted.
     public var opened: Int64?
+    /// Its devices that opened it and reached a goal naming the push; nil until counted (and in
+    /// figures kept before conversions were counted).
+    public var converted: Int64?
 
     /// Figures of `targeted` devices, their reports not counted yet.
-    public init(targeted: Int64, delivered: Int64? = nil, opened: Int64? = nil) {
+    public init(targeted: Int64, delivered: Int64? = nil, opened: Int64? = nil, converted: Int64? = nil) {
         self.targeted = targeted
         self.delivered = delivered
         self.opened = opened
+        self.converted = converted
     }
 }
 

@@ -97,6 +97,8 @@ public struct MessageStats: Codable, Sendable, Equatable {
     public var delivered: Int64
     /// Devices that opened it (`event/push` open).
     public var opened: Int64
+    /// Devices that opened it and then reached a goal that names the push (`send_message_id`).
+    public var converted: Int64 = 0
     /// Devices of the audience skipped because their person turned the message's category off for push.
     public var skippedByPreference: Int64
     /// Devices of the audience skipped because their person had reached the project's frequency cap.
@@ -147,6 +149,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encode(failedByReason, forKey: .failedByReason)
         try container.encode(delivered, forKey: .delivered)
         try container.encode(opened, forKey: .opened)
+        try container.encode(converted, forKey: .converted)
         try container.encode(skippedByPreference, forKey: .skippedByPreference)
         try container.encode(skippedByFrequencyCap, forKey: .skippedByFrequencyCap)
         try container.encode(done, forKey: .done)
@@ -170,6 +173,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         deliveriesRemovedAt = try container.decodeIfPresent(Int64.self, forKey: .deliveriesRemovedAt)
         cancelledAt = try container.decodeIfPresent(Int64.self, forKey: .cancelledAt)
         skippedByFrequencyCap = try container.decodeIfPresent(Int64.self, forKey: .skippedByFrequencyCap) ?? 0
+        converted = try container.decodeIfPresent(Int64.self, forKey: .converted) ?? 0
         variants = try container.decodeIfPresent([VariantStats].self, forKey: .variants)
     }
 
@@ -179,7 +183,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
     ]
 
     enum CodingKeys: String, CodingKey {
-        case targeted, queued, sending, sent, failed, delivered, opened, done
+        case targeted, queued, sending, sent, failed, delivered, opened, converted, done
         case messageId = "message_id"
         case failedByReason = "failed_by_reason"
         case invalidToken = "invalid_token"
@@ -203,4 +207,6 @@ public struct VariantStats: Codable, Sendable, Equatable {
     public var delivered: Int64
     /// Its devices that opened it.
     public var opened: Int64
+    /// Its devices that opened it and then reached a goal naming the push.
+    public var converted: Int64 = 0
 }

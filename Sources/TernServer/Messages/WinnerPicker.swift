@@ -52,10 +52,20 @@ public struct WinnerPicker: Sendable {
         let due = try await store.read { try $0.messagesAwaitingWinner(now: now, limit: 20) }
         var sent: [MessageView] = []
         for test in due {
+            let request = try FanOut.request(test)
+            let metric = request.winnerBy.flatMap(WinnerMetric.init(rawValue:)) ?? .opens
             let versions = try await store.read { tx in
-                try messages.variantStats(tx, test, history: tx.messageHistory(messageId: test.id)) ?? []
+                var versions = try messages.variantStats(tx, test, history: tx.messageHistory(messageId: test.id)) ?? []
+                // One goal's conversions: counted for it, not read from the funnel's (every goal's).
+                if metric == .conversions, let goal = request.winnerGoal {
+                    for index in versions.indices {
+                        versions[index].converted = try tx.conversions(
+                            messageIdPrefix: test.publicId + MessageVariants.pushIdPart(index) + ".", eventName: goal)
+                    }
+                }
+                return versions
             }
-            let letter = MessageVariants.winner(of: versions)
+            let letter = MessageVariants.winner(of: versions, by: metric)
             do {
                 let winner = try await messages.sendWinner(publicId: test.publicId, variant: letter)
                 sent.append(winner)
@@ -64,7 +74,9 @@ public struct WinnerPicker: Sendable {
                     "sent an A/B test's winner",
                     [
                         "message": test.publicId, "variant": letter, "winner": winner.id,
-                        "opens": versions.map { "\($0.variant) \($0.opened)/\($0.targeted)" }.joined(separator: ", "),
+                        "by": metric.rawValue,
+                        "figures": versions.map { "\($0.variant) \(metric.count($0))/\($0.targeted)" }.joined(
+                            separator: ", "),
                     ])
             } catch let error as APIError where error.status == 409 {
                 continue  // another node, or an operator, sent it first
@@ -80,15 +92,32 @@ public struct WinnerPicker: Sendable {
     }
 }
 
+/// What makes an A/B test's version the winner the server sends (`winner_by`).
+enum WinnerMetric: String, Sendable, CaseIterable {
+    /// The most opens per device.
+    case opens
+    /// The most conversions (opens a goal naming the push followed) per device.
+    case conversions
+
+    /// The version's figure this metric compares.
+    func count(_ version: VariantStats) -> Int64 {
+        switch self {
+        case .opens: version.opened
+        case .conversions: version.converted
+        }
+    }
+}
+
 extension MessageVariants {
-    /// The version with the most opens per device it went to (a version sent to none has none); of
-    /// versions level, the first, so a test nobody opened sends its first version (`a`).
-    static func winner(of versions: [VariantStats]) -> String {
+    /// The version with the most of `metric` per device it went to (a version sent to none has
+    /// none); of versions level, the first, so a test nobody opened (or converted in) sends its
+    /// first version (`a`).
+    static func winner(of versions: [VariantStats], by metric: WinnerMetric = .opens) -> String {
         var best = versions.first
         for version in versions.dropFirst() {
             guard let leader = best else { break }
-            // opened / targeted compared across multiplied: exact, and no division by none.
-            if version.opened * max(leader.targeted, 1) > leader.opened * max(version.targeted, 1) {
+            // count / targeted compared across multiplied: exact, and no division by none.
+            if metric.count(version) * max(leader.targeted, 1) > metric.count(leader) * max(version.targeted, 1) {
                 best = version
             }
         }

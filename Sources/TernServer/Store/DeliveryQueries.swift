@@ -57,6 +57,10 @@ public protocol DeliveryQueries {
     func deliveries(messageId: Int64, afterId: Int64, limit: Int) throws -> [DeliveryRow]
     /// Devices' `event/push` reports whose message id starts with `prefix`, per type.
     func pushEventCounts(messageIdPrefix prefix: String) throws -> [PushEventRequest.Kind: Int64]
+    /// How many of the push ids starting with `prefix` (a message's, or one version's) have a goal
+    /// (named `eventName`, when given) whose device also reported opening that push: the opens a
+    /// goal followed. A goal naming a push nobody opened, or an id no device was sent, is no conversion.
+    func conversions(messageIdPrefix prefix: String, eventName: String?) throws -> Int64
     /// An A/B-tested message's deliveries for each version, counted by the buckets of their
     /// subscriptions (a scan of the message's deliveries).
     func variantTargets(_ message: StoredMessage) throws -> [Int64]

@@ -9,6 +9,9 @@ public struct MessageHistory: Sendable, Equatable {
     public var delivered: Int64?
     /// Devices' open reports, counted with ``delivered``.
     public var opened: Int64?
+    /// Conversions (opens a goal followed), counted with ``delivered``; nil in history kept before
+    /// conversions were counted.
+    public var converted: Int64? = nil
     /// When the removal began (ms since 1970).
     public var removedAt: Int64
     /// When the message's last row per device went (ms since 1970); nil while they are going.

@@ -31,6 +31,9 @@ enum Funnel {
         lines.append(row("sent", stats.sent, share(stats.sent, stats.targeted, "targeted")))
         lines.append(row("delivered", stats.delivered, share(stats.delivered, stats.sent, "sent")))
         lines.append(row("opened", stats.opened, share(stats.opened, stats.delivered, "delivered")))
+        if stats.converted > 0 {
+            lines.append(row("converted", stats.converted, share(stats.converted, stats.opened, "opened")))
+        }
         lines.append(row("failed", stats.failed))
         for (reason, count) in stats.failedByReason.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
             lines.append("    \(count)  \(reason)")
@@ -44,7 +47,8 @@ enum Funnel {
             lines.append(
                 "  version \(variant.variant) (\(variant.percent)%)".padding(toLength: 18, withPad: " ", startingAt: 0)
                     + "  targeted \(variant.targeted)  delivered \(variant.delivered)  opened \(variant.opened)"
-                    + share(variant.opened, variant.delivered, "delivered"))
+                    + share(variant.opened, variant.delivered, "delivered")
+                    + (variant.converted > 0 ? "  converted \(variant.converted)" : ""))
         }
         return lines.joined(separator: "\n")
     }

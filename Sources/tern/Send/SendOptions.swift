@@ -75,6 +75,11 @@ struct SendOptions {
                         "winner-after", "MINUTES",
                         "with --test-percent: the server sends the version with the most opens per device to the "
                             + "rest after MINUTES"),
+                    OptionSpec(
+                        "winner-by", "opens|conversions",
+                        "with --winner-after: the most opens per device (default), or the most conversions (opens "
+                            + "a goal naming the push followed)"),
+                    OptionSpec("winner-goal", "NAME", "with --winner-by conversions: only this goal's conversions"),
                 ]
             ),
             (
@@ -210,6 +215,8 @@ struct SendOptions {
         if !variants.isEmpty { message.variants = variants }
         message.testAudiencePercent = try arguments.int("test-percent")
         message.winnerAfterMinutes = try arguments.int("winner-after")
+        message.winnerBy = arguments.value("winner-by")
+        message.winnerGoal = arguments.value("winner-goal")
         message.liveActivity = try liveActivity(arguments)
         return message
     }

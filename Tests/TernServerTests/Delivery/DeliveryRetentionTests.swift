@@ -135,7 +135,10 @@ import Testing
         #expect(
             try await fixture.store.read { try $0.messagesPastRetention(createdBefore: 500, limit: 10) } == [leased.id])
         let kept = try await fixture.store.read { try $0.messageHistory(messageId: queued.id) }
-        #expect(kept == MessageHistory(failedByReason: [:], delivered: 0, opened: 0, removedAt: 600, finishedAt: 600))
+        #expect(
+            kept
+                == MessageHistory(
+                    failedByReason: [:], delivered: 0, opened: 0, converted: 0, removedAt: 600, finishedAt: 600))
         #expect(try await fixture.store.read { try $0.deliveryCounts(messageId: queued.id) } == [.sent: 2])
     }
 }

@@ -127,6 +127,10 @@ import Testing
             ["--title", "Hi", "--token", "t", "--button", "x"], server: server)
         #expect(badButton == 2)
         #expect(button.contains("should be ID:TITLE:ACTION[:URL]"))
+        let (metric, _, alone) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--winner-by", "conversions", "--winner-goal", "purchase"], server: server
+        )
+        #expect(metric == 1 && alone.contains("winner_by goes with winner_after_minutes"), "\(alone)")
         let (typo, _, unknown) = try await Self.tern(
             ["--title", "Hi", "--token", "t", "--colour", "red"], server: server)
         #expect(typo == 2)

@@ -13,13 +13,15 @@ import Testing
                 total: 10, byStatus: [.queued: 1, .sending: 2, .sent: 4, .failed: 2, .invalidToken: 1]),
             failedByReason: ["BadTopic": 2], delivered: 3, opened: 1, done: false, skippedByPreference: 5)
         stats.skippedByFrequencyCap = 2
+        stats.converted = 1
         let data = try JSONEncoder().encode(stats)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(
             Set(object.keys) == [
                 "message_id", "targeted", "queued", "sending", "sent", "failed", "failed_by_reason", "invalid_token",
-                "delivered", "opened", "done", "skipped_by_preference", "skipped_by_frequency_cap",
+                "delivered", "opened", "converted", "done", "skipped_by_preference", "skipped_by_frequency_cap",
             ])
+        #expect(object["converted"] as? Int == 1)
         #expect(object["targeted"] as? Int == 10)
         #expect(object["sending"] as? Int == 2)
         #expect(object["invalid_token"] as? Int == 1)

@@ -34,7 +34,7 @@ export function duplicate(id, r) {
   // This page holds an A/B test of two versions whose second changes the title or body.
   const plain = (variant, keys) => Object.keys(variant).every((key) => keys.includes(key));
   if (v.length === 2 && plain(v[0], ["percent"]) && plain(v[1], ["percent", "title", "body"])) {
-    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent), variant_sample: text(r.test_audience_percent), variant_winner_after: text(r.winner_after_minutes) });
+    Object.assign(values, { ab_test: true, variant_title: text(v[1].title), variant_body: text(v[1].body), variant_percent: text(v[1].percent), variant_sample: text(r.test_audience_percent), variant_winner_after: text(r.winner_after_minutes), variant_winner_by: r.winner_by || "opens", variant_winner_goal: text(r.winner_goal) });
   } else if (v.length) missing.push(`its ${v.length} versions (tern send --variant keeps them)`);
   if (r.winner_of) missing.push(`that it was the winner of ${r.winner_of.message_id} (the copy goes to the whole audience)`);
   const a = r.audience || {};
@@ -117,7 +117,8 @@ function composer(resources, testDevices, projects) {
         field("Version B body", c.variant_body, { api: "variants[1] (b): body" }),
         field("Version B's share of the audience (%)", c.variant_percent, { api: "variants[1].percent", hint: "1 to 99; empty: half. Version A gets the rest." }),
         field("Test on (% of the audience)", c.variant_sample, { api: "test_audience_percent", hint: "Empty: the whole audience. Otherwise the test goes to this share, and the rest wait for the version you pick on the message's page." }),
-        field("Send the winner after (minutes)", c.variant_winner_after, { api: "winner_after_minutes", hint: "With a test share: this long after the send, the server sends the version with the most opens per device to the rest. Empty: you pick it." }),
+        field("Send the winner after (minutes)", c.variant_winner_after, { api: "winner_after_minutes", hint: "With a test share: this long after the send, the server sends the version with the most opens (or conversions) per device to the rest. Empty: you pick it." }),
+        h("div", { class: "row" }, field("The winner has the most", c.variant_winner_by, { api: "winner_by" }), field("Of the goal", c.variant_winner_goal, { api: "winner_goal", hint: "With conversions: only this goal's (event name); empty: any goal naming the push." })),
       ),
     ),
     h(
@@ -252,6 +253,8 @@ function controls(resources) {
     variant_percent: text("variant_percent", { inputmode: "numeric", placeholder: "50" }),
     variant_sample: text("variant_sample", { inputmode: "numeric", placeholder: "100" }),
     variant_winner_after: text("variant_winner_after", { inputmode: "numeric", placeholder: "you pick" }),
+    variant_winner_by: select("variant_winner_by", [["opens", "opens per device"], ["conversions", "conversions per device (opens a goal followed)"]]),
+    variant_winner_goal: text("variant_winner_goal", { placeholder: "purchase" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
@@ -409,6 +412,13 @@ export function build(c) {
     request.winner_after_minutes = integer(c.variant_winner_after, "The minutes before the winner is sent", 1, 43200, errors);
     if (request.winner_after_minutes !== undefined && request.test_audience_percent === undefined && !errors.some(([control]) => control === c.variant_sample)) {
       errors.push([c.variant_winner_after, "The server sends a winner only to the rest of a test on part of the audience: give the test's share too."]);
+    }
+    const goal = c.variant_winner_goal.value.trim();
+    if (request.winner_after_minutes !== undefined && c.variant_winner_by.value === "conversions") {
+      request.winner_by = "conversions";
+      if (goal) request.winner_goal = goal;
+    } else if (goal) {
+      errors.push([c.variant_winner_goal, "A goal picks the winner by its conversions: choose conversions, and a time to send the winner."]);
     }
   }
   request.audience = audience(c, errors);

@@ -159,14 +159,14 @@ function versionsPanel(r, stats) {
   const rate = (part, whole) => (whole ? `${(Math.round((part * 1000) / whole) / 10).toFixed(1)}%` : "–");
   const rows = stats.variants.map((v, index) => {
     const version = { ...r, ...((r.variants || [])[index] || {}) };
-    return [v.variant.toUpperCase(), `${v.percent}%`, version.title || "", version.body || "", number(v.targeted), number(v.delivered), number(v.opened), rate(v.opened, v.delivered)];
+    return [v.variant.toUpperCase(), `${v.percent}%`, version.title || "", version.body || "", number(v.targeted), number(v.delivered), number(v.opened), rate(v.opened, v.delivered), number(v.converted || 0)];
   });
   return h(
     "section",
     { class: "panel", "aria-labelledby": "versions-title" },
     h("h2", { id: "versions-title", text: "A/B test" }),
-    table("Versions of the message", ["Version", "Share#", "Title", "Body", "Targeted#", "Delivered#", "Opened#", "Opened of delivered#"], rows),
-    h("p", { class: "hint", text: "Each device got one version, chosen by its subscription. Opens are counted from the devices' reports." }),
+    table("Versions of the message", ["Version", "Share#", "Title", "Body", "Targeted#", "Delivered#", "Opened#", "Opened of delivered#", "Converted#"], rows),
+    h("p", { class: "hint", text: "Each device got one version, chosen by its subscription. Opens are counted from the devices' reports; a conversion is an open a goal naming the push followed." }),
   );
 }
 
@@ -192,10 +192,11 @@ function view(message, stats, canCompose) {
         { label: "sent", value: stats.sent },
         { label: "delivered", value: stats.delivered, tone: "good" },
         { label: "opened", value: stats.opened, tone: "good" },
+        { label: "converted", value: stats.converted || 0, tone: "good" },
         { label: "failed", value: stats.failed, tone: "bad" },
         { label: "invalid tokens", value: stats.invalid_token, tone: "bad" },
       ]),
-      h("dl", { class: "pairs", id: "funnel-numbers" }, pair("Targeted", number(stats.targeted)), pair("Sent", number(stats.sent)), pair("Delivered", number(stats.delivered)), pair("Opened", number(stats.opened)), stats.skipped_by_preference ? pair("Skipped: category off", number(stats.skipped_by_preference)) : null, stats.skipped_by_frequency_cap ? pair("Skipped: frequency cap", number(stats.skipped_by_frequency_cap)) : null),
+      h("dl", { class: "pairs", id: "funnel-numbers" }, pair("Targeted", number(stats.targeted)), pair("Sent", number(stats.sent)), pair("Delivered", number(stats.delivered)), pair("Opened", number(stats.opened)), pair("Converted", number(stats.converted || 0)), stats.skipped_by_preference ? pair("Skipped: category off", number(stats.skipped_by_preference)) : null, stats.skipped_by_frequency_cap ? pair("Skipped: frequency cap", number(stats.skipped_by_frequency_cap)) : null),
       r.live_activity ? h("p", { class: "hint", text: "A Live Activity's devices report no deliveries or opens: sent means APNs took the push." }) : null,
       h("h3", { text: "Failures by reason" }),
       failures.length ? table("Failures by reason", ["Reason", "Deliveries#"], failures.map(([reason, count]) => [reason, number(count)])) : h("p", { class: "muted", text: "No failures." }),
@@ -225,7 +226,7 @@ function view(message, stats, canCompose) {
         r.at_usual_open_time ? pair("Timing", "at each person's usual open time (at once for people with no opens yet)") : null,
         r.ignore_frequency_cap ? pair("Frequency cap", "ignored") : null,
         r.quiet_hours ? pair("Quiet hours", `${r.quiet_hours.from} to ${r.quiet_hours.to} on each device's clock`) : null,
-        r.test_audience_percent ? pair("A/B test", `on ${r.test_audience_percent}% of the audience${message.winner_message_id ? `; its winner went to the rest as ${message.winner_message_id}` : message.winner_due_at ? `; the server sends the winner to the rest at ${time(message.winner_due_at)}` : "; the rest wait for the winner"}`) : null,
+        r.test_audience_percent ? pair("A/B test", `on ${r.test_audience_percent}% of the audience${message.winner_message_id ? `; its winner went to the rest as ${message.winner_message_id}` : message.winner_due_at ? `; the server sends the winner to the rest at ${time(message.winner_due_at)}${r.winner_by === "conversions" ? `, the version with the most conversions${r.winner_goal ? ` of ${r.winner_goal}` : ""} per device` : ""}` : "; the rest wait for the winner"}`) : null,
         r.winner_of ? pair("Winner of", `${r.winner_of.message_id}: version ${r.winner_of.variant.toUpperCase()}, to the ${100 - r.winner_of.test_audience_percent}% the test held back`) : null,
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,

@@ -59,15 +59,19 @@ extension SQLTransaction {
                 for (index, live) in live.enumerated() where kept.indices.contains(index) {
                     kept[index].delivered = live.delivered
                     kept[index].opened = live.opened
+                    kept[index].converted = live.converted
                 }
                 variants = kept
             }
             try database.run(
                 """
-                UPDATE message_history SET delivered = ?, opened = ?, variants = ?
+                UPDATE message_history SET delivered = ?, opened = ?, converted = ?, variants = ?
                 WHERE message_id = ? AND delivered IS NULL
                 """,
-                [reports[.delivery] ?? 0, reports[.open] ?? 0, try variants.map(Self.json), messageId])
+                [
+                    reports[.delivery] ?? 0, reports[.open] ?? 0,
+                    try conversions(messageIdPrefix: prefix, eventName: nil), try variants.map(Self.json), messageId,
+                ])
         }
         try database.run("DELETE FROM delivery_sent_runs WHERE message_id = ?", [messageId])
         try database.run("DELETE FROM delivery_leases WHERE message_id = ?", [messageId])
@@ -86,14 +90,14 @@ extension SQLTransaction {
     func messageHistory(messageId: Int64) throws -> MessageHistory? {
         try database.queryFirst(
             """
-            SELECT failed_by_reason, delivered, opened, removed_at, finished_at, variants FROM message_history
+            SELECT failed_by_reason, delivered, opened, removed_at, finished_at, variants, converted FROM message_history
             WHERE message_id = ?
             """,
             [messageId]
         ).map { row in
             MessageHistory(
                 failedByReason: try Self.decode([String: Int64].self, row.string(0)) ?? [:], delivered: row.int(1),
-                opened: row.int(2), removedAt: row.requiredInt(3), finishedAt: row.int(4),
+                opened: row.int(2), converted: row.int(6), removedAt: row.requiredInt(3), finishedAt: row.int(4),
                 variants: try Self.decode([VariantFigures].self, row.string(5)))
         }
     }

@@ -110,6 +110,19 @@ extension SQLTransaction {
         return counts
     }
 
+    func conversions(messageIdPrefix prefix: String, eventName: String?) throws -> Int64 {
+        // The goals by `goals_message` (a range of the prefix), each push id checked against its
+        // open report by `push_events_message`.
+        let named = eventName == nil ? "" : " AND g.event_name = ?"
+        return try database.queryFirst(
+            """
+            SELECT COUNT(DISTINCT g.send_message_id) FROM goals g
+            WHERE g.send_message_id >= ? AND g.send_message_id < ?\(named)
+                AND EXISTS (SELECT 1 FROM push_events p WHERE p.message_id = g.send_message_id AND p.type = 'open')
+            """, Self.range(startingWith: prefix) + (eventName.map { [$0] } ?? [])
+        )?.int(0) ?? 0
+    }
+
     func variantTargets(_ message: StoredMessage) throws -> [Int64] {
         guard !message.variants.isEmpty else { return [] }
         let split = message.variantSplit
