@@ -235,8 +235,12 @@ struct InboxService: Sendable {
                     request, String(decoding: try JSONCoders.encoder.encode(request.data ?? [:]), as: UTF8.self)
                 )
             }
-            guard let (shown, data) = versions[version] else { continue }
+            guard let (shown, kept) = versions[version] else { continue }
             let copy = names.isEmpty ? shown : Personalization.personalized(shown, fields: fields[profileId] ?? [:])
+            // Custom data with a placeholder is the person's own too.
+            let data =
+                names.isEmpty || copy.data == shown.data
+                ? kept : String(decoding: try JSONCoders.encoder.encode(copy.data ?? [:]), as: UTF8.self)
             _ = try tx.insertInboxMessage(
                 NewInboxMessage(
                     profileId: profileId, sourceMessageId: message.id, title: copy.title, body: copy.body,

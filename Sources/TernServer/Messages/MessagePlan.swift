@@ -55,7 +55,9 @@ struct MessagePlan: Sendable, Equatable {
         if background { try Self.checkBackground(request) }
         try MessageVariants.check(request, background: background)
         try MessageVariants.checkSample(request)
-        _ = try Personalization.fields(request)
+        // A personalized message is checked, and its stored payload made, as a person with none of
+        // its fields sees it: a URL with a placeholder is a URL once rendered.
+        let personal = !(try Personalization.fields(request)).isEmpty
         try Self.text(request.sound, "sound", max: 256)
         try Self.text(request.threadId, "thread_id", max: 256)
         try Self.text(request.topic, "topic", max: 256)
@@ -85,8 +87,9 @@ struct MessagePlan: Sendable, Equatable {
             var payloads: [VariantPayload] = []
             for (index, variant) in variants.enumerated() {
                 do throws(APIError) {
+                    let version = request.applying(variant)
                     let template = try Self.template(
-                        request.applying(variant), background: background,
+                        personal ? Personalization.withFallbacks(version) : version, background: background,
                         pushIdLength: publicId.utf8.count + MessageVariants.pushIdPart(index).utf8.count)
                     payloads.append(
                         VariantPayload(percent: split.percents[index], prefix: template.prefix, suffix: template.suffix)
@@ -100,7 +103,9 @@ struct MessagePlan: Sendable, Equatable {
             self.template = PushPayloadBuilder.Template(prefix: payloads[0].prefix, suffix: payloads[0].suffix)
         } else {
             self.variants = []
-            self.template = try Self.template(request, background: background, pushIdLength: publicId.utf8.count)
+            self.template = try Self.template(
+                personal ? Personalization.withFallbacks(request) : request, background: background,
+                pushIdLength: publicId.utf8.count)
         }
         try MessageAudienceRules.check(request.audience)
         self.pushType = pushType

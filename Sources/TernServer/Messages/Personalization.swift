@@ -1,11 +1,13 @@
 import Foundation
 import TernProtocol
 
-/// Profile fields in a message's title, subtitle and body: `{{first_name}}`, or with the text a
-/// person without the field sees, `{{first_name|there}}`. Each device's push is made for its
-/// person when it is sent (``MessagePersonalizer``), and each person's inbox copy when it is
-/// written; a field that is missing, empty, null, a list or an object gives the fallback (empty
-/// when there is none). A `{{` must open a placeholder; `}}` alone is text.
+/// Profile fields in a message's title, subtitle, body, click URL and custom data's text values:
+/// `{{first_name}}`, or with the text a person without the field sees, `{{first_name|there}}`.
+/// Each device's push is made for its person when it is sent (``MessagePersonalizer``), and each
+/// person's inbox copy when it is written; a field that is missing, empty, null, a list or an
+/// object gives the fallback (empty when there is none). In the click URL each value (and
+/// fallback) is percent-encoded, so a person's field cannot break the link. A `{{` must open a
+/// placeholder; `}}` alone is text.
 ///
 /// ```swift
 /// Personalization.render("Hi {{first_name|there}}!", fields: ["first_name": .string("Ana")])   // "Hi Ana!"
@@ -56,18 +58,28 @@ enum Personalization {
         return parts
     }
 
-    /// `text` with each placeholder replaced by its field's value in `fields`, or its fallback.
-    static func render(_ text: String, fields: [String: JSONValue]) -> String {
+    /// `text` with each placeholder replaced by its field's value in `fields`, or its fallback,
+    /// each passed through `encode` (a URL's percent-encoding).
+    static func render(_ text: String, fields: [String: JSONValue], encode: (String) -> String = { $0 }) -> String {
         guard text.contains("{{"), let parts = try? parts(text, field: "") else { return text }
         var out = ""
         for part in parts {
             switch part {
             case .text(let text): out += text
-            case .field(let placeholder): out += value(fields[placeholder.name]) ?? placeholder.fallback
+            case .field(let placeholder): out += encode(value(fields[placeholder.name]) ?? placeholder.fallback)
             }
         }
         return out
     }
+
+    /// A value as a URL may carry it anywhere: everything but RFC 3986's unreserved characters
+    /// percent-encoded.
+    static func urlEncoded(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// A field's value as text; nil when a person has none to show.
     static func value(_ field: JSONValue?) -> String? {
@@ -80,20 +92,32 @@ enum Personalization {
         }
     }
 
-    /// The texts a person sees, with the name a refusal gives each: the message's, then each
-    /// version's.
+    /// The texts a person sees or follows, with the name a refusal gives each: the message's, then
+    /// each version's.
     static func texts(_ request: MessageRequest) -> [(field: String, text: String?)] {
-        var texts: [(String, String?)] = [
-            ("title", request.title), ("subtitle", request.subtitle), ("body", request.body),
-        ]
-        for (index, variant) in (request.variants ?? []).enumerated() {
-            let name = MessageVariants.name(index)
-            texts += [
-                ("\(name): title", variant.title), ("\(name): subtitle", variant.subtitle),
-                ("\(name): body", variant.body),
+        func texts(
+            _ prefix: String, title: String?, subtitle: String?, body: String?, link: String?,
+            data: [String: JSONValue]?
+        ) -> [(String, String?)] {
+            var texts = [
+                (prefix + "title", title), (prefix + "subtitle", subtitle), (prefix + "body", body),
+                (prefix + "click_url", link),
             ]
+            for (key, value) in (data ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if case .string(let text) = value { texts.append((prefix + "data.\(key)", text)) }
+            }
+            return texts
         }
-        return texts
+        var all = texts(
+            "", title: request.title, subtitle: request.subtitle, body: request.body, link: request.clickURL,
+            data: request.data)
+        for (index, variant) in (request.variants ?? []).enumerated() {
+            all += texts(
+                "\(MessageVariants.name(index)): ", title: variant.title, subtitle: variant.subtitle,
+                body: variant.body,
+                link: variant.clickURL, data: variant.data)
+        }
+        return all
     }
 
     /// The profile fields `request`'s texts name; empty for a message without placeholders. Each
@@ -107,14 +131,24 @@ enum Personalization {
         return names
     }
 
-    /// `request` as `fields`' person sees it: its title, subtitle and body rendered.
+    /// `request` as `fields`' person sees it: its title, subtitle, body, click URL (each value
+    /// percent-encoded) and custom data's text values rendered.
     static func personalized(_ request: MessageRequest, fields: [String: JSONValue]) -> MessageRequest {
         var shown = request
         shown.title = request.title.map { render($0, fields: fields) }
         shown.subtitle = request.subtitle.map { render($0, fields: fields) }
         shown.body = request.body.map { render($0, fields: fields) }
+        shown.clickURL = request.clickURL.map { render($0, fields: fields, encode: urlEncoded) }
+        shown.data = request.data?.mapValues { value in
+            guard case .string(let text) = value else { return value }
+            return .string(render(text, fields: fields))
+        }
         return shown
     }
+
+    /// `request` as a person with none of its fields sees it (every fallback): what is checked,
+    /// and sized, when it is made.
+    static func withFallbacks(_ request: MessageRequest) -> MessageRequest { personalized(request, fields: [:]) }
 }
 
 /// A personalized message's pushes, each made for its person as it is sent: the message's texts

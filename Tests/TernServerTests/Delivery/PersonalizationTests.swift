@@ -89,6 +89,48 @@ import Testing
         #expect(harness.sender.pushes.count == before + 2)
     }
 
+    /// A link and custom data name the person's fields too: each value percent-encoded in the
+    /// link (so a field cannot break it), as written in the data; the inbox copy's link and data are
+    /// the person's as well.
+    @Test(arguments: StoreFactory.all)
+    func aLinkAndCustomDataAreThePersonsToo(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        var profiles: [String: String] = [:]
+        for (token, fields) in [
+            ("ana", ["ref": "a b&c/d", "coupon": "ANA10"]), ("new", [:]),
+        ] as [(String, [String: Any])] {
+            var body: [String: Any] = ["time": 1000, "provider": "ios-apns", "subscription_id": token, "sync": true]
+            if !fields.isEmpty { body["profile_fields"] = fields }
+            let reply = try await harness.server.sdk(.pushSubscribe, body)
+            try #require(reply.status == 200, "\(reply.errorText)")
+            profiles[token] = try #require(reply.profile?.id)
+        }
+        _ = try await harness.send(
+            ["type": "resource", "resource_id": harness.resourceId],
+            extra: [
+                "click_url": "https://example.com/r?ref={{ref|none}}", "inbox": true,
+                "data": ["coupon": "{{coupon|WELCOME}}", "count": 3, "plain": "no placeholder"],
+            ])
+        while try await harness.engine.drain() > 0 {}
+        var seen: [String: (link: String?, data: [String: Any])] = [:]
+        for push in harness.sender.pushes {
+            let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+            let tern = try #require(json[TernPushPayload.key] as? [String: Any])
+            seen[push.token] = (tern["click_url"] as? String ?? tern["url"] as? String, json)
+        }
+        #expect(seen["ana"]?.data["coupon"] as? String == "ANA10")
+        #expect(seen["new"]?.data["coupon"] as? String == "WELCOME")
+        #expect(seen["ana"]?.data["count"] as? Int == 3 && seen["ana"]?.data["plain"] as? String == "no placeholder")
+        let links = harness.sender.pushes.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(links.contains { $0.contains("ref=a%20b%26c%2Fd") }, "\(links)")
+        #expect(links.contains { $0.contains("ref=none") }, "\(links)")
+        let inbox = try await harness.server.admin("GET", "/profiles/\(try #require(profiles["ana"]))/inbox")
+        let copy = try #require((inbox.json["messages"] as? [[String: Any]])?.first)
+        #expect(copy["link"] as? String == "https://example.com/r?ref=a%20b%26c%2Fd", "\(copy)")
+        #expect("\(copy["data"] ?? "")".contains("ANA10"), "\(copy)")
+    }
+
     @Test func aMalformedPlaceholderIsRefusedByName() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
@@ -97,6 +139,9 @@ import Testing
             (["title": "Hi {{first_name"], "title has a {{ with no }} after it"),
             (["body": "{{first name}}"], "body has {{first name}}, whose field name is not valid"),
             (["variants": [[:], ["subtitle": "{{|x}}"]]], "variants[1] (b): subtitle has {{|x}}"),
+            (["click_url": "https://example.com/{{ref"], "click_url has a {{ with no }} after it"),
+            (["data": ["coupon": "{{2x}}"]], "data.coupon has {{2x}}, whose field name is not valid"),
+            (["click_url": "{{link}}"], "click_url"),
         ] as [([String: Any], String)] {
             var json: [String: Any] = ["title": "Hi", "audience": audience]
             json.merge(extra) { _, new in new }

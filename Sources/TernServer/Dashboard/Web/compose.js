@@ -94,7 +94,7 @@ function composer(resources, testDevices, projects) {
       "fieldset",
       {},
       h("legend", { text: "Content" }),
-      field("Title", c.title, { api: "title", hint: "Title, subtitle and body may name the person's profile fields: Hi {{_fname|there}} (after the bar, what someone without the field sees)." }),
+      field("Title", c.title, { api: "title", hint: "Title, subtitle, body, the click URL and the custom data's texts may name the person's profile fields: Hi {{_fname|there}} (after the bar, what someone without the field sees)." }),
       field("Subtitle", c.subtitle, { api: "subtitle" }),
       field("Body", c.body, { api: "body" }),
       field("Media URL", c.media_url, { api: "media_url", hint: "https image, GIF, audio or video the extension attaches." }),
