@@ -60,6 +60,7 @@ public final class TernServerApp: Sendable {
         }
         let winners = WinnerPicker(messages: messages, logger: logger, metrics: metrics)
         let opens = OpenHourCounter(store: store, logger: logger, metrics: metrics)
+        let triggers = TriggerRunner(messages: messages, logger: logger, metrics: metrics)
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)
@@ -67,7 +68,8 @@ public final class TernServerApp: Sendable {
             async let posting: Void = webhooks?.run() ?? ()
             async let picking: Void = winners.run()
             async let counting: Void = opens.run()
-            _ = await (pruning, statistics, removal, posting, picking, counting)
+            async let triggering: Void = triggers.run()
+            _ = await (pruning, statistics, removal, posting, picking, counting, triggering)
         }
     }
 

@@ -62,8 +62,10 @@ struct EventService: Sendable {
         try request.validate(hasJWT: caller.hasJWT)
         let now = clock()
         let directory = store.webhookDirectory
+        let triggerDirectory = store.triggerDirectory
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
+            let triggers = try triggerDirectory.triggers(tx, projectId: caller.project.id, now: now)
             let told = try directory.wanted(tx, projectId: caller.project.id, now: now).contains(.goalReached)
             var events: [String] = []
             for (index, goal) in request.events.enumerated() {
@@ -89,6 +91,9 @@ struct EventService: Sendable {
                         payload: goal.payload, matching: goal.matching, matchingType: goal.matchingType, utm: goal.utm,
                         time: goal.time, receivedAt: now))
                 if told { events.append(try GoalEvents.json(goal, profile: profile?.publicId)) }
+                if !triggers.isEmpty, let profile {
+                    try TriggerWaits.note(tx, goal: goal.eventName, profile: profile, triggers: triggers, now: now)
+                }
             }
             if !events.isEmpty {
                 try tx.enqueueWebhookEvents(projectId: caller.project.id, type: .goalReached, bodies: events, now: now)

@@ -48,6 +48,12 @@ public struct FanOut: Sendable, Equatable {
         if request.test == true {
             return Written(added: try TestSend.step(tx, message: message, request: request, now: now, self))
         }
+        // A triggered message's audience is each person whose goal comes (``TriggerRunner``): nothing
+        // to write now.
+        if request.trigger != nil {
+            try tx.advanceFanOut(messageId: message.id, cursor: message.fanOutCursor, done: true, added: 0)
+            return Written()
+        }
         if let live = request.liveActivity {
             let chunk = try LiveActivityAudience.chunk(
                 tx, live, audience: request.audience, projectId: message.projectId, after: message.fanOutCursor,

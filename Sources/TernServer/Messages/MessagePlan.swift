@@ -55,6 +55,7 @@ struct MessagePlan: Sendable, Equatable {
         if background { try Self.checkBackground(request) }
         try MessageVariants.check(request, background: background)
         try MessageVariants.checkSample(request)
+        try MessageTrigger.check(request)
         // A personalized message is checked, and its stored payload made, as a person with none of
         // its fields sees it: a URL with a placeholder is a URL once rendered.
         let personal = !(try Personalization.fields(request)).isEmpty

@@ -112,6 +112,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// resource). With it, the message has only ``title``, ``body`` and ``sound`` (the alert),
     /// ``priority``, ``timeToLive``, ``sendAt``, ``topic`` and ``environment`` besides.
     public var liveActivity: LiveActivityContent?
+    /// Sent to each person of the audience who reaches a goal, after a delay, unless they reach a
+    /// cancelling goal first: one standing message until it is cancelled (``MessageTrigger``).
+    public var trigger: MessageTrigger?
     var audience: MessageAudience
 
     /// The A/B test whose held-back devices a winner's message goes to.
@@ -202,6 +205,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case ignoreFrequencyCap = "ignore_frequency_cap"
         case quietHours = "quiet_hours"
         case liveActivity = "live_activity"
+        case trigger
     }
 }
 

@@ -116,7 +116,10 @@ public struct MessageService: Sendable {
                 topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
                 total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants,
                 variantSample: plan.variantSample,
-                winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 }))
+                winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 },
+                triggerEvent: request.trigger?.eventName, triggerCancelEvent: request.trigger?.cancelEventName,
+                triggerDelay: request.trigger?.delay))
+        if request.trigger != nil { store.triggerDirectory.forget() }
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
         let stored = try tx.message(id: message.id) ?? message
@@ -191,6 +194,11 @@ public struct MessageService: Sendable {
                         + "nothing is left to cancel")
             }
             try tx.cancelMessage(id: message.id, now: now)
+            if message.triggerEvent != nil {
+                // No one's wait goes on, and no node checks goals against it any more.
+                try tx.removeTriggerRuns(messageId: message.id)
+                store.triggerDirectory.forget()
+            }
             return try Self.view(tx, try Self.find(tx, publicId))
         }
     }
@@ -277,8 +285,11 @@ public struct MessageService: Sendable {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
     }
 
+    /// Whether the figures are final: the fan-out over and nothing queued or sending; a triggered
+    /// message never is until it is cancelled (its next person may come at any time).
     static func isDone(_ message: StoredMessage, _ counts: DeliveryCounts) -> Bool {
-        message.fanOutDone && counts.queued == 0 && counts.sending == 0
+        message.fanOutDone && (message.triggerEvent == nil || message.cancelledAt != nil) && counts.queued == 0
+            && counts.sending == 0
     }
 
     /// The message's view; `request` when the caller has it, else read back from the stored message.

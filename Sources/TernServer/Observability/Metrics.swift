@@ -36,6 +36,7 @@ public final class Metrics: Sendable {
         var webhookEvents: [String: UInt64] = [:]
         var winners: [String: UInt64] = [:]
         var opensCounted: UInt64 = 0
+        var triggered: UInt64 = 0
     }
 
     private struct DeliveryKey: Hashable {
@@ -100,6 +101,12 @@ public final class Metrics: Sendable {
     /// Opens counted by hour for messages sent at each person's usual open time.
     func recordOpensCounted(_ count: Int) {
         state.withLock { $0.opensCounted += UInt64(count) }
+    }
+
+    /// People's waits for triggered messages that ended (each person's message written, or not sent:
+    /// cancelled, the person gone or skipping triggers).
+    func recordTriggered(_ count: Int) {
+        state.withLock { $0.triggered += UInt64(count) }
     }
 
     /// How many deliveries had this outcome, over every reason.
@@ -178,6 +185,9 @@ public final class Metrics: Sendable {
         out += "# HELP tern_opens_counted_total Devices' opens counted by hour of day, for sends at usual open times.\n"
         out += "# TYPE tern_opens_counted_total counter\n"
         out += "tern_opens_counted_total \(snapshot.opensCounted)\n"
+        out += "# HELP tern_triggered_total People's waits for triggered messages that came due and were taken.\n"
+        out += "# TYPE tern_triggered_total counter\n"
+        out += "tern_triggered_total \(snapshot.triggered)\n"
         out += "# HELP tern_push_deliveries_total Push delivery outcomes, by provider, outcome and reason.\n"
         out += "# TYPE tern_push_deliveries_total counter\n"
         for (key, value) in snapshot.deliveries.sorted(by: {

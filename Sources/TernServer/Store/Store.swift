@@ -55,6 +55,8 @@ public protocol Store: Sendable {
 
     /// Which projects' webhooks want which events, as this store's writers last read them.
     var webhookDirectory: WebhookDirectory { get }
+    /// The triggered messages each goal is checked against, read at most every two seconds.
+    var triggerDirectory: TriggerDirectory { get }
 }
 
 extension Store {
@@ -81,7 +83,7 @@ public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQu
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
     PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
     ProfileExportQueries, FrequencyQueries, WebhookQueries, OpenHourQueries,
-    LiveActivityQueries
+    LiveActivityQueries, TriggerQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

@@ -23,6 +23,13 @@ enum SendCommand {
                 say("scheduled for \(Date(timeIntervalSince1970: Double(sendAt) / 1000).formatted(.iso8601))")
                 return
             }
+            if let trigger = options.message.trigger {
+                // A standing message has no end to watch for.
+                say(
+                    "sent to each person who reaches the goal \(trigger.eventName) until tern messages cancel \(id); "
+                        + "tern messages stats \(id) counts them")
+                return
+            }
             guard options.wait else { return }
             if let spread = Self.spread(options.message) {
                 say("\(spread): stopping this watch leaves it sending (tern messages cancel \(id) stops it)")

@@ -80,6 +80,13 @@ struct SendOptions {
                         "with --winner-after: the most opens per device (default), or the most conversions (opens "
                             + "a goal naming the push followed)"),
                     OptionSpec("winner-goal", "NAME", "with --winner-by conversions: only this goal's conversions"),
+                    OptionSpec(
+                        "trigger", "GOAL",
+                        "a standing message: each person of --resource who reaches the goal GOAL gets it (after "
+                            + "--trigger-delay), until tern messages cancel"),
+                    OptionSpec("trigger-delay", "MINUTES", "with --trigger: how long after the goal (default 0)"),
+                    OptionSpec(
+                        "trigger-cancel", "GOAL", "with --trigger: a goal that keeps a waiting message from going"),
                 ]
             ),
             (
@@ -218,6 +225,13 @@ struct SendOptions {
         message.winnerBy = arguments.value("winner-by")
         message.winnerGoal = arguments.value("winner-goal")
         message.liveActivity = try liveActivity(arguments)
+        if let goal = arguments.value("trigger") {
+            message.trigger = MessageTrigger(
+                eventName: goal, delayMinutes: try arguments.int("trigger-delay"),
+                cancelEventName: arguments.value("trigger-cancel"))
+        } else if let stray = ["trigger-delay", "trigger-cancel"].first(where: arguments.has) {
+            throw CommandError("--\(stray) goes with --trigger")
+        }
         return message
     }
 

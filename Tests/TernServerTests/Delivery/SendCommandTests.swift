@@ -131,6 +131,13 @@ import Testing
             ["--title", "Hi", "--token", "t", "--winner-by", "conversions", "--winner-goal", "purchase"], server: server
         )
         #expect(metric == 1 && alone.contains("winner_by goes with winner_after_minutes"), "\(alone)")
+        let (delay, _, delayAlone) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--trigger-delay", "5"], server: server)
+        #expect(delay == 2 && delayAlone.contains("--trigger-delay goes with --trigger"), "\(delayAlone)")
+        let (standing, made, _) = try await Self.tern(
+            ["--title", "Hi", "--resource", "\(server.resourceId)", "--trigger", "cart", "--trigger-delay", "60"],
+            server: server)
+        #expect(standing == 0 && made.contains("until tern messages cancel m_"), "\(made)")
         let (typo, _, unknown) = try await Self.tern(
             ["--title", "Hi", "--token", "t", "--colour", "red"], server: server)
         #expect(typo == 2)

@@ -17,6 +17,7 @@ import Testing
         init(_ base: any Store) { self.base = base }
 
         nonisolated var webhookDirectory: WebhookDirectory { base.webhookDirectory }
+        nonisolated var triggerDirectory: TriggerDirectory { base.triggerDirectory }
 
         func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
             affinities.append(nil)

@@ -231,6 +231,7 @@ function view(message, stats, canCompose) {
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         ...liveActivityPairs(r),
+        r.trigger ? pair("Trigger", `each person who reaches the goal ${r.trigger.event_name}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
         pair("Audience", JSON.stringify(r.audience)),
       ),
       canCompose ? h("div", { class: "actions" }, duplicateButton(message)) : null,

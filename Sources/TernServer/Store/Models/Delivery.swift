@@ -58,6 +58,10 @@ public struct StoredMessage: Sendable, Equatable {
     /// When the server picks this A/B test's winner and sends it (ms since 1970), while it has none;
     /// nil: an operator picks it.
     var winnerDueAt: Int64? = nil
+    /// A triggered message's goal, cancelling goal and delay (ms); nil for every other message.
+    var triggerEvent: String? = nil
+    var triggerCancelEvent: String? = nil
+    var triggerDelay: Int64? = nil
 
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }

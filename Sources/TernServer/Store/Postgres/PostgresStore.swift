@@ -14,6 +14,7 @@ import Foundation
 public actor PostgresStore: Store {
     /// Which projects' webhooks want which events, read by this store's writers.
     public nonisolated let webhookDirectory = WebhookDirectory()
+    public nonisolated let triggerDirectory = TriggerDirectory()
     /// The lock key nodes migrate under (any constant every node agrees on: "tern" in ASCII).
     static let migrationLock: Int64 = 0x7465_726E
     /// The lock bootstrap's first write takes ("tern" and 1).

@@ -103,6 +103,7 @@ extension SQLTransaction {
         try database.run("DELETE FROM push_frequency WHERE profile_id = ?", [id])
         // When the person usually opens pushes.
         try database.run("DELETE FROM open_hours WHERE profile_id = ?", [id])
+        try database.run("DELETE FROM trigger_runs WHERE profile_id = ?", [id])
         erasure.preferences = try database.run("DELETE FROM preferences WHERE profile_id = ?", [id])
         // The followers' key leads with the topic: one probe for each of the database's project's topics.
         erasure.preferences += try database.run(

@@ -7,7 +7,8 @@ extension SQLTransaction {
         """
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
-        cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at
+        cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at, trigger_event,
+        trigger_cancel_event, trigger_delay
         """
     }
 
@@ -16,14 +17,16 @@ extension SQLTransaction {
             """
             INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
-                fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters,
+                trigger_event, trigger_cancel_event, trigger_delay)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
                 m.fanOutDone, m.total, m.createdAt, m.sendAt,
                 try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt, m.variantLetters,
+                m.triggerEvent, m.triggerCancelEvent, m.triggerDelay,
             ])
         var stored = m
         stored.id = id
@@ -158,6 +161,9 @@ extension SQLTransaction {
         message.variantSample = variants.sample
         message.winnerMessageId = row.string(21)
         message.winnerDueAt = row.int(22)
+        message.triggerEvent = row.string(23)
+        message.triggerCancelEvent = row.string(24)
+        message.triggerDelay = row.int(25)
         return message
     }
 }

@@ -14,6 +14,7 @@ import TernSQLite
 public actor SQLiteStore: Store, GroupCommitWriter {
     /// Which projects' webhooks want which events, read by this store's writers.
     public nonisolated let webhookDirectory = WebhookDirectory()
+    public nonisolated let triggerDirectory = TriggerDirectory()
     private let executor: QueueExecutor
     private var database: SQLiteDatabase?
     private let checkpointer: WALCheckpointer?

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import TernProtocol
+
+/// A message's `trigger`: the message is sent to each person of its audience who reaches a goal
+/// (`event_name`), `delay_minutes` after it, unless they reach `cancel_event_name` first; one
+/// message, whose statistics count every person it went to, until it is cancelled.
+///
+/// ```json
+/// {"title": "Still thinking it over?", "body": "Your cart is waiting",
+///  "trigger": {"event_name": "cart_abandoned", "delay_minutes": 60, "cancel_event_name": "purchase"},
+///  "audience": {"type": "resource", "resource_id": 1}}
+/// ```
+public struct MessageTrigger: Codable, Sendable, Equatable {
+    /// The goal (`event/post`'s `event_name`) that sends the message to its person.
+    public var eventName: String
+    /// How long after the goal the message goes (0 to 43,200 minutes, 30 days); 0: at once.
+    public var delayMinutes: Int?
+    /// A goal that, reached before the message went, keeps it from going (e.g. `purchase`).
+    public var cancelEventName: String?
+
+    /// A trigger.
+    ///
+    /// - Parameters:
+    ///   - eventName: The goal that sends the message.
+    ///   - delayMinutes: How long after it; default nil (at once).
+    ///   - cancelEventName: A goal that keeps a waiting message from going; default nil.
+    public init(eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil) {
+        self.eventName = eventName
+        self.delayMinutes = delayMinutes
+        self.cancelEventName = cancelEventName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case eventName = "event_name"
+        case delayMinutes = "delay_minutes"
+        case cancelEventName = "cancel_event_name"
+    }
+
+    /// The longest delay: 30 days.
+    static let maxDelayMinutes = 43_200
+
+    /// The delay in milliseconds.
+    var delay: Int64 { Int64(delayMinutes ?? 0) * 60_000 }
+
+    /// Checks the trigger and what goes with it: a resource's devices (narrowed by categories,
+    /// fields or tags, not by a filter), sent when each person's goal comes, so no time of its own.
+    static func check(_ request: MessageRequest) throws(APIError) {
+        guard let trigger = request.trigger else { return }
+        try Validation.text(trigger.eventName, field: "trigger.event_name")
+        if let cancel = trigger.cancelEventName {
+            try Validation.text(cancel, field: "trigger.cancel_event_name")
+            guard cancel != trigger.eventName else {
+                throw .badRequest("trigger.cancel_event_name must differ from trigger.event_name")
+            }
+        }
+        if let minutes = trigger.delayMinutes, !(0...maxDelayMinutes).contains(minutes) {
+            throw .badRequest("trigger.delay_minutes must be 0 to \(maxDelayMinutes) (30 days), not \(minutes)")
+        }
+        guard request.audience.type == .resource, request.audience.filter == nil else {
+            throw .badRequest(
+                "a triggered message goes to audience type resource (each person's devices in it, narrowed by "
+                    + "categories, fields or tags), without a filter")
+        }
+        let timed: [(String, Bool)] = [
+            ("send_at", request.sendAt != nil), ("time_to_live", request.timeToLive != nil),
+            ("throttle_per_minute", request.throttlePerMinute != nil),
+            ("local_time_of_day", request.localTimeOfDay != nil), ("quiet_hours", request.quietHours != nil),
+            ("at_usual_open_time", request.atUsualOpenTime != nil), ("variants", request.variants != nil),
+            ("test", request.test != nil), ("live_activity", request.liveActivity != nil),
+        ]
+        if let stray = timed.first(where: \.1) {
+            throw .badRequest(
+                "\(stray.0) does not go with trigger: a triggered message goes to each person when their goal "
+                    + "comes (cancel it to stop it)")
+        }
+    }
+}
+
+/// The triggers of every project, read from the store at most every two seconds: what `event/post`
+/// checks each goal against without a query of its own.
+public final class TriggerDirectory: Sendable {
+    /// A standing triggered message.
+    public struct Entry: Sendable, Equatable {
+        var messageId: Int64
+        var eventName: String
+        var cancelEventName: String?
+        var delay: Int64
+    }
+
+    /// How long a reading of the messages is used (ms).
+    static let maxAge: Int64 = 2_000
+
+    private struct Reading {
+        var byProject: [Int64: [Entry]]
+        var readAt: Int64
+    }
+
+    private let reading = Mutex<Reading?>(nil)
+
+    /// An empty directory: the first question reads the store.
+    public init() {}
+
+    /// `projectId`'s triggers not cancelled, read from `tx` when the last reading is older than two seconds.
+    func triggers(_ tx: any StoreTransaction, projectId: Int64, now: Int64) throws -> [Entry] {
+        let current = reading.withLock { reading -> Reading? in
+            guard let reading, now - reading.readAt < Self.maxAge, now >= reading.readAt else { return nil }
+            return reading
+        }
+        if let current { return current.byProject[projectId] ?? [] }
+        let read = try tx.activeTriggers()
+        reading.withLock { $0 = Reading(byProject: read, readAt: now) }
+        return read[projectId] ?? []
+    }
+
+    /// Forgets the reading: the next question reads the store (a trigger was made or cancelled here).
+    func forget() { reading.withLock { $0 = nil } }
+}
+
+/// What a goal does to its person's waits: starts one for each triggered message it sends
+/// (unless the person skips triggers), ends those it cancels.
+enum TriggerWaits {
+    static func note(
+        _ tx: any StoreTransaction, goal: String, profile: Profile, triggers: [TriggerDirectory.Entry], now: Int64
+    ) throws {
+        let cancelled = triggers.filter { $0.cancelEventName == goal }.map(\.messageId)
+        if !cancelled.isEmpty { try tx.disarmTriggers(messageIds: cancelled, profileId: profile.id) }
+        guard !profile.skipTriggers else { return }
+        for trigger in triggers where trigger.eventName == goal {
+            try tx.armTrigger(messageId: trigger.messageId, profileId: profile.id, dueAt: now + trigger.delay)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import TernProtocol
+
+/// Sends triggered messages when their people's waits end: every node looks every two seconds,
+/// takes the runs due (each once: the run is removed in the transaction that writes its
+/// deliveries, so two nodes, or a restart, never send one twice), and writes each person's
+/// deliveries to the standing message as its fan-out would (the audience's resource and filters,
+/// categories turned off, the frequency cap, the inbox, personalization).
+///
+/// ```swift
+/// let runner = TriggerRunner(messages: messages, logger: logger)
+/// Task { await runner.run() }
+/// ```
+public struct TriggerRunner: Sendable {
+    let messages: MessageService
+    let logger: Logger
+    let metrics: Metrics?
+    let interval: Duration
+
+    /// - Parameters:
+    ///   - messages: The messages' service: its store, clock and the engine's wake-up.
+    ///   - logger: Where a pass that failed is said.
+    ///   - metrics: `tern_triggered_total`; none by default.
+    ///   - interval: How often it looks; two seconds by default.
+    public init(
+        messages: MessageService, logger: Logger, metrics: Metrics? = nil, interval: Duration = .seconds(2)
+    ) {
+        self.messages = messages
+        self.logger = logger
+        self.metrics = metrics
+        self.interval = interval
+    }
+
+    /// Sends until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                while try await pass() > 0 {}
+            } catch {
+                logger.warn("sending triggered messages failed", ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Takes up to `limit` runs due now and writes their deliveries; answers how many runs it took.
+    @discardableResult
+    public func pass(limit: Int = 200) async throws -> Int {
+        let now = messages.clock()
+        let due = try await messages.store.read { try $0.dueTriggerRuns(now: now, limit: limit) }
+        guard !due.isEmpty else { return 0 }
+        let (taken, written) = try await messages.store.write { tx in
+            var taken = 0
+            var written = 0
+            var requests: [Int64: (StoredMessage, MessageRequest)?] = [:]
+            for run in due {
+                guard try tx.takeTriggerRun(messageId: run.messageId, profileId: run.profileId, now: now) else {
+                    continue  // another node took it, or its goal's cancel came
+                }
+                taken += 1
+                if requests[run.messageId] == nil {
+                    requests[run.messageId] = .some(
+                        try tx.message(id: run.messageId).flatMap { message in
+                            message.cancelledAt == nil ? (message, try FanOut.request(message)) : nil
+                        })
+                }
+                guard case .some(.some(let (message, request))) = requests[run.messageId],
+                    let profile = try tx.profile(id: run.profileId), !profile.skipTriggers
+                else { continue }
+                written += try Self.fire(tx, message: message, request: request, profileId: profile.id, now: now)
+                // The next run of the same message adds to the total this one wrote.
+                if let updated = try tx.message(id: message.id) { requests[message.id] = .some((updated, request)) }
+            }
+            return (taken, written)
+        }
+        if written > 0 { messages.queued() }
+        metrics?.recordTriggered(taken)
+        return taken
+    }
+
+    /// Writes the person's deliveries of the standing message, as sent now.
+    static func fire(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, profileId: Int64, now: Int64
+    ) throws -> Int {
+        let filter = AudienceFilter(request.audience, category: request.category)
+        var admitted: [AudienceCandidate] = []
+        for candidate in try tx.pushCandidates(profileId: profileId, reading: filter.reads) {
+            let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
+            if filter.admits(candidate, tags: tags) { admitted.append(candidate) }
+        }
+        // Sent now: the frequency cap counts it, and records it, at this moment.
+        var fired = message
+        fired.sendAt = now
+        return try FanOut().queue(
+            tx, message: fired, request: request, admitted: admitted, cursor: message.fanOutCursor, done: true,
+            now: now
+        ).added
+    }
+}
