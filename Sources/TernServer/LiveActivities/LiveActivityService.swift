@@ -36,19 +36,14 @@ struct LiveActivityService: Sendable {
     func token(_ request: LiveActivityTokenRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
-        let now = clock()
-        let slot = Slot(activityType: request.activityType, activityId: request.activityId)
-        return try await store.idempotentWrite(
-            idempotency, now: now, affinity: caller.writeAffinity(token: request.subscriptionId)
-        ) { tx in
-            let (profile, device) = try Self.device(
-                tx, caller: caller, provider: request.provider, token: request.subscriptionId, now: now)
-            let hashId = slot.hashId(profile: profile, device: device)
+        try await onDevice(
+            request.provider, request.subscriptionId,
+            Slot(activityType: request.activityType, activityId: request.activityId), caller: caller,
+            idempotency: idempotency
+        ) { tx, profile, device, slot, stored, now in
             let environment = request.apnsEnvironment ?? device.apnsEnvironment
-            if let stored = try tx.liveActivityToken(
-                profileId: profile.id, channel: slot.channel, key: slot.key, hashId: hashId)
-            {
-                guard request.time >= stored.clientTime else { return try .ok(nil) }
+            if let stored {
+                guard request.time >= stored.clientTime else { return }
                 var changed = stored
                 changed.token = request.token
                 changed.status = .subscribed
@@ -59,38 +54,50 @@ struct LiveActivityService: Sendable {
             } else {
                 let values = SubscriptionValues(
                     profileId: profile.id, resourceId: caller.resource.id, channel: slot.channel, provider: .apns,
-                    token: request.token, status: .subscribed, hashId: hashId,
+                    token: request.token, status: .subscribed, hashId: slot.hashId(profile: profile, device: device),
                     fields: ["activity_type": .string(request.activityType)], clientTime: request.time,
                     apnsEnvironment: environment)
                 try tx.addLiveActivityToken(values, key: slot.key, now: now)
             }
-            return try .ok(nil)
         }
     }
 
     /// Unsubscribes the device's token for the activity (or type); one it never registered is a 404.
     func end(_ request: LiveActivityEndRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
-        let now = clock()
-        let slot = Slot(activityType: request.activityType, activityId: request.activityId)
-        return try await store.idempotentWrite(
-            idempotency, now: now, affinity: caller.writeAffinity(token: request.subscriptionId)
-        ) { tx in
-            let (profile, device) = try Self.device(
-                tx, caller: caller, provider: request.provider, token: request.subscriptionId, now: now)
-            guard
-                let stored = try tx.liveActivityToken(
-                    profileId: profile.id, channel: slot.channel, key: slot.key,
-                    hashId: slot.hashId(profile: profile, device: device))
-            else {
+        try await onDevice(
+            request.provider, request.subscriptionId,
+            Slot(activityType: request.activityType, activityId: request.activityId), caller: caller,
+            idempotency: idempotency
+        ) { tx, _, _, slot, stored, now in
+            guard let stored else {
                 throw APIError.notFound(
                     "this device registered no token for \(slot.described): send live-activity/token first")
             }
-            guard request.time >= stored.clientTime, stored.status != .unsubscribed else { return try .ok(nil) }
+            guard request.time >= stored.clientTime, stored.status != .unsubscribed else { return }
             var ended = stored
             ended.status = .unsubscribed
             ended.clientTime = request.time
             ended.updatedAt = now
             try tx.updateSubscription(ended, from: stored)
+        }
+    }
+
+    /// One idempotent write about the device (`provider`, `token`) and its row for `slot` (nil when
+    /// it has none), answered with the envelope.
+    private func onDevice(
+        _ provider: String, _ token: String, _ slot: Slot, caller: Caller, idempotency: IdempotencyToken,
+        _ body:
+            @escaping @Sendable (any StoreTransaction, Profile, Subscription, Slot, Subscription?, Int64) throws ->
+            Void
+    ) async throws -> Answer {
+        let now = clock()
+        return try await store.idempotentWrite(idempotency, now: now, affinity: caller.writeAffinity(token: token)) {
+            tx in
+            let (profile, device) = try Self.device(tx, caller: caller, provider: provider, token: token, now: now)
+            let stored = try tx.liveActivityToken(
+                profileId: profile.id, channel: slot.channel, key: slot.key,
+                hashId: slot.hashId(profile: profile, device: device))
+            try body(tx, profile, device, slot, stored, now)
             return try .ok(nil)
         }
     }
