@@ -641,6 +641,24 @@ def main():
             assert pushes[0]["payload"]["aps"]["content-state"] == {"status": "On its way", "eta": 12}, pushes
             shot(driver, "message-live-activity")
 
+        def a_triggered_message_says_what_sends_it_and_is_stopped():
+            resource = server.bootstrap["resource_id"]
+            status, made = server.admin("POST", "/messages", {
+                "title": "Your cart is waiting", "trigger": {"event_name": "cart_abandoned", "delay_minutes": 60, "cancel_event_name": "purchase"},
+                "audience": {"type": "resource", "resource_id": resource}})
+            assert status == 201 and made.get("done") is False, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: f"{made['id']} · on the goal cart_abandoned" in text(d), 15, "the list does not say what sends it")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            wait(driver, lambda d: "each person who reaches the goal cart_abandoned, 60 minutes after it, unless they reach purchase first (until it is stopped)" in text(d), 15, "the page does not say what sends it")
+            shot(driver, "message-trigger")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop sending')]"), 15, "no Stop sending for a standing trigger").click()
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop for good')]")).click()
+            wait(driver, lambda d: "(stopped)" in text(d), 15, "the page does not say it stopped")
+            status, stored = server.admin("GET", f"/messages/{made['id']}")
+            assert stored.get("cancelled_at") and stored.get("done") is True, stored
+
         def a_scheduled_message_says_when_and_can_be_stopped_before():
             send_at = int(time.time() * 1000) + 3_600_000
             status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
@@ -864,6 +882,7 @@ def main():
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
+                      a_triggered_message_says_what_sends_it_and_is_stopped,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
