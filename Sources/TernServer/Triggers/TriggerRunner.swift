@@ -68,8 +68,6 @@ public struct TriggerRunner: Sendable {
                     let profile = try tx.profile(id: run.profileId), !profile.skipTriggers
                 else { continue }
                 written += try Self.fire(tx, message: message, request: request, profileId: profile.id, now: now)
-                // The next run of the same message adds to the total this one wrote.
-                if let updated = try tx.message(id: message.id) { requests[message.id] = .some((updated, request)) }
             }
             return (taken, written)
         }
@@ -88,8 +86,10 @@ public struct TriggerRunner: Sendable {
             let tags = filter.needsTags ? try tx.tags(subscriptionId: candidate.subscription.id) : nil
             if filter.admits(candidate, tags: tags) { admitted.append(candidate) }
         }
-        // Sent now: the frequency cap counts it, and records it, at this moment.
+        // Made and sent now, for this person: the frequency cap counts and records it at this moment,
+        // and an inbox copy keeps its days from now, not from when the trigger was set up.
         var fired = message
+        fired.createdAt = now
         fired.sendAt = now
         return try FanOut().queue(
             tx, message: fired, request: request, admitted: admitted, cursor: message.fanOutCursor, done: true,

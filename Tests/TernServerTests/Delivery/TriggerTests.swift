@@ -90,6 +90,33 @@ import Testing
         #expect(stats.int("targeted") == 1 && stats["done"] as? Bool == true, "\(stats)")
     }
 
+    /// A trigger set up long ago sends its person a push, and an inbox copy whose days count from
+    /// when it went.
+    @Test func aTriggeredInboxCopyKeepsItsDaysFromWhenItWent() async throws {
+        let harness = try await DeliveryHarness.make()
+        defer { Task { await harness.finish() } }
+        let signer = try await TestSigner.register(on: harness.server)
+        _ = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/pixels", json: ["sid": "shop"])
+        let ana = try await Self.person(harness, signer, "ana")
+        let reply = try await harness.create([
+            "title": "Welcome", "inbox": true, "trigger": ["event_name": "signup"],
+            "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.errorText)")
+        harness.clock.advance(seconds: 100 * 86_400)
+        try await Self.goal(harness, ana, "signup")
+        let runner = TriggerRunner(
+            messages: MessageService(store: harness.server.store, clock: harness.clock.function),
+            logger: Logger(minimum: .error, sink: { _ in }))
+        #expect(try await runner.pass() == 1)
+        let expires = try await harness.server.store.read { tx in
+            try integerRows(tx, "SELECT expires_at FROM inbox_messages", [])
+        }
+        try #require(expires.count == 1)
+        #expect(expires[0][0] > harness.clock.milliseconds + 89 * 86_400_000, "90 days from when it went")
+    }
+
     @Test func aTriggerIsCheckedWithWhatGoesWithIt() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
