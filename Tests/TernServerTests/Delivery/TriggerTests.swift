@@ -77,7 +77,13 @@ import Testing
         var stats = try await harness.stats(id)
         #expect(stats.int("targeted") == 1 && stats.int("sent") == 1 && stats["done"] as? Bool == false, "\(stats)")
 
-        // Her next goal starts another wait; cancelling the message ends it, and later goals start none.
+        // Her next goal starts another wait, which sends nothing: a device gets a message once.
+        try await Self.goal(harness, ana, "cart_abandoned")
+        harness.clock.advance(seconds: 3_601)
+        #expect(try await runner.pass() == 1)
+        while try await harness.engine.drain() > 0 {}
+        #expect(harness.sender.pushes.count == 1)
+        // Another wait; cancelling the message ends it, and later goals start none.
         try await Self.goal(harness, ana, "cart_abandoned")
         let cancelled = try await harness.server.admin("POST", "/messages/\(id)/cancel")
         #expect(cancelled.status == 200, "\(cancelled.errorText)")
