@@ -1,5 +1,4 @@
 import Foundation
-import TernCrypto
 import TernProtocol
 
 /// A message's `live_activity`: an ActivityKit push (`apns-push-type: liveactivity`, to the topic
@@ -102,15 +101,10 @@ enum LiveActivityMessage {
             // The started activity's own update token comes back through the SDK.
             aps["input-push-token"] = .int(1)
         }
-        let placeholder = "tern-push-id-" + Digest.randomHex(bytes: 12)
-        let payload: JSONValue = .object([
-            "aps": .object(aps), TernPushPayload.key: .object(["message_id": .string(placeholder)]),
-        ])
-        guard let data = try? JSONCoders.encoder.encode(payload),
-            let range = data.firstRange(of: Data(placeholder.utf8))
-        else { throw .badRequest("the Live Activity's payload cannot be encoded as JSON") }
-        let template = PushPayloadBuilder.Template(
-            prefix: Data(data[..<range.lowerBound]), suffix: Data(data[range.upperBound...]))
+        let made = try? PushPayloadBuilder.template { pushId in
+            .object(["aps": .object(aps), TernPushPayload.key: .object(["message_id": .string(pushId)])])
+        }
+        guard let template = made else { throw .badRequest("the Live Activity's payload cannot be encoded as JSON") }
         let size = template.maxSize(publicIdLength: pushIdLength)
         guard size <= APNsHeaderFields.maxPayloadBytes else {
             throw .badRequest(

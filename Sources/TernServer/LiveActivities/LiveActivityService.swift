@@ -170,8 +170,6 @@ extension LiveActivityEndRequest {
 /// SDK's registrations and for messages alike.
 enum LiveActivityNames {
     static let maxLength = LiveActivityTokenRequest.maxNameLength
-    /// A token is hex, at most as many digits as an APNs request takes (``APNsRequest/isDeviceToken(_:)``).
-    static let maxTokenLength = 400
 
     /// A Swift type's name, as `String(describing:)` gives it (APNs' `attributes-type`).
     static func type(_ name: String, field: String = "activity_type") throws(APIError) {
@@ -200,11 +198,9 @@ enum LiveActivityNames {
 
     static func token(_ token: String) throws(APIError) {
         guard !token.isEmpty else { throw .badRequest("token is empty: send the ActivityKit push token in hex") }
-        guard token.utf8.count <= maxTokenLength, token.utf8.count % 2 == 0,
-            token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) })
-        else {
+        guard APNsRequest.isDeviceToken(token) else {
             throw .badRequest(
-                "token must be the ActivityKit push token in hexadecimal (an even number of 0-9 a-f, at most \(maxTokenLength))"
+                "token must be the ActivityKit push token in hexadecimal (an even number of 0-9 a-f, at most \(APNsRequest.maxTokenDigits))"
             )
         }
     }

@@ -116,8 +116,14 @@ enum PushPayloadBuilder {
 
     /// The payload split around a placeholder id that appears nowhere else in it.
     static func template(_ content: Content) throws -> Template {
+        try template { .object(try json(content, pushId: $0)) }
+    }
+
+    /// The payload `make` builds around a push id, split where a placeholder id that appears
+    /// nowhere else went (a notification's, or a Live Activity's).
+    static func template(_ make: (String) throws -> JSONValue) throws -> Template {
         let placeholder = "tern-push-id-" + Digest.randomHex(bytes: 12)
-        let data = try JSONCoders.encoder.encode(JSONValue.object(try json(content, pushId: placeholder)))
+        let data = try JSONCoders.encoder.encode(try make(placeholder))
         let marker = Data(placeholder.utf8)
         guard let range = data.firstRange(of: marker) else {
             throw APIError(status: 500, reason: "internal error: the payload lost its message id while encoding")

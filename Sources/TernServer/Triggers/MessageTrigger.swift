@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TernProtocol
 
 /// A message's `trigger`: the message is sent to each person of its audience who reaches a goal
@@ -88,33 +87,18 @@ public final class TriggerDirectory: Sendable {
         var delay: Int64
     }
 
-    /// How long a reading of the messages is used (ms).
-    static let maxAge: Int64 = 2_000
-
-    private struct Reading {
-        var byProject: [Int64: [Entry]]
-        var readAt: Int64
-    }
-
-    private let reading = Mutex<Reading?>(nil)
+    private let reading = StoreReading<[Int64: [Entry]]>()
 
     /// An empty directory: the first question reads the store.
     public init() {}
 
     /// `projectId`'s triggers not cancelled, read from `tx` when the last reading is older than two seconds.
     func triggers(_ tx: any StoreTransaction, projectId: Int64, now: Int64) throws -> [Entry] {
-        let current = reading.withLock { reading -> Reading? in
-            guard let reading, now - reading.readAt < Self.maxAge, now >= reading.readAt else { return nil }
-            return reading
-        }
-        if let current { return current.byProject[projectId] ?? [] }
-        let read = try tx.activeTriggers()
-        reading.withLock { $0 = Reading(byProject: read, readAt: now) }
-        return read[projectId] ?? []
+        try reading.value(tx, now: now) { try $0.activeTriggers() }[projectId] ?? []
     }
 
     /// Forgets the reading: the next question reads the store (a trigger was made or cancelled here).
-    func forget() { reading.withLock { $0 = nil } }
+    func forget() { reading.forget() }
 }
 
 /// What a goal does to its person's waits: starts one for each triggered message it sends

@@ -42,6 +42,9 @@ enum APNsRequest {
         return (base.hasSuffix("/") ? base : base + "/") + "3/device/"
     }
 
+    /// The most hex digits a token may have (devices' tokens are 64 today, ActivityKit's longer).
+    static let maxTokenDigits = 400
+
     /// APNs tokens are hex (32 bytes today; Apple says not to assume the length).
     static func isDeviceToken(_ token: String) -> Bool {
         var count = 0
@@ -51,7 +54,7 @@ enum APNsRequest {
             default: return false
             }
         }
-        return count > 0 && count <= 400 && count % 2 == 0
+        return count > 0 && count <= maxTokenDigits && count % 2 == 0
     }
 }
 
