@@ -62,6 +62,9 @@ public enum Endpoint: String, CaseIterable, Sendable, Codable {
     case liveActivityToken = "live-activity/token"
     /// A Live Activity ended on the device, or its push-to-start token went (``LiveActivityEndRequest``).
     case liveActivityEnd = "live-activity/end"
+    /// The APNs broadcast channel of a name, for iOS 18's channel Live Activities
+    /// (``LiveActivityChannelRequest``, answered with ``LiveActivityChannelAnswer``).
+    case liveActivityChannel = "live-activity/channel"
 
     /// Reads the installation's identity binding (``IdentityInstallationRequest``, answered with ``IdentityAnswer``).
     case identityStatus = "identity/status"

@@ -104,3 +104,73 @@ public struct LiveActivityEndRequest: Codable, Sendable, Equatable {
         case activityId = "activity_id"
     }
 }
+
+/// `live-activity/channel`: the APNs broadcast channel a Live Activity subscribes to (iOS 18 and
+/// later), looked up by the name the project gave it, for the device that `provider` and
+/// `subscription_id` name: the server answers the channel made for that device's APNs environment
+/// (``LiveActivityChannelAnswer``), or 404 when the project has none of that name.
+///
+/// ```json
+/// {"provider": "ios-apns", "subscription_id": "8a1f…", "name": "match-4471"}
+/// ```
+public struct LiveActivityChannelRequest: Codable, Sendable, Equatable {
+    /// The device's push provider, e.g. `ios-apns`.
+    public var provider: String
+    /// The device's push token (`subscription_id`).
+    public var subscriptionId: String
+    /// The channel's name in the project, e.g. `match-4471`.
+    public var name: String
+
+    /// The longest channel name the server takes, in characters.
+    public static let maxNameLength = 128
+
+    /// A channel to look up.
+    ///
+    /// - Parameters:
+    ///   - provider: The device's push provider.
+    ///   - subscriptionId: The device's push token.
+    ///   - name: The channel's name in the project.
+    public init(provider: String, subscriptionId: String, name: String) {
+        self.provider = provider
+        self.subscriptionId = subscriptionId
+        self.name = name
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case provider, name
+        case subscriptionId = "subscription_id"
+    }
+}
+
+/// The answer to ``LiveActivityChannelRequest``: the channel's id as APNs made it (base64), to pass
+/// to ActivityKit's `PushType.channel(_:)`.
+///
+/// ```json
+/// {"name": "match-4471", "channel_id": "dHN0LXNyY2gtY2hubA==", "apns_environment": "production"}
+/// ```
+public struct LiveActivityChannelAnswer: Codable, Sendable, Equatable {
+    /// The channel's name in the project.
+    public var name: String
+    /// The APNs channel id (`apns-channel-id`), base64.
+    public var channelId: String
+    /// The APNs environment the channel lives in: the device's.
+    public var apnsEnvironment: APNsEnvironment
+
+    /// A channel's id.
+    ///
+    /// - Parameters:
+    ///   - name: The channel's name in the project.
+    ///   - channelId: The APNs channel id, base64.
+    ///   - apnsEnvironment: The APNs environment the channel lives in.
+    public init(name: String, channelId: String, apnsEnvironment: APNsEnvironment) {
+        self.name = name
+        self.channelId = channelId
+        self.apnsEnvironment = apnsEnvironment
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case channelId = "channel_id"
+        case apnsEnvironment = "apns_environment"
+    }
+}
