@@ -22,6 +22,10 @@ enum Usage {
                           subscription.changed,goal.reached
                         | test PROJECT ID (posts a webhook.test event) | remove PROJECT ID
                         the project's events posted to URL, signed (the secret shows once)
+          live-activity-channels  list PROJECT | create PROJECT NAME [--sandbox] [--storage most_recent|none]
+                        | remove PROJECT NAME [--sandbox] | broadcast PROJECT NAME --event update|end
+                          [--content-state JSON] [--title T] [--body B] [--priority 10|5] [--ttl S] [--sandbox]
+                        APNs broadcast channels (iOS 18): one push reaches every activity subscribed to it
           databases     list PROJECT | create PROJECT NAME
           resources     list [--project ID] | show ID | create PROJECT NAME [--db ID] [--channels push,email]
           categories    list RESOURCE | set RESOURCE NAME [--title T] [--steady] | delete RESOURCE NAME

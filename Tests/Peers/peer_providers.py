@@ -122,6 +122,7 @@ class APNs(Peer):
     def __init__(self, config):
         super().__init__(config)
         self.key = load_public_key(config["apns"]["public_key"])
+        self.channels = {}
 
     def refuse(self, request, status, reason, token="", **extra):
         body = {"reason": reason}
@@ -130,6 +131,10 @@ class APNs(Peer):
         self.json_answer(request, status, body, [("apns-id", request.headers.get("apns-id", str(uuid.uuid4())))])
 
     def serve(self, request):
+        if request.path.startswith("/1/apps/"):
+            return self.manage_channels(request)
+        if request.path.startswith("/4/broadcasts/"):
+            return self.broadcast(request)
         match = re.fullmatch(r"/3/device/([^/]*)", request.path)
         if request.method != "POST":
             return self.refuse(request, 405, "MethodNotAllowed")
@@ -167,6 +172,89 @@ class APNs(Peer):
             return self.json_answer(request, answer["status"], body, headers)
         self.record(request, 200, token=token, payload=payload)
         request.respond(200, b"", [("apns-id", request.headers["apns-id"])])
+
+    def manage_channels(self, request):
+        """APNs' channel management service (broadcast channels of Live Activities): create, read,
+        list and delete an app's channels; a script under "_channels" answers the next request."""
+        match = re.fullmatch(r"/1/apps/([^/]+)/(channels|all-channels)", request.path)
+        if not match:
+            return self.refuse(request, 404, "BadPath")
+        bundle, what = match.groups()
+        reason = self.check_provider_token(request)
+        if reason:
+            return self.refuse(request, 403, reason)
+        answer = self.next_answer("_channels")
+        if answer:
+            self.record(request, answer["status"], reason=answer["reason"], channel_request=request.method)
+            return self.json_answer(request, answer["status"], {"reason": answer["reason"]})
+        channels = self.channels.setdefault(bundle, {})
+        if what == "all-channels":
+            return self.json_answer(request, 200, {"channels": sorted(channels)}) if request.method == "GET" else \
+                self.refuse(request, 405, "MethodNotAllowed")
+        if request.method == "POST":
+            try:
+                body = json.loads(request.body)
+            except ValueError:
+                return self.refuse(request, 400, "BadRequest")
+            if body.get("push-type") != "LiveActivity":
+                return self.refuse(request, 400, "InvalidPushType")
+            if body.get("message-storage-policy") not in (0, 1):
+                return self.refuse(request, 400, "BadMessageStoragePolicy")
+            if len(channels) >= self.config.get("apns_max_channels", 10000):
+                return self.refuse(request, 400, "CannotCreateChannelConfig")
+            channel = base64.b64encode(uuid.uuid4().bytes).decode()
+            channels[channel] = body["message-storage-policy"]
+            self.record(request, 201, channel=channel, channel_request="create", bundle=bundle,
+                        storage=body["message-storage-policy"])
+            return request.respond(201, b"", [("apns-channel-id", channel), ("apns-request-id", str(uuid.uuid4()))])
+        channel = request.headers.get("apns-channel-id")
+        if not channel:
+            return self.refuse(request, 400, "MissingChannelId")
+        if channel not in channels:
+            return self.refuse(request, 404, "ChannelNotRegistered")
+        if request.method == "GET":
+            return self.json_answer(request, 200, {"message-storage-policy": channels[channel], "push-type": "LiveActivity"})
+        if request.method == "DELETE":
+            del channels[channel]
+            self.record(request, 204, channel=channel, channel_request="delete", bundle=bundle)
+            return request.respond(204, b"")
+        return self.refuse(request, 405, "MethodNotAllowed")
+
+    def broadcast(self, request):
+        """One push to a channel's subscribers: `apns-channel-id`, `apns-push-type: liveactivity`, an
+        ActivityKit update or end, at most 5 KB."""
+        match = re.fullmatch(r"/4/broadcasts/apps/([^/]+)", request.path)
+        if request.method != "POST":
+            return self.refuse(request, 405, "MethodNotAllowed")
+        if not match:
+            return self.refuse(request, 404, "BadPath")
+        reason = self.check_provider_token(request)
+        if reason:
+            return self.refuse(request, 403, reason)
+        headers = request.headers
+        channel = headers.get("apns-channel-id")
+        if not channel:
+            return self.refuse(request, 400, "MissingChannelId")
+        if headers.get("apns-push-type") != "liveactivity":
+            return self.refuse(request, 400, "InvalidPushType")
+        if headers.get("apns-priority", "10") not in ("1", "5", "10"):
+            return self.refuse(request, 400, "BadPriority")
+        if "apns-expiration" in headers and not headers["apns-expiration"].isdigit():
+            return self.refuse(request, 400, "BadExpirationDate")
+        if channel not in self.channels.get(match.group(1), {}):
+            return self.refuse(request, 400, "ChannelNotRegistered")
+        if len(request.body) > 5120:
+            return self.refuse(request, 413, "PayloadTooLarge")
+        try:
+            payload = json.loads(request.body)
+        except ValueError:
+            return self.refuse(request, 400, "BadPayload")
+        aps = payload.get("aps") if isinstance(payload, dict) else None
+        if not isinstance(aps, dict) or aps.get("event") == "start" or not self.live_activity_payload(aps):
+            return self.refuse(request, 400, "BadPayload")
+        self.record(request, 200, channel=channel, payload=payload)
+        request.respond(200, b"", [("apns-request-id", headers.get("apns-request-id", str(uuid.uuid4()))),
+                                   ("apns-unique-id", str(uuid.uuid4()))])
 
     def check_provider_token(self, request):
         value = request.headers.get("authorization")

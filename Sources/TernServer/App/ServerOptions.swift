@@ -131,6 +131,18 @@ public enum ServerOptions {
         ) {
             $0.providers.apnsSandbox = $1
         },
+        providerURL(
+            "--apns-channels-production-url", "TERN_APNS_CHANNELS_PRODUCTION_URL",
+            "APNs channel management origin, production (https://api-manage-broadcast.push.apple.com:2196)"
+        ) {
+            $0.providers.apnsChannelsProduction = $1
+        },
+        providerURL(
+            "--apns-channels-sandbox-url", "TERN_APNS_CHANNELS_SANDBOX_URL",
+            "APNs channel management origin, sandbox (https://api-manage-broadcast.sandbox.push.apple.com:2195)"
+        ) {
+            $0.providers.apnsChannelsSandbox = $1
+        },
         providerURL("--fcm-url", "TERN_FCM_URL", "FCM HTTP v1 origin") { $0.providers.fcm = $1 },
         providerURL("--fcm-token-url", "TERN_FCM_TOKEN_URL", "FCM OAuth token URL (the service account's token_uri)") {
             $0.providers.fcmToken = $1

@@ -96,7 +96,7 @@ public final class TernServerApp: Sendable {
         let router = Router(
             routes: routes(
                 store: store, metrics: metrics, benchRoutes: configuration.benchRoutes, messages: messages,
-                credentials: credentials, logger: logger) + dashboard.all,
+                credentials: credentials, endpoints: configuration.providers, logger: logger) + dashboard.all,
             metrics: metrics, logger: logger)
         let http: HTTPServer
         do {
@@ -140,6 +140,17 @@ public final class TernServerApp: Sendable {
         store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService? = nil,
         credentials: CredentialStore? = nil, logger: Logger? = nil
     ) -> [Route] {
+        routes(
+            store: store, metrics: metrics, benchRoutes: benchRoutes, messages: messages, credentials: credentials,
+            endpoints: ProviderEndpoints(), logger: logger)
+    }
+
+    /// ``routes(store:metrics:benchRoutes:messages:credentials:logger:)`` with the providers' origins
+    /// (APNs' channel management service's among them) of the configuration.
+    static func routes(
+        store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService?,
+        credentials: CredentialStore?, endpoints: ProviderEndpoints, logger: Logger?
+    ) -> [Route] {
         let verifier = CryptoTokenVerifier()
         let authenticator = Authenticator(store: store, verifier: verifier)
         let sdk = SDKRoutes(
@@ -154,6 +165,8 @@ public final class TernServerApp: Sendable {
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
             + TestDeviceRoutes(service: TestDeviceService(store: store), admin: adminService).all
             + KeyRoutes(admin: adminService).all
+            + LiveActivityChannelService(store: store, credentials: credentials, endpoints: endpoints).routes(
+                admin: adminService)
             + InAppRoutes(
                 service: InAppService(store: store), authenticator: authenticator, admin: adminService,
                 metrics: metrics

@@ -83,18 +83,7 @@ enum LiveActivityMessage {
         throws(APIError) -> PushPayloadBuilder.Template
     {
         try check(live, request)
-        var aps: [String: JSONValue] = [
-            "timestamp": .int(sentAt / 1000), "event": .string(live.event),
-        ]
-        if let state = live.contentState { aps["content-state"] = .object(state) }
-        if let stale = live.staleDate { aps["stale-date"] = .int(stale) }
-        if let dismissal = live.dismissalDate { aps["dismissal-date"] = .int(dismissal) }
-        if let score = live.relevanceScore { aps["relevance-score"] = .double(score) }
-        var alert: [String: JSONValue] = [:]
-        if let title = request.title { alert["title"] = .string(title) }
-        if let body = request.body { alert["body"] = .string(body) }
-        if let sound = request.sound { alert["sound"] = .string(sound) }
-        if !alert.isEmpty { aps["alert"] = .object(alert) }
+        var aps = aps(live, title: request.title, body: request.body, sound: request.sound, sentAt: sentAt)
         if live.event == "start" {
             aps["attributes-type"] = .string(live.activityType ?? "")
             aps["attributes"] = .object(live.attributes ?? [:])
@@ -114,15 +103,49 @@ enum LiveActivityMessage {
         return template
     }
 
-    static func check(_ live: LiveActivityContent, _ request: MessageRequest) throws(APIError) {
+    /// The `aps` of an ActivityKit push of `live`, sent at `sentAt` (ms since 1970), with its alert:
+    /// a message's to each device, and a broadcast's to a channel alike.
+    static func aps(_ live: LiveActivityContent, title: String?, body: String?, sound: String?, sentAt: Int64)
+        -> [String: JSONValue]
+    {
+        var aps: [String: JSONValue] = [
+            "timestamp": .int(sentAt / 1000), "event": .string(live.event),
+        ]
+        if let state = live.contentState { aps["content-state"] = .object(state) }
+        if let stale = live.staleDate { aps["stale-date"] = .int(stale) }
+        if let dismissal = live.dismissalDate { aps["dismissal-date"] = .int(dismissal) }
+        if let score = live.relevanceScore { aps["relevance-score"] = .double(score) }
+        var alert: [String: JSONValue] = [:]
+        if let title { alert["title"] = .string(title) }
+        if let body { alert["body"] = .string(body) }
+        if let sound { alert["sound"] = .string(sound) }
+        if !alert.isEmpty { aps["alert"] = .object(alert) }
+        return aps
+    }
+
+    /// The rules of an ActivityKit push's own content, for a message and a broadcast alike.
+    static func checkContent(_ live: LiveActivityContent) throws(APIError) {
         guard events.contains(live.event) else {
             throw .badRequest("live_activity.event must be update, end or start, not \(live.event.prefix(32))")
         }
-        let start = live.event == "start"
         if live.event != "end", live.contentState == nil {
             throw .badRequest(
                 "live_activity.content_state is required for \(live.event): the activity's dynamic content")
         }
+        if live.dismissalDate != nil, live.event != "end" {
+            throw .badRequest("live_activity.dismissal_date goes with end only")
+        }
+        for (field, value) in [("stale_date", live.staleDate), ("dismissal_date", live.dismissalDate)] {
+            if let value, value < 0 { throw .badRequest("live_activity.\(field) must be seconds since 1970") }
+        }
+        if let score = live.relevanceScore, !(score.isFinite && (0...100).contains(score)) {
+            throw .badRequest("live_activity.relevance_score must be 0 to 100")
+        }
+    }
+
+    static func check(_ live: LiveActivityContent, _ request: MessageRequest) throws(APIError) {
+        try checkContent(live)
+        let start = live.event == "start"
         if start {
             guard let type = live.activityType else {
                 throw .badRequest(
@@ -150,15 +173,6 @@ enum LiveActivityMessage {
                     "a Live Activity \(live.event) goes to audience type live_activity with activity_id (the devices "
                         + "that registered a token for it), not \(request.audience.type.rawValue)")
             }
-        }
-        if live.dismissalDate != nil, live.event != "end" {
-            throw .badRequest("live_activity.dismissal_date goes with end only")
-        }
-        for (field, value) in [("stale_date", live.staleDate), ("dismissal_date", live.dismissalDate)] {
-            if let value, value < 0 { throw .badRequest("live_activity.\(field) must be seconds since 1970") }
-        }
-        if let score = live.relevanceScore, !(score.isFinite && (0...100).contains(score)) {
-            throw .badRequest("live_activity.relevance_score must be 0 to 100")
         }
         try MessagePlan.text(request.title, "title", max: 1024)
         try MessagePlan.text(request.body, "body", max: 4096)

@@ -28,6 +28,11 @@ struct LiveActivityService: Sendable {
                 try request.validate()
                 return try await service.end(request, caller: caller, idempotency: key)
             },
+            .sdk(.liveActivityChannel, LiveActivityChannelRequest.self) { request, caller, _ in
+                Answer(
+                    status: 200, body: try JSONCoders.encoder.encode(try await service.channel(request, caller: caller))
+                )
+            },
         ]
     }
 
@@ -80,6 +85,30 @@ struct LiveActivityService: Sendable {
             ended.updatedAt = now
             try tx.updateSubscription(ended, from: stored)
         }
+    }
+
+    /// `live-activity/channel`: the channel of `request.name` in the environment of the device the request names.
+    func channel(_ request: LiveActivityChannelRequest, caller: Caller) async throws -> LiveActivityChannelAnswer {
+        try Validation.provider(request.provider)
+        try Validation.token(request.subscriptionId)
+        try LiveActivityChannelRules.name(request.name)
+        let now = clock()
+        let (environment, channel) = try await store.read { tx in
+            let (_, device) = try LiveActivityService.device(
+                tx, caller: caller, provider: request.provider, token: request.subscriptionId, now: now)
+            let environment = device.apnsEnvironment ?? .production
+            return (
+                environment,
+                try tx.liveActivityChannel(projectId: caller.project.id, environment: environment, name: request.name)
+            )
+        }
+        guard let channel else {
+            throw APIError.notFound(
+                "project \(caller.project.id) has no Live Activity channel named \(request.name) in APNs' "
+                    + "\(environment.rawValue) environment (the device's)")
+        }
+        return LiveActivityChannelAnswer(
+            name: channel.name, channelId: channel.channelId, apnsEnvironment: channel.apnsEnvironment)
     }
 
     /// One idempotent write about the device (`provider`, `token`) and its row for `slot` (nil when

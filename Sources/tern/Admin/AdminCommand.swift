@@ -7,6 +7,7 @@ enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
         "subscriptions", "push-events", "test-devices", "identity", "segments", "messages", "webhooks",
+        "live-activity-channels",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -51,6 +52,14 @@ enum AdminCommand {
                         "events", "TYPES",
                         "webhooks add: push.sent, push.failed, push.delivered, push.opened, subscription.changed, "
                             + "goal.reached"),
+                    OptionSpec(
+                        "sandbox", "live-activity-channels: the channel in APNs' sandbox (default production)"),
+                    OptionSpec("storage", "POLICY", "live-activity-channels create: most_recent (default) or none"),
+                    OptionSpec("event", "EVENT", "live-activity-channels broadcast: update or end"),
+                    OptionSpec(
+                        "content-state", "JSON", "live-activity-channels broadcast: the activity's content (an object)"),
+                    OptionSpec("priority", "10|5", "live-activity-channels broadcast: APNs' priority (default 10)"),
+                    OptionSpec("ttl", "SECONDS", "live-activity-channels broadcast: how long APNs keeps it"),
                 ] + inboxOptions + segmentOptions
             ),
             ("Connection", OptionSpec.connection),
@@ -128,6 +137,8 @@ enum AdminCommand {
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/webhooks/\(try arg(2, "ID"))/test")
         case ("webhooks", "remove"):
             return Call(method: "DELETE", path: "/projects/\(try arg(1, "PROJECT"))/webhooks/\(try arg(2, "ID"))")
+        case ("live-activity-channels", _):
+            return try liveActivityChannelPlan(verb, arguments)
         case ("databases", "list"): return Call(method: "GET", path: "/projects/\(try arg(1, "PROJECT"))/databases")
         case ("databases", "create"):
             return Call(

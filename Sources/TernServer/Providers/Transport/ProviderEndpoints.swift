@@ -12,6 +12,10 @@ import TernProtocol
 struct ProviderEndpoints: Sendable, Equatable {
     var apnsProduction = URL(string: "https://api.push.apple.com")!
     var apnsSandbox = URL(string: "https://api.sandbox.push.apple.com")!
+    /// APNs' channel management service (broadcast channels of Live Activities), production.
+    var apnsChannelsProduction = URL(string: "https://api-manage-broadcast.push.apple.com:2196")!
+    /// APNs' channel management service, sandbox (development builds).
+    var apnsChannelsSandbox = URL(string: "https://api-manage-broadcast.sandbox.push.apple.com:2195")!
     /// FCM HTTP v1's origin; messages go to `/v1/projects/{project_id}/messages:send`.
     var fcm = URL(string: "https://fcm.googleapis.com")!
     /// Overrides the service account's `token_uri` (Google's OAuth token endpoint) when set.
@@ -29,5 +33,10 @@ struct ProviderEndpoints: Sendable, Equatable {
     /// The APNs origin for `environment`.
     func apns(_ environment: APNsEnvironment) -> URL {
         environment == .sandbox ? apnsSandbox : apnsProduction
+    }
+
+    /// The channel management origin for `environment`.
+    func apnsChannels(_ environment: APNsEnvironment) -> URL {
+        environment == .sandbox ? apnsChannelsSandbox : apnsChannelsProduction
     }
 }
