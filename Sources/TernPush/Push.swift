@@ -25,7 +25,8 @@ public struct Push: Sendable {
     public var subscription: SubscriptionAPI { SubscriptionAPI(core: core) }
     /// Reporting a push's delivery and its opening.
     public var pushEvents: EventAPI { EventAPI(core: core) }
-    /// The push tokens of the app's Live Activities and its push-to-start tokens.
+    /// The push tokens of the app's Live Activities and its push-to-start tokens, and the ids of
+    /// broadcast channels (iOS 18).
     public var liveActivities: LiveActivitiesAPI { LiveActivitiesAPI(core: core) }
 }
 

@@ -19,17 +19,30 @@ public struct DirectReadError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension ReadyCore {
-    /// Sends `body` to `endpoint` now with the current credentials (a JWT is required: these reads are
-    /// a signed-in person's) and returns the answer's body on 2xx; throws ``DirectReadError`` otherwise.
-    public func read(_ endpoint: Endpoint, body: Data, timeout: TimeInterval = 15) async throws -> Data {
+    /// Sends `body` to `endpoint` now with the current credentials and returns the answer's body on
+    /// 2xx; throws ``DirectReadError`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - endpoint: What to read.
+    ///   - body: The request's JSON body.
+    ///   - timeout: How long to wait for the answer, in seconds.
+    ///   - requiresJWT: True (the default) for a signed-in person's reads (the inbox, preferences):
+    ///     refused without a JWT. False for a device's reads, which the rToken is enough for.
+    public func read(_ endpoint: Endpoint, body: Data, timeout: TimeInterval = 15, requiresJWT: Bool = true)
+        async throws -> Data
+    {
         guard let url = URL(string: configuration.apiUrl + "/" + endpoint.rawValue) else {
             throw DirectReadError(httpCode: nil, reason: "cannot make a URL from apiUrl \(configuration.apiUrl)")
         }
         let credentials = await auth.credentials(rToken: configuration.rToken)
-        guard credentials.headers[Wire.authorizationHeader] != nil else {
+        if requiresJWT, credentials.headers[Wire.authorizationHeader] == nil {
             throw DirectReadError(
                 httpCode: nil,
                 reason: "no JWT: \(endpoint.rawValue) is a signed-in person's; set the JWT provider and authenticate")
+        }
+        guard !credentials.isEmpty else {
+            throw DirectReadError(
+                httpCode: nil, reason: "no credentials: the JWT provider gave nil and the configuration has no rToken")
         }
         var headers = credentials.headers
         headers["Content-Type"] = "application/json"

@@ -2,10 +2,11 @@ import Foundation
 import TernProtocol
 
 /// `Tern.shared.push.liveActivities`: the push tokens of the app's Live Activities, so the server
-/// can update and end them (`live-activity/token`, `live-activity/end`), and the push-to-start
-/// tokens it starts them with.
+/// can update and end them (`live-activity/token`, `live-activity/end`), the push-to-start
+/// tokens it starts them with, and the ids of the broadcast channels it updates many devices'
+/// activities through on iOS 18 (``channelId(named:)``, a read that answers the caller).
 ///
-/// Each call is written to the outbox and sent in order with the device's other changes, retried on
+/// Each token or end call is written to the outbox and sent in order with the device's other changes, retried on
 /// network failures, 408, 429 and 5xx, and applied once (its `QueuedRequest.id` is the request's
 /// `Idempotency-Key`). It carries the device's push token: a call made before the device has one
 /// waits for it. On iOS, `track(_:activityId:)` and `observePushToStart(_:activityId:)` make these

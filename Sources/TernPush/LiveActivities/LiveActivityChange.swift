@@ -66,7 +66,7 @@ struct LiveActivityChange: Sendable {
     }
 }
 
-/// What the server takes as an activity's id and type, and as a token. Pure.
+/// What the server takes as an activity's id and type, as a token, and as a channel's name. Pure.
 enum LiveActivityRules {
     /// Why `activityId` is refused, nil when it is fine.
     static func problem(activityId: String) -> String? {
@@ -81,6 +81,21 @@ enum LiveActivityRules {
     /// Why `token` is refused, nil when it is fine.
     static func problem(token: Data) -> String? {
         token.isEmpty ? "the token is empty" : nil
+    }
+
+    /// Why a channel's `name` is refused, nil when it is fine: blank, longer than
+    /// `LiveActivityChannelRequest.maxNameLength` code points (``TextLength``, as the server counts),
+    /// or with a control character.
+    static func problem(channelName name: String) -> String? {
+        let limit = LiveActivityChannelRequest.maxNameLength
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "name is empty" }
+        if !TextLength.fits(name, max: limit) {
+            return "name is longer than \(limit) characters (\(TextLength.of(name)))"
+        }
+        if name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            return "name has a control character"
+        }
+        return nil
     }
 
     private static func problem(_ name: String, _ label: String) -> String? {

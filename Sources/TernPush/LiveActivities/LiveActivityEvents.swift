@@ -8,8 +8,8 @@ import TernCore
 /// if event.event == LiveActivityEvents.liveActivityTokenRequestFailed { print(event.value?["error_text"] ?? "") }
 /// ```
 public enum LiveActivityEvents: String, SDKEvent, CaseIterable, Equatable {
-    /// An error: a Live Activity call was refused before anything was queued (an empty or too long
-    /// activity id or type, an empty token); `value["reason"]` says which.
+    /// An error: a Live Activity call was refused before anything was queued or sent (an empty or too
+    /// long activity id, type or channel name, an empty token); `value["reason"]` says which.
     /// Message: "invalid live activity request data".
     case invalidLiveActivityRequestData
     /// A token reached the server (`live-activity/token`): an activity's update token, or a
@@ -25,6 +25,14 @@ public enum LiveActivityEvents: String, SDKEvent, CaseIterable, Equatable {
     /// Sending an end failed (`live-activity/end`); retried like ``liveActivityTokenRequestFailed``.
     /// Message: "failed request: live-activity/end".
     case liveActivityEndRequestFailed
+    /// `channelId(named:)` got a channel's id from the server (`live-activity/channel`).
+    /// Message: "successful request: live-activity/channel".
+    case liveActivityChannelRequestSuccessful
+    /// `channelId(named:)` got no channel id: the device has no push token yet, no answer came, or
+    /// the server refused (404: the project has no channel of that name). Never retried: the call
+    /// throws. `value` holds `reason`, and `http_code` and `error_text` when the server answered.
+    /// Message: "failed request: live-activity/channel".
+    case liveActivityChannelRequestFailed
 
     static let moduleName = "liveActivity"
     public var module: String { Self.moduleName }
@@ -36,6 +44,8 @@ public enum LiveActivityEvents: String, SDKEvent, CaseIterable, Equatable {
         case .liveActivityTokenRequestFailed: "failed request: live-activity/token"
         case .liveActivityEndRequestSuccessful: "successful request: live-activity/end"
         case .liveActivityEndRequestFailed: "failed request: live-activity/end"
+        case .liveActivityChannelRequestSuccessful: "successful request: live-activity/channel"
+        case .liveActivityChannelRequestFailed: "failed request: live-activity/channel"
         }
     }
 }
