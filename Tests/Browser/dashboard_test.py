@@ -792,6 +792,47 @@ def main():
                 for hook in hooks:
                     server.admin("DELETE", f"/projects/{server.bootstrap['project_id']}/webhooks/{hook['id']}")
 
+        def settings_make_a_live_activity_channel_and_broadcast_on_it():
+            project = server.bootstrap["project_id"]
+            try:
+                driver.get(server.root + "/#/overview")
+                driver.get(server.root + "/#/settings")
+                name = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='channel_name']"))
+                driver.find_element(By.XPATH, "//button[contains(., 'Make channel')]").click()
+                wait(driver, lambda d: "Name the channel." in text(d), 10, "no error for an empty name")
+                name.send_keys("match 4471")
+                driver.find_element(By.XPATH, "//button[contains(., 'Make channel')]").click()
+                wait(driver, lambda d: "Letters, digits, - _ . and : only." in text(d), 10, "no error for a space")
+                name.clear()
+                name.send_keys("match-4471")
+                driver.find_element(By.XPATH, "//button[contains(., 'Make channel')]").click()
+                section = lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-label='Live Activity channels']")
+                wait(driver, lambda d: "match-4471" in section(d).text and "production" in section(d).text, 10, "the channel is not listed")
+                status, channels = server.admin("GET", f"/projects/{project}/live-activity-channels")
+                assert status == 200 and len(channels) == 1, (status, channels)
+                assert channels[0]["channel_id"] in section(driver).text, "the channel's id is not shown"
+                # An update needs the activity's content, as a JSON object; then one broadcast reaches APNs.
+                state = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "textarea[name='content_state']"))
+                driver.find_element(By.XPATH, "//button[contains(., 'Broadcast')]").click()
+                wait(driver, lambda d: "An update needs the activity's content." in text(d), 10, "no error without content")
+                state.send_keys("[1, 2]")
+                driver.find_element(By.XPATH, "//button[contains(., 'Broadcast')]").click()
+                wait(driver, lambda d: "The content state is a JSON object" in text(d), 10, "no error for an array")
+                state.clear()
+                state.send_keys('{"home": 2, "away": 1}')
+                driver.find_element(By.CSS_SELECTOR, "input[name='broadcast_title']").send_keys("Goal!")
+                driver.find_element(By.XPATH, "//button[contains(., 'Broadcast')]").click()
+                wait(driver, lambda d: "last" in section(d).text.lower() and "update," in section(d).text, 10, "the broadcast is not counted")
+                sent = [entry for entry in peer.accepted() if entry.get("channel") == channels[0]["channel_id"] and "payload" in entry]
+                assert len(sent) == 1, sent
+                aps = sent[0]["payload"]["aps"]
+                assert aps["content-state"] == {"home": 2, "away": 1} and aps["alert"]["title"] == "Goal!", aps
+                shot(driver, "settings-live-activity-channel")
+            finally:
+                status, channels = server.admin("GET", f"/projects/{project}/live-activity-channels")
+                for channel in channels or []:
+                    server.admin("DELETE", f"/projects/{project}/live-activity-channels/{channel['name']}")
+
         def an_expired_session_keeps_the_draft():
             driver.get(server.root + "/#/compose")
             title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
@@ -874,6 +915,7 @@ def main():
                       audience_page_marks_one_subscription_as_a_test_device, audience_page_erases_a_profile_after_a_second_click,
                       settings_show_only_the_fingerprint, settings_set_a_frequency_cap_that_holds_a_message_back,
                       settings_add_a_webhook_that_gets_a_sends_events_signed,
+                      settings_make_a_live_activity_channel_and_broadcast_on_it,
                       an_expired_session_keeps_the_draft, readable_at_phone_width,
                       usable_by_keyboard_alone, an_api_error_is_shown_not_a_blank_page,
                       api_errors_show_beside_the_field, inapp_page_lists_a_campaign_and_starts_it,

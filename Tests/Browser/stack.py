@@ -124,7 +124,8 @@ class Server:
         self.binary = binary
         self.data = os.path.join(directory, "data")
         self.log = open(os.path.join(directory, "server.log"), "wb")
-        providers = ["--apns-production-url", peer.origin, "--provider-ca-file", peer.ca] if peer else []
+        providers = ["--apns-production-url", peer.origin, "--apns-channels-production-url", peer.origin,
+                     "--provider-ca-file", peer.ca] if peer else []
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--data", self.data, "--log-level", "warn", *providers],
             stdout=self.log, stderr=self.log)

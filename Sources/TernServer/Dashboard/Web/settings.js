@@ -1,5 +1,6 @@
 // Settings of a project: resources and categories, provider credentials (only fingerprints are
-// shown back), the frequency cap, webhooks (their secret shown once), JWT verification keys, pixels.
+// shown back), the frequency cap, webhooks (their secret shown once), Live Activity channels and
+// their broadcasts, JWT verification keys, pixels.
 import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, errorBox, time, table, announce } from "./ui.js";
 
@@ -28,7 +29,7 @@ export function render(main) {
 }
 
 function project(projectId, sections) {
-  clear(sections).append(resources(projectId), credentials(projectId), frequencyCap(projectId), webhooks(projectId), jwtKeys(projectId), pixels(projectId));
+  clear(sections).append(resources(projectId), credentials(projectId), frequencyCap(projectId), webhooks(projectId), liveActivityChannels(projectId), jwtKeys(projectId), pixels(projectId));
 }
 
 /** A panel that loads its list and redraws it after every change. */
@@ -355,6 +356,82 @@ function webhooks(projectId) {
         reload,
       );
     },
+  );
+}
+
+// The project's APNs broadcast channels (…/live-activity-channels, Live Activities on iOS 18): made
+// at APNs, one broadcast reaching every activity subscribed to one, removed at APNs.
+function liveActivityChannels(projectId) {
+  const path = `/projects/${projectId}/live-activity-channels`;
+  const at = (c) => `${path}/${encodeURIComponent(c.name)}?apns_environment=${c.apns_environment}`;
+  const last = (c) => (c.last_broadcast_at ? `${c.last_event}, ${time(c.last_broadcast_at)}` : "none yet");
+  return section(
+    "Live Activity channels",
+    () => api("GET", path),
+    (list, reload) =>
+      h(
+        "div",
+        {},
+        list.length
+          ? table("Live Activity channels", ["Name", "Environment", "Channel id", "Kept for offline devices", "Broadcasts#", "Last broadcast", ""], list.map((c) => [c.name, c.apns_environment, c.channel_id, c.storage === "none" ? "nothing" : "the newest", String(c.broadcasts), last(c), removeButton(`channel ${c.name} (${c.apns_environment})`, () => api("DELETE", at(c)), reload)]))
+          : h("p", { class: "muted", text: "No channels: an activity many devices follow alike (a match, a launch) gets one broadcast on a channel instead of a push to each device's token (iOS 18)." }),
+        list.length ? broadcastForm(list, at, reload) : null,
+      ),
+    (reload) => {
+      const name = input("channel_name", { maxlength: 128, placeholder: "match-4471" });
+      const environment = select("channel_environment", [["production", "Production"], ["sandbox", "Sandbox (development builds)"]]);
+      const storage = select("channel_storage", [["most_recent", "The newest broadcast"], ["none", "Nothing"]]);
+      const form = h("form", { novalidate: true, "aria-label": "Make a Live Activity channel" }, h("h3", { text: "New channel" }), h("div", { class: "row" }, field("Channel name", name, { api: "name", hint: "letters, digits, - _ . and :; the app asks for its id by this name" }), field("APNs environment", environment, { api: "apns_environment" }), field("Kept for offline devices", storage, { api: "storage" })), h("div", { class: "actions" }, h("button", { type: "submit", class: "secondary", text: "Make channel" })));
+      return submitter(
+        form,
+        () => {
+          const errors = [];
+          const request = { name: required(name, "Name the channel.", errors), apns_environment: environment.value, storage: storage.value };
+          if (request.name && !/^[A-Za-z0-9_.:-]+$/.test(request.name)) errors.push([name, "Letters, digits, - _ . and : only."]);
+          return report(errors) ? request : null;
+        },
+        (request) => api("POST", path, request),
+        reload,
+      );
+    },
+  );
+}
+
+/** One broadcast on a channel: an update with the activity's content, or its end. */
+function broadcastForm(list, at, reload) {
+  const channel = select("broadcast_channel", list.map((c, index) => [String(index), `${c.name} (${c.apns_environment})`]));
+  const event = select("broadcast_event", [["update", "Update"], ["end", "End"]]);
+  const state = h("textarea", { name: "content_state", rows: 3, placeholder: '{"home": 2, "away": 1}' });
+  const title = input("broadcast_title", { maxlength: 1024 });
+  const body = input("broadcast_body", { maxlength: 4096 });
+  const form = h("form", { novalidate: true, "aria-label": "Broadcast on a channel" }, h("h3", { text: "Broadcast" }), h("div", { class: "row" }, field("Channel", channel), field("Event", event, { api: "event" })), field("Content state (JSON)", state, { api: "content_state", hint: "The activity's dynamic content, as its ContentState decodes it; required for an update." }), h("div", { class: "row" }, field("Alert title (optional)", title, { api: "title" }), field("Alert body (optional)", body, { api: "body" })), h("div", { class: "actions" }, h("button", { type: "submit", class: "secondary", text: "Broadcast" })));
+  return submitter(
+    form,
+    () => {
+      const errors = [];
+      const request = { event: event.value };
+      const text = state.value.trim();
+      if (text) {
+        try {
+          const parsed = JSON.parse(text);
+          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) errors.push([state, "The content state is a JSON object, e.g. {\"home\": 2}."]);
+          else request.content_state = parsed;
+        } catch {
+          errors.push([state, "That is not JSON: write an object, e.g. {\"home\": 2}."]);
+        }
+      } else if (request.event === "update") {
+        errors.push([state, "An update needs the activity's content."]);
+      }
+      if (title.value.trim()) request.title = title.value.trim();
+      if (body.value.trim()) request.body = body.value.trim();
+      return report(errors) ? request : null;
+    },
+    async (request) => {
+      const target = list[Number(channel.value)];
+      const sent = await api("POST", at(target).replace("?", "/broadcasts?"), request);
+      announce(`Broadcast ${sent.event} sent on ${sent.name}`);
+    },
+    reload,
   );
 }
 
