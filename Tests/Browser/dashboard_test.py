@@ -531,6 +531,28 @@ def main():
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status in (200, 409), status
 
+        def compose_sends_a_time_sensitive_notification_ranked_for_the_summary():
+            compose_with_title("Your table is ready")
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='interruption_level']")).select_by_value("time-sensitive")
+            score = driver.find_element(By.CSS_SELECTOR, "input[name='relevance_score']")
+            score.send_keys("2")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "The relevance score must be a number from 0 to 1" in text(d), 10, "no error for a score of 2")
+            score.clear()
+            score.send_keys("0.75")
+            shown = send_from_compose("It breaks through Focus (time sensitive")
+            assert shown["request"].get("interruption_level") == "time-sensitive", shown
+            assert shown["request"].get("relevance_score") == 0.75, shown
+            pushes = []
+            for _ in range(100):
+                pushes = [a for a in peer.accepted() if a.get("payload", {}).get("tern", {}).get("message_id", "").startswith(shown["id"] + ".")]
+                if pushes:
+                    break
+                time.sleep(0.1)
+            assert pushes, "the push did not reach the APNs stand-in"
+            aps = pushes[0]["payload"]["aps"]
+            assert aps.get("interruption-level") == "time-sensitive" and aps.get("relevance-score") == 0.75, aps
+
         def compose_runs_an_ab_test_and_its_page_compares_the_versions():
             compose_with_title("Version A")
             driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").click()
@@ -922,6 +944,7 @@ def main():
                       a_message_whose_deliveries_were_removed_says_so, a_message_still_sending_is_stopped_after_a_second_click,
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
+                      compose_sends_a_time_sensitive_notification_ranked_for_the_summary,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,

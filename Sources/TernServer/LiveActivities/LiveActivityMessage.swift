@@ -177,21 +177,22 @@ enum LiveActivityMessage {
         try MessagePlan.text(request.title, "title", max: 1024)
         try MessagePlan.text(request.body, "body", max: 4096)
         try MessagePlan.text(request.sound, "sound", max: 256)
-        let notification: [(String, Bool)] = [
-            ("subtitle", request.subtitle != nil), ("media_url", request.mediaURL != nil),
-            ("buttons", request.buttons != nil), ("click_url", request.clickURL != nil),
-            ("category", request.category != nil), ("badge", request.badge != nil),
-            ("thread_id", request.threadId != nil), ("data", request.data != nil),
-            ("collapse_id", request.collapseId != nil), ("track_delivery", request.trackDelivery != nil),
-            ("track_open", request.trackOpen != nil), ("inbox", request.inbox != nil),
-            ("ios_category", request.iosCategory != nil), ("test", request.test != nil),
-            ("throttle_per_minute", request.throttlePerMinute != nil),
-            ("local_time_of_day", request.localTimeOfDay != nil), ("quiet_hours", request.quietHours != nil),
-            ("at_usual_open_time", request.atUsualOpenTime != nil), ("variants", request.variants != nil),
-            ("test_audience_percent", request.testAudiencePercent != nil),
-            ("winner_after_minutes", request.winnerAfterMinutes != nil),
-            ("ignore_frequency_cap", request.ignoreFrequencyCap != nil),
-        ]
+        let notification: [(String, Bool)] =
+            [
+                ("subtitle", request.subtitle != nil), ("media_url", request.mediaURL != nil),
+                ("buttons", request.buttons != nil), ("click_url", request.clickURL != nil),
+                ("category", request.category != nil), ("badge", request.badge != nil),
+                ("thread_id", request.threadId != nil), ("data", request.data != nil),
+                ("collapse_id", request.collapseId != nil), ("track_delivery", request.trackDelivery != nil),
+                ("track_open", request.trackOpen != nil), ("inbox", request.inbox != nil),
+                ("ios_category", request.iosCategory != nil), ("test", request.test != nil),
+                ("throttle_per_minute", request.throttlePerMinute != nil),
+                ("local_time_of_day", request.localTimeOfDay != nil), ("quiet_hours", request.quietHours != nil),
+                ("at_usual_open_time", request.atUsualOpenTime != nil), ("variants", request.variants != nil),
+                ("test_audience_percent", request.testAudiencePercent != nil),
+                ("winner_after_minutes", request.winnerAfterMinutes != nil),
+                ("ignore_frequency_cap", request.ignoreFrequencyCap != nil),
+            ] + NotificationPresentation.given(request)
         if let stray = notification.first(where: \.1) {
             throw .badRequest(
                 "\(stray.0) does not go with live_activity: an ActivityKit push has the activity's content, an "

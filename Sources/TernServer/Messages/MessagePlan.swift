@@ -143,11 +143,12 @@ struct MessagePlan: Sendable, Equatable {
 
         let track = TernPushPayload.Tracking(
             delivery: request.trackDelivery ?? !background, open: request.trackOpen ?? !background)
-        let content = PushPayloadBuilder.Content(
+        var content = PushPayloadBuilder.Content(
             title: request.title, subtitle: request.subtitle, body: request.body, badge: request.badge,
             sound: request.sound, threadId: request.threadId, category: request.iosCategory, background: background,
             mediaURL: mediaURL,
             buttons: buttons, clickURL: clickURL, track: track, data: data)
+        content.presentation = try NotificationPresentation(request)
         let template: PushPayloadBuilder.Template
         do {
             template = try PushPayloadBuilder.template(content)
@@ -290,12 +291,14 @@ struct MessagePlan: Sendable, Equatable {
 
     /// A background push shows nothing and wakes the app without the extension.
     static func checkBackground(_ request: MessageRequest) throws(APIError) {
-        let shown: [(String, Bool)] = [
-            ("title", request.title != nil), ("subtitle", request.subtitle != nil), ("body", request.body != nil),
-            ("sound", request.sound != nil), ("badge", request.badge != nil), ("media_url", request.mediaURL != nil),
-            ("buttons", !(request.buttons ?? []).isEmpty), ("click_url", request.clickURL != nil),
-            ("ios_category", request.iosCategory != nil),
-        ]
+        let shown: [(String, Bool)] =
+            [
+                ("title", request.title != nil), ("subtitle", request.subtitle != nil), ("body", request.body != nil),
+                ("sound", request.sound != nil), ("badge", request.badge != nil),
+                ("media_url", request.mediaURL != nil),
+                ("buttons", !(request.buttons ?? []).isEmpty), ("click_url", request.clickURL != nil),
+                ("ios_category", request.iosCategory != nil),
+            ] + NotificationPresentation.given(request)
         let found = shown.filter(\.1).map(\.0)
         if !found.isEmpty {
             throw .badRequest(

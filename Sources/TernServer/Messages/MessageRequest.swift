@@ -115,6 +115,19 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Sent to each person of the audience who reaches a goal, after a delay, unless they reach a
     /// cancelling goal first: one standing message until it is cancelled (``MessageTrigger``).
     public var trigger: MessageTrigger?
+    /// How the notification interrupts (`aps.interruption-level`, iOS 15 and later): `passive`
+    /// (quietly, into the list), `active` (the system's default), `time-sensitive` (through Focus and
+    /// the scheduled summary; the app needs the Time Sensitive Notifications capability) or `critical`
+    /// (its sound through the mute switch and Focus; the app needs Apple's critical alerts
+    /// entitlement).
+    public var interruptionLevel: String?
+    /// 0 to 1: which of the app's notifications the summary puts first (`aps.relevance-score`).
+    public var relevanceScore: Double?
+    /// The id of the app's window (scene) that opening it brings forward (`aps.target-content-id`).
+    public var targetContentId: String?
+    /// The app's Focus filter value that decides whether a Focus lets it through
+    /// (`aps.filter-criteria`).
+    public var filterCriteria: String?
     var audience: MessageAudience
 
     /// The A/B test whose held-back devices a winner's message goes to.
@@ -206,6 +219,10 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case quietHours = "quiet_hours"
         case liveActivity = "live_activity"
         case trigger
+        case interruptionLevel = "interruption_level"
+        case relevanceScore = "relevance_score"
+        case targetContentId = "target_content_id"
+        case filterCriteria = "filter_criteria"
     }
 }
 

@@ -59,6 +59,9 @@ enum PushPayloadBuilder {
         var clickURL: String?
         var track: TernPushPayload.Tracking
         var data: [String: JSONValue]
+        /// How it interrupts, where to show it and which Focus lets it through
+        /// (``NotificationPresentation``).
+        var presentation = NotificationPresentation()
 
         init(
             title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
@@ -105,6 +108,7 @@ enum PushPayloadBuilder {
             if let sound = content.sound { aps["sound"] = .string(sound) }
             if let category = content.category { aps["category"] = .string(category) }
             if tern.needsServiceExtension { aps["mutable-content"] = .int(1) }
+            content.presentation.apply(to: &aps, sound: content.sound)
         }
         if let badge = content.badge { aps["badge"] = .int(Int64(badge)) }
         if let threadId = content.threadId { aps["thread-id"] = .string(threadId) }

@@ -52,6 +52,12 @@ struct SendOptions {
                     OptionSpec(
                         "ignore-cap", "send it to people who reached the project's frequency cap too (it still counts)"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
+                    OptionSpec(
+                        "interruption-level", "LEVEL",
+                        "passive, active, time-sensitive (through Focus) or critical (through mute; Apple's entitlement)"
+                    ),
+                    OptionSpec("target-content-id", "ID", "the app window (scene) that opening it brings forward"),
+                    OptionSpec("filter-criteria", "VALUE", "the app's Focus filter value that lets it through"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
                     OptionSpec("no-track-open", "the app does not report opens"),
@@ -102,7 +108,10 @@ struct SendOptions {
                     OptionSpec("attributes", "JSON", "start: the activity's static attributes"),
                     OptionSpec("stale-date", "SECONDS", "seconds since 1970 after which the content shows as stale"),
                     OptionSpec("dismissal-date", "SECONDS", "end: seconds since 1970 when the ended activity goes"),
-                    OptionSpec("relevance-score", "N", "0 to 100: which of the app's activities shows first"),
+                    OptionSpec(
+                        "relevance-score", "N",
+                        "0 to 100: which of the app's activities shows first; without --live-activity, 0 to 1: "
+                            + "where the notification summary ranks it"),
                 ]
             ),
             (
@@ -225,6 +234,10 @@ struct SendOptions {
         message.winnerBy = arguments.value("winner-by")
         message.winnerGoal = arguments.value("winner-goal")
         message.liveActivity = try liveActivity(arguments)
+        message.interruptionLevel = arguments.value("interruption-level")
+        message.targetContentId = arguments.value("target-content-id")
+        message.filterCriteria = arguments.value("filter-criteria")
+        if message.liveActivity == nil { message.relevanceScore = try relevanceScore(arguments) }
         if let goal = arguments.value("trigger") {
             message.trigger = MessageTrigger(
                 eventName: goal, delayMinutes: try arguments.int("trigger-delay"),
@@ -238,7 +251,7 @@ struct SendOptions {
     /// `--live-activity` and the options that go with it, as the API's `live_activity`.
     static func liveActivity(_ arguments: Arguments) throws(CommandError) -> LiveActivityContent? {
         let options = [
-            "content-state", "activity-type", "attributes", "stale-date", "dismissal-date", "relevance-score",
+            "content-state", "activity-type", "attributes", "stale-date", "dismissal-date",
         ]
         guard let event = arguments.value("live-activity") else {
             if let stray = options.first(where: arguments.has) {
@@ -253,17 +266,18 @@ struct SendOptions {
             }
             return object
         }
-        var relevance: Double?
-        if let text = arguments.value("relevance-score") {
-            guard let value = Double(text) else {
-                throw CommandError("--relevance-score must be a number, not \(text)")
-            }
-            relevance = value
-        }
+        let relevance = try relevanceScore(arguments)
         return LiveActivityContent(
             event: event, activityType: arguments.value("activity-type"), contentState: try object("content-state"),
             attributes: try object("attributes"), staleDate: try arguments.int("stale-date").map(Int64.init),
             dismissalDate: try arguments.int("dismissal-date").map(Int64.init), relevanceScore: relevance)
+    }
+
+    /// `--relevance-score`: a Live Activity's (0 to 100) or a notification's (0 to 1).
+    static func relevanceScore(_ arguments: Arguments) throws(CommandError) -> Double? {
+        guard let text = arguments.value("relevance-score") else { return nil }
+        guard let value = Double(text) else { throw CommandError("--relevance-score must be a number, not \(text)") }
+        return value
     }
 
     /// `--variant`: a version as the API's JSON.

@@ -107,6 +107,29 @@ import Testing
         #expect(stray == 2 && alone.contains("--content-state goes with --live-activity"), "\(alone)")
     }
 
+    @Test func presentationOptionsReachTheMessage() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let (status, output, error) = try await Self.tern(
+            [
+                "--title", "Smoke detected", "--token", "t", "--interruption-level", "critical", "--relevance-score",
+                "0.9", "--target-content-id", "alarms", "--filter-criteria", "home", "--no-wait",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        let id = try #require(output.split(separator: " ").last.map { String($0.dropLast()) })
+        let shown = try await JSONHTTPClient().get(
+            server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+        for fragment in [
+            #""interruption_level":"critical""#, #""relevance_score":0.9"#, #""target_content_id":"alarms""#,
+            #""filter_criteria":"home""#,
+        ] {
+            #expect(shown.text.contains(fragment), "\(fragment) in \(shown.text)")
+        }
+        let (refused, _, why) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--interruption-level", "loud"], server: server)
+        #expect(refused == 1 && why.contains("interruption_level must be"), "\(why)")
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

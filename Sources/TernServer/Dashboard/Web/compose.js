@@ -21,7 +21,7 @@ export function duplicate(id, r) {
     push_type: r.push_type || "alert", priority: text(r.priority), environment: r.environment || "production", category: text(r.category),
     badge: text(r.badge), sound: text(r.sound), time_to_live: text(r.time_to_live), send_at: "", throttle_per_minute: text(r.throttle_per_minute),
     local_time_of_day: text(r.local_time_of_day), collapse_id: text(r.collapse_id), thread_id: text(r.thread_id), topic: text(r.topic),
-    ios_category: text(r.ios_category), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
+    ios_category: text(r.ios_category), interruption_level: text(r.interruption_level), relevance_score: text(r.relevance_score), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
     ignore_frequency_cap: r.ignore_frequency_cap === true, at_usual_open_time: r.at_usual_open_time === true,
     quiet_from: text(r.quiet_hours && r.quiet_hours.from), quiet_to: text(r.quiet_hours && r.quiet_hours.to),
     data: r.data ? JSON.stringify(r.data) : "",
@@ -29,6 +29,8 @@ export function duplicate(id, r) {
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
   if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
+  if (r.target_content_id) missing.push(`its target window (target_content_id ${r.target_content_id})`);
+  if (r.filter_criteria) missing.push(`its Focus filter (filter_criteria ${r.filter_criteria})`);
   if (r.live_activity) missing.push(`its Live Activity ${r.live_activity.event} (tern send --live-activity sends one)`);
   const v = r.variants || [];
   // This page holds an A/B test of two versions whose second changes the title or body.
@@ -127,6 +129,7 @@ function composer(resources, testDevices, projects) {
       h("legend", { text: "Delivery" }),
       h("div", { class: "row" }, field("Push type", c.push_type, { api: "push_type" }), field("Priority", c.priority, { api: "priority" }), field("Environment", c.environment, { api: "environment", hint: "For devices whose SDK did not say its own." })),
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
+      h("div", { class: "row" }, field("Interruption level", c.interruption_level, { api: "interruption_level", hint: "Time sensitive breaks through Focus (the app's Time Sensitive capability); critical sounds through mute (Apple's critical alerts entitlement)." }), field("Relevance score (0 to 1)", c.relevance_score, { api: "relevance_score", hint: "Where the notification summary ranks it; empty: the system's own." })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
       h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
       h("div", { class: "row" }, field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }), field("Quiet hours from", c.quiet_from, { api: "quiet_hours.from", hint: "With “until”: a device whose clock is in these hours at the send time gets it when they end. Not with a throttle or a local time." }), field("Quiet hours until", c.quiet_to, { api: "quiet_hours.to" })),
@@ -233,6 +236,8 @@ function controls(resources) {
     category: select("category", [["", "none"]]),
     badge: text("badge", { inputmode: "numeric" }),
     sound: text("sound", { placeholder: "default" }),
+    interruption_level: select("interruption_level", [["", "active (the default)"], ["passive", "passive: quietly, into the list"], ["time-sensitive", "time sensitive: through Focus"], ["critical", "critical: through mute and Focus"]]),
+    relevance_score: text("relevance_score", { inputmode: "decimal", placeholder: "0.5" }),
     time_to_live: text("time_to_live", { inputmode: "numeric" }),
     send_at: text("send_at", { type: "datetime-local" }),
     throttle_per_minute: text("throttle_per_minute", { inputmode: "numeric" }),
@@ -328,6 +333,17 @@ function integer(control, name, min, max, errors) {
   return Number(text);
 }
 
+function fraction(control, name, errors) {
+  const text = control.value.trim();
+  if (text === "") return undefined;
+  const value = Number(text);
+  if (!/^\d*\.?\d+$/.test(text) || value < 0 || value > 1) {
+    errors.push([control, `${name} must be a number from 0 to 1, like 0.5.`]);
+    return undefined;
+  }
+  return value;
+}
+
 function jsonObject(control, name, errors) {
   const text = control.value.trim();
   if (text === "") return undefined;
@@ -365,6 +381,8 @@ export function build(c) {
     category: optional(c.category.value),
     badge: integer(c.badge, "Badge", 0, 99999, errors),
     sound: optional(c.sound.value),
+    interruption_level: optional(c.interruption_level.value),
+    relevance_score: fraction(c.relevance_score, "The relevance score", errors),
     thread_id: optional(c.thread_id.value),
     priority: c.priority.value ? Number(c.priority.value) : undefined,
     time_to_live: integer(c.time_to_live, "Time to live", 0, 31536000, errors),
@@ -618,6 +636,8 @@ function confirmDialog() {
           ? ` The test goes to ${sample}% of the devices (version A to ${versions[0].percent}% of them, version B to ${versions[1].percent}%); the other ${100 - sample}% wait for the winner, ${winnerAfter ? `which the server sends ${minutes(winnerAfter)} after the send (the version with the most opens per device).` : "sent from the message's page."}`
           : ` Version A goes to ${versions[0].percent}% of the devices, version B to ${versions[1].percent}%.`;
       }
+      if (request.interruption_level === "time-sensitive") goes += " It breaks through Focus (time sensitive: the app needs the Time Sensitive Notifications capability).";
+      if (request.interruption_level === "critical") goes += " It sounds through the mute switch and Focus (critical: the app needs Apple's critical alerts entitlement).";
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;
