@@ -192,7 +192,7 @@ enum LiveActivityMessage {
                 ("test_audience_percent", request.testAudiencePercent != nil),
                 ("winner_after_minutes", request.winnerAfterMinutes != nil),
                 ("ignore_frequency_cap", request.ignoreFrequencyCap != nil),
-            ] + NotificationPresentation.given(request)
+            ] + NotificationPresentation.given(request) + AlertLocalization.given(request)
         if let stray = notification.first(where: \.1) {
             throw .badRequest(
                 "\(stray.0) does not go with live_activity: an ActivityKit push has the activity's content, an "

@@ -122,10 +122,18 @@ struct MessagePlan: Sendable, Equatable {
     static func template(_ request: MessageRequest, background: Bool, pushIdLength: Int) throws(APIError)
         -> PushPayloadBuilder.Template
     {
+        let localization = try AlertLocalization(request)
         if !background {
-            guard Self.present(request.title) || Self.present(request.body) else {
-                throw .badRequest("an alert push needs a title or a body (or send push_type background)")
+            guard Self.present(request.title) || Self.present(request.body) || localization.showsText else {
+                throw .badRequest(
+                    "an alert push needs a title or a body (or their keys in the app's strings, title_loc_key or "
+                        + "body_loc_key; or send push_type background)")
             }
+        }
+        if request.inbox == true, localization.showsText, !Self.present(request.title), !Self.present(request.body) {
+            throw .badRequest(
+                "an inbox copy shows the message's own title and body (the inbox does not read the app's strings): "
+                    + "give a title or a body beside title_loc_key and body_loc_key")
         }
         try Self.text(request.title, "title", max: 1024)
         try Self.text(request.subtitle, "subtitle", max: 1024)
@@ -149,6 +157,7 @@ struct MessagePlan: Sendable, Equatable {
             mediaURL: mediaURL,
             buttons: buttons, clickURL: clickURL, track: track, data: data)
         content.presentation = try NotificationPresentation(request)
+        content.localization = localization
         let template: PushPayloadBuilder.Template
         do {
             template = try PushPayloadBuilder.template(content)
@@ -298,7 +307,7 @@ struct MessagePlan: Sendable, Equatable {
                 ("media_url", request.mediaURL != nil),
                 ("buttons", !(request.buttons ?? []).isEmpty), ("click_url", request.clickURL != nil),
                 ("ios_category", request.iosCategory != nil),
-            ] + NotificationPresentation.given(request)
+            ] + NotificationPresentation.given(request) + AlertLocalization.given(request)
         let found = shown.filter(\.1).map(\.0)
         if !found.isEmpty {
             throw .badRequest(

@@ -115,6 +115,21 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Sent to each person of the audience who reaches a goal, after a delay, unless they reach a
     /// cancelling goal first: one standing message until it is cancelled (``MessageTrigger``).
     public var trigger: MessageTrigger?
+    /// The alert's texts as keys of the app's own `Localizable.strings`, which the device looks up
+    /// in its language (`aps.alert.title-loc-key`, `subtitle-loc-key`, `loc-key`), with the values
+    /// their format fills in (`…-loc-args`, `loc-args`). ``title`` and ``body`` are then what a
+    /// device shows when the app has no such key.
+    public var titleLocKey: String?
+    /// The values the title key's format fills in, in order (`aps.alert.title-loc-args`).
+    public var titleLocArgs: [String]?
+    /// The subtitle's key (`aps.alert.subtitle-loc-key`).
+    public var subtitleLocKey: String?
+    /// The values the subtitle key's format fills in (`aps.alert.subtitle-loc-args`).
+    public var subtitleLocArgs: [String]?
+    /// The body's key (`aps.alert.loc-key`).
+    public var bodyLocKey: String?
+    /// The values the body key's format fills in (`aps.alert.loc-args`).
+    public var bodyLocArgs: [String]?
     /// How the notification interrupts (`aps.interruption-level`, iOS 15 and later): `passive`
     /// (quietly, into the list), `active` (the system's default), `time-sensitive` (through Focus and
     /// the scheduled summary; the app needs the Time Sensitive Notifications capability) or `critical`
@@ -220,6 +235,12 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case liveActivity = "live_activity"
         case trigger
         case interruptionLevel = "interruption_level"
+        case titleLocKey = "title_loc_key"
+        case titleLocArgs = "title_loc_args"
+        case subtitleLocKey = "subtitle_loc_key"
+        case subtitleLocArgs = "subtitle_loc_args"
+        case bodyLocKey = "body_loc_key"
+        case bodyLocArgs = "body_loc_args"
         case relevanceScore = "relevance_score"
         case targetContentId = "target_content_id"
         case filterCriteria = "filter_criteria"

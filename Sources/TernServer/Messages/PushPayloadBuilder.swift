@@ -62,6 +62,8 @@ enum PushPayloadBuilder {
         /// How it interrupts, where to show it and which Focus lets it through
         /// (``NotificationPresentation``).
         var presentation = NotificationPresentation()
+        /// The alert's texts as keys of the app's strings (``AlertLocalization``).
+        var localization = AlertLocalization()
 
         init(
             title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
@@ -104,6 +106,7 @@ enum PushPayloadBuilder {
             if let title = content.title { alert["title"] = .string(title) }
             if let subtitle = content.subtitle { alert["subtitle"] = .string(subtitle) }
             if let body = content.body { alert["body"] = .string(body) }
+            content.localization.apply(to: &alert)
             aps["alert"] = .object(alert)
             if let sound = content.sound { aps["sound"] = .string(sound) }
             if let category = content.category { aps["category"] = .string(category) }

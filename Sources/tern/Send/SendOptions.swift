@@ -57,6 +57,13 @@ struct SendOptions {
                         "passive, active, time-sensitive (through Focus) or critical (through mute; Apple's entitlement)"
                     ),
                     OptionSpec("target-content-id", "ID", "the app window (scene) that opening it brings forward"),
+                    OptionSpec("title-loc-key", "KEY", "the title as a key of the app's Localizable.strings"),
+                    OptionSpec("title-loc-arg", "VALUE", repeatable: true, "a value the title key's format fills in"),
+                    OptionSpec("subtitle-loc-key", "KEY", "the subtitle as a key of the app's strings"),
+                    OptionSpec(
+                        "subtitle-loc-arg", "VALUE", repeatable: true, "a value the subtitle key's format fills in"),
+                    OptionSpec("body-loc-key", "KEY", "the body as a key of the app's strings"),
+                    OptionSpec("body-loc-arg", "VALUE", repeatable: true, "a value the body key's format fills in"),
                     OptionSpec("filter-criteria", "VALUE", "the app's Focus filter value that lets it through"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
@@ -237,6 +244,16 @@ struct SendOptions {
         message.interruptionLevel = arguments.value("interruption-level")
         message.targetContentId = arguments.value("target-content-id")
         message.filterCriteria = arguments.value("filter-criteria")
+        message.titleLocKey = arguments.value("title-loc-key")
+        message.subtitleLocKey = arguments.value("subtitle-loc-key")
+        message.bodyLocKey = arguments.value("body-loc-key")
+        for (name, keyPath) in [
+            ("title-loc-arg", \MessageRequest.titleLocArgs), ("subtitle-loc-arg", \MessageRequest.subtitleLocArgs),
+            ("body-loc-arg", \MessageRequest.bodyLocArgs),
+        ] {
+            let values = arguments.all(name)
+            if !values.isEmpty { message[keyPath: keyPath] = values }
+        }
         if message.liveActivity == nil { message.relevanceScore = try relevanceScore(arguments) }
         if let goal = arguments.value("trigger") {
             message.trigger = MessageTrigger(

@@ -68,3 +68,48 @@ import Testing
         #expect(live.contains("relevance_score does not go with live_activity"), "\(live)")
     }
 }
+
+/// An alert whose texts are keys of the app's strings: each key and its values in `aps.alert` as
+/// APNs names them, the message's own texts beside them, and what is refused.
+@Suite struct AlertLocalizationTests {
+    static func alert(_ json: [String: Any]) throws -> [String: Any] {
+        try #require(try NotificationPresentationTests.aps(json)["alert"] as? [String: Any])
+    }
+
+    @Test func eachKeyAndItsValuesLandInTheAlert() throws {
+        let alert = try Self.alert([
+            "title": "Order shipped", "title_loc_key": "ORDER_SHIPPED_TITLE", "subtitle_loc_key": "ORDER_SUB",
+            "subtitle_loc_args": ["A-1001"], "body_loc_key": "ORDER_SHIPPED_BODY",
+            "body_loc_args": ["A-1001", "Tuesday"],
+        ])
+        #expect(alert["title"] as? String == "Order shipped")
+        #expect(alert["title-loc-key"] as? String == "ORDER_SHIPPED_TITLE")
+        #expect(alert["title-loc-args"] == nil)
+        #expect(alert["subtitle-loc-key"] as? String == "ORDER_SUB")
+        #expect(alert["subtitle-loc-args"] as? [String] == ["A-1001"])
+        #expect(alert["loc-key"] as? String == "ORDER_SHIPPED_BODY")
+        #expect(alert["loc-args"] as? [String] == ["A-1001", "Tuesday"])
+        // A key alone is an alert: the device shows the app's string.
+        let keyOnly = try Self.alert(["body_loc_key": "WELCOME"])
+        #expect(keyOnly["loc-key"] as? String == "WELCOME")
+        #expect(keyOnly["title"] == nil && keyOnly["body"] == nil)
+    }
+
+    @Test func argumentsWithoutTheirKeyAndPushesThatShowNoAlertAreRefused() {
+        let refusal = NotificationPresentationTests.refusal
+        #expect(refusal(["title": "x", "body_loc_args": ["1"]]).contains("body_loc_args goes with body_loc_key"))
+        #expect(refusal(["subtitle_loc_key": "S"]).contains("needs a title or a body (or their keys"))
+        #expect(refusal(["title_loc_key": ""]).contains("title_loc_key is empty"))
+        #expect(
+            refusal(["title": "x", "body_loc_key": "K", "body_loc_args": Array(repeating: "a", count: 21)])
+                .contains("more than 20"))
+        #expect(
+            refusal(["push_type": "background", "body_loc_key": "K"]).contains("leave out body_loc_key"))
+        #expect(refusal(["body_loc_key": "K", "inbox": true]).contains("an inbox copy shows the message's own"))
+        let live = refusal([
+            "live_activity": ["event": "update", "content_state": ["a": 1]], "title_loc_key": "T",
+            "audience": ["type": "live_activity", "activity_id": "order-1"],
+        ])
+        #expect(live.contains("title_loc_key does not go with live_activity"), "\(live)")
+    }
+}

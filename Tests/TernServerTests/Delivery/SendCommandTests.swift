@@ -113,7 +113,8 @@ import Testing
         let (status, output, error) = try await Self.tern(
             [
                 "--title", "Smoke detected", "--token", "t", "--interruption-level", "critical", "--relevance-score",
-                "0.9", "--target-content-id", "alarms", "--filter-criteria", "home", "--no-wait",
+                "0.9", "--target-content-id", "alarms", "--filter-criteria", "home", "--body-loc-key", "SMOKE_IN",
+                "--body-loc-arg", "Kitchen", "--body-loc-arg", "2, floor", "--no-wait",
             ], server: server)
         #expect(status == 0, "\(error)")
         let id = try #require(output.split(separator: " ").last.map { String($0.dropLast()) })
@@ -121,7 +122,7 @@ import Testing
             server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
         for fragment in [
             #""interruption_level":"critical""#, #""relevance_score":0.9"#, #""target_content_id":"alarms""#,
-            #""filter_criteria":"home""#,
+            #""filter_criteria":"home""#, #""body_loc_key":"SMOKE_IN""#, #""body_loc_args":["Kitchen","2, floor"]"#,
         ] {
             #expect(shown.text.contains(fragment), "\(fragment) in \(shown.text)")
         }

@@ -31,6 +31,8 @@ export function duplicate(id, r) {
   if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
   if (r.target_content_id) missing.push(`its target window (target_content_id ${r.target_content_id})`);
   if (r.filter_criteria) missing.push(`its Focus filter (filter_criteria ${r.filter_criteria})`);
+  const keys = ["title_loc_key", "subtitle_loc_key", "body_loc_key"].filter((key) => r[key]);
+  if (keys.length) missing.push(`its texts as keys of the app's strings (${keys.map((key) => `${key} ${r[key]}`).join(", ")})`);
   if (r.live_activity) missing.push(`its Live Activity ${r.live_activity.event} (tern send --live-activity sends one)`);
   const v = r.variants || [];
   // This page holds an A/B test of two versions whose second changes the title or body.
