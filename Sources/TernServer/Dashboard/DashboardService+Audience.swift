@@ -30,7 +30,9 @@ extension DashboardService {
                 var cursor: Int64 = 0
                 while true {
                     let chunk = try LiveActivityAudience.chunk(
-                        tx, live, audience: audience, projectId: scope.projectId, after: cursor, limit: 5000)
+                        tx, live, audience: audience, projectId: scope.projectId,
+                        environment: (try? MessagePlan.environment(request.environment)) ?? .production, after: cursor,
+                        limit: 5000)
                     for candidate in chunk.admitted { devices.insert(candidate.subscription.deviceKey) }
                     guard !chunk.done else { break }
                     cursor = chunk.cursor

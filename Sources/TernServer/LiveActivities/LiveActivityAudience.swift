@@ -12,9 +12,12 @@ enum LiveActivityAudience {
         var done: Bool
     }
 
+    /// `environment`: the message's APNs environment. A start on a channel goes only to the tokens
+    /// of the channel's environment, which is the message's: a channel of one environment is unknown
+    /// to the devices of the other.
     static func chunk(
         _ tx: any StoreTransaction, _ live: LiveActivityContent, audience: MessageAudience, projectId: Int64,
-        after cursor: Int64, limit: Int
+        environment: APNsEnvironment, after cursor: Int64, limit: Int
     ) throws -> Chunk {
         var candidates: [AudienceCandidate] = []
         var next = cursor
@@ -40,8 +43,10 @@ enum LiveActivityAudience {
         case .token, .topic, .segment:
             break  // refused when the message was made (LiveActivityMessage.check)
         }
+        let onChannel = live.event == "start" && live.channel != nil
         let admitted = candidates.filter {
             $0.subscription.status == .subscribed && !$0.subscription.token.isEmpty && !$0.tokenIsInvalid
+                && (!onChannel || ($0.subscription.apnsEnvironment ?? environment) == environment)
         }
         return Chunk(admitted: admitted, cursor: next, done: done)
     }

@@ -171,10 +171,10 @@ enum LiveActivityChannelRules {
     static let maxTTL: Int64 = 28 * 24 * 3600
 
     /// A channel's name: it goes in paths, so letters, digits and `-_.:` only.
-    static func name(_ name: String) throws(APIError) {
-        guard !name.isEmpty else { throw .badRequest("name is empty: name the channel, e.g. match-4471") }
+    static func name(_ name: String, field: String = "name") throws(APIError) {
+        guard !name.isEmpty else { throw .badRequest("\(field) is empty: name the channel, e.g. match-4471") }
         guard name.count <= maxNameLength else {
-            throw .badRequest("name is longer than \(maxNameLength) characters")
+            throw .badRequest("\(field) is longer than \(maxNameLength) characters")
         }
         guard
             name.unicodeScalars.allSatisfy({
@@ -182,7 +182,7 @@ enum LiveActivityChannelRules {
             })
         else {
             throw .badRequest(
-                "name \"\(name.prefix(64))\" may have letters, digits, -, _, . and : only (it goes in the channel's URL)"
+                "\(field) \"\(name.prefix(64))\" may have letters, digits, -, _, . and : only (it goes in the channel's URL)"
             )
         }
     }

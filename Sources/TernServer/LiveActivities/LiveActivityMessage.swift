@@ -34,6 +34,10 @@ public struct LiveActivityContent: Codable, Sendable, Equatable {
     public var dismissalDate: Int64?
     /// Which of the app's activities the system shows first (`relevance-score`), 0 to 100.
     public var relevanceScore: Double?
+    /// `start`: the project's broadcast channel (its name) the started activity subscribes to
+    /// (`input-push-channel`, iOS 18), instead of sending back a token of its own; the start then goes
+    /// to the push-to-start tokens of the channel's APNs environment (the message's `environment`).
+    public var channel: String?
 
     /// An ActivityKit push's content.
     ///
@@ -45,10 +49,11 @@ public struct LiveActivityContent: Codable, Sendable, Equatable {
     ///   - staleDate: Seconds since 1970 after which the content is shown as stale.
     ///   - dismissalDate: For `end`, seconds since 1970 when the activity goes.
     ///   - relevanceScore: 0 to 100.
+    ///   - channel: For `start`, the project's broadcast channel the activity subscribes to.
     public init(
         event: String, activityType: String? = nil, contentState: [String: JSONValue]? = nil,
         attributes: [String: JSONValue]? = nil, staleDate: Int64? = nil, dismissalDate: Int64? = nil,
-        relevanceScore: Double? = nil
+        relevanceScore: Double? = nil, channel: String? = nil
     ) {
         self.event = event
         self.activityType = activityType
@@ -57,10 +62,11 @@ public struct LiveActivityContent: Codable, Sendable, Equatable {
         self.staleDate = staleDate
         self.dismissalDate = dismissalDate
         self.relevanceScore = relevanceScore
+        self.channel = channel
     }
 
     enum CodingKeys: String, CodingKey {
-        case event, attributes
+        case event, attributes, channel
         case activityType = "activity_type"
         case contentState = "content_state"
         case staleDate = "stale_date"
@@ -78,17 +84,25 @@ enum LiveActivityMessage {
     static let startAudiences: Set<AudienceType> = [.profile, .profiles, .resource]
 
     /// Checks `live` and what goes with it in `request`; returns the payload's template, whose
-    /// `timestamp` is `sentAt` (ms since 1970): ActivityKit drops an update older than the last.
-    static func template(_ live: LiveActivityContent, of request: MessageRequest, sentAt: Int64, pushIdLength: Int)
-        throws(APIError) -> PushPayloadBuilder.Template
-    {
+    /// `timestamp` is `sentAt` (ms since 1970): ActivityKit drops an update older than the last. A
+    /// start names `channelId` (APNs' id of its ``LiveActivityContent/channel``) once the channel was
+    /// found: until then, and without a channel, it asks for the activity's own token.
+    static func template(
+        _ live: LiveActivityContent, of request: MessageRequest, sentAt: Int64, pushIdLength: Int,
+        channelId: String? = nil
+    ) throws(APIError) -> PushPayloadBuilder.Template {
         try check(live, request)
         var aps = aps(live, title: request.title, body: request.body, sound: request.sound, sentAt: sentAt)
         if live.event == "start" {
             aps["attributes-type"] = .string(live.activityType ?? "")
             aps["attributes"] = .object(live.attributes ?? [:])
-            // The started activity's own update token comes back through the SDK.
-            aps["input-push-token"] = .int(1)
+            if let channelId {
+                // The started activity follows the channel's broadcasts.
+                aps["input-push-channel"] = .string(channelId)
+            } else {
+                // The started activity's own update token comes back through the SDK.
+                aps["input-push-token"] = .int(1)
+            }
         }
         let made = try? PushPayloadBuilder.template { pushId in
             .object(["aps": .object(aps), TernPushPayload.key: .object(["message_id": .string(pushId)])])
@@ -152,6 +166,7 @@ enum LiveActivityMessage {
                     "live_activity.activity_type is required for start: the ActivityAttributes type's name")
             }
             try LiveActivityNames.type(type, field: "live_activity.activity_type")
+            if let channel = live.channel { try LiveActivityChannelRules.name(channel, field: "live_activity.channel") }
             guard live.attributes != nil else {
                 throw .badRequest("live_activity.attributes is required for start: the activity's static attributes")
             }
@@ -164,8 +179,10 @@ enum LiveActivityMessage {
                         + "push-to-start tokens), not \(request.audience.type.rawValue)")
             }
         } else {
-            for (field, given) in [("activity_type", live.activityType != nil), ("attributes", live.attributes != nil)]
-            where given {
+            for (field, given) in [
+                ("activity_type", live.activityType != nil), ("attributes", live.attributes != nil),
+                ("channel", live.channel != nil),
+            ] where given {
                 throw .badRequest("live_activity.\(field) goes with start only (the activity has them already)")
             }
             guard request.audience.type == .liveActivity else {

@@ -56,8 +56,9 @@ public struct FanOut: Sendable, Equatable {
         }
         if let live = request.liveActivity {
             let chunk = try LiveActivityAudience.chunk(
-                tx, live, audience: request.audience, projectId: message.projectId, after: message.fanOutCursor,
-                limit: chunkSize)
+                tx, live, audience: request.audience, projectId: message.projectId,
+                environment: APNsEnvironment(rawValue: message.environment) ?? .production,
+                after: message.fanOutCursor, limit: chunkSize)
             return try queue(
                 tx, message: message, request: request, admitted: chunk.admitted, cursor: chunk.cursor,
                 done: chunk.done,

@@ -107,11 +107,12 @@ public struct MessageService: Sendable {
         }
         let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
         try SegmentAudience.requireMatches(tx, request.audience, projectId: scope.projectId, now: now)
+        let template = try Self.channelTemplate(tx, request, planned: planned, projectId: scope.projectId)
         let message = try tx.insertMessage(
             StoredMessage(
                 id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
-                content: content, audience: audience, payloadPrefix: plan.template.prefix,
-                payloadSuffix: plan.template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
+                content: content, audience: audience, payloadPrefix: template.prefix,
+                payloadSuffix: template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
                 expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
                 topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
                 total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants,
@@ -124,6 +125,28 @@ public struct MessageService: Sendable {
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
         let stored = try tx.message(id: message.id) ?? message
         return (try Self.view(tx, stored, request: request), stored)
+    }
+
+    /// The message's payload: the plan's, or for a Live Activity start on a channel, one that names
+    /// the channel APNs made for the message's environment (404 when the project has none of that
+    /// name there).
+    static func channelTemplate(
+        _ tx: any StoreTransaction, _ request: MessageRequest, planned: Planned, projectId: Int64
+    ) throws -> PushPayloadBuilder.Template {
+        guard let live = request.liveActivity, live.event == "start", let name = live.channel else {
+            return planned.plan.template
+        }
+        let environment = planned.plan.environment
+        guard let channel = try tx.liveActivityChannel(projectId: projectId, environment: environment, name: name)
+        else {
+            throw APIError.notFound(
+                "project \(projectId) has no Live Activity channel named \(name) in APNs' \(environment.rawValue) "
+                    + "environment: make it first (POST …/projects/\(projectId)/live-activity-channels), or name the "
+                    + "message's environment")
+        }
+        return try LiveActivityMessage.template(
+            live, of: request, sentAt: max(planned.sendAt ?? planned.now, planned.now),
+            pushIdLength: planned.publicId.utf8.count, channelId: channel.channelId)
     }
 
     /// Sends an A/B test's winning version (`variant`, its letter) to the devices the test held

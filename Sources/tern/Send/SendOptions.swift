@@ -116,6 +116,10 @@ struct SendOptions {
                     OptionSpec("stale-date", "SECONDS", "seconds since 1970 after which the content shows as stale"),
                     OptionSpec("dismissal-date", "SECONDS", "end: seconds since 1970 when the ended activity goes"),
                     OptionSpec(
+                        "channel", "NAME",
+                        "start: the project's broadcast channel the started activity follows (iOS 18; "
+                            + "tern live-activity-channels)"),
+                    OptionSpec(
                         "relevance-score", "N",
                         "0 to 100: which of the app's activities shows first; without --live-activity, 0 to 1: "
                             + "where the notification summary ranks it"),
@@ -268,7 +272,7 @@ struct SendOptions {
     /// `--live-activity` and the options that go with it, as the API's `live_activity`.
     static func liveActivity(_ arguments: Arguments) throws(CommandError) -> LiveActivityContent? {
         let options = [
-            "content-state", "activity-type", "attributes", "stale-date", "dismissal-date",
+            "content-state", "activity-type", "attributes", "stale-date", "dismissal-date", "channel",
         ]
         guard let event = arguments.value("live-activity") else {
             if let stray = options.first(where: arguments.has) {
@@ -287,7 +291,8 @@ struct SendOptions {
         return LiveActivityContent(
             event: event, activityType: arguments.value("activity-type"), contentState: try object("content-state"),
             attributes: try object("attributes"), staleDate: try arguments.int("stale-date").map(Int64.init),
-            dismissalDate: try arguments.int("dismissal-date").map(Int64.init), relevanceScore: relevance)
+            dismissalDate: try arguments.int("dismissal-date").map(Int64.init), relevanceScore: relevance,
+            channel: arguments.value("channel"))
     }
 
     /// `--relevance-score`: a Live Activity's (0 to 100) or a notification's (0 to 1).

@@ -203,4 +203,72 @@ import Testing
         #expect(removed == 0)
         #expect(try await fixture.peer.log().contains { $0["channel_request"] as? String == "delete" })
     }
+
+    @Test func aStartOnAChannelReachesThePushToStartTokensOfItsEnvironmentAndNamesTheChannel() async throws {
+        let fixture = try await APNsFixture.start()
+        defer { fixture.peer.stop() }
+        let server = try await Self.start(fixture)
+        defer { Task { await server.stop() } }
+        try await fixture.configure(server)
+        let made = try await Self.call(server, "POST", "", ["name": "final"])
+        try #require(made.status == 201, "\(made.text)")
+        let channelId = try #require(made.json["channel_id"] as? String)
+        // Two devices with push-to-start tokens for MatchAttributes: one of production, one of the sandbox.
+        for (number, environment) in [(1, "production"), (2, "sandbox")] {
+            try await ProviderEndToEndTests.subscribe(server, APNsFixture.token(number), provider: "ios-apns")
+            let registered = try await JSONHTTPClient().post(
+                server.url("live-activity/token"),
+                json: [
+                    "time": 1, "provider": "ios-apns", "subscription_id": APNsFixture.token(number),
+                    "activity_type": "MatchAttributes", "token": String(repeating: "c\(number)", count: 32),
+                    "apns_environment": environment,
+                ], headers: ["X-Tern-RToken": server.rToken])
+            try #require(registered.status == 200, "\(registered.text)")
+        }
+        func start(_ live: [String: Any]) async throws -> (Int, String, String?) {
+            let answer = try await JSONHTTPClient().post(
+                server.url("admin/messages"),
+                json: [
+                    "live_activity": live, "title": "Kick-off", "body": "Lyon - Nantes",
+                    "audience": ["type": "resource", "resource_id": server.resourceId],
+                ], headers: ProviderEndToEndTests.admin(server))
+            let id = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["id"] as? String
+            return (answer.status, answer.text, id)
+        }
+        let live: [String: Any] = [
+            "event": "start", "activity_type": "MatchAttributes", "attributes": ["home": "Lyon"],
+            "content_state": ["home": 0, "away": 0], "channel": "final",
+        ]
+        let (status, text, id) = try await start(live)
+        try #require(status == 201, "\(text)")
+        _ = try await ProviderEndToEndTests.finished(server, try #require(id))
+        let pushes = try await fixture.peer.accepted().filter { $0["token"] as? String != nil }
+        #expect(pushes.count == 1, "\(pushes)")
+        #expect(pushes.first?["token"] as? String == String(repeating: "c1", count: 32))
+        let aps = (pushes.first?["payload"] as? [String: Any])?["aps"] as? [String: Any] ?? [:]
+        #expect(aps["input-push-channel"] as? String == channelId)
+        #expect(aps["input-push-token"] == nil)
+        #expect(aps["event"] as? String == "start")
+
+        var unknown = live
+        unknown["channel"] = "semi-final"
+        let (missing, why, _) = try await start(unknown)
+        #expect(missing == 404 && why.contains("no Live Activity channel named semi-final"), "\(why)")
+        var sandbox = live
+        sandbox["channel"] = "final"
+        let sandboxed = try await JSONHTTPClient().post(
+            server.url("admin/messages"),
+            json: [
+                "live_activity": sandbox, "title": "Kick-off", "environment": "sandbox",
+                "audience": ["type": "resource", "resource_id": server.resourceId],
+            ], headers: ProviderEndToEndTests.admin(server))
+        #expect(sandboxed.status == 404 && sandboxed.text.contains("sandbox"), "\(sandboxed.text)")
+        let update = try await JSONHTTPClient().post(
+            server.url("admin/messages"),
+            json: [
+                "live_activity": ["event": "update", "content_state": ["home": 1], "channel": "final"],
+                "audience": ["type": "live_activity", "activity_id": "match"],
+            ], headers: ProviderEndToEndTests.admin(server))
+        #expect(update.status == 400 && update.text.contains("channel goes with start only"), "\(update.text)")
+    }
 }
