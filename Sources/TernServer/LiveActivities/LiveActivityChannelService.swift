@@ -56,11 +56,17 @@ struct LiveActivityChannelService: Sendable {
             }
         }
         let send = RouteGroup([admin.check(.send, .projectPath), CredentialsKept(credentials: credentials)]) {
-            Route.json("POST", base + "/{name}/broadcasts") { request in
-                try await service.broadcast(
-                    projectId: try request.integer("project_id"), name: request.parameter("name"),
-                    environment: try Self.environment(request),
-                    try JSONBody.decode(LiveActivityBroadcastRequest.self, from: request.http))
+            Route("POST", base + "/{name}/broadcasts", name: "admin/live-activity-channels/broadcasts") { request in
+                let projectId = try request.integer("project_id")
+                let environment = try Self.environment(request)
+                // The key's answer is the channel's: its path (name and environment) is in the fingerprint.
+                let idempotency = try IdempotencyToken(
+                    projectId: projectId, caller: "admin", key: request.http.header(Wire.idempotencyKeyHeader),
+                    endpoint: "\(request.http.path)?apns_environment=\(environment.rawValue)", body: request.http.body)
+                return try await service.broadcast(
+                    projectId: projectId, name: request.parameter("name"), environment: environment,
+                    try JSONBody.decode(LiveActivityBroadcastRequest.self, from: request.http), idempotency: idempotency
+                ).response
             }
         }
         return [read, configure, send].flatMap(\.all)
@@ -128,10 +134,24 @@ struct LiveActivityChannelService: Sendable {
         }
     }
 
+    /// Sends one broadcast. With an `Idempotency-Key`, a repeat of a broadcast that was answered
+    /// answers the same and sends nothing; two at the same moment may both reach APNs (an update
+    /// repeated shows the same content: ActivityKit keeps the newest).
     func broadcast(
-        projectId: Int64, name: String, environment: APNsEnvironment, _ request: LiveActivityBroadcastRequest
-    ) async throws -> LiveActivityBroadcastAnswer {
+        projectId: Int64, name: String, environment: APNsEnvironment, _ request: LiveActivityBroadcastRequest,
+        idempotency: IdempotencyToken
+    ) async throws -> Answer {
         try LiveActivityChannelRules.check(request)
+        if let key = idempotency.key,
+            let stored = try await store.read({ try $0.storedAnswer(scope: idempotency.scope, key: key) })
+        {
+            guard stored.fingerprint == idempotency.fingerprint else {
+                throw APIError.unprocessable(
+                    "\(Wire.idempotencyKeyHeader) was already used for a different request (another channel or "
+                        + "body): send a new key for a new broadcast")
+            }
+            return Answer(status: stored.status, body: stored.body, replayed: true)
+        }
         let channel = try await stored(projectId: projectId, name: name, environment: environment)
         let now = clock()
         let payload = try LiveActivityChannelRules.payload(request, sentAt: now)
@@ -144,13 +164,17 @@ struct LiveActivityChannelService: Sendable {
         } catch {
             throw LiveActivityChannelRules.apiError(error, channel: name)
         }
-        try await store.write {
-            try $0.recordLiveActivityBroadcast(
+        let answer = Answer(
+            status: 200,
+            body: try JSONCoders.encoder.encode(
+                LiveActivityBroadcastAnswer(
+                    name: name, apnsEnvironment: environment, event: request.event, sentAt: now,
+                    apnsRequestId: sent.requestId, apnsUniqueId: sent.uniqueId)))
+        return try await store.idempotentWrite(idempotency, now: now) { tx in
+            try tx.recordLiveActivityBroadcast(
                 projectId: projectId, environment: environment, name: name, event: request.event, at: now)
+            return answer
         }
-        return LiveActivityBroadcastAnswer(
-            name: name, apnsEnvironment: environment, event: request.event, sentAt: now,
-            apnsRequestId: sent.requestId, apnsUniqueId: sent.uniqueId)
     }
 
     private func stored(projectId: Int64, name: String, environment: APNsEnvironment) async throws

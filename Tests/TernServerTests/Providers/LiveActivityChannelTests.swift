@@ -271,4 +271,39 @@ import Testing
             ], headers: ProviderEndToEndTests.admin(server))
         #expect(update.status == 400 && update.text.contains("channel goes with start only"), "\(update.text)")
     }
+
+    @Test func aBroadcastRepeatedWithItsKeyIsAnsweredAgainAndSentOnce() async throws {
+        let fixture = try await APNsFixture.start()
+        defer { fixture.peer.stop() }
+        let server = try await Self.start(fixture)
+        defer { Task { await server.stop() } }
+        try await fixture.configure(server)
+        for name in ["final", "semi-final"] {
+            let made = try await Self.call(server, "POST", "", ["name": name])
+            try #require(made.status == 201, "\(made.text)")
+        }
+        let base = "admin/projects/\(server.projectId)/live-activity-channels"
+        func send(_ channel: String, key: String, _ body: [String: Any]) async throws -> JSONHTTPClient.Answer {
+            var headers = ProviderEndToEndTests.admin(server)
+            headers["Idempotency-Key"] = key
+            return try await JSONHTTPClient().post(
+                server.url("\(base)/\(channel)/broadcasts"), json: body, headers: headers)
+        }
+        let update: [String: Any] = ["event": "update", "content_state": ["home": 1]]
+        let first = try await send("final", key: "goal-1", update)
+        try #require(first.status == 200, "\(first.text)")
+        let again = try await send("final", key: "goal-1", update)
+        #expect(again.status == 200)
+        #expect(again.body == first.body)
+        #expect(again.headers["Idempotent-Replayed"] == "true" || again.headers["idempotent-replayed"] == "true")
+        let sent = try await fixture.peer.log().filter { $0["payload"] != nil && $0["channel"] != nil }
+        #expect(sent.count == 1, "\(sent)")
+        // The same key for another body, or another channel, is another request: refused.
+        let otherBody = try await send("final", key: "goal-1", ["event": "update", "content_state": ["home": 2]])
+        #expect(otherBody.status == 422, "\(otherBody.text)")
+        let otherChannel = try await send("semi-final", key: "goal-1", update)
+        #expect(otherChannel.status == 422, "\(otherChannel.text)")
+        let list = try await Self.call(server, "GET", "").list
+        #expect(list.first { $0["name"] as? String == "final" }?["broadcasts"] as? Int == 1)
+    }
 }
