@@ -681,6 +681,25 @@ def main():
             status, stored = server.admin("GET", f"/messages/{made['id']}")
             assert stored.get("cancelled_at") and stored.get("done") is True, stored
 
+        def a_recurring_message_says_when_its_next_copy_goes_and_is_stopped():
+            resource = server.bootstrap["resource_id"]
+            send_at = int(time.time() * 1000) + 3_600_000
+            status, made = server.admin("POST", "/messages", {
+                "title": "Weekly picks", "repeat": {"every_days": 7}, "send_at": send_at,
+                "audience": {"type": "resource", "resource_id": resource}})
+            assert status == 201 and made.get("next_copy_at") == send_at, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: f"{made['id']} · every 7 days" in text(d), 15, "the list does not say it repeats")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            wait(driver, lambda d: "every 7 days, a copy to the audience as it is then; the next copy goes" in text(d), 15, "the page does not say when the next copy goes")
+            shot(driver, "message-repeat")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop sending')]"), 15, "no Stop sending for a recurring message").click()
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop for good')]")).click()
+            wait(driver, lambda d: "(stopped)" in text(d), 15, "the page does not say it stopped")
+            status, stored = server.admin("GET", f"/messages/{made['id']}")
+            assert stored.get("cancelled_at") and stored.get("done") is True and "next_copy_at" not in stored, stored
+
         def a_scheduled_message_says_when_and_can_be_stopped_before():
             send_at = int(time.time() * 1000) + 3_600_000
             status, made = server.admin("POST", "/messages", {"title": "Later", "send_at": send_at, "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
@@ -948,6 +967,7 @@ def main():
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,
+                      a_recurring_message_says_when_its_next_copy_goes_and_is_stopped,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)

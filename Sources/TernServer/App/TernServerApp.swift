@@ -61,6 +61,7 @@ public final class TernServerApp: Sendable {
         let winners = WinnerPicker(messages: messages, logger: logger, metrics: metrics)
         let opens = OpenHourCounter(store: store, logger: logger, metrics: metrics)
         let triggers = TriggerRunner(messages: messages, logger: logger, metrics: metrics)
+        let recurrences = RecurrenceRunner(messages: messages, logger: logger, metrics: metrics)
         maintenance = Task {
             async let pruning: Void = Self.pruneAnswers(store: store, logger: logger)
             async let statistics: Void = Self.refreshStatistics(store: store)
@@ -69,7 +70,8 @@ public final class TernServerApp: Sendable {
             async let picking: Void = winners.run()
             async let counting: Void = opens.run()
             async let triggering: Void = triggers.run()
-            _ = await (pruning, statistics, removal, posting, picking, counting, triggering)
+            async let recurring: Void = recurrences.run()
+            _ = await (pruning, statistics, removal, posting, picking, counting, triggering, recurring)
         }
     }
 

@@ -48,9 +48,9 @@ public struct FanOut: Sendable, Equatable {
         if request.test == true {
             return Written(added: try TestSend.step(tx, message: message, request: request, now: now, self))
         }
-        // A triggered message's audience is each person whose goal comes (``TriggerRunner``): nothing
-        // to write now.
-        if request.trigger != nil {
+        // A triggered message's audience is each person whose goal comes (``TriggerRunner``), a
+        // recurring one's each copy's (``RecurrenceRunner``): nothing to write now.
+        if request.trigger != nil || request.recurrence != nil {
             try tx.advanceFanOut(messageId: message.id, cursor: message.fanOutCursor, done: true, added: 0)
             return Written()
         }

@@ -115,6 +115,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Sent to each person of the audience who reaches a goal, after a delay, unless they reach a
     /// cancelling goal first: one standing message until it is cancelled (``MessageTrigger``).
     public var trigger: MessageTrigger?
+    /// Sent again every few days to its audience as it is then, a copy a time, until a last time or
+    /// until it is cancelled (`repeat`, ``MessageRecurrence``).
+    public var recurrence: MessageRecurrence?
     /// The alert's texts as keys of the app's own `Localizable.strings`, which the device looks up
     /// in its language (`aps.alert.title-loc-key`, `subtitle-loc-key`, `loc-key`), with the values
     /// their format fills in (`…-loc-args`, `loc-args`). ``title`` and ``body`` are then what a
@@ -234,6 +237,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case quietHours = "quiet_hours"
         case liveActivity = "live_activity"
         case trigger
+        case recurrence = "repeat"
         case interruptionLevel = "interruption_level"
         case titleLocKey = "title_loc_key"
         case titleLocArgs = "title_loc_args"

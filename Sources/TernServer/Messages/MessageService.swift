@@ -85,6 +85,7 @@ public struct MessageService: Sendable {
                         + "\((sendAt - now) / 86_400_000) days from now")
             }
         }
+        try MessageRecurrence.check(request, first: max(request.sendAt ?? now, now))
         return Planned(
             publicId: publicId,
             plan: try MessagePlan(request, publicId: publicId, sentAt: max(request.sendAt ?? now, now)),
@@ -93,8 +94,10 @@ public struct MessageService: Sendable {
             sendAt: request.sendAt.flatMap { $0 > now ? $0 : nil })
     }
 
+    /// `recurringOf`: the recurring message this one is a copy of (``RecurrenceRunner``).
     func insert(
-        _ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned, keyProject: Int64? = nil
+        _ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned, keyProject: Int64? = nil,
+        recurringOf: String? = nil
     ) throws -> (MessageView, StoredMessage) {
         let plan = planned.plan
         let now = planned.now
@@ -119,7 +122,9 @@ public struct MessageService: Sendable {
                 variantSample: plan.variantSample,
                 winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 },
                 triggerEvent: request.trigger?.eventName, triggerCancelEvent: request.trigger?.cancelEventName,
-                triggerDelay: request.trigger?.delay))
+                triggerDelay: request.trigger?.delay, repeatEvery: request.recurrence?.every,
+                repeatUntil: request.recurrence?.until,
+                repeatNextAt: request.recurrence.map { _ in planned.sendAt ?? now }, recurringOf: recurringOf))
         if request.trigger != nil { store.triggerDirectory.forget() }
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
@@ -222,6 +227,8 @@ public struct MessageService: Sendable {
                 try tx.removeTriggerRuns(messageId: message.id)
                 store.triggerDirectory.forget()
             }
+            // No copy goes any more; the copies made keep going unless cancelled themselves.
+            if message.repeatNextAt != nil { try tx.stopRecurrence(messageId: message.id) }
             return try Self.view(tx, try Self.find(tx, publicId))
         }
     }
@@ -311,7 +318,8 @@ public struct MessageService: Sendable {
     /// Whether the figures are final: the fan-out over and nothing queued or sending; a triggered
     /// message never is until it is cancelled (its next person may come at any time).
     static func isDone(_ message: StoredMessage, _ counts: DeliveryCounts) -> Bool {
-        message.fanOutDone && (message.triggerEvent == nil || message.cancelledAt != nil) && counts.queued == 0
+        message.fanOutDone && (message.triggerEvent == nil || message.cancelledAt != nil)
+            && (message.repeatNextAt == nil || message.cancelledAt != nil) && counts.queued == 0
             && counts.sending == 0
     }
 
@@ -326,6 +334,7 @@ public struct MessageService: Sendable {
             request: try request ?? FanOut.request(message), fanOutDone: message.fanOutDone,
             done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt, sendAt: message.sendAt,
             winnerMessageId: message.winnerMessageId,
-            winnerDueAt: message.winnerMessageId == nil && message.cancelledAt == nil ? message.winnerDueAt : nil)
+            winnerDueAt: message.winnerMessageId == nil && message.cancelledAt == nil ? message.winnerDueAt : nil,
+            nextCopyAt: message.cancelledAt == nil ? message.repeatNextAt : nil, recurringOf: message.recurringOf)
     }
 }

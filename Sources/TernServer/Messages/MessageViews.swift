@@ -68,10 +68,16 @@ public struct MessageView: Encodable, Sendable {
     /// For an A/B test with `winner_after_minutes`: when the server picks its winner and sends it
     /// (ms since 1970); absent once one was sent, or when the test was cancelled.
     var winnerDueAt: Int64?
+    /// For a recurring message: when its next copy goes (ms since 1970); absent once none is left.
+    var nextCopyAt: Int64? = nil
+    /// For a copy of a recurring message: that message's id.
+    var recurringOf: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
         case winnerDueAt = "winner_due_at"
+        case nextCopyAt = "next_copy_at"
+        case recurringOf = "recurring_of"
         case cancelledAt = "cancelled_at"
         case sendAt = "send_at"
         case winnerMessageId = "winner_message_id"

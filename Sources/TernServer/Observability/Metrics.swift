@@ -37,6 +37,8 @@ public final class Metrics: Sendable {
         var winners: [String: UInt64] = [:]
         var opensCounted: UInt64 = 0
         var triggered: UInt64 = 0
+        var recurringCopies: UInt64 = 0
+        var recurringSkipped: UInt64 = 0
     }
 
     private struct DeliveryKey: Hashable {
@@ -107,6 +109,11 @@ public final class Metrics: Sendable {
     /// cancelled, the person gone or skipping triggers).
     func recordTriggered(_ count: Int) {
         state.withLock { $0.triggered += UInt64(count) }
+    }
+
+    /// A recurring message's copy made, or its time skipped (the copy could not be made).
+    func recordRecurringCopy(made: Bool) {
+        state.withLock { made ? ($0.recurringCopies += 1) : ($0.recurringSkipped += 1) }
     }
 
     /// How many deliveries had this outcome, over every reason.
@@ -188,6 +195,10 @@ public final class Metrics: Sendable {
         out += "# HELP tern_triggered_total People's waits for triggered messages that came due and were taken.\n"
         out += "# TYPE tern_triggered_total counter\n"
         out += "tern_triggered_total \(snapshot.triggered)\n"
+        out += "# HELP tern_recurring_copies_total Recurring messages' copies made, and times skipped.\n"
+        out += "# TYPE tern_recurring_copies_total counter\n"
+        out += "tern_recurring_copies_total{result=\"made\"} \(snapshot.recurringCopies)\n"
+        out += "tern_recurring_copies_total{result=\"skipped\"} \(snapshot.recurringSkipped)\n"
         out += "# HELP tern_push_deliveries_total Push delivery outcomes, by provider, outcome and reason.\n"
         out += "# TYPE tern_push_deliveries_total counter\n"
         for (key, value) in snapshot.deliveries.sorted(by: {

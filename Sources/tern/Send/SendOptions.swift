@@ -100,6 +100,11 @@ struct SendOptions {
                     OptionSpec("trigger-delay", "MINUTES", "with --trigger: how long after the goal (default 0)"),
                     OptionSpec(
                         "trigger-cancel", "GOAL", "with --trigger: a goal that keeps a waiting message from going"),
+                    OptionSpec(
+                        "repeat-every-days", "N",
+                        "a copy goes to the audience every N days (1 to 90) from its first time (--at, or now), "
+                            + "until --repeat-until or until cancelled"),
+                    OptionSpec("repeat-until", "TIME", "with --repeat-every-days: no copy after this time"),
                 ]
             ),
             (
@@ -265,6 +270,12 @@ struct SendOptions {
                 cancelEventName: arguments.value("trigger-cancel"))
         } else if let stray = ["trigger-delay", "trigger-cancel"].first(where: arguments.has) {
             throw CommandError("--\(stray) goes with --trigger")
+        }
+        if let days = try arguments.int("repeat-every-days") {
+            message.recurrence = MessageRecurrence(
+                everyDays: days, until: try arguments.value("repeat-until").map(sendTime))
+        } else if arguments.has("repeat-until") {
+            throw CommandError("--repeat-until goes with --repeat-every-days")
         }
         return message
     }

@@ -131,6 +131,26 @@ import Testing
         #expect(refused == 1 && why.contains("interruption_level must be"), "\(why)")
     }
 
+    @Test func aRecurringMessageIsSentFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let (status, output, error) = try await Self.tern(
+            [
+                "--title", "Weekly picks", "--resource", "\(server.resourceId)", "--repeat-every-days", "7",
+                "--repeat-until", "2099-01-01T00:00:00Z", "--no-wait",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        let id = try #require(output.split(separator: " ").last.map { String($0.dropLast()) })
+        let shown = try await JSONHTTPClient().get(
+            server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+        #expect(shown.text.contains(#""repeat":{"#) && shown.text.contains(#""every_days":7"#), "\(shown.text)")
+        #expect(shown.text.contains(#""until":4070908800000"#), "\(shown.text)")
+        #expect(shown.json?["next_copy_at"] != nil, "\(shown.text)")
+        let (alone, _, why) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--repeat-until", "2099-01-01T00:00:00Z"], server: server)
+        #expect(alone == 2 && why.contains("--repeat-until goes with --repeat-every-days"), "\(why)")
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

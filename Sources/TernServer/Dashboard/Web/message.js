@@ -232,6 +232,8 @@ function view(message, stats, canCompose) {
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         ...liveActivityPairs(r),
         r.trigger ? pair("Trigger", `each person who reaches the goal ${r.trigger.event_name}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
+        r.repeat ? pair("Repeats", `every ${r.repeat.every_days === 1 ? "day" : `${number(r.repeat.every_days)} days`}, a copy to the audience as it is then${r.repeat.until ? `, until ${time(r.repeat.until)}` : ""}${message.cancelled_at ? " (stopped)" : message.next_copy_at ? `; the next copy goes ${time(message.next_copy_at)}` : "; no copy is left to go"}`) : null,
+        message.recurring_of ? pair("Copy of", h("a", { href: `#/message/${message.recurring_of}`, text: `the recurring message ${message.recurring_of}` })) : null,
         pair("Audience", JSON.stringify(r.audience)),
       ),
       canCompose ? h("div", { class: "actions" }, duplicateButton(message)) : null,
@@ -274,5 +276,5 @@ function deliveryList(deliveries, stats) {
 }
 
 function pair(term, value) {
-  return [h("dt", { text: term }), h("dd", { class: "break", text: value })];
+  return [h("dt", { text: term }), value instanceof Node ? h("dd", { class: "break" }, value) : h("dd", { class: "break", text: value })];
 }

@@ -73,6 +73,7 @@ export function liveActivityName(r) {
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
 function timing(r) {
   if (r.trigger) return `on the goal ${r.trigger.event_name}`;
+  if (r.repeat) return r.repeat.every_days === 1 ? "every day" : `every ${number(r.repeat.every_days)} days`;
   if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
   if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
   return null;

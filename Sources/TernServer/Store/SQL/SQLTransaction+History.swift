@@ -9,6 +9,7 @@ extension SQLTransaction {
             """
             SELECT m.id FROM messages m
             WHERE m.created_at < ? AND m.fan_out_done AND (m.trigger_event IS NULL OR m.cancelled_at IS NOT NULL)
+                AND (m.repeat_next_at IS NULL OR m.cancelled_at IS NOT NULL)
                 AND NOT EXISTS (
                     SELECT 1 FROM message_history h WHERE h.message_id = m.id AND h.finished_at IS NOT NULL)
                 AND (SELECT COALESCE(SUM(c.queued + c.sending), 0) FROM message_counts c WHERE c.message_id = m.id) = 0

@@ -8,7 +8,7 @@ extension SQLTransaction {
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
         cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at, trigger_event,
-        trigger_cancel_event, trigger_delay
+        trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at, recurring_of
         """
     }
 
@@ -18,15 +18,17 @@ extension SQLTransaction {
             INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
                 fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters,
-                trigger_event, trigger_cancel_event, trigger_delay)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                trigger_event, trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at,
+                recurring_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
                 m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
                 m.fanOutDone, m.total, m.createdAt, m.sendAt,
                 try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt, m.variantLetters,
-                m.triggerEvent, m.triggerCancelEvent, m.triggerDelay,
+                m.triggerEvent, m.triggerCancelEvent, m.triggerDelay, m.repeatEvery, m.repeatUntil, m.repeatNextAt,
+                m.recurringOf,
             ])
         var stored = m
         stored.id = id
@@ -164,6 +166,10 @@ extension SQLTransaction {
         message.triggerEvent = row.string(23)
         message.triggerCancelEvent = row.string(24)
         message.triggerDelay = row.int(25)
+        message.repeatEvery = row.int(26)
+        message.repeatUntil = row.int(27)
+        message.repeatNextAt = row.int(28)
+        message.recurringOf = row.string(29)
         return message
     }
 }

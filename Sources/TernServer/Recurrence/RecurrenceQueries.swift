@@ -1,0 +1,12 @@
+import Foundation
+
+/// Recurring messages: which are due, and each one's next time, moved once.
+public protocol RecurrenceQueries {
+    /// Recurring messages not cancelled whose next time is at or before `now`, soonest first.
+    func messagesDueToRecur(now: Int64, limit: Int) throws -> [StoredMessage]
+    /// Moves the message's next time from `from` to `to` (nil: it has none left); false when
+    /// another runner moved it first (the copy for `from` is then that runner's).
+    func advanceRecurrence(messageId: Int64, from: Int64, to: Int64?) throws -> Bool
+    /// The message has no next time (it was cancelled).
+    func stopRecurrence(messageId: Int64) throws
+}

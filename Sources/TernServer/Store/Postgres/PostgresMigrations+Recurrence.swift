@@ -1,0 +1,10 @@
+extension PostgresMigrations {
+    /// ``SQLiteMigrations/messageRecurrence``.
+    static let messageRecurrence = """
+        ALTER TABLE messages ADD COLUMN repeat_every BIGINT;
+        ALTER TABLE messages ADD COLUMN repeat_until BIGINT;
+        ALTER TABLE messages ADD COLUMN repeat_next_at BIGINT;
+        ALTER TABLE messages ADD COLUMN recurring_of TEXT COLLATE "C";
+        CREATE INDEX messages_recurring ON messages (repeat_next_at) WHERE repeat_next_at IS NOT NULL;
+        """
+}
