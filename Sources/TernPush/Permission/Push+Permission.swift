@@ -24,7 +24,7 @@ extension Push {
         }
     }
 
-    /// ``reportPermission(_:)`` with the permission's wire name (`authorized`, `provisional`,
+    /// `reportPermission(_:)` with a ``PushPermission``, by the permission's wire name (`authorized`, `provisional`,
     /// `ephemeral`, `denied`, `not_determined`), for apps that bridge it from another layer (a
     /// cross-platform framework). Another value is refused with `invalidPushPermission` (its
     /// `value["reason"]` lists the accepted names), and nothing is saved or sent.
