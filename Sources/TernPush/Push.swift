@@ -45,10 +45,12 @@ struct PushModule: TernModule {
             checkConfiguration: PushParts.checkProviders)
     }
 
-    /// Saves the configuration for the extension, asks the token providers again (after a second
-    /// `initialization`), and checks the saved token against the configuration's providers.
+    /// Saves the configuration for the extension, follows the app's lifecycle for the notification
+    /// permission, asks the token providers again (after a second `initialization`), and checks the
+    /// saved token against the configuration's providers.
     func initialize(_ ready: ReadyCore) async throws {
         await SharedConfiguration.save(ready)
+        await core.permissionMonitor().watch(core)
         let coordinator = await core.tokenCoordinator()
         if await coordinator.hasSources {
             Task { await coordinator.refresh(ready, function: "initialization") }

@@ -8,7 +8,8 @@
         /// (the delegate must be set before launch ends, or a tap that launched the app is missed), after
         /// setting the app's own delegate if it has one: notifications that are not Tern's go on to it.
         /// The token arrives in `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`.
-        /// It also hands the app's lifecycle to the SDK.
+        /// It also hands the app's lifecycle to the SDK, and once the person answered, Tern reads the
+        /// notification permission and reports it with the subscription (`_push_permission`).
         ///
         /// ```swift
         /// Tern.shared.push.notificationManager.registerForPushNotifications(for: application)
@@ -30,9 +31,11 @@
             urlOpener = ApplicationURLOpener(application: application)
             application.registerForRemoteNotifications()
             let denied = permissionDenied
+            let answered = permissionAnswered
             // @Sendable: the center answers on a background queue, not the main actor.
             center.requestAuthorization(options: options) { @Sendable granted, _ in
                 if !granted { denied?() }
+                answered?()
             }
         }
 

@@ -117,12 +117,26 @@ public enum PushModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     case apnsIsNotUpdated
     /// An error: no provider gave a push token. Message: "current push token is nil".
     case pushTokenIsNil
+    /// Tern's own (not in the reference's table): the server took the device's new notification
+    /// permission (`push/update` with `_push_permission`). Message: "successful request: push/update".
+    case permissionUpdateRequestSuccessful
+    /// Tern's own: sending the device's new notification permission failed (`push/update`); a
+    /// `RetryEvent` when the SDK retries. Message: "failed request: push/update".
+    case permissionUpdateRequestFailed
+    /// Tern's own, an error: `reportPermission` was given a value that is not a permission; nothing
+    /// was saved or sent, `value["reason"]` says which values are. Message: "invalid push permission".
+    case invalidPushPermission
 
     static let moduleName = "push"
     public var module: String { Self.moduleName }
 
-    /// Every push event is in the reference's public table.
-    public var isPublic: Bool { true }
+    /// False for Tern's own events, which the reference's public table leaves out.
+    public var isPublic: Bool {
+        switch self {
+        case .permissionUpdateRequestSuccessful, .permissionUpdateRequestFailed, .invalidPushPermission: false
+        default: true
+        }
+    }
 
     public var message: String {
         switch self {
@@ -166,6 +180,9 @@ public enum PushModuleEvents: String, SDKEvent, CaseIterable, Equatable {
         case .apnsIsNotUpdated:
             "forcing a push token update is not possible: the operation is not supported for APNs."
         case .pushTokenIsNil: "current push token is nil"
+        case .permissionUpdateRequestSuccessful: "successful request: push/update"
+        case .permissionUpdateRequestFailed: "failed request: push/update"
+        case .invalidPushPermission: "invalid push permission"
         }
     }
 }

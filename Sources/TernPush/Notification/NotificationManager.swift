@@ -47,6 +47,9 @@ public final class NotificationManager {
     var pushReceived: (@Sendable (_ payload: [String: JSONValue], _ function: String) -> Void)?
     /// Raises `permissionDenied` when the person refuses notifications.
     var permissionDenied: (@Sendable () -> Void)?
+    /// Reads the notification permission again once the person answered the prompt (allowed or
+    /// not), so the server learns the answer without waiting for the next foreground.
+    var permissionAnswered: (@Sendable () -> Void)?
     private let issues: (any PushIssueReporting)?
     private var openReporter: (any OpenReporting)?
     private var reportedOpens: Set<String> = []

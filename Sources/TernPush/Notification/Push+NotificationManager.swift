@@ -21,6 +21,9 @@ enum NotificationManagers {
             let bus = core.bus
             let manager = NotificationManager(issues: EventBusIssueReporter(bus: bus))
             manager.permissionDenied = { bus.emit(.error("registerForPushNotifications", CoreEvents.permissionDenied)) }
+            manager.permissionAnswered = {
+                Task { await core.permissionMonitor().check(core, function: "registerForPushNotifications") }
+            }
             manager.setOpenReporter(OutboxPushEventReporter(core: core))
             manager.attachLifecycle = { core.attachAppLifecycle($0) }
             manager.pushReceived = { payload, function in core.handlePush(payload, function: function) }

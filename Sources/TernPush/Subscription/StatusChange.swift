@@ -18,12 +18,13 @@ struct StatusChange: Sendable {
     /// When the app made the call, in milliseconds since 1970.
     var time: Int64
 
-    /// Writes the request with the device's token (or waiting for one) and the automatic fields,
-    /// and remembers the status asked for.
+    /// Writes the request with the device's token (or waiting for one), the automatic fields and the
+    /// notification permission, and remembers the status asked for.
     func enqueue(_ ready: ReadyCore) async {
         let (token, automatic) = await ready.tokenAndAutomaticFields()
         var fields = automatic
         fields.merge(customFields ?? [:]) { _, app in app }
+        let permission = await PermissionChange.carry(in: &fields, ready)
         let request = PushSubscriptionRequest(
             time: time, provider: token?.provider ?? "", subscriptionId: token?.token ?? "", sync: sync,
             profileFields: profileFields, customFields: fields, cats: cats, replace: replace,
@@ -38,10 +39,11 @@ struct StatusChange: Sendable {
             meta: OutboxMeta(
                 function: function, success: events.success, failure: events.failure, includeProfile: sync),
             needsToken: token == nil, idempotencyKey: requestId)
-        // The intent is saved in the request's own transaction.
+        // The intent (and the permission the request carries) is saved in the request's own transaction.
         await ready.enqueue(
             [entry],
-            journal: [Self.intentKey: .string(endpoint.rawValue), Self.intentRequestKey: .string(requestId)])
+            journal: [Self.intentKey: .string(endpoint.rawValue), Self.intentRequestKey: .string(requestId)]
+                .merging(permission) { _, sent in sent })
     }
 
     /// The request id of the last status call (``intentKey``'s request).
