@@ -55,13 +55,8 @@ struct OpenHourCounter: Sendable {
 
     /// Counts until cancelled.
     func run() async {
-        while !Task.isCancelled {
-            do {
-                while try await pass() == batch {}
-            } catch {
-                logger.warn("counting opens by hour failed", ["error": "\(error)"])
-            }
-            try? await Task.sleep(for: interval)
+        await Periodic.run(every: interval, logger: logger, failure: "counting opens by hour failed") {
+            while try await pass() == batch {}
         }
     }
 

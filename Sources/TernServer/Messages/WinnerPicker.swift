@@ -34,13 +34,8 @@ public struct WinnerPicker: Sendable {
 
     /// Picks and sends until cancelled.
     public func run() async {
-        while !Task.isCancelled {
-            do {
-                try await pass()
-            } catch {
-                logger.warn("picking A/B tests' winners failed", ["error": "\(error)"])
-            }
-            try? await Task.sleep(for: interval)
+        await Periodic.run(every: interval, logger: logger, failure: "picking A/B tests' winners failed") {
+            try await pass()
         }
     }
 

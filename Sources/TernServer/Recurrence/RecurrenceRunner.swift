@@ -31,13 +31,8 @@ public struct RecurrenceRunner: Sendable {
 
     /// Makes copies until cancelled.
     public func run() async {
-        while !Task.isCancelled {
-            do {
-                try await pass()
-            } catch {
-                logger.warn("sending recurring messages failed", ["error": "\(error)"])
-            }
-            try? await Task.sleep(for: interval)
+        await Periodic.run(every: interval, logger: logger, failure: "sending recurring messages failed") {
+            try await pass()
         }
     }
 

@@ -33,13 +33,8 @@ public struct TriggerRunner: Sendable {
 
     /// Sends until cancelled.
     public func run() async {
-        while !Task.isCancelled {
-            do {
-                while try await pass() > 0 {}
-            } catch {
-                logger.warn("sending triggered messages failed", ["error": "\(error)"])
-            }
-            try? await Task.sleep(for: interval)
+        await Periodic.run(every: interval, logger: logger, failure: "sending triggered messages failed") {
+            while try await pass() > 0 {}
         }
     }
 
