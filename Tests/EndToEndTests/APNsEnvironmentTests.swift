@@ -78,15 +78,7 @@ import Testing
             "--apns-production-url", production.origin, "--apns-sandbox-url", sandbox.origin,
             "--provider-ca-file", caFile,
         ])
-        let admin = ["Authorization": "Bearer \(server.adminKey)", "Content-Type": "application/json"]
-        let credential: [String: Any] = [
-            "team_id": APNsPeer.teamId, "key_id": APNsPeer.keyId, "private_key": sandbox.privateKey,
-            "topic": APNsPeer.topic,
-        ]
-        let put = try await JSONHTTPClient().send(
-            "PUT", server.url("admin/projects/\(server.projectId)/credentials/apns"),
-            body: try JSONSerialization.data(withJSONObject: credential), headers: admin)
-        try #require(put.status == 200, "\(put.text)")
+        _ = try await sandbox.configure(server)
 
         var sdks: [Tern] = []
         for (device, _) in Self.devices {

@@ -30,5 +30,19 @@ struct APNsPeer {
     /// The pushes the peer accepted, oldest first: token, headers and payload of each.
     func accepted() async throws -> [[String: Any]] { try await peer.accepted() }
 
+    /// Gives a running `tern serve` this peer's credential (`PUT …/credentials/apns`) for its
+    /// bootstrap project; answers the admin API's headers.
+    func configure(_ server: ServerProcess) async throws -> [String: String] {
+        let admin = ["Authorization": "Bearer \(server.adminKey)", "Content-Type": "application/json"]
+        let credential: [String: Any] = [
+            "team_id": Self.teamId, "key_id": Self.keyId, "private_key": privateKey, "topic": Self.topic,
+        ]
+        let put = try await JSONHTTPClient().send(
+            "PUT", server.url("admin/projects/\(server.projectId)/credentials/apns"),
+            body: try JSONSerialization.data(withJSONObject: credential), headers: admin)
+        guard put.status == 200 else { throw PeerError("the server refused the credential: \(put.status) \(put.text)") }
+        return admin
+    }
+
     func stop() { peer.stop() }
 }

@@ -19,15 +19,7 @@ import Testing
             "--apns-production-url", peer.origin, "--apns-channels-production-url", peer.origin,
             "--provider-ca-file", peer.caFile,
         ])
-        let admin = ["Authorization": "Bearer \(server.adminKey)", "Content-Type": "application/json"]
-        let credential: [String: Any] = [
-            "team_id": APNsPeer.teamId, "key_id": APNsPeer.keyId, "private_key": peer.privateKey,
-            "topic": APNsPeer.topic,
-        ]
-        let put = try await JSONHTTPClient().send(
-            "PUT", server.url("admin/projects/\(server.projectId)/credentials/apns"),
-            body: try JSONSerialization.data(withJSONObject: credential), headers: admin)
-        try #require(put.status == 200, "\(put.text)")
+        let admin = try await peer.configure(server)
         let channels = server.url("admin/projects/\(server.projectId)/live-activity-channels")
         let made = try await JSONHTTPClient().post(channels, json: ["name": "match-4471"], headers: admin)
         try #require(made.status == 201, "\(made.text)")
