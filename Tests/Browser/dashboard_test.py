@@ -553,6 +553,20 @@ def main():
             aps = pushes[0]["payload"]["aps"]
             assert aps.get("interruption-level") == "time-sensitive" and aps.get("relevance-score") == 0.75, aps
 
+        def compose_sends_a_message_again_every_day():
+            compose_with_title("Daily tip")
+            every = driver.find_element(By.CSS_SELECTOR, "input[name='repeat_every_days']")
+            every.send_keys("0")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Repeat every must be a whole number from 1 to 90." in text(d), 10, "no error for every 0 days")
+            every.clear()
+            every.send_keys("1")
+            shown = send_from_compose("Then a copy goes to the audience as it is then every day, until the message is stopped.")
+            assert shown["request"].get("repeat") == {"every_days": 1} and shown.get("next_copy_at"), shown
+            wait(driver, lambda d: "every day, a copy to the audience as it is then; the next copy goes" in text(d), 15, "the page does not say it repeats")
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status == 200, status
+
         def compose_runs_an_ab_test_and_its_page_compares_the_versions():
             compose_with_title("Version A")
             driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").click()
@@ -964,6 +978,7 @@ def main():
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_sends_a_time_sensitive_notification_ranked_for_the_summary,
+                      compose_sends_a_message_again_every_day,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,
