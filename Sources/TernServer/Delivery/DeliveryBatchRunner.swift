@@ -90,7 +90,8 @@ struct DeliveryBatchRunner: Sendable {
                 if let personalizer, case .send(let item) = preparation {
                     preparation = Self.personalized(
                         item, message: message, personalizer,
-                        fields: personal.fields[delivery.subscriptionId] ?? [:])
+                        fields: personal.fields[delivery.subscriptionId] ?? [:],
+                        language: personal.languages[delivery.subscriptionId])
                 }
                 switch preparation {
                 case .send(let item): work.append(item)
@@ -181,33 +182,42 @@ struct DeliveryBatchRunner: Sendable {
         return .send(Work(delivery: delivery, push: push, expiration: message.expiration, variant: variant))
     }
 
-    /// The personalizers of the batch's personalized messages, and the profile fields they name of
-    /// their deliveries' people, by subscription: one read for the batch, none without them.
+    /// The personalizers of the batch's personalized (or localized) messages, the profile fields
+    /// they name of their deliveries' people and those devices' languages, by subscription: one read
+    /// for the batch, none without them.
     func personalize(_ claimed: [ClaimedDelivery], messages: [Int64: StoredMessage]) async throws
-        -> (personalizers: [Int64: MessagePersonalizer], fields: [Int64: [String: JSONValue]])
+        -> (
+            personalizers: [Int64: MessagePersonalizer], fields: [Int64: [String: JSONValue]],
+            languages: [Int64: String]
+        )
     {
         var personalizers: [Int64: MessagePersonalizer] = [:]
         for (id, message) in messages {
             if let personalizer = try MessagePersonalizer(message) { personalizers[id] = personalizer }
         }
-        guard !personalizers.isEmpty else { return ([:], [:]) }
-        let subscriptionIds = claimed.filter { personalizers[$0.messageId] != nil }.map(\.subscriptionId)
+        guard !personalizers.isEmpty else { return ([:], [:], [:]) }
+        let subscriptionIds = Array(Set(claimed.filter { personalizers[$0.messageId] != nil }.map(\.subscriptionId)))
+            .sorted()
         let names = personalizers.values.reduce(into: Set<String>()) { $0.formUnion($1.names) }.sorted()
-        let fields = try await store.read { tx in
-            try tx.personalFields(subscriptionIds: Array(Set(subscriptionIds)).sorted(), names: names)
+        let localized = personalizers.values.contains { $0.localized }
+        let (fields, languages) = try await store.read { tx in
+            (
+                names.isEmpty ? [:] : try tx.personalFields(subscriptionIds: subscriptionIds, names: names),
+                localized ? try tx.subscriptionLanguages(subscriptionIds: subscriptionIds) : [:]
+            )
         }
-        return (personalizers, fields)
+        return (personalizers, fields, languages)
     }
 
     /// `item` with its payload made for its person; closed as failed when that payload is too large.
     static func personalized(
         _ item: Work, message: borrowing StoredMessage, _ personalizer: MessagePersonalizer,
-        fields: [String: JSONValue]
+        fields: [String: JSONValue], language: String? = nil
     ) -> Preparation {
         do {
             var push = item.push
             push.payload = try personalizer.payload(
-                message, deliveryId: item.delivery.id, variant: item.variant, fields: fields)
+                message, deliveryId: item.delivery.id, variant: item.variant, fields: fields, language: language)
             return .send(Work(delivery: item.delivery, push: push, expiration: item.expiration, variant: item.variant))
         } catch {
             return .close(closing(item.delivery, .failed, error.reason))

@@ -226,6 +226,11 @@ struct InboxService: Sendable {
         let fields =
             names.isEmpty
             ? [:] : try tx.personalFields(profileIds: Set(recipients.map(\.profileId)).sorted(), names: names.sorted())
+        // A message in several languages: each copy in the language of the device it reached first.
+        let localized = !(request.localizations ?? [:]).isEmpty
+        let languages =
+            localized
+            ? try tx.subscriptionLanguages(subscriptionIds: Set(recipients.map(\.subscriptionId)).sorted()) : [:]
         for (profileId, subscriptionId) in recipients where seen.insert(profileId).inserted {
             let index = message.variant(subscriptionId: subscriptionId)
             let version = index ?? -1
@@ -236,7 +241,9 @@ struct InboxService: Sendable {
                 )
             }
             guard let (shown, kept) = versions[version] else { continue }
-            let copy = names.isEmpty ? shown : Personalization.personalized(shown, fields: fields[profileId] ?? [:])
+            let inLanguage = localized ? shown.localized(languages[subscriptionId]) : shown
+            let copy =
+                names.isEmpty ? inLanguage : Personalization.personalized(inLanguage, fields: fields[profileId] ?? [:])
             // Custom data with a placeholder is the person's own too.
             let data =
                 names.isEmpty || copy.data == shown.data

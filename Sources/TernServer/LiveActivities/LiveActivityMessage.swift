@@ -209,6 +209,7 @@ enum LiveActivityMessage {
                 ("test_audience_percent", request.testAudiencePercent != nil),
                 ("winner_after_minutes", request.winnerAfterMinutes != nil),
                 ("ignore_frequency_cap", request.ignoreFrequencyCap != nil),
+                ("localizations", request.localizations != nil),
             ] + NotificationPresentation.given(request) + AlertLocalization.given(request)
         if let stray = notification.first(where: \.1) {
             throw .badRequest(

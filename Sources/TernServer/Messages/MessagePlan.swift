@@ -108,6 +108,7 @@ struct MessagePlan: Sendable, Equatable {
                 personal ? Personalization.withFallbacks(request) : request, background: background,
                 pushIdLength: publicId.utf8.count)
         }
+        try MessageLocalizations.check(request, background: background, pushIdLength: publicId.utf8.count)
         try MessageAudienceRules.check(request.audience)
         self.pushType = pushType
         self.timeToLive = request.timeToLive

@@ -117,6 +117,11 @@ enum Personalization {
                 body: variant.body,
                 link: variant.clickURL, data: variant.data)
         }
+        for (language, localized) in (request.localizations ?? [:]).sorted(by: { $0.key < $1.key }) {
+            all += texts(
+                "localizations.\(language).", title: localized.title, subtitle: localized.subtitle,
+                body: localized.body, link: nil, data: nil)
+        }
         return all
     }
 
@@ -162,25 +167,32 @@ struct MessagePersonalizer: Sendable {
     /// The profile fields its texts name.
     let names: Set<String>
 
-    /// The personalizer of `message`; nil when its texts have no placeholder.
+    /// True when the message has texts in other languages: each device's payload is made in its
+    /// language (``MessageLocalizations``).
+    let localized: Bool
+
+    /// The personalizer of `message`; nil when its texts have no placeholder and no other language.
     init?(_ message: borrowing StoredMessage) throws {
-        // Most messages have none: a look at the stored request, not a decoding of it.
-        guard message.content.contains("{{") else { return nil }
+        // Most messages have neither: a look at the stored request, not a decoding of it.
+        guard message.content.contains("{{") || message.content.contains(#""localizations""#) else { return nil }
         let request = try FanOut.request(message)
         let names = try Personalization.fields(request)
-        guard !names.isEmpty else { return nil }
+        let localized = !(request.localizations ?? [:]).isEmpty
+        guard !names.isEmpty || localized else { return nil }
         self.request = request
         self.versions = (request.variants ?? []).indices.map { request.version($0) }
         self.names = names
+        self.localized = localized
     }
 
     /// The payload of delivery `deliveryId` (of `variant`, in an A/B test) for a person with
     /// `fields`; refused when the texts made for them make it larger than APNs takes.
     func payload(
-        _ message: borrowing StoredMessage, deliveryId: Int64, variant: Int?, fields: [String: JSONValue]
+        _ message: borrowing StoredMessage, deliveryId: Int64, variant: Int?, fields: [String: JSONValue],
+        language: String? = nil
     ) throws(APIError) -> Data {
         let version = variant.flatMap { versions.indices.contains($0) ? versions[$0] : nil } ?? request
-        let shown = Personalization.personalized(version, fields: fields)
+        let shown = Personalization.personalized(localized ? version.localized(language) : version, fields: fields)
         let pushId = message.pushId(deliveryId: deliveryId, variant: variant)
         do {
             return try MessagePlan.template(shown, background: false, pushIdLength: pushId.utf8.count)

@@ -162,6 +162,9 @@ public protocol ProfileQueries {
     /// The fields named `names` of the profiles of these subscriptions, by subscription: a
     /// personalized message's batch of pushes.
     func personalFields(subscriptionIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]]
+    /// The language (`_os_language`) of each of these subscriptions that has one, by subscription: a
+    /// batch of pushes of a message in several languages.
+    func subscriptionLanguages(subscriptionIds: [Int64]) throws -> [Int64: String]
     /// The fields named `names` of these profiles, by profile: a personalized message's inbox copies.
     func personalFields(profileIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]]
     /// Sets one custom field of a profile.

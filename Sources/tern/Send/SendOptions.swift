@@ -30,6 +30,10 @@ struct SendOptions {
                     OptionSpec("thread-id", "ID", "groups notifications"),
                     OptionSpec("custom", "JSON", "custom data (a JSON object), top-level keys of the payload"),
                     OptionSpec(
+                        "localizations", "JSON",
+                        "the texts in other languages: '{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own "
+                            + "language's"),
+                    OptionSpec(
                         "custom-field", "KEY=VALUE", repeatable: true, "one custom key (VALUE as JSON, else a string)"),
                     OptionSpec("priority", "10|5|1", "APNs priority"),
                     OptionSpec("ttl", "SECONDS", "how long the provider keeps trying (0: now or never)"),
@@ -232,6 +236,16 @@ struct SendOptions {
         let buttons = try arguments.all("button").map(button)
         if !buttons.isEmpty { message.buttons = buttons }
         var custom: [String: JSONValue] = [:]
+        if let text = arguments.value("localizations") {
+            do {
+                message.localizations = try JSONDecoder().decode(
+                    [String: MessageLocalization].self, from: Data(text.utf8))
+            } catch {
+                throw CommandError(
+                    "--localizations must be a JSON object of languages, like '{\"es\": {\"title\": \"Rebajas\", "
+                        + "\"body\": \"30 % hoy\"}}'")
+            }
+        }
         if let text = arguments.value("custom") {
             guard case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
                 throw CommandError("--custom must be a JSON object, like '{\"order_id\": \"A-1\"}'")

@@ -114,7 +114,8 @@ import Testing
             [
                 "--title", "Smoke detected", "--token", "t", "--interruption-level", "critical", "--relevance-score",
                 "0.9", "--target-content-id", "alarms", "--filter-criteria", "home", "--body-loc-key", "SMOKE_IN",
-                "--body-loc-arg", "Kitchen", "--body-loc-arg", "2, floor", "--no-wait",
+                "--body-loc-arg", "Kitchen", "--body-loc-arg", "2, floor", "--localizations",
+                #"{"es": {"title": "Humo detectado"}}"#, "--no-wait",
             ], server: server)
         #expect(status == 0, "\(error)")
         let id = try #require(output.split(separator: " ").last.map { String($0.dropLast()) })
@@ -123,6 +124,7 @@ import Testing
         for fragment in [
             #""interruption_level":"critical""#, #""relevance_score":0.9"#, #""target_content_id":"alarms""#,
             #""filter_criteria":"home""#, #""body_loc_key":"SMOKE_IN""#, #""body_loc_args":["Kitchen","2, floor"]"#,
+            #""localizations":{"es":{"title":"Humo detectado"}}"#,
         ] {
             #expect(shown.text.contains(fragment), "\(fragment) in \(shown.text)")
         }

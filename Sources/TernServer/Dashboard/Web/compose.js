@@ -29,6 +29,7 @@ export function duplicate(id, r) {
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
   if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
+  if (r.localizations) missing.push(`its texts in ${Object.keys(r.localizations).length} other languages (tern send --localizations keeps them)`);
   if (r.repeat && r.repeat.until) missing.push(`the last time of its copies (repeat.until ${r.repeat.until})`);
   if (r.target_content_id) missing.push(`its target window (target_content_id ${r.target_content_id})`);
   if (r.filter_criteria) missing.push(`its Focus filter (filter_criteria ${r.filter_criteria})`);

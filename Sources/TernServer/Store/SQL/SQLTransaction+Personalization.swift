@@ -9,6 +9,21 @@ extension SQLTransaction {
             from: "subscriptions s JOIN profile_fields f ON f.profile_id = s.profile_id", key: "s.id")
     }
 
+    func subscriptionLanguages(subscriptionIds: [Int64]) throws -> [Int64: String] {
+        var languages: [Int64: String] = [:]
+        for group in RowGroups(subscriptionIds) {
+            for row in try database.query(
+                """
+                SELECT id, language FROM subscriptions
+                WHERE id IN (\(RowTexts.values("?", rows: group.count))) AND language IS NOT NULL
+                """, Array(group) as [any SQLiteBindable])
+            {
+                languages[row.requiredInt(0)] = row.string(1)
+            }
+        }
+        return languages
+    }
+
     func personalFields(profileIds: [Int64], names: [String]) throws -> [Int64: [String: JSONValue]] {
         try personalFields(of: profileIds, names: names, from: "profile_fields f", key: "f.profile_id")
     }
