@@ -23,7 +23,8 @@ public enum LiveActivityChannelError: Error, Sendable, Equatable, CustomStringCo
     /// device's APNs environment (the operator creates it on the server). `reason` is the server's
     /// `error_text`.
     case channelNotFound(name: String, reason: String)
-    /// Any other failure: the server's refusal (`httpCode`, e.g. 400, with its `error_text`), or no
+    /// Any other failure: the server's refusal (`httpCode`, e.g. 400, with its `error_text`; 409 while
+    /// the server has no push subscription of this device yet: ask again once subscribed), or no
     /// usable answer (`httpCode` nil: the network, no credentials, an answer that is not a channel).
     case requestFailed(httpCode: Int?, reason: String)
 

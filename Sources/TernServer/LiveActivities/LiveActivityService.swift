@@ -94,8 +94,16 @@ struct LiveActivityService: Sendable {
         try LiveActivityChannelRules.name(request.name)
         let now = clock()
         let (environment, channel) = try await store.read { tx in
-            let (_, device) = try LiveActivityService.device(
-                tx, caller: caller, provider: request.provider, token: request.subscriptionId, now: now)
+            let device: Subscription
+            do {
+                device = try LiveActivityService.device(
+                    tx, caller: caller, provider: request.provider, token: request.subscriptionId, now: now
+                ).1
+            } catch let error as APIError where error.status == 404 {
+                // A 404 here says the project has no such channel; a device not subscribed yet is a
+                // state to wait out, which the SDK tells apart.
+                throw APIError.conflict(error.reason)
+            }
             let environment = device.apnsEnvironment ?? .production
             return (
                 environment,

@@ -71,8 +71,10 @@ import Testing
         #expect(found["apns_environment"] as? String == "production")
         let (missing, _) = try await Self.lookUp(server, device: APNsFixture.token(1), name: "match-9999")
         #expect(missing == 404)
-        let (stranger, _) = try await Self.lookUp(server, device: APNsFixture.token(2), name: "match-4471")
-        #expect(stranger == 404)
+        let (stranger, strangerAnswer) = try await Self.lookUp(
+            server, device: APNsFixture.token(2), name: "match-4471")
+        #expect(stranger == 409, "a device not subscribed yet is not a missing channel")
+        #expect((strangerAnswer["error_text"] as? String)?.contains("push/subscribe") == true, "\(strangerAnswer)")
 
         // One broadcast: one request to APNs, on the channel, with the activity's content.
         let sent = try await Self.call(
