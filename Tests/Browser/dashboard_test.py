@@ -540,7 +540,14 @@ def main():
             wait(driver, lambda d: "The relevance score must be a number from 0 to 1" in text(d), 10, "no error for a score of 2")
             score.clear()
             score.send_keys("0.75")
+            languages = driver.find_element(By.CSS_SELECTOR, "textarea[name='localizations']")
+            languages.send_keys('["es"]')
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Texts in other languages must be a JSON object" in text(d), 10, "no error for an array of languages")
+            languages.clear()
+            languages.send_keys('{"es": {"title": "Su mesa está lista"}}')
             shown = send_from_compose("It breaks through Focus (time sensitive")
+            assert shown["request"].get("localizations") == {"es": {"title": "Su mesa está lista"}}, shown
             assert shown["request"].get("interruption_level") == "time-sensitive", shown
             assert shown["request"].get("relevance_score") == 0.75, shown
             pushes = []

@@ -25,11 +25,11 @@ export function duplicate(id, r) {
     ignore_frequency_cap: r.ignore_frequency_cap === true, at_usual_open_time: r.at_usual_open_time === true,
     quiet_from: text(r.quiet_hours && r.quiet_hours.from), quiet_to: text(r.quiet_hours && r.quiet_hours.to),
     data: r.data ? JSON.stringify(r.data) : "",
+    localizations: r.localizations ? JSON.stringify(r.localizations) : "",
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
   if (r.inbox) missing.push("its copy to the inbox (inbox: true)");
-  if (r.localizations) missing.push(`its texts in ${Object.keys(r.localizations).length} other languages (tern send --localizations keeps them)`);
   if (r.repeat && r.repeat.until) missing.push(`the last time of its copies (repeat.until ${r.repeat.until})`);
   if (r.target_content_id) missing.push(`its target window (target_content_id ${r.target_content_id})`);
   if (r.filter_criteria) missing.push(`its Focus filter (filter_criteria ${r.filter_criteria})`);
@@ -141,6 +141,7 @@ function composer(resources, testDevices, projects) {
       h("div", { class: "row" }, c.at_usual_open_time.node, h("p", { class: "hint", text: "Each device gets it when its person usually opens pushes (the hour of day they opened the most in), within a day of the send time; people with no opens yet at once. Not with a throttle, a local time or quiet hours." })),
       h("div", { class: "row" }, c.track_delivery.node, c.track_open.node, c.ignore_frequency_cap.node),
       field("Custom data (JSON object)", c.data, { api: "data", hint: 'Top-level keys beside aps, e.g. {"order_id": "A-1001"}.' }),
+      field("Texts in other languages (JSON object)", c.localizations, { api: "localizations", hint: 'By language code, e.g. {"es": {"title": "Rebajas", "body": "30 % hoy"}}: each device gets its own language\'s title, subtitle and body, the message\'s own otherwise.' }),
     ),
     h(
       "fieldset",
@@ -266,6 +267,7 @@ function controls(resources) {
     variant_winner_by: select("variant_winner_by", [["opens", "opens per device"], ["conversions", "conversions per device (opens a goal followed)"]]),
     variant_winner_goal: text("variant_winner_goal", { placeholder: "purchase" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
+    localizations: h("textarea", { name: "localizations", class: "code", rows: 3 }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
     segmentNote: h("p", { class: "muted", role: "status" }),
@@ -405,6 +407,7 @@ export function build(c) {
     ignore_frequency_cap: c.ignore_frequency_cap.box.checked || undefined,
     at_usual_open_time: c.at_usual_open_time.box.checked || undefined,
     data: jsonObject(c.data, "Custom data", errors),
+    localizations: jsonObject(c.localizations, "Texts in other languages", errors),
   };
   const every = integer(c.repeat_every_days, "Repeat every", 1, 90, errors);
   if (every) request.repeat = { every_days: every };
