@@ -83,6 +83,39 @@ import Testing
         #expect(shown.json["next_copy_at"] == nil && shown.json["done"] as? Bool == true, "\(shown.json)")
     }
 
+    @Test(arguments: StoreFactory.all)
+    func eachCopyReadsItsSegmentAsItIsThen(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("gold-phone", fields: ["plan": "gold"])
+        try await harness.subscribe("free-phone", fields: ["plan": "free"])
+        let project = harness.server.bootstrap.projectId
+        let made = try await harness.server.admin(
+            "POST", "/segments",
+            json: [
+                "project_id": project, "name": "gold", "filter": ["field": "fields.plan", "op": "=", "value": "gold"],
+            ])
+        try #require(made.status == 201, "\(made.errorText)")
+        let segment = try #require(made.json["id"] as? Int)
+        let reply = try await harness.create([
+            "title": "For our members", "repeat": ["every_days": 1],
+            "audience": ["type": "segment", "segment_id": segment],
+        ])
+        try #require(reply.status == 201, "\(reply.errorText)")
+        let runner = Self.runner(harness)
+        #expect(try await runner.pass().count == 1)
+        while try await harness.engine.drain() > 0 {}
+        #expect(harness.sentTokens == ["gold-phone"])
+        // The segment is edited: the next copy goes to whom it matches then.
+        let edited = try await harness.server.admin(
+            "PATCH", "/segments/\(segment)", json: ["filter": ["field": "fields.plan", "op": "=", "value": "free"]])
+        try #require(edited.status == 200, "\(edited.errorText)")
+        harness.clock.advance(seconds: Self.day + 1)
+        #expect(try await runner.pass().count == 1)
+        while try await harness.engine.drain() > 0 {}
+        #expect(harness.sentTokens == ["free-phone", "gold-phone"])
+    }
+
     @Test func whatDoesNotGoWithRepeatIsRefusedByName() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
