@@ -142,16 +142,7 @@ struct LiveActivityChannelService: Sendable {
         idempotency: IdempotencyToken
     ) async throws -> Answer {
         try LiveActivityChannelRules.check(request)
-        if let key = idempotency.key,
-            let stored = try await store.read({ try $0.storedAnswer(scope: idempotency.scope, key: key) })
-        {
-            guard stored.fingerprint == idempotency.fingerprint else {
-                throw APIError.unprocessable(
-                    "\(Wire.idempotencyKeyHeader) was already used for a different request (another channel or "
-                        + "body): send a new key for a new broadcast")
-            }
-            return Answer(status: stored.status, body: stored.body, replayed: true)
-        }
+        if let replay = try await store.storedReplay(idempotency) { return replay }
         let channel = try await stored(projectId: projectId, name: name, environment: environment)
         let now = clock()
         let payload = try LiveActivityChannelRules.payload(request, sentAt: now)

@@ -202,9 +202,7 @@ enum LiveActivityChannelRules {
                     + "on the devices (or by a start message to their push-to-start tokens)")
         }
         try LiveActivityMessage.checkContent(request.content)
-        try MessagePlan.text(request.title, "title", max: 1024)
-        try MessagePlan.text(request.body, "body", max: 4096)
-        try MessagePlan.text(request.sound, "sound", max: 256)
+        try LiveActivityMessage.checkAlert(title: request.title, body: request.body, sound: request.sound)
         if let priority = request.priority, priority != 5, priority != 10 {
             throw .badRequest("priority must be 10 (at once, within the app's budget) or 5")
         }

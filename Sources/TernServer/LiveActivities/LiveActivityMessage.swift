@@ -157,6 +157,13 @@ enum LiveActivityMessage {
         }
     }
 
+    /// The alert that comes with an ActivityKit push, a message's or a broadcast's.
+    static func checkAlert(title: String?, body: String?, sound: String?) throws(APIError) {
+        try MessagePlan.text(title, "title", max: 1024)
+        try MessagePlan.text(body, "body", max: 4096)
+        try MessagePlan.text(sound, "sound", max: 256)
+    }
+
     static func check(_ live: LiveActivityContent, _ request: MessageRequest) throws(APIError) {
         try checkContent(live)
         let start = live.event == "start"
@@ -191,9 +198,7 @@ enum LiveActivityMessage {
                         + "that registered a token for it), not \(request.audience.type.rawValue)")
             }
         }
-        try MessagePlan.text(request.title, "title", max: 1024)
-        try MessagePlan.text(request.body, "body", max: 4096)
-        try MessagePlan.text(request.sound, "sound", max: 256)
+        try checkAlert(title: request.title, body: request.body, sound: request.sound)
         let notification: [(String, Bool)] =
             [
                 ("subtitle", request.subtitle != nil), ("media_url", request.mediaURL != nil),

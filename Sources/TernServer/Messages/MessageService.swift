@@ -104,7 +104,9 @@ public struct MessageService: Sendable {
         let request = try SegmentAudience.resolve(tx, request, keyProject: keyProject)
         var content = planned.content
         var audience = planned.audience
-        if request.audience.type == .segment {
+        // A message keeps its segment's filter as it was made; a recurring one keeps the segment as
+        // asked, for each copy to read it as it is then.
+        if request.audience.type == .segment, request.recurrence == nil {
             content = String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self)
             audience = String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self)
         }

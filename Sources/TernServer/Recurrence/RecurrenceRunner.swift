@@ -50,12 +50,6 @@ public struct RecurrenceRunner: Sendable {
             let next = recurrence.next(after: at, now: now)
             copied.recurrence = nil
             copied.sendAt = nil
-            if copied.audience.type == .segment {
-                // The message kept its segment's filter as it was made; a copy reads the segment as
-                // it is now.
-                copied.audience.filter = nil
-                copied.audience.resourceId = nil
-            }
             let request = copied
             do {
                 let planned = try messages.plan(request)

@@ -76,12 +76,7 @@ extension Store {
             guard let key = token.key else { return try body(tx) }
             switch try tx.unlessAnswered(scope: token.scope, key: key, { try body(tx) }) {
             case .found(let stored):
-                guard stored.fingerprint == token.fingerprint else {
-                    throw APIError.unprocessable(
-                        "\(Wire.idempotencyKeyHeader) was already used for a different request (another endpoint "
-                            + "or body): send a new key for a new request")
-                }
-                return Answer(status: stored.status, body: stored.body, replayed: true)
+                return try token.replay(stored)
             case .ran(let answer):
                 if (200..<300).contains(answer.status) {
                     let stored = StoredAnswer(fingerprint: token.fingerprint, status: answer.status, body: answer.body)
@@ -92,5 +87,26 @@ extension Store {
         }
         if let affinity { return try await write(affinity: affinity, once) }
         return try await write(once)
+    }
+
+    /// The answer stored for the token's key, as its repeat gets it; nil when none is stored (or the
+    /// request has no key). For a change that cannot run inside the store's transaction (a request
+    /// to a provider): read first, then the change, then ``idempotentWrite(_:now:affinity:_:)``.
+    func storedReplay(_ token: IdempotencyToken) async throws -> Answer? {
+        guard let key = token.key else { return nil }
+        return try await read { try $0.storedAnswer(scope: token.scope, key: key) }.map(token.replay)
+    }
+}
+
+extension IdempotencyToken {
+    /// `stored` as the answer to this request: the same, marked replayed; a 422 when the key's
+    /// answer was to another request.
+    func replay(_ stored: StoredAnswer) throws(APIError) -> Answer {
+        guard stored.fingerprint == fingerprint else {
+            throw .unprocessable(
+                "\(Wire.idempotencyKeyHeader) was already used for a different request (another endpoint or body): "
+                    + "send a new key for a new request")
+        }
+        return Answer(status: stored.status, body: stored.body, replayed: true)
     }
 }
