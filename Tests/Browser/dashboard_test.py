@@ -162,6 +162,9 @@ def main():
             cookie = driver.get_cookie("tern_session")
             assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
             assert "ios-apns" in text(driver), text(driver)
+            # The device subscribed above reported no permission (tern device has no notification center).
+            wait(driver, lambda d: "Notification permission" in text(d) and "None of the 1 device a push can go to" in text(d)
+                 and "Not reported" in text(d), message=text(driver))
             stored = driver.execute_script("return JSON.stringify([Object.assign({}, localStorage), Object.assign({}, sessionStorage), document.cookie])")
             assert server.admin_key not in stored, "the admin key is in the browser's storage"
             shot(driver, "overview")

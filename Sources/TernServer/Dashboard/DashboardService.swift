@@ -12,8 +12,8 @@ struct DashboardService: Sendable {
         self.clock = clock
     }
 
-    /// Projects, resources, subscriptions by status and provider, and messages of the last `days`
-    /// days; with `projectId` (a project key's), that project's only.
+    /// Projects, resources, subscriptions by status and provider, the sendable ones by notification
+    /// permission, and messages of the last `days` days; with `projectId` (a project key's), that project's only.
     func overview(days: Int, projectId: Int64? = nil) async throws -> Overview {
         let dayMs: Int64 = 86_400_000
         let since = (clock() / dayMs - Int64(days - 1)) * dayMs
@@ -24,6 +24,9 @@ struct DashboardService: Sendable {
                 projects: try tx.projects().filter { projectId == nil || $0.id == projectId },
                 resources: resources,
                 subscriptions: try tx.subscriptionCounts().filter {
+                    projectId == nil || reached.contains($0.resourceId)
+                },
+                permissions: try tx.permissionCounts().filter {
                     projectId == nil || reached.contains($0.resourceId)
                 },
                 days: try tx.messageDays(since: since, projectId: projectId))
@@ -79,6 +82,7 @@ struct DashboardService: Sendable {
         var projects: [Project]
         var resources: [Resource]
         var subscriptions: [SubscriptionCount]
+        var permissions: [PermissionCount]
         var days: [MessageDay]
     }
 

@@ -19,6 +19,29 @@ extension SQLTransaction {
         }
     }
 
+    func permissionCounts() throws -> [PermissionCount] {
+        // `LIKE` first: a row without the field is only scanned for it, not parsed as JSON (a parse
+        // a row is what an overview of a million devices would pay). `_` matches any character,
+        // which the parse after it makes exact.
+        let reported =
+            switch Self.dialect {
+            case .sqlite:
+                "CASE WHEN json_type(fields, '$._push_permission') = 'text' THEN json_extract(fields, '$._push_permission') END"
+            case .postgres:
+                "CASE WHEN jsonb_typeof(fields::jsonb -> '_push_permission') = 'string' THEN fields::jsonb ->> '_push_permission' END"
+            }
+        return try database.query(
+            """
+            SELECT resource_id, CASE WHEN fields LIKE '%"_push_permission"%' THEN \(reported) END AS permission,
+                COUNT(*)
+            FROM subscriptions WHERE pushable = 1 GROUP BY 1, 2
+            """, []
+        ).map { row in
+            PermissionCount(resourceId: row.requiredInt(0), permission: row.string(1), count: row.requiredInt(2))
+        }
+        .sorted { ($0.resourceId, $0.permission ?? "") < ($1.resourceId, $1.permission ?? "") }
+    }
+
     func messageDays(since: Int64, projectId: Int64?) throws -> [MessageDay] {
         try database.query(
             """

@@ -30,6 +30,26 @@ import Testing
         #expect((reply.json["resources"] as? [Any])?.count == 1)
     }
 
+    @Test(arguments: StoreFactory.all)
+    func overviewCountsTheSendableDevicesByTheirNotificationPermission(store: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: store)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("shows", fields: ["_push_permission": "authorized"])
+        try await harness.subscribe("quiet", fields: ["_push_permission": "provisional"])
+        try await harness.subscribe("off", fields: ["_push_permission": "denied"])
+        try await harness.subscribe("off-too", fields: ["_push_permission": "denied"])
+        try await harness.subscribe("older-sdk", fields: ["_push_permission_note": "not the field"])
+        try await harness.subscribe("suspended", endpoint: .pushSuspend, fields: ["_push_permission": "authorized"])
+        let reply = try await harness.server.admin("GET", "/overview", query: ["days": "7"])
+        try #require(reply.status == 200, "\(reply.errorText)")
+        let counts = try #require(reply.json["permissions"] as? [[String: Any]])
+        #expect(counts.allSatisfy { $0.int("resource_id") == harness.resourceId })
+        let byPermission = Dictionary(
+            uniqueKeysWithValues: counts.map { (($0["permission"] as? String) ?? "not reported", $0.int("count")) })
+        // The suspended device is not one a push goes to, whatever it reported.
+        #expect(byPermission == ["authorized": 1, "provisional": 1, "denied": 2, "not reported": 1])
+    }
+
     @Test func overviewRefusesDaysOutOfRange() async throws {
         let server = try await InProcessServer()
         defer { Task { await server.finish() } }

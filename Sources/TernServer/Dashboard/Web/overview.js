@@ -1,4 +1,5 @@
-// Overview: projects, resources, subscriptions by status and provider, messages per day.
+// Overview: projects, resources, subscriptions by status and provider, the sendable ones by notification
+// permission, messages per day.
 import { api } from "./api.js";
 import { h, clear, errorBox, number, table } from "./ui.js";
 import { columnChart } from "./charts.js";
@@ -52,6 +53,7 @@ function view(overview) {
       h("h2", { id: "subs-title", text: "Subscriptions by provider and status" }),
       pivot.length ? table("Subscriptions by provider and status", ["Provider", ...statuses.map((s) => `${s}#`)], pivot) : h("p", { class: "muted", text: "No subscriptions yet: a device subscribes through the SDK (or tern device subscribe)." }),
     ),
+    permissionPanel(overview.permissions || []),
     h(
       "section",
       { class: "panel", "aria-labelledby": "res-title" },
@@ -68,6 +70,50 @@ function view(overview) {
       ),
     ),
   ];
+}
+
+/** What the devices a push can go to said of notifications (the SDK's `_push_permission`): a token
+ *  outlives the person turning notifications off, so "subscribed" alone overstates the reach. */
+const permissionLabels = {
+  authorized: "Allowed",
+  provisional: "Provisional (delivered quietly)",
+  ephemeral: "Ephemeral (App Clip)",
+  denied: "Turned off",
+  not_determined: "Not asked yet",
+};
+
+function permissionPanel(rows) {
+  const total = rows.reduce((sum, row) => sum + row.count, 0);
+  const byPermission = new Map();
+  for (const row of rows) {
+    const key = row.permission ?? "";
+    byPermission.set(key, (byPermission.get(key) || 0) + row.count);
+  }
+  const order = [...Object.keys(permissionLabels), ...[...byPermission.keys()].filter((key) => key && !(key in permissionLabels)).sort(), ""];
+  const shown = order.filter((key) => byPermission.has(key));
+  const reach = ["authorized", "provisional", "ephemeral"].reduce((sum, key) => sum + (byPermission.get(key) || 0), 0);
+  const share = (count) => (total ? `${Math.round((count * 1000) / total) / 10} %` : "");
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "perm-title" },
+    h("h2", { id: "perm-title", text: "Notification permission" }),
+    total
+      ? [
+          h("p", { class: "muted", text: reachNote(reach, total - (byPermission.get("") || 0), total) }),
+          table(
+            "Devices a push can go to, by notification permission",
+            ["Permission", "Devices#", "Share#"],
+            shown.map((key) => [key ? permissionLabels[key] || key : "Not reported", number(byPermission.get(key)), share(byPermission.get(key))]),
+          ),
+        ]
+      : h("p", { class: "muted", text: "No device a push can go to yet." }),
+  );
+}
+
+function reachNote(reach, reported, total) {
+  const devices = (count) => `${number(count)} ${count === 1 ? "device" : "devices"}`;
+  if (!reported) return `None of the ${devices(total)} a push can go to has reported its permission yet: the SDK reports it when the app comes to the foreground.`;
+  return `${number(reach)} of the ${devices(reported)} that reported it let a push show (allowed, provisional or ephemeral); ${devices(total)} in all.`;
 }
 
 function stat(label, value, note) {
