@@ -37,6 +37,8 @@ enum Usage {
           audit         list [--project ID] [--before ID] [--limit N]
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V) | test ID [--off]
                         | export ID | erase ID
+          import        devices RESOURCE FILE   push tokens from another vendor, one JSON object a line (- for stdin):
+                          {"subscription_id": T, "provider": P, "matching": {"email": E}, "profile_fields": {…}, …}
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
                         | test RESOURCE TOKEN [--provider ios-apns] [--off]
           test-devices  list [--project ID]

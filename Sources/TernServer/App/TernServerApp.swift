@@ -166,6 +166,7 @@ public final class TernServerApp: Sendable {
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
             + TestDeviceRoutes(service: TestDeviceService(store: store), admin: adminService).all
+            + DeviceImport(subscriptions: SubscriptionService(store: store)).routes(admin: adminService)
             + KeyRoutes(admin: adminService).all
             + LiveActivityChannelService(store: store, credentials: credentials, endpoints: endpoints).routes(
                 admin: adminService)

@@ -7,7 +7,7 @@ enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
         "subscriptions", "push-events", "test-devices", "identity", "segments", "messages", "webhooks",
-        "live-activity-channels",
+        "live-activity-channels", "import",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -71,6 +71,12 @@ enum AdminCommand {
         await Usage.run {
             let arguments = try spec.parse(arguments)
             let client = try AdminClient.resolve(arguments)
+            if topic == "import" {
+                guard try arguments.position(0, "a subcommand") == "devices" else {
+                    throw CommandError("tern import takes devices RESOURCE FILE (JSON Lines, - for standard input)")
+                }
+                return try await DeviceImportCommand.run(arguments, client: client)
+            }
             let call = try plan(topic, arguments)
             let (status, body) = try await client.send(call.method, call.path, query: call.query, body: call.body)
             output(status, body)

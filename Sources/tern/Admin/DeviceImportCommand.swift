@@ -1,0 +1,101 @@
+import Foundation
+import TernServer
+
+/// `tern import devices RESOURCE FILE`: a file of devices, one JSON object a line (JSON Lines, `-`
+/// for standard input), sent to `POST …/resources/{id}/devices/import` in parts of 1,000. Every
+/// line is read before the first part goes; a part the server refuses stops the run, with the line
+/// to fix (the parts before it are kept, and a run again changes nothing they already did).
+enum DeviceImportCommand {
+    /// Devices a request: the server's most.
+    static let partSize = 1_000
+    /// A part that could not reach the server is sent again this many times (a device's import is
+    /// idempotent, so a part that did arrive changes nothing the second time).
+    static let attempts = 3
+
+    static func run(_ arguments: Arguments, client: AdminClient) async throws {
+        let resource = try arguments.position(1, "RESOURCE")
+        guard Int64(resource) != nil else { throw CommandError("RESOURCE is a resource's id, not \(resource)") }
+        let devices = try read(try arguments.position(2, "FILE"))
+        guard !devices.isEmpty else { throw CommandError("the file has no devices: one JSON object a line") }
+        var imported = 0
+        var failed: [[String: Any]] = []
+        for start in stride(from: 0, to: devices.count, by: partSize) {
+            let part = Array(devices[start..<min(start + partSize, devices.count)])
+            let body = try JSONSerialization.data(
+                withJSONObject: ["devices": part.map(\.object)], options: [.withoutEscapingSlashes])
+            let (status, answer) = try await send(body, resource: resource, client: client)
+            let json = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] ?? [:]
+            guard status == 200 else {
+                let reason = lineNumbered(json["error_text"] as? String ?? "HTTP \(status)", part: part)
+                throw CommandError(
+                    "\(reason)\n\(imported) devices before line \(part[0].line) were imported; fix the file and run "
+                        + "it again (what is already imported stays as it is)", exitCode: .refused)
+            }
+            imported += json["imported"] as? Int ?? 0
+            for failure in json["failed"] as? [[String: Any]] ?? [] {
+                let index = failure["index"] as? Int ?? 0
+                failed.append(["line": index < part.count ? part[index].line : 0, "error": failure["error"] ?? ""])
+            }
+        }
+        let summary = try JSONSerialization.data(
+            withJSONObject: ["imported": imported, "failed": failed],
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        FileHandle.standardOutput.write(summary + Data("\n".utf8))
+        if !failed.isEmpty {
+            throw CommandError("\(failed.count) devices were not imported (above, by line)", exitCode: .refused)
+        }
+    }
+
+    struct Line {
+        var line: Int
+        var object: [String: Any]
+    }
+
+    /// The file's devices with their line numbers; a line that is not a JSON object stops the run
+    /// before anything is sent.
+    static func read(_ path: String) throws -> [Line] {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw CommandError("cannot read \(path)")
+            }
+            data = contents
+        }
+        var lines: [Line] = []
+        for (offset, text) in String(decoding: data, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).enumerated() {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
+                throw CommandError(
+                    "\(path) line \(offset + 1) is not a JSON object: one device a line, e.g. "
+                        + #"{"subscription_id": "<token>", "matching": {"email": "ann@example.com"}}"#)
+            }
+            lines.append(Line(line: offset + 1, object: object))
+        }
+        return lines
+    }
+
+    private static func send(_ body: Data, resource: String, client: AdminClient) async throws -> (Int, Data) {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.send("POST", "/resources/\(resource)/devices/import", body: body)
+            } catch let error as CommandError where error.exitCode == .unavailable && attempt < attempts {
+                attempt += 1
+                try await Task.sleep(nanoseconds: UInt64(attempt) * 500_000_000)
+            }
+        }
+    }
+
+    /// The server names a bad device `devices[i]`; the file's reader wants its line.
+    static func lineNumbered(_ reason: String, part: [Line]) -> String {
+        guard let open = reason.range(of: "devices["), let close = reason[open.upperBound...].firstIndex(of: "]"),
+            let index = Int(reason[open.upperBound..<close]), index < part.count
+        else { return reason }
+        return "line \(part[index].line): " + reason[close...].dropFirst().drop { $0 == ":" || $0 == " " }
+    }
+}
