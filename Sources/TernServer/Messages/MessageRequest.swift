@@ -118,8 +118,8 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Sent again every few days to its audience as it is then, a copy a time, until a last time or
     /// until it is cancelled (`repeat`, ``MessageRecurrence``).
     public var recurrence: MessageRecurrence?
-    /// The title, subtitle and body in other languages, by language code (`es`, `pt-BR`): each
-    /// device gets its own language's (``MessageLocalization``).
+    /// The title, subtitle, body, click URL and media in other languages, by language code (`es`,
+    /// `pt-BR`): each device gets its own language's (``MessageLocalization``).
     public var localizations: [String: MessageLocalization]?
     /// The alert's texts as keys of the app's own `Localizable.strings`, which the device looks up
     /// in its language (`aps.alert.title-loc-key`, `subtitle-loc-key`, `loc-key`), with the values

@@ -31,8 +31,8 @@ struct SendOptions {
                     OptionSpec("custom", "JSON", "custom data (a JSON object), top-level keys of the payload"),
                     OptionSpec(
                         "localizations", "JSON",
-                        "the texts in other languages: '{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own "
-                            + "language's"),
+                        "the texts (title, subtitle, body) and click_url and media_url in other languages: "
+                            + "'{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own language's"),
                     OptionSpec(
                         "custom-field", "KEY=VALUE", repeatable: true, "one custom key (VALUE as JSON, else a string)"),
                     OptionSpec("priority", "10|5|1", "APNs priority"),
