@@ -577,6 +577,30 @@ def main():
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status == 200, status
 
+        def compose_repeats_a_message_on_weekdays():
+            compose_with_title("Weekly digest")
+            days = driver.find_element(By.CSS_SELECTOR, "input[name='repeat_weekdays']")
+            days.send_keys("mon,funday")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "“funday” is not a day: give mon, tue, wed, thu, fri, sat or sun" in text(d), 10, "no error for a day that is none")
+            days.clear()
+            days.send_keys("Mon, thu")
+            every = driver.find_element(By.CSS_SELECTOR, "input[name='repeat_every_days']")
+            every.send_keys("7")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Repeat every so many days or on these days, not both" in text(d), 10, "no error for both rhythms")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", days)
+            shot(driver, "compose-repeat-weekdays")
+            every.clear()
+            shown = send_from_compose("every Monday and Thursday (UTC), at the time of day it is now, from the first of those days on, until the message is stopped.")
+            assert shown["request"].get("repeat") == {"weekdays": ["mon", "thu"]} and shown.get("next_copy_at"), shown
+            wait(driver, lambda d: "every Monday and Thursday (UTC), a copy to the audience as it is then; the next copy goes" in text(d), 15, "the page does not say the days it repeats on")
+            shot(driver, "message-repeat-weekdays")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: f"{shown['id']} · every Monday and Thursday (UTC)" in text(d), 15, "the list does not say the days")
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status == 200, status
+
         def compose_runs_an_ab_test_and_its_page_compares_the_versions():
             compose_with_title("Version A")
             driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").click()
@@ -988,7 +1012,7 @@ def main():
                       a_scheduled_message_says_when_and_can_be_stopped_before, compose_schedules_a_message,
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_sends_a_time_sensitive_notification_ranked_for_the_summary,
-                      compose_sends_a_message_again_every_day,
+                      compose_sends_a_message_again_every_day, compose_repeats_a_message_on_weekdays,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,

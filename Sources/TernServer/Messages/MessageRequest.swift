@@ -115,11 +115,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Sent to each person of the audience who reaches a goal, after a delay, unless they reach a
     /// cancelling goal first: one standing message until it is cancelled (``MessageTrigger``).
     public var trigger: MessageTrigger?
-    /// Sent again every few days to its audience as it is then, a copy a time, until a last time or
-    /// until it is cancelled (`repeat`, ``MessageRecurrence``).
+    /// Sent again every few days, or on chosen days of the week, to its audience as it is then, a
+    /// copy a time, until a last time or until it is cancelled (`repeat`, ``MessageRecurrence``).
     public var recurrence: MessageRecurrence?
-    /// The title, subtitle and body in other languages, by language code (`es`, `pt-BR`): each
-    /// device gets its own language's (``MessageLocalization``).
+    /// The title, subtitle, body, click URL and media in other languages, by language code (`es`,
+    /// `pt-BR`): each device gets its own language's (``MessageLocalization``).
     public var localizations: [String: MessageLocalization]?
     /// The alert's texts as keys of the app's own `Localizable.strings`, which the device looks up
     /// in its language (`aps.alert.title-loc-key`, `subtitle-loc-key`, `loc-key`), with the values

@@ -125,8 +125,9 @@ public struct MessageService: Sendable {
                 winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 },
                 triggerEvent: request.trigger?.eventName, triggerCancelEvent: request.trigger?.cancelEventName,
                 triggerDelay: request.trigger?.delay, repeatEvery: request.recurrence?.every,
+                repeatWeekdays: request.recurrence?.weekdays.map { $0.map(\.rawValue).joined(separator: ",") },
                 repeatUntil: request.recurrence?.until,
-                repeatNextAt: request.recurrence.map { _ in planned.sendAt ?? now }, recurringOf: recurringOf))
+                repeatNextAt: request.recurrence?.start(planned.sendAt ?? now), recurringOf: recurringOf))
         if request.trigger != nil { store.triggerDirectory.forget() }
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }

@@ -120,7 +120,7 @@ enum Personalization {
         for (language, localized) in (request.localizations ?? [:]).sorted(by: { $0.key < $1.key }) {
             all += texts(
                 "localizations.\(language).", title: localized.title, subtitle: localized.subtitle,
-                body: localized.body, link: nil, data: nil)
+                body: localized.body, link: localized.clickURL, data: nil)
         }
         return all
     }

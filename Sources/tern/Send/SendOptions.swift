@@ -31,8 +31,8 @@ struct SendOptions {
                     OptionSpec("custom", "JSON", "custom data (a JSON object), top-level keys of the payload"),
                     OptionSpec(
                         "localizations", "JSON",
-                        "the texts in other languages: '{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own "
-                            + "language's"),
+                        "the texts (title, subtitle, body) and click_url and media_url in other languages: "
+                            + "'{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own language's"),
                     OptionSpec(
                         "custom-field", "KEY=VALUE", repeatable: true, "one custom key (VALUE as JSON, else a string)"),
                     OptionSpec("priority", "10|5|1", "APNs priority"),
@@ -108,7 +108,13 @@ struct SendOptions {
                         "repeat-every-days", "N",
                         "a copy goes to the audience every N days (1 to 90) from its first time (--at, or now), "
                             + "until --repeat-until or until cancelled"),
-                    OptionSpec("repeat-until", "TIME", "with --repeat-every-days: no copy after this time"),
+                    OptionSpec(
+                        "repeat-weekdays", "DAYS",
+                        "a copy goes to the audience on each of these days (mon,thu; UTC) at the time of day of its "
+                            + "first time (--at, or now), until --repeat-until or until cancelled"),
+                    OptionSpec(
+                        "repeat-until", "TIME", "with --repeat-every-days or --repeat-weekdays: no copy after this time"
+                    ),
                 ]
             ),
             (
@@ -285,13 +291,34 @@ struct SendOptions {
         } else if let stray = ["trigger-delay", "trigger-cancel"].first(where: arguments.has) {
             throw CommandError("--\(stray) goes with --trigger")
         }
-        if let days = try arguments.int("repeat-every-days") {
-            message.recurrence = MessageRecurrence(
-                everyDays: days, until: try arguments.value("repeat-until").map(sendTime))
-        } else if arguments.has("repeat-until") {
-            throw CommandError("--repeat-until goes with --repeat-every-days")
-        }
+        message.recurrence = try recurrence(arguments)
         return message
+    }
+
+    /// `--repeat-every-days N` or `--repeat-weekdays mon,thu`, with `--repeat-until`.
+    static func recurrence(_ arguments: Arguments) throws(CommandError) -> MessageRecurrence? {
+        let until = try arguments.value("repeat-until").map(sendTime)
+        switch (try arguments.int("repeat-every-days"), arguments.value("repeat-weekdays")) {
+        case (let days?, nil):
+            return MessageRecurrence(everyDays: days, until: until)
+        case (nil, let list?):
+            let days = try list.split(separator: ",", omittingEmptySubsequences: false).map {
+                name throws(CommandError) in
+                let name = name.trimmingCharacters(in: .whitespaces)
+                guard let day = MessageRecurrence.Weekday(rawValue: name) else {
+                    throw CommandError(
+                        "--repeat-weekdays takes days of the week, mon to sun, separated by commas (mon,thu), not "
+                            + "\(name.prefix(16))")
+                }
+                return day
+            }
+            return MessageRecurrence(weekdays: days, until: until)
+        case (_?, _?):
+            throw CommandError("--repeat-every-days and --repeat-weekdays do not go together: pick one rhythm")
+        case (nil, nil):
+            if until != nil { throw CommandError("--repeat-until goes with --repeat-every-days or --repeat-weekdays") }
+            return nil
+        }
     }
 
     /// `--variant`: a version as the API's JSON.

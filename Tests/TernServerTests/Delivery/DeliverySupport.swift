@@ -97,14 +97,16 @@ struct DeliveryHarness {
     let engine: DeliveryEngine
     let metrics: Metrics
 
+    /// `others`: senders for providers besides APNs (FCM, HMS), registered beside ``sender``.
     static func make(
         options: DeliveryEngine.Options = DeliveryEngine.Options(), register: Bool = true,
-        store factory: StoreFactory = .sqlite, jitter: @escaping @Sendable () -> Double = { 0.5 }
+        store factory: StoreFactory = .sqlite, jitter: @escaping @Sendable () -> Double = { 0.5 },
+        others: [RecordingSender] = []
     ) async throws -> DeliveryHarness {
         let server = try await InProcessServer(factory)
         let clock = ManualClock()
         let sender = RecordingSender()
-        let senders = SenderRegistry(register ? [sender] : [])
+        let senders = SenderRegistry(register ? [sender] + others : [])
         let metrics = Metrics()
         let engine = DeliveryEngine(
             store: server.store, senders: senders, metrics: metrics, logger: Logger(minimum: .error, sink: { _ in }),

@@ -48,6 +48,67 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreFactory.all)
+    func eachDeviceGetsItsLanguagesClickURLAndMediaOnEveryProvider(factory: StoreFactory) async throws {
+        let fcm = RecordingSender(provider: .firebase)
+        let hms = RecordingSender(provider: .huawei)
+        let harness = try await DeliveryHarness.make(store: factory, others: [fcm, hms])
+        defer { Task { await harness.finish() } }
+        var profiles: [String: String] = [:]
+        for (token, provider, language) in [
+            ("es-apns", "ios-apns", "es"), ("es-fcm", "ios-firebase", "es-MX"), ("es-hms", "ios-huawei", "es"),
+            ("fr-apns", "ios-apns", "fr"), ("fr-fcm", "ios-firebase", "fr"), ("pt-apns", "ios-apns", "pt"),
+        ] {
+            profiles[token] = try await harness.subscribe(token, provider: provider, fields: ["_os_language": language])
+        }
+        let reply = try await harness.create([
+            "title": "Sale", "click_url": "https://example.com/sale", "media_url": "https://cdn.example.com/sale.jpg",
+            "localizations": [
+                "es": [
+                    "title": "Rebajas", "click_url": "https://example.com/es/rebajas?ref={{ref|app}}",
+                    "media_url": "https://cdn.example.com/rebajas.jpg",
+                ],
+                // A language may change its link alone: its texts stay the message's.
+                "pt": ["click_url": "https://example.com/pt/promocao"],
+            ],
+            "inbox": true, "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.status) \(reply.errorText)")
+        while try await harness.engine.drain() > 0 {}
+        var shown: [String: (title: String?, link: String?, media: String?)] = [:]
+        for push in harness.sender.pushes + fcm.pushes + hms.pushes {
+            let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+            let alert = (json["aps"] as? [String: Any])?["alert"] as? [String: Any]
+            let tern = json[TernPushPayload.key] as? [String: Any]
+            shown[push.token] = (
+                alert?["title"] as? String, tern?["click_url"] as? String, tern?["media_url"] as? String
+            )
+        }
+        #expect(shown.count == 6, "\(shown.keys)")
+        for token in ["es-apns", "es-fcm", "es-hms"] {
+            #expect(shown[token]?.title == "Rebajas", "\(token)")
+            #expect(shown[token]?.link == "https://example.com/es/rebajas?ref=app", "\(token)")
+            #expect(shown[token]?.media == "https://cdn.example.com/rebajas.jpg", "\(token)")
+        }
+        for token in ["fr-apns", "fr-fcm"] {
+            #expect(shown[token]?.title == "Sale", "\(token)")
+            #expect(shown[token]?.link == "https://example.com/sale", "\(token): no fr entry, the message's own")
+            #expect(shown[token]?.media == "https://cdn.example.com/sale.jpg", "\(token)")
+        }
+        #expect(shown["pt-apns"]?.title == "Sale" && shown["pt-apns"]?.link == "https://example.com/pt/promocao")
+        #expect(shown["pt-apns"]?.media == "https://cdn.example.com/sale.jpg", "pt has no media of its own")
+        // The inbox copy keeps its language's link and image too.
+        for (token, link, image) in [
+            ("es-apns", "https://example.com/es/rebajas?ref=app", "https://cdn.example.com/rebajas.jpg"),
+            ("fr-apns", "https://example.com/sale", "https://cdn.example.com/sale.jpg"),
+        ] {
+            let inbox = try await harness.server.admin("GET", "/profiles/\(try #require(profiles[token]))/inbox")
+            let copy = (inbox.json["messages"] as? [[String: Any]])?.first
+            #expect(
+                copy?["link"] as? String == link && copy?["image_url"] as? String == image, "\(token): \(inbox.json)")
+        }
+    }
+
     @Test func whatDoesNotGoWithLocalizationsIsRefusedByName() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
@@ -58,7 +119,22 @@ import Testing
             })
         for (body, fragment) in [
             (["localizations": ["spanish language": ["title": "x"]]], "is not a language"),
-            (["localizations": ["es": [String: String]()]], "localizations.es has no title, subtitle or body"),
+            (
+                ["localizations": ["es": [String: String]()]],
+                "localizations.es has no title, subtitle, body, click_url or media_url"
+            ),
+            (
+                ["localizations": ["es": ["media_url": "http://cdn.example.com/a.jpg"]]],
+                "localizations.es: media_url must be https"
+            ),
+            (
+                ["localizations": ["es": ["click_url": "not a url"]]],
+                "localizations.es: click_url not a url is not an absolute URL"
+            ),
+            (
+                ["localizations": ["es": ["click_url": "https://example.com/?ref={{ref"]]],
+                "localizations.es.click_url has a {{ with no }}"
+            ),
             (["localizations": [String: Any]()], "localizations is empty"),
             (["localizations": many], "more than 50"),
             (

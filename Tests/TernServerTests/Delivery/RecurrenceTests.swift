@@ -116,15 +116,90 @@ import Testing
         #expect(harness.sentTokens == ["free-phone", "gold-phone"])
     }
 
+    /// Moves the runner's and the engine's clock on to `time` (ms since 1970).
+    static func advance(_ harness: DeliveryHarness, to time: Int64) {
+        harness.clock.advance(seconds: Double(time - harness.clock.milliseconds) / 1000)
+    }
+
+    /// Tomorrow at 08:00 UTC, and the days of the week that are one and three days after it.
+    static func tomorrowAtEight() -> (first: Int64, listed: [MessageRecurrence.Weekday]) {
+        let day: Int64 = 86_400_000
+        let first = (ServerClock.milliseconds() / day + 1) * day + 8 * 3_600_000
+        let days = MessageRecurrence.Weekday.allCases
+        let index = days.firstIndex(of: MessageRecurrence.Weekday.of(day: first / day)) ?? 0
+        return (first, [days[(index + 3) % 7], days[(index + 1) % 7]])
+    }
+
+    @Test(arguments: StoreFactory.all)
+    func onWeekdaysACopyGoesOnEachListedDayAtTheFirstTimesTimeOfDay(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        try await harness.subscribe("phone-utc", fields: ["_os_tz": "+0000"])
+        let day: Int64 = 86_400_000
+        // A first time on a day the message does not list; its days given out of order.
+        let (first, listed) = Self.tomorrowAtEight()
+        let reply = try await harness.create([
+            "title": "Digest", "repeat": ["weekdays": listed.map(\.rawValue), "until": first + 10 * day + 60_000],
+            "send_at": first, "local_time_of_day": "09:00",
+            "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.status) \(reply.errorText)")
+        let id = try #require(reply.json["id"] as? String)
+        #expect(reply.json.int("next_copy_at") == first + day, "the first listed day at the first time's time of day")
+        let asked = (reply.json["request"] as? [String: Any])?["repeat"] as? [String: Any]
+        #expect(
+            asked?["weekdays"] as? [String] == listed.map(\.rawValue) && asked?["every_days"] == nil, "\(reply.json)")
+
+        let runner = Self.runner(harness)
+        #expect(try await runner.pass().isEmpty, "not before its first listed day")
+        Self.advance(harness, to: first + day + 1000)
+        let copy = try await runner.pass()
+        try #require(copy.count == 1)
+        #expect(copy[0].recurringOf == id)
+        // Each device gets a copy at its own local time, as any copy: 09:00 on a UTC clock, an hour on.
+        while try await harness.engine.drain() > 0 {}
+        #expect(harness.sender.pushes.isEmpty, "not before 09:00 on the device's clock")
+        Self.advance(harness, to: first + day + 3_600_000)
+        while try await harness.engine.drain() > 0 {}
+        #expect(harness.sentTokens == ["phone-utc"])
+        var shown = try await harness.server.admin("GET", "/messages/\(id)")
+        #expect(shown.json.int("next_copy_at") == first + 3 * day, "the other listed day, the same week")
+
+        // No node ran for a week: one copy now, and the next is the rhythm's next listed day.
+        Self.advance(harness, to: first + 9 * day)
+        #expect(try await runner.pass().count == 1)
+        #expect(try await runner.pass().isEmpty)
+        shown = try await harness.server.admin("GET", "/messages/\(id)")
+        #expect(shown.json.int("next_copy_at") == first + 10 * day, "\(shown.json)")
+        Self.advance(harness, to: first + 10 * day + 1000)
+        #expect(try await runner.pass().count == 1, "the day of until")
+        shown = try await harness.server.admin("GET", "/messages/\(id)")
+        #expect(shown.json["next_copy_at"] == nil && shown.json["done"] as? Bool == true, "\(shown.json)")
+    }
+
     @Test func whatDoesNotGoWithRepeatIsRefusedByName() async throws {
         let harness = try await DeliveryHarness.make()
         defer { Task { await harness.finish() } }
         let audience: [String: Any] = ["type": "resource", "resource_id": harness.resourceId]
+        let (first, listed) = Self.tomorrowAtEight()
         for (body, fragment) in [
             (["repeat": ["every_days": 0]], "repeat.every_days must be 1 to 90"),
             (["repeat": ["every_days": 91]], "repeat.every_days must be 1 to 90"),
             (["repeat": ["every_days": 1, "until": 5]], "repeat.until must be at or after the first time"),
             (["repeat": ["every_days": 1], "test": true], "test does not go with repeat"),
+            (
+                ["repeat": ["every_days": 7, "weekdays": ["mon"]]],
+                "repeat takes exactly one of every_days (a copy every N days) and weekdays"
+            ),
+            (["repeat": ["until": first + 86_400_000]], "repeat takes exactly one of every_days"),
+            (["repeat": ["weekdays": [String]()]], "repeat.weekdays is empty"),
+            (["repeat": ["weekdays": ["mon", "thu", "mon"]]], "repeat.weekdays names mon twice"),
+            (["repeat": ["weekdays": ["monday"]]], "repeat.weekdays has \"monday\", which is not a day"),
+            (["repeat": ["weekdays": ["Mon"]]], "repeat.weekdays has \"Mon\", which is not a day"),
+            (
+                ["repeat": ["weekdays": [listed[1].rawValue], "until": first + 3_600_000], "send_at": first],
+                "repeat.until must be at or after the first time"
+            ),
             (
                 ["repeat": ["every_days": 1], "trigger": ["event_name": "x"]],
                 "does not go with"

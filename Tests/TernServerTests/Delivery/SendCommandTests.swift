@@ -153,6 +153,35 @@ import Testing
         #expect(alone == 2 && why.contains("--repeat-until goes with --repeat-every-days"), "\(why)")
     }
 
+    @Test func aMessageRepeatsOnWeekdaysFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let (status, output, error) = try await Self.tern(
+            [
+                "--title", "Weekly digest", "--resource", "\(server.resourceId)", "--repeat-weekdays", "mon, thu",
+                "--local-time", "09:00", "--no-wait",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        let id = try #require(output.split(separator: " ").last.map { String($0.dropLast()) })
+        let shown = try await JSONHTTPClient().get(
+            server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+        #expect(shown.text.contains(#""repeat":{"weekdays":["mon","thu"]}"#), "\(shown.text)")
+        let next = try #require((shown.json?["next_copy_at"] as? NSNumber)?.int64Value, "\(shown.text)")
+        // A Monday or a Thursday (1 January 1970, day 0, was a Thursday), at the time it was sent.
+        #expect([4, 0].contains((next / 86_400_000) % 7), "\(next)")
+        for (arguments, code, fragment) in [
+            (["--repeat-weekdays", "mon,funday"], 2, "--repeat-weekdays takes days of the week, mon to sun"),
+            (
+                ["--repeat-weekdays", "mon", "--repeat-every-days", "7"], 2,
+                "--repeat-every-days and --repeat-weekdays do not go together"
+            ),
+            (["--repeat-weekdays", "mon,mon"], 1, "repeat.weekdays names mon twice"),
+        ] {
+            let (refused, _, why) = try await Self.tern(["--title", "Hi", "--token", "t"] + arguments, server: server)
+            #expect(refused == code && why.contains(fragment), "\(arguments): \(refused) \(why)")
+        }
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

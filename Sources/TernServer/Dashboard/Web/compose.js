@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number, time } from "./ui.js";
 import { lockScreen } from "./preview.js";
+import { rhythm, WEEKDAYS } from "./messages.js";
 
 const DRAFT = "tern.compose.draft";
 // What a duplicated message had that this page cannot hold, shown once above the form.
@@ -19,7 +20,7 @@ export function duplicate(id, r) {
   const values = {
     title: text(r.title), subtitle: text(r.subtitle), body: text(r.body), media_url: text(r.media_url), click_url: text(r.click_url),
     push_type: r.push_type || "alert", priority: text(r.priority), environment: r.environment || "production", category: text(r.category),
-    badge: text(r.badge), sound: text(r.sound), time_to_live: text(r.time_to_live), send_at: "", throttle_per_minute: text(r.throttle_per_minute), repeat_every_days: text(r.repeat && r.repeat.every_days),
+    badge: text(r.badge), sound: text(r.sound), time_to_live: text(r.time_to_live), send_at: "", throttle_per_minute: text(r.throttle_per_minute), repeat_every_days: text(r.repeat && r.repeat.every_days), repeat_weekdays: r.repeat && r.repeat.weekdays ? r.repeat.weekdays.join(",") : "",
     local_time_of_day: text(r.local_time_of_day), collapse_id: text(r.collapse_id), thread_id: text(r.thread_id), topic: text(r.topic),
     ios_category: text(r.ios_category), interruption_level: text(r.interruption_level), relevance_score: text(r.relevance_score), track_delivery: r.track_delivery !== false, track_open: r.track_open !== false,
     ignore_frequency_cap: r.ignore_frequency_cap === true, at_usual_open_time: r.at_usual_open_time === true,
@@ -135,7 +136,8 @@ function composer(resources, testDevices, projects) {
       h("div", { class: "row" }, field("Category", c.category, { api: "category", hint: "Devices that turned it off skip the push." }), field("Badge", c.badge, { api: "badge" }), field("Sound", c.sound, { api: "sound" })),
       h("div", { class: "row" }, field("Interruption level", c.interruption_level, { api: "interruption_level", hint: "Time sensitive breaks through Focus (the app's Time Sensitive capability); critical sounds through mute (Apple's critical alerts entitlement)." }), field("Relevance score (0 to 1)", c.relevance_score, { api: "relevance_score", hint: "Where the notification summary ranks it; empty: the system's own." })),
       h("div", { class: "row" }, field("Time to live (seconds)", c.time_to_live, { api: "time_to_live", hint: "0: now or never; empty: the provider's default." }), field("Collapse id", c.collapse_id, { api: "collapse_id" }), field("Thread id", c.thread_id, { api: "thread_id" })),
-      h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." }), field("Repeat every (days)", c.repeat_every_days, { api: "repeat.every_days", hint: "Empty: once. A copy goes to the audience as it is then every so many days from the send time, until the message is stopped. Not with an A/B test or a test send." })),
+      h("div", { class: "row" }, field("Send at (this browser's time zone)", c.send_at, { api: "send_at", hint: "Empty: now. Up to 30 days ahead; the audience is read then, and the time to live counts from then." }), field("Throttle (deliveries a minute)", c.throttle_per_minute, { api: "throttle_per_minute", hint: "Empty: as fast as the providers take them. Spreads the opens that follow over time; the time to live still counts from the send time." })),
+      h("div", { class: "row" }, field("Repeat every (days)", c.repeat_every_days, { api: "repeat.every_days", hint: "Empty: once. A copy goes to the audience as it is then every so many days from the send time, until the message is stopped. Not with an A/B test or a test send." }), field("Or repeat on these days (UTC)", c.repeat_weekdays, { api: "repeat.weekdays", hint: "Days of the week, like mon,thu: a copy goes to the audience as it is then on each, at the send time's time of day in UTC (with a local time, each device's own), until the message is stopped." })),
       h("div", { class: "row" }, field("At this time on each device's clock", c.local_time_of_day, { api: "local_time_of_day", hint: "Empty: at the send time. Each device gets it when its own clock shows this time (its time zone; UTC when its SDK has not sent one), within a day of the send time. Not with a throttle; a time to live is then at least 86400." }), field("Quiet hours from", c.quiet_from, { api: "quiet_hours.from", hint: "With “until”: a device whose clock is in these hours at the send time gets it when they end. Not with a throttle or a local time." }), field("Quiet hours until", c.quiet_to, { api: "quiet_hours.to" })),
       h("div", { class: "row" }, field("Topic (bundle id)", c.topic, { api: "topic", hint: "Empty: the APNs credential's topic." }), field("iOS category", c.ios_category, { api: "ios_category", hint: "A category the app registered (aps.category); not with buttons." })),
       h("div", { class: "row" }, c.at_usual_open_time.node, h("p", { class: "hint", text: "Each device gets it when its person usually opens pushes (the hour of day they opened the most in), within a day of the send time; people with no opens yet at once. Not with a throttle, a local time or quiet hours." })),
@@ -247,6 +249,7 @@ function controls(resources) {
     send_at: text("send_at", { type: "datetime-local" }),
     throttle_per_minute: text("throttle_per_minute", { inputmode: "numeric" }),
     repeat_every_days: text("repeat_every_days", { inputmode: "numeric", placeholder: "once" }),
+    repeat_weekdays: text("repeat_weekdays", { placeholder: "mon,thu" }),
     local_time_of_day: text("local_time_of_day", { type: "time" }),
     quiet_from: text("quiet_from", { type: "time" }),
     quiet_to: text("quiet_to", { type: "time" }),
@@ -409,8 +412,7 @@ export function build(c) {
     data: jsonObject(c.data, "Custom data", errors),
     localizations: jsonObject(c.localizations, "Texts in other languages", errors),
   };
-  const every = integer(c.repeat_every_days, "Repeat every", 1, 90, errors);
-  if (every) request.repeat = { every_days: every };
+  request.repeat = repeat(c, errors);
   const buttons = [];
   c.buttons.forEach((b) => {
     const id = b.id.value.trim();
@@ -580,6 +582,18 @@ function variants(c, request, errors) {
   return [{ percent: 100 - percent }, { percent, title, body }];
 }
 
+// Every N days, or on days of the week (mon,thu), or neither: the request's repeat.
+function repeat(c, errors) {
+  const every = integer(c.repeat_every_days, "Repeat every", 1, 90, errors);
+  const days = c.repeat_weekdays.value.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  if (!days.length) return every ? { every_days: every } : undefined;
+  const wrong = days.find((day) => !Object.keys(WEEKDAYS).includes(day));
+  if (wrong) errors.push([c.repeat_weekdays, `“${wrong}” is not a day: give mon, tue, wed, thu, fri, sat or sun, separated by commas.`]);
+  else if (new Set(days).size < days.length) errors.push([c.repeat_weekdays, "Name each day once."]);
+  if (c.repeat_every_days.value.trim()) errors.push([c.repeat_weekdays, "Repeat every so many days or on these days, not both: empty one of them."]);
+  return { weekdays: days };
+}
+
 // Both ends of the quiet hours, or neither.
 function quietHours(c, errors) {
   const from = c.quiet_from.value;
@@ -637,8 +651,10 @@ function confirmDialog() {
         : devices === 0
           ? "The audience has no device right now: nothing would be sent."
           : `It goes to ${count} now.`;
+      // On days of the week, the first copy waits for the first of them.
+      if (request.repeat && request.repeat.weekdays) goes = `A copy goes to the audience as it is then (${count} now) ${rhythm(request.repeat)}, at the time of day it is ${later ? `at ${time(sendAt)}` : "now"}, from the first of those days on, until the message is stopped.`;
+      else if (request.repeat) goes += ` Then a copy goes to the audience as it is then ${rhythm(request.repeat)}, until the message is stopped.`;
       if (perMinute && devices > 0) goes += ` At ${number(perMinute)} a minute, sending takes ${spread(devices, perMinute)}.`;
-      if (request.repeat) goes += ` Then a copy goes to the audience as it is then every ${request.repeat.every_days === 1 ? "day" : `${number(request.repeat.every_days)} days`}, until the message is stopped.`;
       if (localTime && devices > 0) goes += ` Each device gets it at ${localTime} on its own clock, within a day.`;
       if (quiet && devices > 0) goes += ` A device whose clock is between ${quiet.from} and ${quiet.to} gets it at ${quiet.to}.`;
       if (request.at_usual_open_time && devices > 0) goes += " Each device gets it at the hour its person usually opens pushes, within a day; people with no opens yet at once.";

@@ -5,7 +5,7 @@
 import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
-import { statusBadge, progress, liveActivityName } from "./messages.js";
+import { statusBadge, progress, liveActivityName, rhythm } from "./messages.js";
 import { duplicate } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
@@ -153,6 +153,11 @@ function liveActivityPairs(r) {
   ];
 }
 
+// What one language of a message changes: its texts, and its own link and image.
+function languageParts(language) {
+  return [language.title, language.body, language.click_url && `link ${language.click_url}`, language.media_url && `image ${language.media_url}`].filter(Boolean);
+}
+
 // An A/B test's versions side by side: each one's share, text, devices, reports and open rate.
 function versionsPanel(r, stats) {
   if (!stats.variants) return null;
@@ -231,9 +236,9 @@ function view(message, stats, canCompose) {
         r.buttons ? pair("Buttons", r.buttons.map((b) => `${b.title} (${b.action})`).join(", ")) : null,
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         ...liveActivityPairs(r),
-        r.localizations ? pair("Languages", Object.keys(r.localizations).sort().map((code) => `${code}: ${[r.localizations[code].title, r.localizations[code].body].filter(Boolean).join(" — ")}`).join("; ")) : null,
+        r.localizations ? pair("Languages", Object.keys(r.localizations).sort().map((code) => `${code}: ${languageParts(r.localizations[code]).join(" — ")}`).join("; ")) : null,
         r.trigger ? pair("Trigger", `each person who reaches the goal ${r.trigger.event_name}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
-        r.repeat ? pair("Repeats", `every ${r.repeat.every_days === 1 ? "day" : `${number(r.repeat.every_days)} days`}, a copy to the audience as it is then${r.repeat.until ? `, until ${time(r.repeat.until)}` : ""}${message.cancelled_at ? " (stopped)" : message.next_copy_at ? `; the next copy goes ${time(message.next_copy_at)}` : "; no copy is left to go"}`) : null,
+        r.repeat ? pair("Repeats", `${rhythm(r.repeat)}, a copy to the audience as it is then${r.repeat.until ? `, until ${time(r.repeat.until)}` : ""}${message.cancelled_at ? " (stopped)" : message.next_copy_at ? `; the next copy goes ${time(message.next_copy_at)}` : "; no copy is left to go"}`) : null,
         message.recurring_of ? pair("Copy of", h("a", { href: `#/message/${message.recurring_of}`, text: `the recurring message ${message.recurring_of}` })) : null,
         pair("Audience", JSON.stringify(r.audience)),
       ),

@@ -70,10 +70,20 @@ export function liveActivityName(r) {
   return live.event === "start" ? `Live Activity start of ${live.activity_type}` : `Live Activity ${live.event} of ${r.audience.activity_id}`;
 }
 
+/** The days repeat.weekdays names, in the week's order, with their names in words. */
+export const WEEKDAYS = { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday", sun: "Sunday" };
+
+/** A recurring message's rhythm in words: "every day", "every 7 days", "every Monday and Thursday (UTC)". */
+export function rhythm(repeat) {
+  if (!repeat.weekdays) return repeat.every_days === 1 ? "every day" : `every ${number(repeat.every_days)} days`;
+  const days = Object.keys(WEEKDAYS).filter((day) => repeat.weekdays.includes(day)).map((day) => WEEKDAYS[day]);
+  return `every ${days.length > 1 ? `${days.slice(0, -1).join(", ")} and ${days[days.length - 1]}` : days[0]} (UTC)`;
+}
+
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
 function timing(r) {
   if (r.trigger) return `on the goal ${r.trigger.event_name}`;
-  if (r.repeat) return r.repeat.every_days === 1 ? "every day" : `every ${number(r.repeat.every_days)} days`;
+  if (r.repeat) return rhythm(r.repeat);
   if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
   if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
   return null;

@@ -62,9 +62,10 @@ public struct StoredMessage: Sendable, Equatable {
     var triggerEvent: String? = nil
     var triggerCancelEvent: String? = nil
     var triggerDelay: Int64? = nil
-    /// A recurring message's time between copies (ms), its last time and its next (nil once it has
-    /// none left); nil for every other message.
+    /// A recurring message's time between copies (ms), or its days of the week (`mon,thu`), its
+    /// last time and its next (nil once it has none left); nil for every other message.
     var repeatEvery: Int64? = nil
+    var repeatWeekdays: String? = nil
     var repeatUntil: Int64? = nil
     var repeatNextAt: Int64? = nil
     /// A copy of a recurring message: that message's public id.

@@ -8,3 +8,10 @@ extension PostgresMigrations {
         CREATE INDEX messages_recurring ON messages (repeat_next_at) WHERE repeat_next_at IS NOT NULL;
         """
 }
+
+extension PostgresMigrations {
+    /// ``SQLiteMigrations/recurrenceWeekdays``.
+    static let recurrenceWeekdays = """
+        ALTER TABLE messages ADD COLUMN repeat_weekdays TEXT COLLATE "C";
+        """
+}

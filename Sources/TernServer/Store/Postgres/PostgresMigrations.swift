@@ -11,7 +11,7 @@ enum PostgresMigrations {
         resourceFanOut, sharedParents, sentRuns, deliveryDevices, tokenMarkRechecks, deliveryKeys,
         messageHistory, identityProfiles, messageCancels, messageSchedules, frequencyCaps, messageVariants,
         webhooks, variantWinnersAndLetters, openHours,
-        liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence,
+        liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

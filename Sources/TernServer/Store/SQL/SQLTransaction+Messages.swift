@@ -8,7 +8,8 @@ extension SQLTransaction {
         id, public_id, project_id, resource_id, content, audience, payload_prefix, payload_suffix, push_type,
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
         cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at, trigger_event,
-        trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at, recurring_of
+        trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at, recurring_of,
+        repeat_weekdays
         """
     }
 
@@ -19,8 +20,8 @@ extension SQLTransaction {
                 payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
                 fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters,
                 trigger_event, trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at,
-                recurring_of)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                recurring_of, repeat_weekdays)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
@@ -28,7 +29,7 @@ extension SQLTransaction {
                 m.fanOutDone, m.total, m.createdAt, m.sendAt,
                 try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt, m.variantLetters,
                 m.triggerEvent, m.triggerCancelEvent, m.triggerDelay, m.repeatEvery, m.repeatUntil, m.repeatNextAt,
-                m.recurringOf,
+                m.recurringOf, m.repeatWeekdays,
             ])
         var stored = m
         stored.id = id
@@ -170,6 +171,7 @@ extension SQLTransaction {
         message.repeatUntil = row.int(27)
         message.repeatNextAt = row.int(28)
         message.recurringOf = row.string(29)
+        message.repeatWeekdays = row.string(30)
         return message
     }
 }

@@ -9,3 +9,11 @@ extension SQLiteMigrations {
         CREATE INDEX messages_recurring ON messages (repeat_next_at) WHERE repeat_next_at IS NOT NULL;
         """
 }
+
+extension SQLiteMigrations {
+    /// A recurring message on days of the week (`repeat.weekdays`): its days, `mon,thu`, where
+    /// `repeat_every` is null.
+    static let recurrenceWeekdays = """
+        ALTER TABLE messages ADD COLUMN repeat_weekdays TEXT;
+        """
+}

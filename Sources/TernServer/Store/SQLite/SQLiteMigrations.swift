@@ -7,7 +7,7 @@ enum SQLiteMigrations {
         messageCounts, writeIndexes, deliveryPages, deliveryQueue, resourceFanOut, sentRuns, answersByKey,
         profileFieldsByKey, messageHistory, identityProfiles, messageCancels,
         messageSchedules, frequencyCaps, messageVariants, webhooks, variantWinnersAndLetters, openHours,
-        liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence,
+        liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
