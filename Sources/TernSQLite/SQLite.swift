@@ -192,6 +192,31 @@ public final class SQLiteDatabase {
         return try rows(statement)
     }
 
+    /// Runs a query prepared for this call only and hands each row to `body` as it is read, keeping
+    /// none: a whole table in constant memory (the server's `tern store copy`).
+    ///
+    /// - Parameters:
+    ///   - sql: One statement with `?` placeholders.
+    ///   - parameters: A value for each placeholder.
+    ///   - body: Called with each row in turn; an error it throws stops the query and is rethrown.
+    /// - Throws: ``SQLiteError`` when the statement cannot be prepared or run, or what `body` threw.
+    public func forEachRow(
+        _ sql: String, _ parameters: [any SQLiteBindable] = [], _ body: (SQLiteRow) throws -> Void
+    ) throws {
+        var fresh: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &fresh, nil)
+        guard rc == SQLITE_OK, let statement = fresh else { throw error(rc) }
+        defer { sqlite3_finalize(statement) }
+        try bind(statement, parameters)
+        let columns = sqlite3_column_count(statement)
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return }
+            guard rc == SQLITE_ROW else { throw error(rc) }
+            try body(SQLiteRow(values: (0..<columns).map { Self.value(statement, $0) }))
+        }
+    }
+
     private func rows(_ statement: OpaquePointer) throws -> [SQLiteRow] {
         var rows: [SQLiteRow] = []
         let columns = sqlite3_column_count(statement)

@@ -8,6 +8,8 @@ enum Usage {
 
         Server:
           serve                 run the server (tern serve --help lists every option)
+          store copy            copy a stopped server's SQLite store and credentials into an empty PostgreSQL
+                                (tern store copy --data DIR --database URL; tern store --help)
 
         Sending:
           send                  send a push, show its progress, then its funnel (tern send --help)

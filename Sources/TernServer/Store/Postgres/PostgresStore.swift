@@ -265,24 +265,10 @@ public actor PostgresStore: Store {
     static func migrate(_ connection: PostgresConnection) throws(StoreError) {
         do {
             try connection.execute("BEGIN")
-            _ = try connection.query("SELECT pg_advisory_xact_lock(?)", [migrationLock])
-            try connection.execute(PostgresMigrations.versionTable)
-            var version = Int(try connection.queryFirst("SELECT version FROM tern_schema")?.int(0) ?? -1)
-            if version < 0 {
-                try connection.run("INSERT INTO tern_schema (version) VALUES (0)")
-                version = 0
-            }
-            let newest = PostgresMigrations.all.count
-            if version > newest {
-                try? connection.execute("ROLLBACK")
-                throw StoreError.backend(
-                    "the database schema is at version \(version), newer than this tern knows (\(newest)): "
-                        + "another node was upgraded; upgrade this one before starting it")
-            }
-            for migration in PostgresMigrations.all[version...] { try connection.execute(migration) }
-            try connection.run("UPDATE tern_schema SET version = ?", [newest])
+            try migrateInTransaction(connection)
             try connection.execute("COMMIT")
         } catch let error as StoreError {
+            try? connection.execute("ROLLBACK")
             throw error
         } catch let error as PostgresError {
             try? connection.execute("ROLLBACK")
@@ -290,6 +276,31 @@ public actor PostgresStore: Store {
         } catch {
             throw .backend("\(error)")
         }
+    }
+
+    /// ``migrate(_:)``'s work inside a transaction the caller opened and ends: takes
+    /// ``migrationLock`` (held to the transaction's end), applies what is missing, and returns the
+    /// version the schema is at. `tern store copy` runs it in the transaction it copies in, so a copy
+    /// that fails leaves no schema behind either. Throws ``StoreError/backend(_:)`` for a schema newer
+    /// than this build knows (the caller rolls back).
+    @discardableResult
+    static func migrateInTransaction(_ connection: PostgresConnection) throws -> Int {
+        _ = try connection.query("SELECT pg_advisory_xact_lock(?)", [migrationLock])
+        try connection.execute(PostgresMigrations.versionTable)
+        var version = Int(try connection.queryFirst("SELECT version FROM tern_schema")?.int(0) ?? -1)
+        if version < 0 {
+            try connection.run("INSERT INTO tern_schema (version) VALUES (0)")
+            version = 0
+        }
+        let newest = PostgresMigrations.all.count
+        if version > newest {
+            throw StoreError.backend(
+                "the database schema is at version \(version), newer than this tern knows (\(newest)): "
+                    + "another node was upgraded; upgrade this one before starting it")
+        }
+        for migration in PostgresMigrations.all[version...] { try connection.execute(migration) }
+        try connection.run("UPDATE tern_schema SET version = ?", [newest])
+        return newest
     }
 
     /// `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`.
