@@ -76,6 +76,13 @@ else
     echo "backup-restore (postgresql): skipped, no PostgreSQL"
 fi
 
+step "the operators' guide: its move from SQLite to PostgreSQL against a real tern serve"
+if [ -n "${TERN_TEST_POSTGRES_URL:-}" ]; then
+    scripts/tests/move-to-postgresql.sh
+else
+    echo "move-to-postgresql: skipped, no PostgreSQL"
+fi
+
 step "tests: the SDK's"
 # Two runs. In one run the server's tests (in-process servers under fuzzers, crash and two-node
 # tests) kept Swift's two cooperative threads so busy that the SDK's timed tests starved: a sender

@@ -76,7 +76,7 @@ enum StoreCommand {
             "",
             "Rows by table:",
         ]
-        for (table, rows) in report.rows {
+        for (table, rows) in report.rows.sorted(by: { $0.table < $1.table }) {
             lines.append("  " + table.padding(toLength: width, withPad: " ", startingAt: 0) + " \(rows)")
         }
         let total = report.rows.reduce(0) { $0 + $1.rows }

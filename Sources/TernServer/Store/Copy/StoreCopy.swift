@@ -29,11 +29,13 @@ import TernSQLite
 public enum StoreCopy {
     /// What was copied, for the operator.
     public struct Report: Sendable {
-        /// The SQLite file read, and its schema version.
+        /// The SQLite file read.
         public var source: String
+        /// The SQLite file's schema version (this tern's newest).
         public var sourceVersion: Int
-        /// The database written (its password hidden), and its schema version after the copy.
+        /// The database written, its password hidden.
         public var target: String
+        /// The database's schema version after the copy (this tern's newest PostgreSQL one).
         public var targetVersion: Int
         /// Rows copied by table, in the order they were copied (parents first).
         public var rows: [(table: String, rows: Int)]
@@ -47,6 +49,7 @@ public enum StoreCopy {
 
     /// Why the copy did not happen, in words for the operator; nothing was written.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong and what to do, e.g. `stop the server first`.
         public let description: String
         /// The database could not be reached (`false`: the copy was refused or failed).
         public let unavailable: Bool
