@@ -20,7 +20,7 @@ import TernSQLite
 /// - The tables and their columns are read from both schemas: each table both have is copied, its
 ///   columns both have, each value converted to its PostgreSQL column's type, parents before
 ///   children (the schema's foreign keys stay checked); what one side alone has is refused unless
-///   ``StoreCopyCatalog`` lists it as one backend's own. Triggers are off during the copy (in the
+///   `StoreCopyCatalog` lists it as one backend's own. Triggers are off during the copy (in the
 ///   copy's transaction only): they keep derived tables (audience counts, the tags' copies of their
 ///   subscription's columns), which are copied as SQLite kept them.
 /// - Every identity sequence is set to its column's largest copied id, so new rows get new ids.
