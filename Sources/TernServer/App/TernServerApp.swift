@@ -148,17 +148,20 @@ public final class TernServerApp: Sendable {
     }
 
     /// ``routes(store:metrics:benchRoutes:messages:credentials:logger:)`` with the providers' origins
-    /// (APNs' channel management service's among them) of the configuration.
+    /// (APNs' channel management service's among them) of the configuration; `clock` is the time the
+    /// devices' events are received at (tests pass their own).
     static func routes(
         store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService?,
-        credentials: CredentialStore?, endpoints: ProviderEndpoints, logger: Logger?
+        credentials: CredentialStore?, endpoints: ProviderEndpoints, logger: Logger?,
+        clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
     ) -> [Route] {
         let verifier = CryptoTokenVerifier()
         let authenticator = Authenticator(store: store, verifier: verifier)
         let sdk = SDKRoutes(
             authenticator: authenticator,
             subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
-            events: EventService(store: store, metrics: metrics), tags: TagService(store: store), metrics: metrics)
+            events: EventService(store: store, metrics: metrics, clock: clock), tags: TagService(store: store),
+            metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier, logger: logger)
         let admin = AdminRoutes(service: adminService)
         let sending = MessageRoutes(messages: messages ?? MessageService(store: store), admin: adminService)

@@ -88,7 +88,9 @@ public struct MessageService: Sendable {
         try MessageRecurrence.check(request, first: max(request.sendAt ?? now, now))
         return Planned(
             publicId: publicId,
-            plan: try MessagePlan(request, publicId: publicId, sentAt: max(request.sendAt ?? now, now)),
+            plan: try MessagePlan(
+                request, publicId: TriggerRounds.longestPublicId(publicId, request),
+                sentAt: max(request.sendAt ?? now, now)),
             content: String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self),
             audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: now,
             sendAt: request.sendAt.flatMap { $0 > now ? $0 : nil })
@@ -127,7 +129,8 @@ public struct MessageService: Sendable {
                 triggerDelay: request.trigger?.delay, repeatEvery: request.recurrence?.every,
                 repeatWeekdays: request.recurrence?.weekdays.map { $0.map(\.rawValue).joined(separator: ",") },
                 repeatUntil: request.recurrence?.until,
-                repeatNextAt: request.recurrence?.start(planned.sendAt ?? now), recurringOf: recurringOf))
+                repeatNextAt: request.recurrence?.start(planned.sendAt ?? now), recurringOf: recurringOf,
+                triggerReentry: request.trigger?.reentry))
         if request.trigger != nil { store.triggerDirectory.forget() }
         // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
         if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
@@ -218,6 +221,11 @@ public struct MessageService: Sendable {
         return try await store.write { tx in
             let message = try Self.find(tx, publicId)
             guard message.cancelledAt == nil else { return try Self.view(tx, message) }
+            if let parent = message.triggerRoundOf {
+                throw APIError.conflict(
+                    "message \(message.publicId) is round \(message.triggerRound ?? 0) of the triggered message \(parent): "
+                        + "cancel \(parent) to stop it and its rounds")
+            }
             let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
             if Self.isDone(message, counts) {
                 throw APIError.conflict(
@@ -229,6 +237,9 @@ public struct MessageService: Sendable {
                 // No one's wait goes on, and no node checks goals against it any more.
                 try tx.removeTriggerRuns(messageId: message.id)
                 store.triggerDirectory.forget()
+                for round in try tx.triggerRounds(of: message.publicId) where round.cancelledAt == nil {
+                    try tx.cancelMessage(id: round.id, now: now)
+                }
             }
             // No copy goes any more; the copies made keep going unless cancelled themselves.
             if message.repeatNextAt != nil { try tx.stopRecurrence(messageId: message.id) }
@@ -242,29 +253,38 @@ public struct MessageService: Sendable {
     public func stats(publicId: String) async throws -> MessageStats {
         try await store.read { tx in
             let message = try Self.find(tx, publicId)
-            let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
-            let history = try tx.messageHistory(messageId: message.id)
-            let events: [PushEventRequest.Kind: Int64] =
-                if let history, let delivered = history.delivered, let opened = history.opened {
-                    [.delivery: delivered, .open: opened]
-                } else {
-                    try tx.pushEventCounts(messageIdPrefix: message.publicId + ".")
-                }
-            var stats = MessageStats(
-                messageId: message.publicId, counts: counts,
-                failedByReason: try history?.failedByReason ?? tx.failureReasons(messageId: message.id),
-                delivered: events[.delivery] ?? 0, opened: events[.open] ?? 0,
-                done: Self.isDone(message, counts),
-                skippedByPreference: try tx.skippedByPreference(messageId: message.id))
-            stats.deliveriesRemovedAt = history?.removedAt
-            stats.cancelledAt = message.cancelledAt
-            stats.skippedByFrequencyCap = try tx.skippedByFrequencyCap(messageId: message.id)
-            stats.converted =
-                try history?.converted
-                ?? tx.conversions(messageIdPrefix: message.publicId + ".", eventName: nil)
-            stats.variants = try self.variantStats(tx, message, history: history)
+            var stats = try self.figures(tx, message)
+            if message.triggerReentry != nil {
+                stats.allRounds = try TriggerRounds.totals(tx, message) { try self.figures(tx, $0) }
+            }
             return stats
         }
+    }
+
+    /// ``stats(publicId:)`` of the message alone.
+    func figures(_ tx: any StoreTransaction, _ message: StoredMessage) throws -> MessageStats {
+        let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
+        let history = try tx.messageHistory(messageId: message.id)
+        let events: [PushEventRequest.Kind: Int64] =
+            if let history, let delivered = history.delivered, let opened = history.opened {
+                [.delivery: delivered, .open: opened]
+            } else {
+                try tx.pushEventCounts(messageIdPrefix: message.publicId + ".")
+            }
+        var stats = MessageStats(
+            messageId: message.publicId, counts: counts,
+            failedByReason: try history?.failedByReason ?? tx.failureReasons(messageId: message.id),
+            delivered: events[.delivery] ?? 0, opened: events[.open] ?? 0,
+            done: Self.isDone(message, counts),
+            skippedByPreference: try tx.skippedByPreference(messageId: message.id))
+        stats.deliveriesRemovedAt = history?.removedAt
+        stats.cancelledAt = message.cancelledAt
+        stats.skippedByFrequencyCap = try tx.skippedByFrequencyCap(messageId: message.id)
+        stats.converted =
+            try history?.converted
+            ?? tx.conversions(messageIdPrefix: message.publicId + ".", eventName: nil)
+        stats.variants = try self.variantStats(tx, message, history: history)
+        return stats
     }
 
     /// An A/B test's figures per version: counted from its rows, or the ones kept once they went
@@ -319,9 +339,10 @@ public struct MessageService: Sendable {
     }
 
     /// Whether the figures are final: the fan-out over and nothing queued or sending; a triggered
-    /// message never is until it is cancelled (its next person may come at any time).
+    /// message never is until it is cancelled (its next person may come at any time), nor are its
+    /// rounds.
     static func isDone(_ message: StoredMessage, _ counts: DeliveryCounts) -> Bool {
-        message.fanOutDone && (message.triggerEvent == nil || message.cancelledAt != nil)
+        message.fanOutDone && (!message.isTriggered || message.cancelledAt != nil)
             && (message.repeatNextAt == nil || message.cancelledAt != nil) && counts.queued == 0
             && counts.sending == 0
     }
@@ -338,6 +359,8 @@ public struct MessageService: Sendable {
             done: isDone(message, counts), counts: counts, cancelledAt: message.cancelledAt, sendAt: message.sendAt,
             winnerMessageId: message.winnerMessageId,
             winnerDueAt: message.winnerMessageId == nil && message.cancelledAt == nil ? message.winnerDueAt : nil,
-            nextCopyAt: message.cancelledAt == nil ? message.repeatNextAt : nil, recurringOf: message.recurringOf)
+            nextCopyAt: message.cancelledAt == nil ? message.repeatNextAt : nil, recurringOf: message.recurringOf,
+            triggerRounds: message.triggerReentry == nil ? nil : try tx.triggerRoundCount(of: message.publicId),
+            triggerRoundOf: message.triggerRoundOf, triggerRound: message.triggerRound)
     }
 }

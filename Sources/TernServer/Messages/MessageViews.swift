@@ -72,9 +72,18 @@ public struct MessageView: Encodable, Sendable {
     var nextCopyAt: Int64? = nil
     /// For a copy of a recurring message: that message's id.
     var recurringOf: String? = nil
+    /// For a triggered message with re-entry: the rounds it has made, itself included (round n
+    /// is message `<id>-n`).
+    var triggerRounds: Int? = nil
+    /// For a round of a triggered message: that message's id, and the round.
+    var triggerRoundOf: String? = nil
+    var triggerRound: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
+        case triggerRounds = "trigger_rounds"
+        case triggerRoundOf = "trigger_round_of"
+        case triggerRound = "trigger_round"
         case winnerDueAt = "winner_due_at"
         case nextCopyAt = "next_copy_at"
         case recurringOf = "recurring_of"
@@ -120,6 +129,9 @@ public struct MessageStats: Codable, Sendable, Equatable {
     public var cancelledAt: Int64?
     /// An A/B test's figures per version, in the request's order; nil for a message of one version.
     public var variants: [VariantStats]?
+    /// A triggered message with re-entry: its rounds' figures summed (the figures above are its
+    /// first round's, the message's own); nil for any other message.
+    public var allRounds: RoundTotals?
 
     init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
@@ -162,6 +174,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encodeIfPresent(deliveriesRemovedAt, forKey: .deliveriesRemovedAt)
         try container.encodeIfPresent(cancelledAt, forKey: .cancelledAt)
         try container.encodeIfPresent(variants, forKey: .variants)
+        try container.encodeIfPresent(allRounds, forKey: .allRounds)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -181,6 +194,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         skippedByFrequencyCap = try container.decodeIfPresent(Int64.self, forKey: .skippedByFrequencyCap) ?? 0
         converted = try container.decodeIfPresent(Int64.self, forKey: .converted) ?? 0
         variants = try container.decodeIfPresent([VariantStats].self, forKey: .variants)
+        allRounds = try container.decodeIfPresent(RoundTotals.self, forKey: .allRounds)
     }
 
     /// Where each status's count goes.
@@ -198,6 +212,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case deliveriesRemovedAt = "deliveries_removed_at"
         case cancelledAt = "cancelled_at"
         case variants
+        case allRounds = "all_rounds"
     }
 }
 

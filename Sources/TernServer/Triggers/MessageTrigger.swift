@@ -5,9 +5,15 @@ import TernProtocol
 /// (`event_name`), `delay_minutes` after it, unless they reach `cancel_event_name` first; one
 /// message, whose statistics count every person it went to, until it is cancelled.
 ///
+/// Without `reentry_after_minutes` a person gets it once. With it, a person who reaches the goal
+/// again at least that long after the message last went to them starts a new wait and gets it
+/// again: their second time through round 2 (`m_3fa2c1d9e8b7a6f5-2`, a message row of its own, so
+/// each device still gets each message once), their third through round 3, and so on.
+///
 /// ```json
 /// {"title": "Still thinking it over?", "body": "Your cart is waiting",
-///  "trigger": {"event_name": "cart_abandoned", "delay_minutes": 60, "cancel_event_name": "purchase"},
+///  "trigger": {"event_name": "cart_abandoned", "delay_minutes": 60, "cancel_event_name": "purchase",
+///              "reentry_after_minutes": 10080},
 ///  "audience": {"type": "resource", "resource_id": 1}}
 /// ```
 public struct MessageTrigger: Codable, Sendable, Equatable {
@@ -17,6 +23,15 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     public var delayMinutes: Int?
     /// A goal that, reached before the message went, keeps it from going (e.g. `purchase`).
     public var cancelEventName: String?
+    /// How long after the message last went to a person their goal sends it to them again (1 to
+    /// 525,600 minutes, a year); nil: a person gets it once.
+    ///
+    /// Counted from when it last *went*, not from when their last wait began: a wait their
+    /// cancelling goal ended sent nothing, so their next goal brings the message (the next
+    /// abandoned cart after a purchase gets its reminder), and two sends to one person are never
+    /// closer than this (plus the delay), whatever the delay. A goal while their wait runs, or
+    /// before this time is up, changes nothing.
+    public var reentryAfterMinutes: Int?
 
     /// A trigger.
     ///
@@ -24,23 +39,33 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     ///   - eventName: The goal that sends the message.
     ///   - delayMinutes: How long after it; default nil (at once).
     ///   - cancelEventName: A goal that keeps a waiting message from going; default nil.
-    public init(eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil) {
+    ///   - reentryAfterMinutes: How long after it went the goal sends it to a person again; default
+    ///     nil (once a person).
+    public init(
+        eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil, reentryAfterMinutes: Int? = nil
+    ) {
         self.eventName = eventName
         self.delayMinutes = delayMinutes
         self.cancelEventName = cancelEventName
+        self.reentryAfterMinutes = reentryAfterMinutes
     }
 
     enum CodingKeys: String, CodingKey {
         case eventName = "event_name"
         case delayMinutes = "delay_minutes"
         case cancelEventName = "cancel_event_name"
+        case reentryAfterMinutes = "reentry_after_minutes"
     }
 
     /// The longest delay: 30 days.
     static let maxDelayMinutes = 43_200
+    /// The longest time before a person may get the message again: a year.
+    static let maxReentryMinutes = 525_600
 
     /// The delay in milliseconds.
     var delay: Int64 { Int64(delayMinutes ?? 0) * 60_000 }
+    /// The re-entry time in milliseconds; nil: once a person.
+    var reentry: Int64? { reentryAfterMinutes.map { Int64($0) * 60_000 } }
 
     /// Checks the trigger and what goes with it: a resource's devices (narrowed by categories,
     /// fields or tags, not by a filter), sent when each person's goal comes, so no time of its own.
@@ -55,6 +80,12 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         }
         if let minutes = trigger.delayMinutes, !(0...maxDelayMinutes).contains(minutes) {
             throw .badRequest("trigger.delay_minutes must be 0 to \(maxDelayMinutes) (30 days), not \(minutes)")
+        }
+        if let minutes = trigger.reentryAfterMinutes, !(1...maxReentryMinutes).contains(minutes) {
+            throw .badRequest(
+                "trigger.reentry_after_minutes must be 1 to \(maxReentryMinutes) (a year), not \(minutes): how long "
+                    + "after the message went to a person their goal sends it again; leave it out to send it once a "
+                    + "person")
         }
         guard request.audience.type == .resource, request.audience.filter == nil else {
             throw .badRequest(
@@ -85,6 +116,8 @@ public final class TriggerDirectory: Sendable {
         var eventName: String
         var cancelEventName: String?
         var delay: Int64
+        /// ``MessageTrigger/reentry``: nil, once a person.
+        var reentry: Int64? = nil
     }
 
     private let reading = StoreReading<[Int64: [Entry]]>()
@@ -111,7 +144,9 @@ enum TriggerWaits {
         if !cancelled.isEmpty { try tx.disarmTriggers(messageIds: cancelled, profileId: profile.id) }
         guard !profile.skipTriggers else { return }
         for trigger in triggers where trigger.eventName == goal {
-            try tx.armTrigger(messageId: trigger.messageId, profileId: profile.id, dueAt: now + trigger.delay)
+            try tx.armTrigger(
+                messageId: trigger.messageId, profileId: profile.id, dueAt: now + trigger.delay,
+                wentBefore: trigger.reentry.map { now - $0 })
         }
     }
 }

@@ -1,36 +1,48 @@
 import Foundation
 import TernSQLite
 
-/// ``TriggerQueries``: the waits by their key (message, person) and by `trigger_runs_due`; the
-/// standing messages by `messages_triggers`, the partial index of the triggered ones.
+/// ``TriggerQueries``: the waits by their key (message, person) and by `trigger_runs_due` (the
+/// waits only: a person's row between waits, kept for a message with re-entry, has no `due_at`);
+/// the standing messages by `messages_triggers`, the partial index of the triggered ones; a
+/// message's rounds by `messages_trigger_rounds`.
 extension SQLTransaction {
     func activeTriggers() throws -> [Int64: [TriggerDirectory.Entry]] {
         var byProject: [Int64: [TriggerDirectory.Entry]] = [:]
         for row in try database.query(
             """
-            SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay FROM messages
+            SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay, trigger_reentry FROM messages
             WHERE trigger_event IS NOT NULL AND cancelled_at IS NULL ORDER BY id
             """, [])
         {
             byProject[row.requiredInt(1), default: []].append(
                 TriggerDirectory.Entry(
                     messageId: row.requiredInt(0), eventName: row.requiredString(2), cancelEventName: row.string(3),
-                    delay: row.int(4) ?? 0))
+                    delay: row.int(4) ?? 0, reentry: row.int(5)))
         }
         return byProject
     }
 
-    func armTrigger(messageId: Int64, profileId: Int64, dueAt: Int64) throws {
+    /// A row between waits takes the new one only when the message last went before `wentBefore`
+    /// (or never went): one statement, which on PostgreSQL waits for a runner taking the same
+    /// person's wait and then reads its row as that runner left it.
+    func armTrigger(messageId: Int64, profileId: Int64, dueAt: Int64, wentBefore: Int64?) throws {
         try database.run(
             """
             INSERT INTO trigger_runs (message_id, profile_id, due_at) VALUES (?, ?, ?)
-            ON CONFLICT (message_id, profile_id) DO NOTHING
-            """, [messageId, profileId, dueAt])
+            ON CONFLICT (message_id, profile_id) DO UPDATE SET due_at = excluded.due_at
+            WHERE trigger_runs.due_at IS NULL AND (trigger_runs.went_at IS NULL OR trigger_runs.went_at <= ?)
+            """, [messageId, profileId, dueAt, wentBefore ?? Int64.min])
     }
 
+    /// A person the message never went to keeps no row; one it went to (with re-entry) keeps
+    /// their round and when it went.
     func disarmTriggers(messageIds: [Int64], profileId: Int64) throws {
         for id in messageIds {
-            try database.run("DELETE FROM trigger_runs WHERE message_id = ? AND profile_id = ?", [id, profileId])
+            try database.runBeforeNext(
+                "DELETE FROM trigger_runs WHERE message_id = ? AND profile_id = ? AND went_at IS NULL", [id, profileId])
+            try database.runBeforeNext(
+                "UPDATE trigger_runs SET due_at = NULL WHERE message_id = ? AND profile_id = ? AND due_at IS NOT NULL",
+                [id, profileId])
         }
     }
 
@@ -40,13 +52,90 @@ extension SQLTransaction {
         ).map { TriggerRun(messageId: $0.requiredInt(0), profileId: $0.requiredInt(1)) }
     }
 
-    func takeTriggerRun(messageId: Int64, profileId: Int64, now: Int64) throws -> Bool {
+    func takeTriggerRun(messageId: Int64, profileId: Int64, now: Int64, keep: Bool) throws -> Int? {
+        let key: [any SQLiteBindable] = [messageId, profileId, now]
+        guard keep else {
+            let taken = try database.run(
+                "DELETE FROM trigger_runs WHERE message_id = ? AND profile_id = ? AND due_at <= ?", key)
+            return taken > 0 ? 1 : nil
+        }
+        return try database.query(
+            """
+            UPDATE trigger_runs SET due_at = NULL WHERE message_id = ? AND profile_id = ? AND due_at <= ?
+            RETURNING round
+            """, key
+        ).first.map { Int($0.requiredInt(0)) }
+    }
+
+    func noteTriggerWent(messageId: Int64, profileId: Int64, now: Int64) throws {
         try database.run(
-            "DELETE FROM trigger_runs WHERE message_id = ? AND profile_id = ? AND due_at <= ?",
-            [messageId, profileId, now]) > 0
+            "UPDATE trigger_runs SET round = round + 1, went_at = ? WHERE message_id = ? AND profile_id = ?",
+            [now, messageId, profileId])
     }
 
     func removeTriggerRuns(messageId: Int64) throws {
         try database.run("DELETE FROM trigger_runs WHERE message_id = ?", [messageId])
+    }
+
+    func triggerRound(of message: StoredMessage, round: Int, now: Int64) throws -> StoredMessage {
+        let publicId = TriggerRounds.publicId(of: message.publicId, round: round)
+        if let made = try self.message(publicId: publicId) { return made }
+        // Another runner's copy, made meanwhile, wins: on PostgreSQL this insert waits for its
+        // transaction, and the read after it sees the copy once it committed.
+        if let made = try insertMessageIfAbsent(TriggerRounds.copy(of: message, round: round, now: now)) {
+            return made
+        }
+        guard let made = try self.message(publicId: publicId) else {
+            throw StoreError.backend("round \(round) of message \(message.publicId) was neither made nor found")
+        }
+        return made
+    }
+
+    func triggerRounds(of publicId: String) throws -> [StoredMessage] {
+        try database.query(
+            "SELECT \(Self.messageColumns) FROM messages WHERE trigger_round_of = ? ORDER BY trigger_round", [publicId]
+        ).map(Self.message)
+    }
+
+    func triggerRoundCount(of publicId: String) throws -> Int {
+        Int(try scalar("SELECT COALESCE(MAX(trigger_round), 1) FROM messages WHERE trigger_round_of = ?", [publicId]))
+    }
+}
+
+extension SQLTransaction {
+    /// ``TriggerRounds/totals(_:_:figures:)`` read across the rounds at once: their rows of counts
+    /// and skips by the rounds' ids, their reports and conversions by the push ids' common start
+    /// (the message's id, then `.` or `-`). Nil once a round's reports were removed: those count
+    /// by what was kept for it.
+    func triggerRoundTotals(of message: StoredMessage) throws -> RoundTotals? {
+        let rounds = "SELECT id FROM messages WHERE public_id = ? OR trigger_round_of = ?"
+        let ids: [any SQLiteBindable] = [message.publicId, message.publicId]
+        guard try scalar("SELECT COUNT(*) FROM message_history WHERE message_id IN (\(rounds))", ids) == 0 else {
+            return nil
+        }
+        var totals = RoundTotals()
+        let made = try database.queryFirst(
+            "SELECT COUNT(*), CAST(SUM(total) AS BIGINT) FROM messages WHERE public_id = ? OR trigger_round_of = ?", ids
+        )
+        totals.rounds = Int(made?.int(0) ?? 1)
+        totals.targeted = made?.int(1) ?? 0
+        let counts = try deliveryCounts(where: "message_id IN (\(rounds))", ids)
+        totals.queued = counts[.queued] ?? 0
+        totals.sending = counts[.sending] ?? 0
+        totals.sent = counts[.sent] ?? 0
+        totals.failed = counts[.failed] ?? 0
+        totals.invalidToken = counts[.invalidToken] ?? 0
+        let skips = try database.queryFirst(
+            """
+            SELECT CAST(SUM(by_preference) AS BIGINT), CAST(SUM(by_frequency_cap) AS BIGINT) FROM message_skips
+            WHERE message_id IN (\(rounds))
+            """, ids)
+        totals.skippedByPreference = skips?.int(0) ?? 0
+        totals.skippedByFrequencyCap = skips?.int(1) ?? 0
+        let reports = try pushEventCounts(messageIdPrefix: message.publicId)
+        totals.delivered = reports[.delivery] ?? 0
+        totals.opened = reports[.open] ?? 0
+        totals.converted = try conversions(messageIdPrefix: message.publicId, eventName: nil)
+        return totals
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 import TernProtocol
 
 /// Sends triggered messages when their people's waits end: every node looks every two seconds,
-/// takes the runs due (each once: the run is removed in the transaction that writes its
+/// takes the runs due (each once: the run is taken in the transaction that writes its
 /// deliveries, so two nodes, or a restart, never send one twice), and writes each person's
 /// deliveries to the standing message as its fan-out would (the audience's resource and filters,
-/// categories turned off, the frequency cap, the inbox, personalization).
+/// categories turned off, the frequency cap, the inbox, personalization). A person's second time
+/// through a message with re-entry goes through its round 2, made in that same transaction
+/// (``TriggerRounds``), and so on.
 ///
 /// ```swift
 /// let runner = TriggerRunner(messages: messages, logger: logger)
@@ -47,22 +49,34 @@ public struct TriggerRunner: Sendable {
         let (taken, written) = try await messages.store.write { tx in
             var taken = 0
             var written = 0
-            var requests: [Int64: (StoredMessage, MessageRequest)?] = [:]
+            var standing: [Int64: Standing?] = [:]
             for run in due {
-                guard try tx.takeTriggerRun(messageId: run.messageId, profileId: run.profileId, now: now) else {
+                if standing[run.messageId] == nil {
+                    standing[run.messageId] = .some(
+                        try tx.message(id: run.messageId).flatMap { message in
+                            message.cancelledAt == nil
+                                ? Standing(message: message, request: try FanOut.request(message)) : nil
+                        })
+                }
+                let trigger = standing[run.messageId] ?? nil
+                let reentry = trigger?.message.triggerReentry != nil
+                guard
+                    let round = try tx.takeTriggerRun(
+                        messageId: run.messageId, profileId: run.profileId, now: now, keep: reentry)
+                else {
                     continue  // another node took it, or its goal's cancel came
                 }
                 taken += 1
-                if requests[run.messageId] == nil {
-                    requests[run.messageId] = .some(
-                        try tx.message(id: run.messageId).flatMap { message in
-                            message.cancelledAt == nil ? (message, try FanOut.request(message)) : nil
-                        })
-                }
-                guard case .some(.some(let (message, request))) = requests[run.messageId],
-                    let profile = try tx.profile(id: run.profileId), !profile.skipTriggers
+                guard var trigger, round <= TriggerRounds.last, let profile = try tx.profile(id: run.profileId),
+                    !profile.skipTriggers
                 else { continue }
-                written += try Self.fire(tx, message: message, request: request, profileId: profile.id, now: now)
+                let sent = try trigger.round(round, tx, now: now)
+                standing[run.messageId] = trigger
+                let added = try Self.fire(tx, message: sent, request: trigger.request, profileId: profile.id, now: now)
+                written += added
+                if reentry, added > 0 {
+                    try tx.noteTriggerWent(messageId: run.messageId, profileId: profile.id, now: now)
+                }
             }
             return (taken, written)
         }
@@ -71,7 +85,23 @@ public struct TriggerRunner: Sendable {
         return taken
     }
 
-    /// Writes the person's deliveries of the standing message, as sent now.
+    /// A triggered message not cancelled, as this pass read it, with the rounds it sent.
+    struct Standing {
+        let message: StoredMessage
+        let request: MessageRequest
+        var rounds: [Int: StoredMessage] = [:]
+
+        /// The message of round `round` (1: the message itself), made if none is yet.
+        mutating func round(_ round: Int, _ tx: any StoreTransaction, now: Int64) throws -> StoredMessage {
+            guard round > 1 else { return message }
+            if let made = rounds[round] { return made }
+            let made = try tx.triggerRound(of: message, round: round, now: now)
+            rounds[round] = made
+            return made
+        }
+    }
+
+    /// Writes the person's deliveries of the standing message (or its round), as sent now.
     static func fire(
         _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, profileId: Int64, now: Int64
     ) throws -> Int {

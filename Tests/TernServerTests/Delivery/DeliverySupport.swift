@@ -103,8 +103,9 @@ struct DeliveryHarness {
         store factory: StoreFactory = .sqlite, jitter: @escaping @Sendable () -> Double = { 0.5 },
         others: [RecordingSender] = []
     ) async throws -> DeliveryHarness {
-        let server = try await InProcessServer(factory)
         let clock = ManualClock()
+        // Goals and reports are received on the harness's clock, as the runners and the engine run on it.
+        let server = try await InProcessServer(factory, clock: clock.function)
         let sender = RecordingSender()
         let senders = SenderRegistry(register ? [sender] + others : [])
         let metrics = Metrics()

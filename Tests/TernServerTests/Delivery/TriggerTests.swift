@@ -139,6 +139,14 @@ import Testing
                 "must differ from trigger.event_name"
             ),
             (
+                ["trigger": ["event_name": "cart", "reentry_after_minutes": 0], "audience": resource],
+                "trigger.reentry_after_minutes must be 1 to 525600 (a year), not 0"
+            ),
+            (
+                ["trigger": ["event_name": "cart", "reentry_after_minutes": 525_601], "audience": resource],
+                "leave it out to send it once a person"
+            ),
+            (
                 ["trigger": cart, "audience": ["type": "profile", "profile_id": "p_1"]],
                 "a triggered message goes to audience type resource"
             ),

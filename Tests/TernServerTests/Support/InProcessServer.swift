@@ -2,8 +2,9 @@ import Foundation
 import TernCrypto
 import TernHTTP
 import TernProtocol
-import TernServer
 import TernTestSupport
+
+@testable import TernServer
 
 /// The server's router over a real store (a SQLite file in a temporary directory unless the
 /// factory says otherwise: ``StoreFactory/postgres`` gives a fresh schema in the test PostgreSQL),
@@ -16,13 +17,18 @@ final class InProcessServer: Sendable {
     let metrics: Metrics
     let bootstrap: BootstrapInfo
 
-    init(_ factory: StoreFactory = .sqlite) async throws {
+    /// `clock`: the time the devices' events (`event/post`, `event/push`) are received at.
+    init(
+        _ factory: StoreFactory = .sqlite, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+    ) async throws {
         directory = try TemporaryDirectory(prefix: "in-process")
         store = try factory.make(directory)
         metrics = Metrics()
         router = Router(
-            routes: TernServerApp.routes(store: store, metrics: metrics, benchRoutes: false), metrics: metrics,
-            logger: Logger(minimum: .error, sink: { _ in }))
+            routes: TernServerApp.routes(
+                store: store, metrics: metrics, benchRoutes: false, messages: nil, credentials: nil,
+                endpoints: ProviderEndpoints(), logger: nil, clock: clock),
+            metrics: metrics, logger: Logger(minimum: .error, sink: { _ in }))
         bootstrap = try await Bootstrapper.run(
             store: store, path: directory.path("bootstrap.json"), apiURL: "http://test/api/v1", now: 1
         ).0

@@ -70,6 +70,17 @@ public struct StoredMessage: Sendable, Equatable {
     var repeatNextAt: Int64? = nil
     /// A copy of a recurring message: that message's public id.
     var recurringOf: String? = nil
+    /// A triggered message's re-entry time (ms): how long after it went to a person their goal
+    /// sends it again; nil: once a person.
+    var triggerReentry: Int64? = nil
+    /// A round of a triggered message (``TriggerRounds``): that message's public id, and the round
+    /// (2 and on; the message itself is round 1).
+    var triggerRoundOf: String? = nil
+    var triggerRound: Int? = nil
+
+    /// Whether it stands until cancelled, sent to each person whose goal comes: a triggered
+    /// message, or one of its rounds.
+    var isTriggered: Bool { triggerEvent != nil || triggerRoundOf != nil }
 
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }

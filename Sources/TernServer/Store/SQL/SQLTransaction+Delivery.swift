@@ -322,9 +322,16 @@ extension SQLTransaction {
     }
 
     func deliveryCounts(messageId: Int64) throws -> [DeliveryStatus: Int64] {
+        try deliveryCounts(where: "message_id = ?", [messageId])
+    }
+
+    /// The counts of the messages `condition` picks, summed.
+    func deliveryCounts(where condition: String, _ parameters: [any SQLiteBindable]) throws
+        -> [DeliveryStatus: Int64]
+    {
         // One row of sums, NULL where the message has no counts yet.
         let sums = DeliveryStatus.allCases.map { "CAST(SUM(\($0.rawValue)) AS BIGINT)" }.joined(separator: ", ")
-        let row = try database.queryFirst("SELECT \(sums) FROM message_counts WHERE message_id = ?", [messageId])
+        let row = try database.queryFirst("SELECT \(sums) FROM message_counts WHERE \(condition)", parameters)
         var counts: [DeliveryStatus: Int64] = [:]
         for (index, status) in DeliveryStatus.allCases.enumerated() {
             if let count = row?.int(index), count != 0 { counts[status] = count }

@@ -8,7 +8,8 @@ extension SQLTransaction {
         try database.query(
             """
             SELECT m.id FROM messages m
-            WHERE m.created_at < ? AND m.fan_out_done AND (m.trigger_event IS NULL OR m.cancelled_at IS NOT NULL)
+            WHERE m.created_at < ? AND m.fan_out_done
+                AND (m.trigger_event IS NULL AND m.trigger_round_of IS NULL OR m.cancelled_at IS NOT NULL)
                 AND (m.repeat_next_at IS NULL OR m.cancelled_at IS NOT NULL)
                 AND NOT EXISTS (
                     SELECT 1 FROM message_history h WHERE h.message_id = m.id AND h.finished_at IS NOT NULL)

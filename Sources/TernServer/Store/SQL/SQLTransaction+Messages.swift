@@ -9,31 +9,44 @@ extension SQLTransaction {
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
         cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at, trigger_event,
         trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at, recurring_of,
-        repeat_weekdays
+        repeat_weekdays, trigger_reentry, trigger_round_of, trigger_round
         """
     }
 
     func insertMessage(_ m: StoredMessage) throws -> StoredMessage {
-        let id = try insert(
-            """
-            INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
-                payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
-                fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters,
-                trigger_event, trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at,
-                recurring_of, repeat_weekdays)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
-                m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
-                m.fanOutDone, m.total, m.createdAt, m.sendAt,
-                try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt, m.variantLetters,
-                m.triggerEvent, m.triggerCancelEvent, m.triggerDelay, m.repeatEvery, m.repeatUntil, m.repeatNextAt,
-                m.recurringOf, m.repeatWeekdays,
-            ])
         var stored = m
-        stored.id = id
+        stored.id = try insert(Self.insertMessageSQL, try Self.insertValues(m))
         return stored
+    }
+
+    /// Inserts `m` unless a message of its public id (or, for a triggered message's round, of its
+    /// round) is there already; nil then.
+    func insertMessageIfAbsent(_ m: StoredMessage) throws -> StoredMessage? {
+        try database.query(
+            Self.insertMessageSQL + " ON CONFLICT DO NOTHING RETURNING \(Self.messageColumns)", try Self.insertValues(m)
+        ).first.map(Self.message)
+    }
+
+    private static var insertMessageSQL: String {
+        """
+        INSERT INTO messages (public_id, project_id, resource_id, content, audience, payload_prefix,
+            payload_suffix, push_type, priority, expiration, collapse_id, topic, environment, fan_out_cursor,
+            fan_out_done, total, created_at, send_at, variant_payloads, winner_due_at, variant_letters,
+            trigger_event, trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at,
+            recurring_of, repeat_weekdays, trigger_reentry, trigger_round_of, trigger_round)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    }
+
+    private static func insertValues(_ m: StoredMessage) throws -> [any SQLiteBindable] {
+        [
+            m.publicId, m.projectId, m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix,
+            m.pushType, m.priority, m.expiration, m.collapseId, m.topic, m.environment, m.fanOutCursor,
+            m.fanOutDone, m.total, m.createdAt, m.sendAt,
+            try VariantPayload.encode(m.variants, sample: m.variantSample), m.winnerDueAt, m.variantLetters,
+            m.triggerEvent, m.triggerCancelEvent, m.triggerDelay, m.repeatEvery, m.repeatUntil, m.repeatNextAt,
+            m.recurringOf, m.repeatWeekdays, m.triggerReentry, m.triggerRoundOf, m.triggerRound,
+        ]
     }
 
     /// Notes the message that sent the test's winner; false when one was noted already.
@@ -172,6 +185,9 @@ extension SQLTransaction {
         message.repeatNextAt = row.int(28)
         message.recurringOf = row.string(29)
         message.repeatWeekdays = row.string(30)
+        message.triggerReentry = row.int(31)
+        message.triggerRoundOf = row.string(32)
+        message.triggerRound = row.int(33).map { Int($0) }
         return message
     }
 }
