@@ -25,9 +25,11 @@ enum SendCommand {
             }
             if let trigger = options.message.trigger {
                 // A standing message has no end to watch for.
+                let again =
+                    trigger.reentryAfterMinutes.map { ", again \($0) minutes after it last went to them," } ?? ""
                 say(
-                    "sent to each person who reaches the goal \(trigger.eventName) until tern messages cancel \(id); "
-                        + "tern messages stats \(id) counts them")
+                    "sent to each person who reaches the goal \(trigger.eventName)\(again) until tern messages cancel "
+                        + "\(id); tern messages stats \(id) counts them")
                 return
             }
             guard options.wait else { return }

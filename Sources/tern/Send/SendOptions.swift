@@ -105,6 +105,10 @@ struct SendOptions {
                     OptionSpec(
                         "trigger-cancel", "GOAL", "with --trigger: a goal that keeps a waiting message from going"),
                     OptionSpec(
+                        "trigger-reentry-minutes", "N",
+                        "with --trigger: a person's goal sends it again once N minutes (1 to 525600) have passed "
+                            + "since it last went to them (default: once a person)"),
+                    OptionSpec(
                         "repeat-every-days", "N",
                         "a copy goes to the audience every N days (1 to 90) from its first time (--at, or now), "
                             + "until --repeat-until or until cancelled"),
@@ -287,8 +291,10 @@ struct SendOptions {
         if let goal = arguments.value("trigger") {
             message.trigger = MessageTrigger(
                 eventName: goal, delayMinutes: try arguments.int("trigger-delay"),
-                cancelEventName: arguments.value("trigger-cancel"))
-        } else if let stray = ["trigger-delay", "trigger-cancel"].first(where: arguments.has) {
+                cancelEventName: arguments.value("trigger-cancel"),
+                reentryAfterMinutes: try arguments.int("trigger-reentry-minutes"))
+        } else if let stray = ["trigger-delay", "trigger-cancel", "trigger-reentry-minutes"].first(where: arguments.has)
+        {
             throw CommandError("--\(stray) goes with --trigger")
         }
         message.recurrence = try recurrence(arguments)

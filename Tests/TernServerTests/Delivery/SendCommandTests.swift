@@ -182,6 +182,33 @@ import Testing
         }
     }
 
+    @Test func aTriggerAPersonGetsAgainIsSentFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let (status, output, error) = try await Self.tern(
+            [
+                "--title", "Your cart is waiting", "--resource", "\(server.resourceId)", "--trigger", "cart_abandoned",
+                "--trigger-delay", "60", "--trigger-reentry-minutes", "1440",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        #expect(output.contains("again 1440 minutes after it last went to them"), "\(output)")
+        let id = try #require(output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let shown = try await JSONHTTPClient().get(
+            server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+        #expect(shown.text.contains(#""reentry_after_minutes":1440"#), "\(shown.text)")
+        #expect(shown.json?["trigger_rounds"] as? Int == 1, "\(shown.text)")
+        let (alone, _, why) = try await Self.tern(
+            ["--title", "Hi", "--token", "t", "--trigger-reentry-minutes", "5"], server: server)
+        #expect(alone == 2 && why.contains("--trigger-reentry-minutes goes with --trigger"), "\(why)")
+        let (tooLong, _, year) = try await Self.tern(
+            [
+                "--title", "Hi", "--resource", "\(server.resourceId)", "--trigger", "cart",
+                "--trigger-reentry-minutes", "600000",
+            ], server: server)
+        #expect(
+            tooLong == 1 && year.contains("HTTP 400: trigger.reentry_after_minutes must be 1 to 525600"), "\(year)")
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }
