@@ -598,6 +598,30 @@ def main():
             shot(driver, "message-repeat-weekdays")
             driver.get(server.root + "/#/messages")
             wait(driver, lambda d: f"{shown['id']} · every Monday and Thursday (UTC)" in text(d), 15, "the list does not say the days")
+
+        def compose_starts_a_trigger_a_person_gets_again():
+            compose_with_title("Your cart is waiting")
+            again = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_reentry']")
+            again.send_keys("1440")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "This goes with a goal" in text(d), 10, "no error for a re-entry time without a goal")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_event']").send_keys("cart_abandoned")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']").send_keys("60")
+            again.clear()
+            again.send_keys("0")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Again after must be a whole number from 1 to 525600." in text(d), 10, "no error for again after 0 minutes")
+            again.clear()
+            again.send_keys("1440")
+            driver.execute_script("arguments[0].scrollIntoView()", again)
+            shot(driver, "compose-trigger")
+            shown = send_from_compose("again when they reach it 24 hours or more after it last went to them, until the message is stopped.")
+            trigger = shown["request"].get("trigger")
+            assert trigger == {"event_name": "cart_abandoned", "delay_minutes": 60, "reentry_after_minutes": 1440}, shown
+            assert shown.get("trigger_rounds") == 1, shown
+            wait(driver, lambda d: "again when they reach it 1,440 minutes or more after it last went to them (until it is stopped)" in text(d), 15, "the page does not say it comes back")
+            wait(driver, lambda d: "Every round" in text(d), 15, "no figures of every round")
+            shot(driver, "message-trigger-reentry")
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status == 200, status
 
@@ -1013,6 +1037,7 @@ def main():
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_sends_a_time_sensitive_notification_ranked_for_the_summary,
                       compose_sends_a_message_again_every_day, compose_repeats_a_message_on_weekdays,
+                      compose_starts_a_trigger_a_person_gets_again,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,

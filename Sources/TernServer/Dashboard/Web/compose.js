@@ -27,6 +27,8 @@ export function duplicate(id, r) {
     quiet_from: text(r.quiet_hours && r.quiet_hours.from), quiet_to: text(r.quiet_hours && r.quiet_hours.to),
     data: r.data ? JSON.stringify(r.data) : "",
     localizations: r.localizations ? JSON.stringify(r.localizations) : "",
+    trigger_event: text(r.trigger && r.trigger.event_name), trigger_delay: text(r.trigger && r.trigger.delay_minutes),
+    trigger_cancel: text(r.trigger && r.trigger.cancel_event_name), trigger_reentry: text(r.trigger && r.trigger.reentry_after_minutes),
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
@@ -126,6 +128,19 @@ function composer(resources, testDevices, projects) {
         field("Test on (% of the audience)", c.variant_sample, { api: "test_audience_percent", hint: "Empty: the whole audience. Otherwise the test goes to this share, and the rest wait for the version you pick on the message's page." }),
         field("Send the winner after (minutes)", c.variant_winner_after, { api: "winner_after_minutes", hint: "With a test share: this long after the send, the server sends the version with the most opens (or conversions) per device to the rest. Empty: you pick it." }),
         h("div", { class: "row" }, field("The winner has the most", c.variant_winner_by, { api: "winner_by" }), field("Of the goal", c.variant_winner_goal, { api: "winner_goal", hint: "With conversions: only this goal's (event name); empty: any goal naming the push." })),
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Trigger" }),
+      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
+      h(
+        "div",
+        { class: "row" },
+        field("Delay (minutes)", c.trigger_delay, { api: "trigger.delay_minutes", hint: "0 to 43200 (30 days) after the goal; empty: at once." }),
+        field("Again after (minutes)", c.trigger_reentry, { api: "trigger.reentry_after_minutes", hint: "1 to 525600 (a year): a person who reaches the goal again this long after it last went to them gets it again (each abandoned cart its reminder). Empty: once a person." }),
+        field("Unless they reach first", c.trigger_cancel, { api: "trigger.cancel_event_name", hint: "A goal that ends a waiting person's message unsent, e.g. purchase." }),
       ),
     ),
     h(
@@ -271,6 +286,10 @@ function controls(resources) {
     variant_winner_goal: text("variant_winner_goal", { placeholder: "purchase" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     localizations: h("textarea", { name: "localizations", class: "code", rows: 3 }),
+    trigger_event: text("trigger_event", { maxlength: 256, placeholder: "cart_abandoned" }),
+    trigger_delay: text("trigger_delay", { inputmode: "numeric", placeholder: "0" }),
+    trigger_reentry: text("trigger_reentry", { inputmode: "numeric", placeholder: "once" }),
+    trigger_cancel: text("trigger_cancel", { maxlength: 256, placeholder: "purchase" }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
     segmentNote: h("p", { class: "muted", role: "status" }),
@@ -413,6 +432,7 @@ export function build(c) {
     localizations: jsonObject(c.localizations, "Texts in other languages", errors),
   };
   request.repeat = repeat(c, errors);
+  request.trigger = trigger(c, errors);
   const buttons = [];
   c.buttons.forEach((b) => {
     const id = b.id.value.trim();
@@ -594,6 +614,21 @@ function repeat(c, errors) {
   return { weekdays: days };
 }
 
+// The goal that sends the message, its delay, re-entry time and cancelling goal; nothing without a goal.
+function trigger(c, errors) {
+  const eventName = optional(c.trigger_event.value);
+  const delay = integer(c.trigger_delay, "The delay", 0, 43200, errors);
+  const reentry = integer(c.trigger_reentry, "Again after", 1, 525600, errors);
+  const cancel = optional(c.trigger_cancel.value);
+  if (!eventName) {
+    const stray = [[c.trigger_delay, delay], [c.trigger_reentry, reentry], [c.trigger_cancel, cancel]].find(([, value]) => value !== undefined);
+    if (stray) errors.push([stray[0], "This goes with a goal: give the goal that sends the message, or leave it empty."]);
+    return undefined;
+  }
+  if (cancel && cancel === eventName) errors.push([c.trigger_cancel, "The cancelling goal must differ from the goal that sends the message."]);
+  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry };
+}
+
 // Both ends of the quiet hours, or neither.
 function quietHours(c, errors) {
   const from = c.quiet_from.value;
@@ -646,11 +681,14 @@ function confirmDialog() {
       const { send_at: sendAt, throttle_per_minute: perMinute, local_time_of_day: localTime, quiet_hours: quiet, variants: versions, test_audience_percent: sample, winner_after_minutes: winnerAfter } = request;
       const later = sendAt && sendAt > Date.now();
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
-      let goes = later
-        ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
-        : devices === 0
-          ? "The audience has no device right now: nothing would be sent."
-          : `It goes to ${count} now.`;
+      const goal = request.trigger;
+      let goes = goal
+        ? `It stands: each person of the audience (${count} now) who reaches the goal ${goal.event_name} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
+        : later
+          ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
+          : devices === 0
+            ? "The audience has no device right now: nothing would be sent."
+            : `It goes to ${count} now.`;
       // On days of the week, the first copy waits for the first of them.
       if (request.repeat && request.repeat.weekdays) goes = `A copy goes to the audience as it is then (${count} now) ${rhythm(request.repeat)}, at the time of day it is ${later ? `at ${time(sendAt)}` : "now"}, from the first of those days on, until the message is stopped.`;
       else if (request.repeat) goes += ` Then a copy goes to the audience as it is then ${rhythm(request.repeat)}, until the message is stopped.`;
@@ -668,8 +706,8 @@ function confirmDialog() {
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;
       const matches = segment && (segment.count === 0 ? `Segment “${segment.name}” matches no push subscription now (its preview): the server would refuse the send.` : `Segment “${segment.name}” matches ${number(segment.count)} push subscription${segment.count === 1 ? "" : "s"} now (its preview).`);
       text.textContent = matches ? `${matches} ${goes}` : goes;
-      send.disabled = (devices === 0 && !later) || Boolean(segment && segment.count === 0);
-      send.textContent = later ? "Schedule" : "Send now";
+      send.disabled = (devices === 0 && !later && !goal) || Boolean(segment && segment.count === 0);
+      send.textContent = later ? "Schedule" : goal ? "Start" : "Send now";
       return new Promise((resolve) => {
         answer = (value) => {
           answer = () => {};

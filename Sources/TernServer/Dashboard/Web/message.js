@@ -175,6 +175,28 @@ function versionsPanel(r, stats) {
   );
 }
 
+// A triggered message with re-entry: the figures of all its rounds, beside its own (round 1's) above.
+function roundsPanel(stats) {
+  const all = stats.all_rounds;
+  if (!all) return null;
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "rounds-title" },
+    h("h2", { id: "rounds-title", text: "Every round" }),
+    h("p", { class: "hint", text: "A person's second time goes through round 2, a message of its own, and so on. The funnel above is round 1's; these are all the rounds' together." }),
+    h("dl", { class: "pairs", id: "rounds-numbers" }, pair("Rounds", number(all.rounds)), pair("Targeted", number(all.targeted)), pair("Sent", number(all.sent)), pair("Delivered", number(all.delivered)), pair("Opened", number(all.opened)), pair("Converted", number(all.converted)), pair("Failed", number(all.failed + all.invalid_token)), all.skipped_by_preference ? pair("Skipped: category off", number(all.skipped_by_preference)) : null, all.skipped_by_frequency_cap ? pair("Skipped: frequency cap", number(all.skipped_by_frequency_cap)) : null),
+  );
+}
+
+// Links to a triggered message's rounds after the first (each `<id>-n`), the latest 20.
+function roundLinks(message) {
+  const count = message.trigger_rounds;
+  const first = Math.max(2, count - 19);
+  const links = [];
+  for (let round = count; round >= first; round -= 1) links.push(h("a", { href: `#/message/${message.id}-${round}`, text: `round ${number(round)}` }), " ");
+  return h("span", {}, `${number(count)} so far${count > 1 ? ": " : " (a person's second time makes round 2)"}`, ...links, first > 2 ? `and ${number(first - 2)} earlier` : "");
+}
+
 function view(message, stats, canCompose) {
   const r = message.request;
   const failures = Object.entries(stats.failed_by_reason || {}).sort((a, b) => b[1] - a[1]);
@@ -191,7 +213,7 @@ function view(message, stats, canCompose) {
     h(
       "section",
       { class: "panel", "aria-labelledby": "funnel-title" },
-      h("h2", { id: "funnel-title", text: "Funnel" }),
+      h("h2", { id: "funnel-title", text: stats.all_rounds ? "Funnel of round 1 (the message itself)" : "Funnel" }),
       funnelChart("Devices targeted, sent, delivered and opened", [
         { label: "targeted", value: stats.targeted },
         { label: "sent", value: stats.sent },
@@ -207,6 +229,7 @@ function view(message, stats, canCompose) {
       failures.length ? table("Failures by reason", ["Reason", "Deliveries#"], failures.map(([reason, count]) => [reason, number(count)])) : h("p", { class: "muted", text: "No failures." }),
     ),
     versionsPanel(r, stats),
+    roundsPanel(stats),
     h(
       "section",
       { class: "panel", "aria-labelledby": "content-title" },
@@ -237,7 +260,9 @@ function view(message, stats, canCompose) {
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         ...liveActivityPairs(r),
         r.localizations ? pair("Languages", Object.keys(r.localizations).sort().map((code) => `${code}: ${languageParts(r.localizations[code]).join(" — ")}`).join("; ")) : null,
-        r.trigger ? pair("Trigger", `each person who reaches the goal ${r.trigger.event_name}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
+        r.trigger ? pair("Trigger", `each person who reaches the goal ${r.trigger.event_name}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${r.trigger.reentry_after_minutes ? `; again when they reach it ${number(r.trigger.reentry_after_minutes)} minutes or more after it last went to them` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
+        message.trigger_rounds ? pair("Rounds", roundLinks(message)) : null,
+        message.trigger_round_of ? pair("Round of", h("a", { href: `#/message/${message.trigger_round_of}`, text: `round ${number(message.trigger_round)} of the triggered message ${message.trigger_round_of}` })) : null,
         r.repeat ? pair("Repeats", `${rhythm(r.repeat)}, a copy to the audience as it is then${r.repeat.until ? `, until ${time(r.repeat.until)}` : ""}${message.cancelled_at ? " (stopped)" : message.next_copy_at ? `; the next copy goes ${time(message.next_copy_at)}` : "; no copy is left to go"}`) : null,
         message.recurring_of ? pair("Copy of", h("a", { href: `#/message/${message.recurring_of}`, text: `the recurring message ${message.recurring_of}` })) : null,
         pair("Audience", JSON.stringify(r.audience)),
