@@ -37,6 +37,19 @@ import Testing
         return try #require(reply.json["id"] as? String)
     }
 
+    /// `person` leaves a cart twice, `seconds` apart, and each wait is taken at once (the reminder
+    /// has no delay); the pushes go.
+    static func twoCarts(
+        _ harness: DeliveryHarness, _ runner: TriggerRunner, _ person: Person, apart seconds: Double
+    ) async throws {
+        for _ in 0..<2 {
+            try await TriggerTests.goal(harness, person, "cart_abandoned")
+            #expect(try await runner.pass() == 1)
+            harness.clock.advance(seconds: seconds)
+        }
+        while try await harness.engine.drain() > 0 {}
+    }
+
     /// The push ids each token was sent, in order.
     static func pushIds(_ harness: DeliveryHarness) throws -> [String: [String]] {
         var ids: [String: [String]] = [:]
@@ -168,12 +181,7 @@ import Testing
         defer { Task { await harness.finish() } }
         let ana = try await TriggerTests.person(harness, signer, "ana")
         let id = try await Self.reminder(harness, ["reentry_after_minutes": 1])
-        for _ in 0..<2 {
-            try await TriggerTests.goal(harness, ana, "cart_abandoned")
-            #expect(try await runner.pass() == 1)
-            harness.clock.advance(seconds: 61)
-        }
-        while try await harness.engine.drain() > 0 {}
+        try await Self.twoCarts(harness, runner, ana, apart: 61)
         let alone = try await harness.server.admin("POST", "/messages/\(id)-2/cancel")
         #expect(alone.status == 409 && alone.errorText.contains("cancel \(id)"), "\(alone.errorText)")
 
@@ -197,12 +205,7 @@ import Testing
         defer { Task { await harness.finish() } }
         let ana = try await TriggerTests.person(harness, signer, "ana")
         let id = try await Self.reminder(harness, [:])
-        for _ in 0..<2 {
-            try await TriggerTests.goal(harness, ana, "cart_abandoned")
-            #expect(try await runner.pass() == 1)
-            harness.clock.advance(seconds: 86_400)
-        }
-        while try await harness.engine.drain() > 0 {}
+        try await Self.twoCarts(harness, runner, ana, apart: 86_400)
         #expect(harness.sender.pushes.count == 1)
         #expect(try await harness.server.store.read { try $0.triggerRounds(of: id) }.isEmpty)
         let view = try await harness.server.admin("GET", "/messages/\(id)")
@@ -218,12 +221,7 @@ import Testing
         defer { Task { await harness.finish() } }
         let ana = try await TriggerTests.person(harness, signer, "ana")
         let id = try await Self.reminder(harness, ["reentry_after_minutes": 1])
-        for _ in 0..<2 {
-            try await TriggerTests.goal(harness, ana, "cart_abandoned")
-            #expect(try await runner.pass() == 1)
-            harness.clock.advance(seconds: 61)
-        }
-        while try await harness.engine.drain() > 0 {}
+        try await Self.twoCarts(harness, runner, ana, apart: 61)
         for pushId in try #require(try Self.pushIds(harness)[ana.token]) {
             let reply = try await harness.server.sdk(
                 .eventPush, ["events": [["message_id": pushId, "type": "open", "time": 9_000]]], jwt: ana.jwt)
