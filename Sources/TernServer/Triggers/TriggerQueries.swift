@@ -23,7 +23,7 @@ public protocol TriggerQueries {
     /// Ends every wait for the message (it was cancelled).
     func removeTriggerRuns(messageId: Int64) throws
     /// Round `round` (2 and on) of the triggered message: the one made already, else one made now
-    /// (``TriggerRounds/copy(of:round:now:)``); of several runners, one makes it.
+    /// (a copy of it, `<id>-<round>`); of several runners, one makes it.
     func triggerRound(of message: StoredMessage, round: Int, now: Int64) throws -> StoredMessage
     /// The rounds made of the triggered message `publicId` (not the message itself), in order.
     func triggerRounds(of publicId: String) throws -> [StoredMessage]

@@ -7,7 +7,7 @@ import TernProtocol
 /// deliveries to the standing message as its fan-out would (the audience's resource and filters,
 /// categories turned off, the frequency cap, the inbox, personalization). A person's second time
 /// through a message with re-entry goes through its round 2, made in that same transaction
-/// (``TriggerRounds``), and so on.
+/// (`m_3fa2c1d9e8b7a6f5-2`, a message of its own), and so on.
 ///
 /// ```swift
 /// let runner = TriggerRunner(messages: messages, logger: logger)
