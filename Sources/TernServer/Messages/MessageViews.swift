@@ -72,12 +72,15 @@ public struct MessageView: Encodable, Sendable {
     var nextCopyAt: Int64? = nil
     /// For a copy of a recurring message: that message's id.
     var recurringOf: String? = nil
+    /// When an operator last replaced its request before it went (ms since 1970); null until then.
+    var editedAt: Int64? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
         case winnerDueAt = "winner_due_at"
         case nextCopyAt = "next_copy_at"
         case recurringOf = "recurring_of"
+        case editedAt = "edited_at"
         case cancelledAt = "cancelled_at"
         case sendAt = "send_at"
         case winnerMessageId = "winner_message_id"

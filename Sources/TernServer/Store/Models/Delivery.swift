@@ -70,6 +70,8 @@ public struct StoredMessage: Sendable, Equatable {
     var repeatNextAt: Int64? = nil
     /// A copy of a recurring message: that message's public id.
     var recurringOf: String? = nil
+    /// When an operator last replaced its request (ms since 1970); nil until then.
+    var editedAt: Int64? = nil
 
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }

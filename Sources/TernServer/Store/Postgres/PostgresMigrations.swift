@@ -12,6 +12,7 @@ enum PostgresMigrations {
         messageHistory, identityProfiles, messageCancels, messageSchedules, frequencyCaps, messageVariants,
         webhooks, variantWinnersAndLetters, openHours,
         liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
+        messageEdits,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

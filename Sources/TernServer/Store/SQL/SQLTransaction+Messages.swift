@@ -9,7 +9,7 @@ extension SQLTransaction {
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
         cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at, trigger_event,
         trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at, recurring_of,
-        repeat_weekdays
+        repeat_weekdays, edited_at
         """
     }
 
@@ -172,6 +172,7 @@ extension SQLTransaction {
         message.repeatNextAt = row.int(28)
         message.recurringOf = row.string(29)
         message.repeatWeekdays = row.string(30)
+        message.editedAt = row.int(31)
         return message
     }
 }

@@ -8,6 +8,7 @@ enum SQLiteMigrations {
         profileFieldsByKey, messageHistory, identityProfiles, messageCancels,
         messageSchedules, frequencyCaps, messageVariants, webhooks, variantWinnersAndLetters, openHours,
         liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
+        messageEdits,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
