@@ -47,6 +47,8 @@ enum Usage {
           push-events   MESSAGE_ID
           messages      list [--limit N] [--before ID] | show ID | stats ID
                         | cancel ID (stop sending: what is not sent yet is not sent)
+                        | edit ID --file FILE (a scheduled or recurring message, before it goes: FILE
+                          is the whole request as JSON, as "request" in messages show)
                         | winner ID VARIANT (an A/B test's version to the audience it held back)
           inapp         in-app campaigns: list | create FILE | show | edit | start | pause | end | preview
                         | stats | caps | static (tern inapp --help)

@@ -711,6 +711,47 @@ def main():
             status, _ = server.admin("POST", f"/messages/{made['id']}/cancel")
             assert status == 200, status
 
+        def a_scheduled_message_is_edited_from_its_page_and_a_sent_one_cannot_be():
+            audience = {"type": "token", "provider": "ios-apns", "token": TOKEN}
+            status, made = server.admin("POST", "/messages", {
+                "title": "Doors open at nine", "send_at": int(time.time() * 1000) + 3_600_000, "audience": audience})
+            assert status == 201, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            wait(driver, lambda d: d.find_element(By.ID, "edit-message"), 15, "no Edit button on a scheduled message").click()
+            note = wait(driver, lambda d: d.find_element(By.ID, "duplicate-note"), 15, "compose does not say what it edits")
+            assert f"Editing {made['id']}" in note.text, note.text
+            title = driver.find_element(By.CSS_SELECTOR, "input[name='title']")
+            assert title.get_attribute("value") == "Doors open at nine", title.get_attribute("value")
+            assert driver.find_element(By.CSS_SELECTOR, "input[name='send_at']").get_attribute("value"), "the time is not filled in"
+            title.clear()
+            title.send_keys("Doors open at ten")
+            driver.execute_script(
+                "const at = new Date(Date.now() + 86400000); at.setHours(10, 0, 0, 0);"
+                "const pad = (n) => String(n).padStart(2, '0');"
+                "const c = document.querySelector(\"input[name='send_at']\");"
+                "c.value = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T10:00`;"
+                "c.dispatchEvent(new Event('input', { bubbles: true }));")
+            expected = driver.execute_script("const at = new Date(Date.now() + 86400000); at.setHours(10, 0, 0, 0); return at.getTime();")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "confirm-send") if d.find_element(By.ID, "confirm-send").is_displayed() else None, 10, "no confirmation").click()
+            saved = wait(driver, lambda d: d.find_element(By.ID, "edit-saved"), 15, "the page does not say Saved")
+            assert "Saved" in saved.text and made["id"] in saved.text, saved.text
+            shot(driver, "compose-edit-saved")
+            saved.find_element(By.TAG_NAME, "a").click()
+            wait(driver, lambda d: "Doors open at ten" in text(d), 15, "the message's page does not show the new title")
+            status, shown = server.admin("GET", f"/messages/{made['id']}")
+            assert shown["request"]["title"] == "Doors open at ten" and shown.get("send_at") == expected and shown.get("edited_at"), shown
+            status, _ = server.admin("POST", f"/messages/{made['id']}/cancel")
+            assert status == 200, status
+            status, sent = server.admin("POST", "/messages", {"title": "Already gone", "audience": audience})
+            assert status == 201, (status, sent)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{sent['id']}")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Duplicate')]"), 15, "no Duplicate button")
+            assert not driver.find_elements(By.ID, "edit-message"), "a sent message has an Edit button"
+            driver.execute_script("sessionStorage.clear();")
+
         def a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried():
             # The SDK (tern device) registers the activity's token; the update goes through APNs' rules.
             server.device(device, "live-activity-token", "--activity-type", "DeliveryAttributes", "--activity-id", "order-1001",
@@ -1043,6 +1084,7 @@ def main():
                       a_triggered_message_says_what_sends_it_and_is_stopped,
                       a_recurring_message_says_when_its_next_copy_goes_and_is_stopped,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
+                      a_scheduled_message_is_edited_from_its_page_and_a_sent_one_cannot_be,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

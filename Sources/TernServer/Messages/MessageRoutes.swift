@@ -4,7 +4,8 @@ import TernProtocol
 
 /// The management API's messages: `POST /api/v1/admin/messages` (idempotent with `Idempotency-Key`),
 /// `GET …/{message_id}` (with live counts), `GET …/{message_id}/stats` (the funnel) and
-/// `GET …/{message_id}/deliveries`, `POST …/{message_id}/cancel`; sending and cancelling need a `send` key, reading a `read` key, of the
+/// `GET …/{message_id}/deliveries`, `POST …/{message_id}/cancel`, `PUT …/{message_id}` (an edit before it goes, idempotent too);
+/// sending, editing and cancelling need a `send` key, reading a `read` key, of the
 /// message's project (or the server key).
 struct MessageRoutes: Sendable {
     let messages: MessageService
@@ -53,7 +54,15 @@ struct MessageRoutes: Sendable {
                 return try await messages.sendWinner(publicId: request.parameter("message_id"), variant: body.variant)
             }
         }
-        return create.all + read.all + cancel.all
+        let edit = RouteGroup([admin.check(.send, .message), IdempotencyKeys(metrics: nil)]) {
+            Route("PUT", "\(prefix)/{message_id}", name: "admin/messages/edit") { request in
+                let message = try JSONBody.decode(MessageRequest.self, from: request.http)
+                let answer = try await messages.edit(
+                    publicId: request.parameter("message_id"), message, idempotency: try request.idempotencyToken())
+                return .json(answer.status, answer.body)
+            }
+        }
+        return create.all + read.all + cancel.all + edit.all
     }
 }
 

@@ -72,8 +72,9 @@ public struct MessageService: Sendable {
     /// How far ahead a message can be scheduled.
     static let maxSchedule: Int64 = 30 * 24 * 3600 * 1000
 
-    func plan(_ request: MessageRequest) throws -> Planned {
-        let publicId = "m_" + Digest.randomHex(bytes: 8)
+    /// `publicId`: the message's id when it exists already (an edit); else a new one.
+    func plan(_ request: MessageRequest, publicId: String? = nil) throws -> Planned {
+        let publicId = publicId ?? "m_" + Digest.randomHex(bytes: 8)
         let now = clock()
         if let sendAt = request.sendAt {
             guard sendAt >= 0 else {
@@ -101,6 +102,22 @@ public struct MessageService: Sendable {
         _ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned, keyProject: Int64? = nil,
         recurringOf: String? = nil
     ) throws -> (MessageView, StoredMessage) {
+        let (row, request) = try stored(tx, request, plan: planned, keyProject: keyProject, recurringOf: recurringOf)
+        let message = try tx.insertMessage(row)
+        if request.trigger != nil { store.triggerDirectory.forget() }
+        // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
+        if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: planned.now) }
+        let stored = try tx.message(id: message.id) ?? message
+        return (try Self.view(tx, stored, request: request), stored)
+    }
+
+    /// The row a checked request is kept as (its id 0, its fan-out not begun), with the request as
+    /// resolved (a segment's filter read now): what ``insert(_:_:plan:keyProject:recurringOf:)``
+    /// writes and ``edit(publicId:_:idempotency:)`` writes over a message with.
+    func stored(
+        _ tx: any StoreTransaction, _ request: MessageRequest, plan planned: Planned, keyProject: Int64?,
+        recurringOf: String?
+    ) throws -> (StoredMessage, MessageRequest) {
         let plan = planned.plan
         let now = planned.now
         let request = try SegmentAudience.resolve(tx, request, keyProject: keyProject)
@@ -115,27 +132,22 @@ public struct MessageService: Sendable {
         let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
         try SegmentAudience.requireMatches(tx, request.audience, projectId: scope.projectId, now: now)
         let template = try Self.channelTemplate(tx, request, planned: planned, projectId: scope.projectId)
-        let message = try tx.insertMessage(
-            StoredMessage(
-                id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
-                content: content, audience: audience, payloadPrefix: template.prefix,
-                payloadSuffix: template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
-                expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
-                topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
-                total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants,
-                variantSample: plan.variantSample,
-                winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 },
-                triggerEvent: request.trigger?.eventName, triggerCancelEvent: request.trigger?.cancelEventName,
-                triggerDelay: request.trigger?.delay, repeatEvery: request.recurrence?.every,
-                repeatWeekdays: request.recurrence?.weekdays.map { $0.map(\.rawValue).joined(separator: ",") },
-                repeatUntil: request.recurrence?.until,
-                repeatNextAt: request.recurrence?.start(planned.sendAt ?? now), recurringOf: recurringOf,
-                triggerReentry: request.trigger?.reentry))
-        if request.trigger != nil { store.triggerDirectory.forget() }
-        // A scheduled message's fan-out waits for its time (``SQLTransaction/messagesFanningOut(limit:now:)``).
-        if planned.sendAt == nil { try fanOut.step(tx, message: message, request: request, now: now) }
-        let stored = try tx.message(id: message.id) ?? message
-        return (try Self.view(tx, stored, request: request), stored)
+        let row = StoredMessage(
+            id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,
+            content: content, audience: audience, payloadPrefix: template.prefix,
+            payloadSuffix: template.suffix, pushType: plan.pushType.rawValue, priority: plan.priority,
+            expiration: plan.expiration(createdAt: planned.sendAt ?? now), collapseId: plan.collapseId,
+            topic: plan.topic, environment: plan.environment.rawValue, fanOutCursor: 0, fanOutDone: false,
+            total: 0, createdAt: now, sendAt: planned.sendAt, variants: plan.variants,
+            variantSample: plan.variantSample,
+            winnerDueAt: request.winnerAfterMinutes.map { (planned.sendAt ?? now) + Int64($0) * 60_000 },
+            triggerEvent: request.trigger?.eventName, triggerCancelEvent: request.trigger?.cancelEventName,
+            triggerDelay: request.trigger?.delay, repeatEvery: request.recurrence?.every,
+            repeatWeekdays: request.recurrence?.weekdays.map { $0.map(\.rawValue).joined(separator: ",") },
+            repeatUntil: request.recurrence?.until,
+            repeatNextAt: request.recurrence?.start(planned.sendAt ?? now), recurringOf: recurringOf,
+            triggerReentry: request.trigger?.reentry)
+        return (row, request)
     }
 
     /// The message's payload: the plan's, or for a Live Activity start on a channel, one that names
@@ -361,6 +373,6 @@ public struct MessageService: Sendable {
             winnerDueAt: message.winnerMessageId == nil && message.cancelledAt == nil ? message.winnerDueAt : nil,
             nextCopyAt: message.cancelledAt == nil ? message.repeatNextAt : nil, recurringOf: message.recurringOf,
             triggerRounds: message.triggerReentry == nil ? nil : try tx.triggerRoundCount(of: message.publicId),
-            triggerRoundOf: message.triggerRoundOf, triggerRound: message.triggerRound)
+            triggerRoundOf: message.triggerRoundOf, triggerRound: message.triggerRound, editedAt: message.editedAt)
     }
 }

@@ -78,6 +78,8 @@ public struct MessageView: Encodable, Sendable {
     /// For a round of a triggered message: that message's id, and the round.
     var triggerRoundOf: String? = nil
     var triggerRound: Int? = nil
+    /// When an operator last replaced its request before it went (ms since 1970); null until then.
+    var editedAt: Int64? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, request, done, counts
@@ -87,6 +89,7 @@ public struct MessageView: Encodable, Sendable {
         case winnerDueAt = "winner_due_at"
         case nextCopyAt = "next_copy_at"
         case recurringOf = "recurring_of"
+        case editedAt = "edited_at"
         case cancelledAt = "cancelled_at"
         case sendAt = "send_at"
         case winnerMessageId = "winner_message_id"

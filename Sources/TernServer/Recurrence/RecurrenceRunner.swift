@@ -54,10 +54,11 @@ public struct RecurrenceRunner: Sendable {
             do {
                 let planned = try messages.plan(request)
                 let copy = try await store.write { tx -> MessageView? in
-                    guard try tx.advanceRecurrence(messageId: message.id, from: at, to: next) else { return nil }
+                    guard try tx.advanceRecurrence(messageId: message.id, from: at, to: next, content: message.content)
+                    else { return nil }
                     return try messages.insert(tx, request, plan: planned, recurringOf: message.publicId).0
                 }
-                guard let copy else { continue }  // another node made this time's copy
+                guard let copy else { continue }  // another node made this time's copy, or an edit came first
                 messages.queued()
                 made.append(copy)
                 metrics?.recordRecurringCopy(made: true)
@@ -71,7 +72,9 @@ public struct RecurrenceRunner: Sendable {
                 logger.error(
                     "a recurring message's copy could not be made; this time is skipped",
                     ["message": message.publicId, "error": error.reason])
-                _ = try await store.write { try $0.advanceRecurrence(messageId: message.id, from: at, to: next) }
+                _ = try await store.write {
+                    try $0.advanceRecurrence(messageId: message.id, from: at, to: next, content: message.content)
+                }
                 metrics?.recordRecurringCopy(made: false)
             }
         }

@@ -13,9 +13,10 @@ extension SQLTransaction {
         ).map(Self.message)
     }
 
-    func advanceRecurrence(messageId: Int64, from: Int64, to: Int64?) throws -> Bool {
+    func advanceRecurrence(messageId: Int64, from: Int64, to: Int64?, content: String) throws -> Bool {
         try database.run(
-            "UPDATE messages SET repeat_next_at = ? WHERE id = ? AND repeat_next_at = ?", [to, messageId, from]) > 0
+            "UPDATE messages SET repeat_next_at = ? WHERE id = ? AND repeat_next_at = ? AND content = ?",
+            [to, messageId, from, content]) > 0
     }
 
     func stopRecurrence(messageId: Int64) throws {

@@ -29,7 +29,7 @@ public struct IdempotencyToken: Sendable, Equatable {
 
 /// Reads the `Idempotency-Key` header into the request's ``IdempotencyToken`` (scoped to the
 /// caller's project, or to project 0 on the admin API, and to the caller within it; fingerprinting the
-/// route's name and the body), and counts the answers that were replayed.
+/// route's name, its path's parameters and the body), and counts the answers that were replayed.
 struct IdempotencyKeys: RouteMiddleware {
     let metrics: Metrics?
 
@@ -39,10 +39,16 @@ struct IdempotencyKeys: RouteMiddleware {
             projectId: request.caller?.project.id ?? 0,
             caller: request.caller.map(IdempotencyToken.callerScope) ?? "admin",
             key: request.http.header(Wire.idempotencyKeyHeader),
-            endpoint: request.routeName, body: request.http.body)
+            endpoint: Self.endpoint(request), body: request.http.body)
         let response = try await next(request)
         if response.header(Answer.replayedHeader) != nil { metrics?.recordReplay() }
         return response
+    }
+
+    /// The route's name and what its path names (`PUT …/messages/{message_id}` edits one message):
+    /// a key sent again for another message is another request (422), not the first one's answer.
+    static func endpoint(_ request: RouteRequest) -> String {
+        request.parameters.sorted { $0.key < $1.key }.reduce(request.routeName) { $0 + "\u{0}\($1.key)=\($1.value)" }
     }
 }
 

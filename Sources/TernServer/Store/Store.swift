@@ -83,7 +83,8 @@ public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQu
     IdempotencyQueries, DeliveryQueries, TagQueries, DashboardQueries, KeyQueries, InAppQueries, InboxQueries,
     PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
     ProfileExportQueries, FrequencyQueries, WebhookQueries, OpenHourQueries,
-    LiveActivityQueries, TriggerQueries, LiveActivityChannelQueries, RecurrenceQueries
+    LiveActivityQueries, TriggerQueries, LiveActivityChannelQueries, RecurrenceQueries,
+    MessageEditQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

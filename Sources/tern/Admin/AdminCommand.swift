@@ -33,6 +33,9 @@ enum AdminCommand {
                     OptionSpec("sid", "SID", "pixels create: the pixel's sid"),
                     OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
                     OptionSpec("limit", "N", "pixels goals, audit, messages list: at most N"),
+                    OptionSpec(
+                        "file", "FILE",
+                        "messages edit: the whole message request as JSON, as tern send would send it (- reads stdin)"),
                     OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
                     OptionSpec(
                         "secret-file", "FILE",
@@ -271,6 +274,17 @@ enum AdminCommand {
         case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
         case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")
         case ("messages", "cancel"): return Call(method: "POST", path: "/messages/\(try arg(1, "ID"))/cancel")
+        case ("messages", "edit"):
+            // The whole request, as the API replaces it: tern send's options would make a second
+            // spelling of every field here, and an edit of one field still names all the others.
+            guard let file = arguments.value("file") else {
+                throw CommandError(
+                    "tern messages edit ID --file FILE: FILE holds the whole message request as JSON (tern messages "
+                        + "show ID prints it under \"request\")")
+            }
+            return Call(
+                method: "PUT", path: "/messages/\(try arg(1, "ID"))",
+                body: try InAppCommand.jsonFile(file, fields: "see docs/sending.md for a message's fields"))
         case ("messages", "winner"):
             return Call(
                 method: "POST", path: "/messages/\(try arg(1, "ID"))/winner",

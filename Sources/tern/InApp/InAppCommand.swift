@@ -108,13 +108,14 @@ enum InAppCommand {
         }
     }
 
-    /// A JSON file's bytes (`-` reads standard input), checked to be JSON before it is sent.
-    static func jsonFile(_ path: String) throws -> Data {
+    /// A JSON file's bytes (`-` reads standard input), checked to be JSON before it is sent;
+    /// `fields` says where the object's fields are told when it is not one.
+    static func jsonFile(_ path: String, fields: String = "see docs/inapp.md for a campaign's fields") throws -> Data {
         let data =
             path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
         guard let data else { throw CommandError("cannot read \(path)", exitCode: .refused) }
         guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
-            throw CommandError("\(path) is not a JSON object: see docs/inapp.md for a campaign's fields")
+            throw CommandError("\(path) is not a JSON object: \(fields)")
         }
         return data
     }

@@ -100,6 +100,18 @@ import Testing
             server: server)
         #expect(sendStatus == 0 && sent.contains("scheduled for "), "\(sent) \(sendError)")
         let scheduled = try #require(sent.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        // Edited from a file holding the whole request before it goes.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("edit-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let later = Int64(Date().timeIntervalSince1970 * 1000) + 7_200_000
+        try Data(
+            #"{"title":"Later still","send_at":\#(later),"audience":{"type":"resource","resource_id":\#(resource)}}"#
+                .utf8
+        ).write(to: file)
+        let (editStatus, edited, editError) = try await Self.tern(
+            ["messages", "edit", scheduled, "--file", file.path], server: server)
+        #expect(
+            editStatus == 0 && edited.contains("\"Later still\"") && edited.contains("\"edited_at\""), "\(editError)")
         let (stopStatus, stopped, _) = try await Self.tern(["messages", "cancel", scheduled], server: server)
         #expect(stopStatus == 0 && stopped.contains("\"cancelled_at\""), "\(stopped)")
 

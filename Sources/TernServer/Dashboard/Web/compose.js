@@ -9,6 +9,23 @@ import { rhythm, WEEKDAYS } from "./messages.js";
 const DRAFT = "tern.compose.draft";
 // What a duplicated message had that this page cannot hold, shown once above the form.
 const DUPLICATE_NOTE = "tern.compose.duplicateNote";
+// The message the compose page saves over (PUT) instead of sending a new one, set by edit().
+const EDITING = "tern.compose.editing";
+
+/**
+ * Fills the compose page with a message that has not gone yet, as duplicate() does, with its time;
+ * the page's submit then saves over that message (PUT …/messages/{id}) rather than sending another.
+ */
+export function edit(id, r) {
+  duplicate(id, r);
+  const values = JSON.parse(sessionStorage.getItem(DRAFT));
+  // The datetime-local control's text: the time in this browser's zone, to the minute.
+  const local = (ms) => new Date(ms - new Date(ms).getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  values.send_at = r.send_at ? local(r.send_at) : "";
+  sessionStorage.setItem(DRAFT, JSON.stringify(values));
+  sessionStorage.setItem(DUPLICATE_NOTE, sessionStorage.getItem(DUPLICATE_NOTE).replace(`A copy of ${id}.`, `Editing ${id}: saving replaces what it will send, and it keeps its id.`));
+  sessionStorage.setItem(EDITING, id);
+}
 
 /**
  * Makes a sent message's request the compose page's draft (its controls' values, as the page
@@ -173,6 +190,10 @@ function composer(resources, testDevices, projects) {
     ),
     h("div", { class: "actions" }, h("button", { type: "submit", id: "review", text: "Review and send…" })),
   );
+  // Read once: a later visit to this page composes a new message again.
+  const editing = sessionStorage.getItem(EDITING);
+  sessionStorage.removeItem(EDITING);
+  if (editing) form.querySelector("#review").textContent = "Review and save…";
   form.prepend(h("div", { class: "alert form-alert", role: "alert" }));
   const copied = sessionStorage.getItem(DUPLICATE_NOTE);
   if (copied) {
@@ -223,6 +244,14 @@ function composer(resources, testDevices, projects) {
       ]);
       const go = await dialog.ask(size.devices, segment && { name: segment.name, count: preview.count }, request, capOf(request));
       if (!go) return;
+      if (editing) {
+        const saved = await api("PUT", `/messages/${encodeURIComponent(editing)}`, request, { "Idempotency-Key": crypto.randomUUID() });
+        sessionStorage.removeItem(DRAFT);
+        form.querySelector("#edit-saved")?.remove();
+        form.prepend(h("p", { class: "note", id: "edit-saved", role: "status" }, "Saved: ", h("a", { href: `#/message/${encodeURIComponent(saved.id)}`, text: `message ${saved.id}` })));
+        announce("Saved");
+        return;
+      }
       const sent = await api("POST", "/messages", request, { "Idempotency-Key": crypto.randomUUID() });
       sessionStorage.removeItem(DRAFT);
       announce(sent.send_at ? "Message scheduled" : "Message queued");

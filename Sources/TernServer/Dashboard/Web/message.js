@@ -6,7 +6,7 @@ import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
 import { statusBadge, progress, liveActivityName, rhythm } from "./messages.js";
-import { duplicate } from "./compose.js";
+import { duplicate, edit } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
 
@@ -267,9 +267,28 @@ function view(message, stats, canCompose) {
         message.recurring_of ? pair("Copy of", h("a", { href: `#/message/${message.recurring_of}`, text: `the recurring message ${message.recurring_of}` })) : null,
         pair("Audience", JSON.stringify(r.audience)),
       ),
-      canCompose ? h("div", { class: "actions" }, duplicateButton(message)) : null,
+      canCompose ? h("div", { class: "actions" }, editable(message) ? editButton(message) : null, duplicateButton(message)) : null,
     ),
   ];
+}
+
+// Whether nothing of it has gone, as the server's edit asks (a 409 says so otherwise): a scheduled
+// message not yet fanning out, or a recurring one with a copy to come.
+function editable(message) {
+  const r = message.request;
+  if (message.cancelled_at || message.recurring_of || r.trigger || r.variants || r.test) return false;
+  if (r.repeat) return Boolean(message.next_copy_at);
+  return Boolean(message.send_at) && !message.fan_out_done && message.counts.total === 0;
+}
+
+// Opens the compose page filled in with this message, saving over it.
+function editButton(message) {
+  const button = h("button", { type: "button", id: "edit-message", text: "Edit…" });
+  button.addEventListener("click", () => {
+    edit(message.id, message.request);
+    location.hash = "#/compose";
+  });
+  return button;
 }
 
 // Opens the compose page with this message's fields filled in, to send it again or to change it.

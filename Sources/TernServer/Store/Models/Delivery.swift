@@ -82,6 +82,9 @@ public struct StoredMessage: Sendable, Equatable {
     /// message, or one of its rounds.
     var isTriggered: Bool { triggerEvent != nil || triggerRoundOf != nil }
 
+    /// When an operator last replaced its request (ms since 1970); nil until then.
+    var editedAt: Int64? = nil
+
     /// The time its audience is read at: when it is sent.
     var sentFrom: Int64 { sendAt ?? createdAt }
 

@@ -15,3 +15,10 @@ extension PostgresMigrations {
         ALTER TABLE messages ADD COLUMN repeat_weekdays TEXT COLLATE "C";
         """
 }
+
+extension PostgresMigrations {
+    /// ``SQLiteMigrations/messageEdits``.
+    static let messageEdits = """
+        ALTER TABLE messages ADD COLUMN edited_at BIGINT;
+        """
+}

@@ -9,7 +9,7 @@ extension SQLTransaction {
         priority, expiration, collapse_id, topic, environment, fan_out_cursor, fan_out_done, total, created_at,
         cancelled_at, send_at, variant_payloads, winner_message_id, winner_due_at, trigger_event,
         trigger_cancel_event, trigger_delay, repeat_every, repeat_until, repeat_next_at, recurring_of,
-        repeat_weekdays, trigger_reentry, trigger_round_of, trigger_round
+        repeat_weekdays, trigger_reentry, trigger_round_of, trigger_round, edited_at
         """
     }
 
@@ -188,6 +188,7 @@ extension SQLTransaction {
         message.triggerReentry = row.int(31)
         message.triggerRoundOf = row.string(32)
         message.triggerRound = row.int(33).map { Int($0) }
+        message.editedAt = row.int(34)
         return message
     }
 }

@@ -17,3 +17,10 @@ extension SQLiteMigrations {
         ALTER TABLE messages ADD COLUMN repeat_weekdays TEXT;
         """
 }
+
+extension SQLiteMigrations {
+    /// A message replaced before it went (`PUT …/messages/{id}`): when, null until then.
+    static let messageEdits = """
+        ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+        """
+}

@@ -1,0 +1,116 @@
+import Foundation
+import TernProtocol
+
+/// Editing a message before it goes: `PUT …/messages/{message_id}` replaces the request of a
+/// scheduled message whose fan-out has not begun, or of a recurring message (its copies to come),
+/// checked as a new message is; anything of which something has gone answers 409 with what to do.
+///
+/// ```swift
+/// var request = try await messages.message(publicId: "m_3fa2c1d9e8b7a6f5").request
+/// request.title = "Sale starts at nine"
+/// let answer = try await messages.edit(publicId: "m_3fa2c1d9e8b7a6f5", request, idempotency: .none)
+/// ```
+extension MessageService {
+    /// Replaces the message's request with `request`, checked by the rules of a new message, in one
+    /// transaction with the check that nothing of it has gone (``MessageEditQueries``). The message
+    /// keeps its id, project and kind: a recurring message stays recurring (its copies already made
+    /// keep theirs; a changed rhythm or first time moves its next copy), a scheduled one may take
+    /// another time (or none: it goes at once). A repeat of the same idempotency key answers the
+    /// first edit.
+    func edit(publicId: String, _ request: MessageRequest, idempotency: IdempotencyToken) async throws -> Answer {
+        try Self.checkEditable(request)
+        let planned = try plan(request, publicId: publicId)
+        let answer = try await store.idempotentWrite(idempotency, now: clock()) { tx in
+            let message = try Self.find(tx, publicId)
+            if let refusal = try Self.refusal(tx, message) { throw refusal }
+            let previous = try FanOut.request(message)
+            guard (request.recurrence == nil) == (previous.recurrence == nil) else {
+                throw APIError.badRequest(
+                    message.repeatNextAt == nil
+                        ? "repeat does not go with an edit of \(publicId), a scheduled message: send a new "
+                            + "recurring message, and cancel this one"
+                        : "\(publicId) is a recurring message: its edit keeps repeat (to stop its copies, cancel it)")
+            }
+            // The message's own project, when the body names none, so that a resource or segment of
+            // another project is refused as a second project (400), as it would be in one body.
+            var scoped = request
+            scoped.projectId = scoped.projectId ?? message.projectId
+            var (row, _) = try self.stored(tx, scoped, plan: planned, keyProject: nil, recurringOf: nil)
+            guard row.projectId == message.projectId else {
+                throw APIError.badRequest(
+                    "\(publicId) is a message of project \(message.projectId): an edit cannot move it to project "
+                        + "\(row.projectId) (send a new message there)")
+            }
+            row.id = message.id
+            row.repeatNextAt = Self.nextCopy(of: message, previous: previous, edited: request, now: planned.now)
+            guard try tx.replaceMessage(row, editedAt: planned.now) else {
+                // The fan-out, a cancel or the last copy came first: the message stands as it was.
+                throw try Self.refusal(tx, Self.find(tx, publicId))
+                    ?? APIError.conflict("\(publicId) changed while it was being edited: read it and try again")
+            }
+            return Answer(status: 200, body: try JSONCoders.encoder.encode(try Self.view(tx, Self.find(tx, publicId))))
+        }
+        if !answer.replayed { queued() }
+        return answer
+    }
+
+    /// What an edit cannot bring: each decides one send's devices or versions when the message is
+    /// made, so it is a new message.
+    static func checkEditable(_ request: MessageRequest) throws(APIError) {
+        let made: [(String, Bool)] = [
+            ("trigger", request.trigger != nil), ("variants", request.variants != nil), ("test", request.test != nil),
+            ("winner_of", request.winnerOf != nil),
+        ]
+        if let field = made.first(where: \.1) {
+            throw .badRequest("\(field.0) does not go with an edit: send a new message with it")
+        }
+    }
+
+    /// Why the message cannot be edited now, with what the operator can do instead; nil while
+    /// nothing of it has gone. ``MessageEditQueries/replaceMessage(_:editedAt:)`` holds the same
+    /// state in its condition, for the moment of the write.
+    static func refusal(_ tx: any StoreTransaction, _ message: StoredMessage) throws -> APIError? {
+        let id = message.publicId
+        if message.cancelledAt != nil { return .conflict("\(id) was cancelled: send a new message") }
+        if let parent = message.recurringOf {
+            return .conflict(
+                "\(id) is a copy of the recurring message \(parent): edit \(parent) for the copies to come, and "
+                    + "cancel this one if it must not go")
+        }
+        if message.triggerEvent != nil {
+            return .conflict("\(id) is a triggered message: cancel it and send a new one")
+        }
+        if !message.variants.isEmpty { return .conflict("\(id) is an A/B test: cancel it and send a new one") }
+        if try FanOut.request(message).test == true {
+            return .conflict("\(id) is a test send: send another test")
+        }
+        if message.repeatEvery != nil || message.repeatWeekdays != nil {
+            return message.repeatNextAt == nil
+                ? .conflict("\(id) is a recurring message with no copy to come: send a new message") : nil
+        }
+        if message.sendAt == nil || message.fanOutDone || message.fanOutCursor != 0 || message.total != 0 {
+            let counts = DeliveryCounts(total: message.total, byStatus: try tx.deliveryCounts(messageId: message.id))
+            return isDone(message, counts)
+                ? .conflict("\(id) has finished sending: send a new message")
+                : .conflict("\(id) has started sending: cancel it and send a new message")
+        }
+        return nil
+    }
+
+    /// A recurring message's next copy after an edit: the one it had, while its rhythm and first time
+    /// stay (within a new `until`); else the new rhythm's first time from the new first time, or,
+    /// when that has passed, its first time after now.
+    static func nextCopy(of message: StoredMessage, previous: MessageRequest, edited: MessageRequest, now: Int64)
+        -> Int64?
+    {
+        guard let recurrence = edited.recurrence else { return nil }
+        let kept = previous.recurrence
+        if kept?.everyDays == recurrence.everyDays, kept?.weekdays == recurrence.weekdays,
+            previous.sendAt == edited.sendAt
+        {
+            return message.repeatNextAt.flatMap { next in recurrence.until.map { next <= $0 } ?? true ? next : nil }
+        }
+        guard let first = edited.sendAt, first < now else { return recurrence.start(edited.sendAt ?? now) }
+        return recurrence.next(after: first, now: now)
+    }
+}
