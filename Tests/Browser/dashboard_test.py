@@ -719,13 +719,19 @@ def main():
             driver.get(server.root + "/#/overview")
             driver.get(server.root + f"/#/message/{made['id']}")
             wait(driver, lambda d: d.find_element(By.ID, "edit-message"), 15, "no Edit button on a scheduled message").click()
-            note = wait(driver, lambda d: d.find_element(By.ID, "duplicate-note"), 15, "compose does not say what it edits")
+            note = wait(driver, lambda d: d.find_element(By.ID, "editing-note"), 15, "compose does not say what it edits")
             assert f"Editing {made['id']}" in note.text, note.text
             title = driver.find_element(By.CSS_SELECTOR, "input[name='title']")
             assert title.get_attribute("value") == "Doors open at nine", title.get_attribute("value")
             assert driver.find_element(By.CSS_SELECTOR, "input[name='send_at']").get_attribute("value"), "the time is not filled in"
             title.clear()
             title.send_keys("Doors open at ten")
+            # A reload keeps the edit: the draft still saves over the message, never goes as a new one.
+            driver.refresh()
+            note = wait(driver, lambda d: d.find_element(By.ID, "editing-note"), 15, "a reload forgot what compose edits")
+            assert f"Editing {made['id']}" in note.text, note.text
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            wait(driver, lambda d: title.get_attribute("value") == "Doors open at ten", 10, "a reload lost the draft")
             driver.execute_script(
                 "const at = new Date(Date.now() + 86400000); at.setHours(10, 0, 0, 0);"
                 "const pad = (n) => String(n).padStart(2, '0');"
@@ -742,6 +748,10 @@ def main():
             wait(driver, lambda d: "Doors open at ten" in text(d), 15, "the message's page does not show the new title")
             status, shown = server.admin("GET", f"/messages/{made['id']}")
             assert shown["request"]["title"] == "Doors open at ten" and shown.get("send_at") == expected and shown.get("edited_at"), shown
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/compose")
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form[aria-label='Compose']"), 15, "no compose form")
+            assert not driver.find_elements(By.ID, "editing-note"), "compose still edits the saved message"
             status, _ = server.admin("POST", f"/messages/{made['id']}/cancel")
             assert status == 200, status
             status, sent = server.admin("POST", "/messages", {"title": "Already gone", "audience": audience})

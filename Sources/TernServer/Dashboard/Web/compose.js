@@ -23,7 +23,7 @@ export function edit(id, r) {
   const local = (ms) => new Date(ms - new Date(ms).getTimezoneOffset() * 60000).toISOString().slice(0, 16);
   values.send_at = r.send_at ? local(r.send_at) : "";
   sessionStorage.setItem(DRAFT, JSON.stringify(values));
-  sessionStorage.setItem(DUPLICATE_NOTE, sessionStorage.getItem(DUPLICATE_NOTE).replace(`A copy of ${id}.`, `Editing ${id}: saving replaces what it will send, and it keeps its id.`));
+  sessionStorage.setItem(DUPLICATE_NOTE, sessionStorage.getItem(DUPLICATE_NOTE).replace(`A copy of ${id}.`, "").trim());
   sessionStorage.setItem(EDITING, id);
 }
 
@@ -80,6 +80,7 @@ export function duplicate(id, r) {
     missing.push(`its audience (${a.type}: pick one here)`);
   }
   sessionStorage.setItem(DRAFT, JSON.stringify(values));
+  sessionStorage.removeItem(EDITING);
   const note = `A copy of ${id}.` + (missing.length ? ` This page has no place for ${missing.join(" or ")}: it is not in the copy.` : "");
   sessionStorage.setItem(DUPLICATE_NOTE, note);
 }
@@ -190,15 +191,27 @@ function composer(resources, testDevices, projects) {
     ),
     h("div", { class: "actions" }, h("button", { type: "submit", id: "review", text: "Review and send…" })),
   );
-  // Read once: a later visit to this page composes a new message again.
+  // Kept with the draft until it is saved or left for a new message: a reload while editing
+  // still saves over the message, never sends the edited draft as another one.
   const editing = sessionStorage.getItem(EDITING);
-  sessionStorage.removeItem(EDITING);
   if (editing) form.querySelector("#review").textContent = "Review and save…";
   form.prepend(h("div", { class: "alert form-alert", role: "alert" }));
   const copied = sessionStorage.getItem(DUPLICATE_NOTE);
   if (copied) {
     sessionStorage.removeItem(DUPLICATE_NOTE);
     form.prepend(h("p", { class: "note", id: "duplicate-note", role: "status", text: copied }));
+  }
+  if (editing) {
+    const fresh = () => {
+      sessionStorage.removeItem(EDITING);
+      sessionStorage.removeItem(DRAFT);
+      const main = form.closest("main") || document.querySelector("main");
+      clear(main);
+      render(main);
+    };
+    form.prepend(
+      h("p", { class: "note", id: "editing-note", role: "status" }, `Editing ${editing}: saving replaces what it will send, and it keeps its id. `, h("button", { type: "button", class: "secondary", id: "compose-new", onclick: fresh, text: "Compose a new message instead" })),
+    );
   }
   clearOnEdit(form);
 
@@ -247,6 +260,7 @@ function composer(resources, testDevices, projects) {
       if (editing) {
         const saved = await api("PUT", `/messages/${encodeURIComponent(editing)}`, request, { "Idempotency-Key": crypto.randomUUID() });
         sessionStorage.removeItem(DRAFT);
+        sessionStorage.removeItem(EDITING);
         form.querySelector("#edit-saved")?.remove();
         form.prepend(h("p", { class: "note", id: "edit-saved", role: "status" }, "Saved: ", h("a", { href: `#/message/${encodeURIComponent(saved.id)}`, text: `message ${saved.id}` })));
         announce("Saved");
