@@ -1,7 +1,7 @@
 import Foundation
 import TernSQLite
 
-/// Replacing what a message will send, while nothing of it has gone (``MessageService/edit(publicId:_:idempotency:)``).
+/// Replacing what a message will send, while nothing of it has gone (`MessageService.edit(publicId:_:idempotency:)`).
 public protocol MessageEditQueries {
     /// Writes `message`'s request and what is made of it (payload, times, rhythm) over the message
     /// of its id, noting `editedAt`, only if nothing of it has gone: not cancelled, and either a
