@@ -1050,6 +1050,35 @@ def main():
             error = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "textarea[name='key'][aria-invalid='true']"))
             assert driver.find_element(By.ID, error.get_attribute("id") + "-error").text, "no reason beside the key"
 
+        def audience_page_imports_devices_from_a_file():
+            status, made = server.admin("POST", "/resources", {"project_id": server.bootstrap["project_id"], "name": "Imported", "channels": ["push"]})
+            assert status == 201, (status, made)
+            bad = os.path.join(scratch, "bad.jsonl")
+            with open(bad, "w") as out:
+                out.write('{"subscription_id": "imported-1"}\nsubscription_id,imported-2\n')
+            good = os.path.join(scratch, "devices.jsonl")
+            with open(good, "w") as out:
+                out.write('{"subscription_id": "imported-1", "matching": {"email": "ann@example.com"}, "profile_fields": {"_fname": "Ann"}}\n\n'
+                          '{"subscription_id": "imported-2", "matching": {"email": "ann@example.com"}}\n'
+                          '{"subscription_id": "imported-3", "cats": [{"name": "nothing-here", "active": true}]}\n')
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/audience")
+            form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form[aria-label='Import devices']"), 15, "no import form")
+            Select(form.find_element(By.CSS_SELECTOR, "select[name='import_resource_id']")).select_by_value(str(made["id"]))
+            form.find_element(By.CSS_SELECTOR, "input[name='devices_file']").send_keys(bad)
+            form.find_element(By.ID, "import-devices").click()
+            wait(driver, lambda d: "Line 2 is not a JSON object" in text(d), 10, "a line that is not JSON is not named")
+            status, found = server.admin("GET", f"/subscriptions?resource_id={made['id']}&subscription_id=imported-1&provider=ios-apns")
+            assert status == 404 or found == [], (status, found)
+            form.find_element(By.CSS_SELECTOR, "input[name='devices_file']").send_keys(good)
+            form.find_element(By.ID, "import-devices").click()
+            wait(driver, lambda d: "Imported 2 of 3 devices" in text(d), 15, "the import did not finish")
+            result = driver.find_element(By.ID, "import-result").text
+            assert "4" in result and "category not found" in result, result
+            shot(driver, "audience-import")
+            status, found = server.admin("GET", f"/subscriptions?resource_id={made['id']}&subscription_id=imported-2&provider=ios-apns")
+            assert status == 200 and found, (status, found)
+
         def sign_out_ends_the_session():
             driver.find_element(By.ID, "sign-out").click()
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name='key']"))
@@ -1095,6 +1124,7 @@ def main():
                       a_recurring_message_says_when_its_next_copy_goes_and_is_stopped,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       a_scheduled_message_is_edited_from_its_page_and_a_sent_one_cannot_be,
+                      audience_page_imports_devices_from_a_file,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -1,8 +1,8 @@
 // Audience: find profiles and subscriptions by profile id, email, phone or push token; show their
 // fields, subscriptions (categories, tags, fields) and push events; mark a profile, or one of its
-// push subscriptions, as a test device; erase a profile (full and server keys).
+// push subscriptions, as a test device; erase a profile and import devices (full and server keys).
 import { api, sessionRole } from "./api.js";
-import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce, secondClick } from "./ui.js";
+import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce, secondClick, number } from "./ui.js";
 
 export function render(main) {
   main.append(h("h1", { text: "Audience" }));
@@ -12,7 +12,8 @@ export function render(main) {
     try {
       const [projects, resources] = await Promise.all([api("GET", "/projects"), api("GET", "/resources")]);
       const databases = (await Promise.all(projects.map((p) => api("GET", `/projects/${p.id}/databases`)))).flat();
-      clear(holder).append(lookup(databases, resources));
+      const role = sessionRole();
+      clear(holder).append(lookup(databases, resources), role === "full" || role === "server" ? importPanel(resources) : null);
     } catch (error) {
       if (error.status !== 401) clear(holder).append(errorBox(error, load));
     }
@@ -211,4 +212,72 @@ function subscriptionTest(subscription) {
 
 function show(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Devices from another platform: a JSON Lines file (one device a line, as `tern import devices`
+ *  reads it), checked line by line here, sent in parts of 1,000; failures listed by line. A full or
+ *  server key's page only: the import writes subscriptions. */
+function importPanel(resources) {
+  const resource = select("import_resource_id", resources.filter((r) => (r.channels || []).includes("push")).map((r) => [String(r.id), `${r.name} (#${r.id})`]));
+  const file = h("input", { type: "file", name: "devices_file", accept: ".jsonl,.ndjson,.json,.txt,application/x-ndjson" });
+  const result = h("div", { id: "import-result", role: "status" });
+  const form = h(
+    "form",
+    { class: "panel", "aria-label": "Import devices", novalidate: true },
+    h("h2", { text: "Import devices" }),
+    h("p", { class: "muted", text: 'Push tokens another platform exported, one JSON object a line: {"subscription_id": "<token>", "matching": {"email": "ann@example.com"}, "profile_fields": {"_fname": "Ann"}}. What a device says through the SDK later wins; importing again changes nothing.' }),
+    h("div", { class: "row" }, field("Resource", resource, { api: "resource_id" }), field("File (JSON Lines)", file, { api: "devices" })),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "secondary", id: "import-devices", text: "Import" })),
+    result,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    clear(result);
+    const chosen = file.files && file.files[0];
+    if (!chosen) return fieldError(file, "Pick a file: one device a line.");
+    const lines = [];
+    const text = await chosen.text();
+    for (const [index, line] of text.split("\n").entries()) {
+      if (!line.trim()) continue;
+      let device;
+      try {
+        device = JSON.parse(line);
+      } catch {
+        device = null;
+      }
+      if (!device || typeof device !== "object" || Array.isArray(device)) return fieldError(file, `Line ${index + 1} is not a JSON object: one device a line.`);
+      lines.push({ line: index + 1, device });
+    }
+    if (!lines.length) return fieldError(file, "The file has no devices.");
+    const button = form.querySelector("#import-devices");
+    button.disabled = true;
+    let imported = 0;
+    const failed = [];
+    try {
+      for (let start = 0; start < lines.length; start += 1000) {
+        const part = lines.slice(start, start + 1000);
+        result.textContent = `Importing… ${number(imported)} of ${number(lines.length)}`;
+        try {
+          const answer = await api("POST", `/resources/${encodeURIComponent(resource.value)}/devices/import`, { devices: part.map((p) => p.device) });
+          imported += answer.imported;
+          for (const failure of answer.failed) failed.push([String(part[failure.index].line), failure.error]);
+        } catch (error) {
+          if (error.status === 401) return;
+          // The server names a bad device devices[i]: say its line.
+          const reason = String(error.message || error).replace(/devices\[(\d+)\]:?\s*/, (_, i) => `line ${part[Number(i)]?.line ?? "?"}: `);
+          clear(result).append(h("p", { class: "alert", role: "alert", text: `${reason} (${number(imported)} devices before line ${part[0].line} were imported; fix the file and import it again)` }));
+          return;
+        }
+      }
+      clear(result).append(
+        h("p", { text: `Imported ${number(imported)} of ${number(lines.length)} devices.` }),
+        failed.length ? table("Devices not imported", ["Line#", "Why"], failed) : null,
+      );
+      announce(`Imported ${imported} devices`);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
 }
