@@ -58,26 +58,12 @@ suffix=""
 block "backup$suffix" >"$tmp/backup.sh" || fail "the guide has no tested backup$suffix block"
 block "restore$suffix" >"$tmp/restore.sh" || fail "the guide has no tested restore$suffix block"
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-start_server() {
-    port=$(free_port)
+# free_port, start_server, stop_server; this script's servers run on the store it tests.
+source "$root/scripts/tests/server-lib.sh"
+start_store_server() {
     local database_option=()
     [ "$store" = postgresql ] && database_option=(--database "$TERN_DATABASE_URL")
-    "$tern" serve --host 127.0.0.1 --port "$port" --data "$TERN_DATA" "${database_option[@]}" >>"$tmp/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1 100); do
-        if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then return 0; fi
-        kill -0 "$server" 2>/dev/null || fail "tern serve exited at start"
-        sleep 0.1
-    done
-    fail "tern serve did not answer /healthz"
-}
-
-stop_server() {
-    kill -TERM "$server"
-    wait "$server" || true
-    server=""
+    start_server "${database_option[@]}"
 }
 
 # The management API, with the admin key of the data directory's bootstrap.json.
@@ -98,7 +84,7 @@ if [ "$store" = postgresql ]; then
 fi
 
 echo "== operators' guide: backup and restore ($store) against a real tern serve"
-start_server
+start_store_server
 admin projects create before-backup >/dev/null || fail "could not create a project"
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$tmp/AuthKey.p8"
 python3 - "$tmp/AuthKey.p8" >"$tmp/apns.json" <<'PY'
@@ -117,7 +103,7 @@ stop_server
 
 echo "  the guide's restore block, the server stopped"
 (cd "$tmp" && bash -euo pipefail "$tmp/restore.sh") || fail "the guide's restore block failed"
-start_server
+start_store_server
 
 projects=$(admin projects list) || fail "the restored server did not list its projects with the restored admin key"
 grep -q '"before-backup"' <<<"$projects" || fail "the project made before the backup is missing: $projects"

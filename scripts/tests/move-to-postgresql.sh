@@ -39,25 +39,8 @@ if not match:
 print(match.group(1), end="")
 PY
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-start_server() {
-    port=$(free_port)
-    "$tern" serve --host 127.0.0.1 --port "$port" --data "$TERN_DATA" "$@" >>"$tmp/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1 100); do
-        if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then return 0; fi
-        kill -0 "$server" 2>/dev/null || fail "tern serve exited at start"
-        sleep 0.1
-    done
-    fail "tern serve did not answer /healthz"
-}
-
-stop_server() {
-    kill -TERM "$server"
-    wait "$server" || true
-    server=""
-}
+# free_port, start_server, stop_server
+source "$root/scripts/tests/server-lib.sh"
 
 export TERN_DATA="$tmp/var/lib/tern"
 mkdir -p "$(dirname "$TERN_DATA")"
