@@ -48,7 +48,11 @@ struct IdempotencyKeys: RouteMiddleware {
     /// The route's name and what its path names (`PUT …/messages/{message_id}` edits one message):
     /// a key sent again for another message is another request (422), not the first one's answer.
     static func endpoint(_ request: RouteRequest) -> String {
-        request.parameters.sorted { $0.key < $1.key }.reduce(request.routeName) { $0 + "\u{0}\($1.key)=\($1.value)" }
+        // Every SDK write has none: its name as it is, with nothing sorted or built on that hot path.
+        guard !request.parameters.isEmpty else { return request.routeName }
+        return request.parameters.sorted { $0.key < $1.key }.reduce(request.routeName) {
+            $0 + "\u{0}\($1.key)=\($1.value)"
+        }
     }
 }
 

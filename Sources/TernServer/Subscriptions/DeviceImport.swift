@@ -87,6 +87,8 @@ struct DeviceImport: Sendable {
         var limits = BodyLimits.standard
         limits.maxBodyBytes = 1 << 20
         limits.maxValues = 50_000
+        // The body's scan refuses a longer list before it is decoded, naming `devices` and the limit.
+        limits.maxArrayItems = maxDevices
         return limits
     }()
 
@@ -105,16 +107,11 @@ struct DeviceImport: Sendable {
 
     /// Imports `request`'s devices into the resource.
     ///
-    /// - Throws: 400 for an empty or too long list, 404 for a resource that does not exist or has no
-    ///   push channel.
+    /// - Throws: 400 for an empty list (a longer one than ``maxDevices`` never decodes), 404 for a
+    ///   resource that does not exist or has no push channel.
     func run(resourceId: Int64, _ request: Request) async throws -> Answer {
         guard !request.devices.isEmpty else {
             throw APIError.badRequest("devices is empty: send 1 to \(Self.maxDevices) devices")
-        }
-        guard request.devices.count <= Self.maxDevices else {
-            throw APIError.badRequest(
-                "devices has \(request.devices.count) devices: send at most \(Self.maxDevices) a request "
-                    + "(tern import devices splits a file)")
         }
         let (project, resource, database) = try await subscriptions.store.read { tx in
             guard let resource = try tx.resource(id: resourceId) else {

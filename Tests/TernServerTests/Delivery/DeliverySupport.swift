@@ -7,11 +7,18 @@ import Testing
 
 /// The server's clock plus an offset the tests move forward by hand: leases and retries fall due
 /// when the test says so, while the API's own timestamps (taken from the real clock) stay in order
-/// with the engine's.
+/// with the engine's. A frozen one moves only by hand: for a test whose times are seconds apart,
+/// which a stalled run (the whole suite in parallel on two cores) would otherwise cross by itself.
 final class ManualClock: Sendable {
     private let offset = Mutex<Int64>(0)
+    /// The time it stopped at, when frozen.
+    private let frozenAt: Int64?
 
-    var milliseconds: Int64 { ServerClock.milliseconds() + offset.withLock { $0 } }
+    init(frozen: Bool = false) {
+        frozenAt = frozen ? ServerClock.milliseconds() : nil
+    }
+
+    var milliseconds: Int64 { (frozenAt ?? ServerClock.milliseconds()) + offset.withLock { $0 } }
 
     func advance(seconds: Double) { offset.withLock { $0 += Int64(seconds * 1000) } }
 
@@ -97,15 +104,17 @@ struct DeliveryHarness {
     let engine: DeliveryEngine
     let metrics: Metrics
 
-    /// `others`: senders for providers besides APNs (FCM, HMS), registered beside ``sender``.
+    /// `others`: senders for providers besides APNs (FCM, HMS), registered beside ``sender``;
+    /// `frozenClock`: time moves only when the test advances it (``ManualClock/init(frozen:)``), for
+    /// the engine and for the messages the API makes.
     static func make(
         options: DeliveryEngine.Options = DeliveryEngine.Options(), register: Bool = true,
         store factory: StoreFactory = .sqlite, jitter: @escaping @Sendable () -> Double = { 0.5 },
-        others: [RecordingSender] = []
+        others: [RecordingSender] = [], frozenClock: Bool = false
     ) async throws -> DeliveryHarness {
-        let clock = ManualClock()
+        let clock = ManualClock(frozen: frozenClock)
         // Goals and reports are received on the harness's clock, as the runners and the engine run on it.
-        let server = try await InProcessServer(factory, clock: clock.function)
+        let server = try await InProcessServer(factory, clock: clock.function, messagesOnClock: frozenClock)
         let sender = RecordingSender()
         let senders = SenderRegistry(register ? [sender] + others : [])
         let metrics = Metrics()

@@ -17,16 +17,19 @@ final class InProcessServer: Sendable {
     let metrics: Metrics
     let bootstrap: BootstrapInfo
 
-    /// `clock`: the time the devices' events (`event/post`, `event/push`) are received at.
+    /// `clock`: the time the devices' events (`event/post`, `event/push`) are received at;
+    /// `messagesOnClock`: messages are made on it too (else on the real clock).
     init(
-        _ factory: StoreFactory = .sqlite, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds
+        _ factory: StoreFactory = .sqlite, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,
+        messagesOnClock: Bool = false
     ) async throws {
         directory = try TemporaryDirectory(prefix: "in-process")
         store = try factory.make(directory)
         metrics = Metrics()
+        let messages = messagesOnClock ? MessageService(store: store, clock: clock) : nil
         router = Router(
             routes: TernServerApp.routes(
-                store: store, metrics: metrics, benchRoutes: false, messages: nil, credentials: nil,
+                store: store, metrics: metrics, benchRoutes: false, messages: messages, credentials: nil,
                 endpoints: ProviderEndpoints(), logger: nil, clock: clock),
             metrics: metrics, logger: Logger(minimum: .error, sink: { _ in }))
         bootstrap = try await Bootstrapper.run(
