@@ -798,6 +798,26 @@ def main():
             driver.get(server.root + f"/#/message/{made['id']}")
             wait(driver, lambda d: "each person who reaches the goal cart_abandoned, 60 minutes after it, unless they reach purchase first (until it is stopped)" in text(d), 15, "the page does not say what sends it")
             shot(driver, "message-trigger")
+            # Edited where it stands: what each person gets from now on, and its delay.
+            wait(driver, lambda d: d.find_element(By.ID, "edit-message"), 15, "no Edit button on a standing trigger").click()
+            note = wait(driver, lambda d: d.find_element(By.ID, "editing-note"), 15, "compose does not say what it edits")
+            assert f"Editing {made['id']}" in note.text, note.text
+            delay = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']")
+            assert delay.get_attribute("value") == "60", delay.get_attribute("value")
+            title = driver.find_element(By.CSS_SELECTOR, "input[name='title']")
+            title.clear()
+            title.send_keys("Still thinking it over?")
+            delay.clear()
+            delay.send_keys("30")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "confirm-send") if d.find_element(By.ID, "confirm-send").is_displayed() else None, 10, "no confirmation").click()
+            saved = wait(driver, lambda d: d.find_element(By.ID, "edit-saved"), 15, "the page does not say Saved")
+            assert made["id"] in saved.text, saved.text
+            status, shown = server.admin("GET", f"/messages/{made['id']}")
+            assert shown["request"]["title"] == "Still thinking it over?" and shown.get("edited_at"), shown
+            assert shown["request"]["trigger"] == {"event_name": "cart_abandoned", "delay_minutes": 30, "cancel_event_name": "purchase"}, shown
+            saved.find_element(By.TAG_NAME, "a").click()
+            wait(driver, lambda d: "each person who reaches the goal cart_abandoned, 30 minutes after it" in text(d), 15, "the page does not show the edit")
             wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop sending')]"), 15, "no Stop sending for a standing trigger").click()
             wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Stop for good')]")).click()
             wait(driver, lambda d: "(stopped)" in text(d), 15, "the page does not say it stopped")

@@ -272,11 +272,12 @@ function view(message, stats, canCompose) {
   ];
 }
 
-// Whether nothing of it has gone, as the server's edit asks (a 409 says so otherwise): a scheduled
-// message not yet fanning out, or a recurring one with a copy to come.
+// Whether the server's edit takes it (a 409 says so otherwise): a scheduled message not yet fanning
+// out, a recurring one with a copy to come, or a standing triggered message (not one of its rounds).
 function editable(message) {
   const r = message.request;
-  if (message.cancelled_at || message.recurring_of || r.trigger || r.variants || r.test) return false;
+  if (message.cancelled_at || message.recurring_of || message.trigger_round_of || r.variants || r.test) return false;
+  if (r.trigger) return true;
   if (r.repeat) return Boolean(message.next_copy_at);
   return Boolean(message.send_at) && !message.fan_out_done && message.counts.total === 0;
 }

@@ -2,8 +2,9 @@ import Foundation
 import TernProtocol
 
 /// Editing a message before it goes: `PUT …/messages/{message_id}` replaces the request of a
-/// scheduled message whose fan-out has not begun, or of a recurring message (its copies to come),
-/// checked as a new message is; anything of which something has gone answers 409 with what to do.
+/// scheduled message whose fan-out has not begun, of a recurring message (its copies to come), or
+/// of a standing triggered message (what each person gets from now on, its rounds' too), checked as
+/// a new message is; anything of which something has gone answers 409 with what to do.
 ///
 /// ```swift
 /// var request = try await messages.message(publicId: "m_3fa2c1d9e8b7a6f5").request
@@ -15,8 +16,8 @@ extension MessageService {
     /// transaction with the check that nothing of it has gone (``MessageEditQueries``). The message
     /// keeps its id, project and kind: a recurring message stays recurring (its copies already made
     /// keep theirs; a changed rhythm or first time moves its next copy), a scheduled one may take
-    /// another time (or none: it goes at once). A repeat of the same idempotency key answers the
-    /// first edit.
+    /// another time (or none: it goes at once), a triggered one stays triggered (``triggerKept(_:_:_:)``).
+    /// A repeat of the same idempotency key answers the first edit.
     func edit(publicId: String, _ request: MessageRequest, idempotency: IdempotencyToken) async throws -> Answer {
         try Self.checkEditable(request)
         let planned = try plan(request, publicId: publicId)
@@ -24,6 +25,7 @@ extension MessageService {
             let message = try Self.find(tx, publicId)
             if let refusal = try Self.refusal(tx, message) { throw refusal }
             let previous = try FanOut.request(message)
+            try Self.triggerKept(publicId, previous, request)
             guard (request.recurrence == nil) == (previous.recurrence == nil) else {
                 throw APIError.badRequest(
                     message.repeatNextAt == nil
@@ -43,26 +45,61 @@ extension MessageService {
             }
             row.id = message.id
             row.repeatNextAt = Self.nextCopy(of: message, previous: previous, edited: request, now: planned.now)
-            guard try tx.replaceMessage(row, editedAt: planned.now) else {
+            let replaced =
+                request.trigger == nil
+                ? try tx.replaceMessage(row, editedAt: planned.now)
+                : try tx.replaceTriggeredMessage(row, editedAt: planned.now)
+            guard replaced else {
                 // The fan-out, a cancel or the last copy came first: the message stands as it was.
                 throw try Self.refusal(tx, Self.find(tx, publicId))
                     ?? APIError.conflict("\(publicId) changed while it was being edited: read it and try again")
             }
             return Answer(status: 200, body: try JSONCoders.encoder.encode(try Self.view(tx, Self.find(tx, publicId))))
         }
-        if !answer.replayed { queued() }
+        if !answer.replayed {
+            if request.trigger != nil { store.triggerDirectory.forget() }
+            queued()
+        }
         return answer
     }
 
     /// What an edit cannot bring: each decides one send's devices or versions when the message is
-    /// made, so it is a new message.
+    /// made, so it is a new message. (`trigger` goes with an edit of a triggered message only:
+    /// ``triggerKept(_:_:_:)``.)
     static func checkEditable(_ request: MessageRequest) throws(APIError) {
         let made: [(String, Bool)] = [
-            ("trigger", request.trigger != nil), ("variants", request.variants != nil), ("test", request.test != nil),
+            ("variants", request.variants != nil), ("test", request.test != nil),
             ("winner_of", request.winnerOf != nil),
         ]
         if let field = made.first(where: \.1) {
             throw .badRequest("\(field.0) does not go with an edit: send a new message with it")
+        }
+    }
+
+    /// A triggered message's edit keeps `trigger`, and with it whether a person gets the message
+    /// again: its goals, delay and re-entry time may change (for the waits that start from now on:
+    /// a wait already running keeps its time), but a person it went to once has no round to go on
+    /// from without re-entry, and the rounds made with it would stand for nothing without it.
+    /// Another message's edit cannot bring a trigger: that is a new message.
+    static func triggerKept(_ publicId: String, _ previous: MessageRequest, _ edited: MessageRequest)
+        throws(APIError)
+    {
+        switch (previous.trigger, edited.trigger) {
+        case (nil, nil): return
+        case (nil, .some):
+            throw .badRequest("trigger does not go with an edit of \(publicId): send a new triggered message")
+        case (.some, nil):
+            throw .badRequest(
+                "\(publicId) is a triggered message: its edit keeps trigger (to stop it, cancel it)")
+        case (.some(let kept), .some(let trigger)):
+            guard (kept.reentryAfterMinutes == nil) == (trigger.reentryAfterMinutes == nil) else {
+                throw .badRequest(
+                    kept.reentryAfterMinutes == nil
+                        ? "trigger.reentry_after_minutes does not go with an edit of \(publicId), sent once a person: "
+                            + "send a new triggered message with it, and cancel this one"
+                        : "\(publicId) sends again to a person (trigger.reentry_after_minutes): its edit keeps "
+                            + "reentry_after_minutes (its time may change)")
+            }
         }
     }
 
@@ -77,9 +114,13 @@ extension MessageService {
                 "\(id) is a copy of the recurring message \(parent): edit \(parent) for the copies to come, and "
                     + "cancel this one if it must not go")
         }
-        if message.triggerEvent != nil {
-            return .conflict("\(id) is a triggered message: cancel it and send a new one")
+        if let parent = message.triggerRoundOf {
+            return .conflict(
+                "\(id) is round \(message.triggerRound ?? 2) of the triggered message \(parent): edit \(parent) "
+                    + "(its rounds take the edit)")
         }
+        // Standing: each person's send reads it as it is then.
+        if message.triggerEvent != nil { return nil }
         if !message.variants.isEmpty { return .conflict("\(id) is an A/B test: cancel it and send a new one") }
         if try FanOut.request(message).test == true {
             return .conflict("\(id) is a test send: send another test")

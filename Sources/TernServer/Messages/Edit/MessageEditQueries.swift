@@ -9,6 +9,11 @@ public protocol MessageEditQueries {
     /// (nothing written) otherwise: the condition and the write are one statement, so a fan-out or a
     /// cancel at the same moment comes wholly before or wholly after it.
     func replaceMessage(_ message: StoredMessage, editedAt: Int64) throws -> Bool
+    /// Writes a triggered message's request, payload and trigger over the message of its id, and
+    /// its request and payload over its rounds (`<id>-<n>`: a person's later rounds send the edit
+    /// too), noting `editedAt`, only while it stands (not cancelled). False (nothing written)
+    /// otherwise. A person's send at the same moment reads the message before or after the edit.
+    func replaceTriggeredMessage(_ message: StoredMessage, editedAt: Int64) throws -> Bool
 }
 
 extension SQLTransaction {
@@ -34,5 +39,36 @@ extension SQLTransaction {
                 m.expiration, m.collapseId, m.topic, m.environment, m.sendAt, m.repeatEvery, m.repeatWeekdays,
                 m.repeatUntil, m.repeatNextAt, editedAt, m.id,
             ]) > 0
+    }
+
+    /// The message first, on its condition; its rounds only once it was written (they are cancelled
+    /// with it, so none is written for a cancelled message). A round keeps its own id, times and
+    /// counts, and is no trigger itself (``TriggerRounds/copy(of:round:now:)``).
+    func replaceTriggeredMessage(_ m: StoredMessage, editedAt: Int64) throws -> Bool {
+        let replaced =
+            try database.run(
+                """
+                UPDATE messages SET resource_id = ?, content = ?, audience = ?, payload_prefix = ?, payload_suffix = ?,
+                    push_type = ?, priority = ?, expiration = ?, collapse_id = ?, topic = ?, environment = ?,
+                    trigger_event = ?, trigger_cancel_event = ?, trigger_delay = ?, trigger_reentry = ?, edited_at = ?
+                WHERE id = ? AND cancelled_at IS NULL AND trigger_event IS NOT NULL
+                """,
+                [
+                    m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix, m.pushType, m.priority,
+                    m.expiration, m.collapseId, m.topic, m.environment, m.triggerEvent, m.triggerCancelEvent,
+                    m.triggerDelay, m.triggerReentry, editedAt, m.id,
+                ]) > 0
+        guard replaced else { return false }
+        try database.run(
+            """
+            UPDATE messages SET resource_id = ?, content = ?, audience = ?, payload_prefix = ?, payload_suffix = ?,
+                push_type = ?, priority = ?, expiration = ?, collapse_id = ?, topic = ?, environment = ?, edited_at = ?
+            WHERE trigger_round_of = ?
+            """,
+            [
+                m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix, m.pushType, m.priority,
+                m.expiration, m.collapseId, m.topic, m.environment, editedAt, m.publicId,
+            ])
+        return true
     }
 }
