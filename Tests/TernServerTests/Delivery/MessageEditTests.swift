@@ -5,8 +5,8 @@ import Testing
 
 @testable import TernServer
 
-/// `PUT /admin/messages/{id}`: a scheduled message before its fan-out begins, or a recurring
-/// message's copies to come, take a new request checked as a new message's; anything of which
+/// `PUT /admin/messages/{id}`: a scheduled message before its fan-out begins (an A/B test's
+/// versions too), or a recurring message's copies to come, take a new request checked as a new message's; anything of which
 /// something has gone answers 409 and stays as it was, also when the edit races the fan-out.
 @Suite struct MessageEditTests {
     static func audience(_ harness: DeliveryHarness) -> [String: Any] {
@@ -100,6 +100,63 @@ import Testing
         #expect(copy.status == 409 && copy.errorText.contains("edit \(id) for the copies to come"), "\(copy.errorText)")
         let dropped = try await Self.edit(harness, id, ["title": "x", "audience": Self.audience(harness)])
         #expect(dropped.status == 400 && dropped.errorText.contains("keeps repeat"), "\(dropped.errorText)")
+    }
+
+    /// A scheduled A/B test has sent no version: its versions and split are the edit's.
+    @Test(arguments: StoreFactory.all)
+    func aScheduledABTestSendsTheEditsVersionsAndSplit(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        for index in 0..<20 { try await harness.subscribe("device-\(index)") }
+        let sendAt = ServerClock.milliseconds() + 60_000
+        let id = try await harness.send(
+            Self.audience(harness),
+            extra: [
+                "title": "Sale", "send_at": sendAt, "variants": [["percent": 50], ["percent": 50, "title": "Old B"]],
+            ])
+        let edited = try await Self.edit(
+            harness, id,
+            [
+                "title": "Sale", "send_at": sendAt, "audience": Self.audience(harness),
+                "variants": [["percent": 20], ["percent": 80, "title": "New B"]],
+            ])
+        try #require(edited.status == 200, "\(edited.errorText)")
+        let winner = try await Self.edit(
+            harness, id,
+            [
+                "title": "Sale", "send_at": sendAt, "audience": Self.audience(harness),
+                "winner_of": ["message_id": id, "variant": "a", "test_audience_percent": 10, "key": 1],
+            ])
+        #expect(winner.status == 400 && winner.errorText.contains("winner_of does not go with an edit"))
+
+        harness.clock.advance(seconds: 61)
+        while try await harness.engine.drain() > 0 {}
+        let message = try #require(try await harness.server.store.read { try $0.message(publicId: id) })
+        let rows = try await harness.deliveries(id)
+        try #require(rows.count == 20 && harness.sender.pushes.count == 20)
+        let subscriptionOf = Dictionary(uniqueKeysWithValues: rows.map { ($0.int("id"), $0.int("subscription_id")) })
+        let split = MessageVariants.Split(percents: [20, 80])
+        var titles: [String: Int] = [:]
+        for push in harness.sender.pushes {
+            let version = split.index(
+                subscriptionId: try #require(subscriptionOf[push.deliveryId]), messageId: message.id)
+            let shown = try MessageVariantTests.shown(push)
+            #expect(shown.pushId == "\(id).\(["a", "b"][version]).\(push.deliveryId)")
+            #expect(shown.title == ["Sale", "New B"][version], "\(shown)")
+            titles[shown.title ?? "", default: 0] += 1
+        }
+        #expect(titles["Old B"] == nil && titles.count == 2, "\(titles)")
+        let stats = try await harness.stats(id)
+        let variants = try #require(stats["variants"] as? [[String: Any]], "\(stats)")
+        #expect(variants.map { $0.int("percent") } == [20, 80])
+
+        let sent = try await Self.edit(
+            harness, id,
+            [
+                "title": "Sale", "audience": Self.audience(harness),
+                "variants": [["percent": 50], ["percent": 50, "title": "Late B"]],
+            ])
+        #expect(sent.status == 409 && sent.errorText.contains("\(id) has finished sending"), "\(sent.errorText)")
     }
 
     @Test(arguments: StoreFactory.all)

@@ -276,7 +276,7 @@ function view(message, stats, canCompose) {
 // out, a recurring one with a copy to come, or a standing triggered message (not one of its rounds).
 function editable(message) {
   const r = message.request;
-  if (message.cancelled_at || message.recurring_of || message.trigger_round_of || r.variants || r.test) return false;
+  if (message.cancelled_at || message.recurring_of || message.trigger_round_of || r.winner_of || r.test) return false;
   if (r.trigger) return true;
   if (r.repeat) return Boolean(message.next_copy_at);
   return Boolean(message.send_at) && !message.fan_out_done && message.counts.total === 0;

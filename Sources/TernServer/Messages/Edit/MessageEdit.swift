@@ -63,14 +63,12 @@ extension MessageService {
         return answer
     }
 
-    /// What an edit cannot bring: each decides one send's devices or versions when the message is
-    /// made, so it is a new message. (`trigger` goes with an edit of a triggered message only:
-    /// ``triggerKept(_:_:_:)``.)
+    /// What an edit cannot bring: a test send goes at once, and a winner is made by the server, so
+    /// each is a new message. (`trigger` goes with an edit of a triggered message only:
+    /// ``triggerKept(_:_:_:)``. An A/B test's versions and split go with any edit: a scheduled
+    /// message has sent no version yet.)
     static func checkEditable(_ request: MessageRequest) throws(APIError) {
-        let made: [(String, Bool)] = [
-            ("variants", request.variants != nil), ("test", request.test != nil),
-            ("winner_of", request.winnerOf != nil),
-        ]
+        let made: [(String, Bool)] = [("test", request.test != nil), ("winner_of", request.winnerOf != nil)]
         if let field = made.first(where: \.1) {
             throw .badRequest("\(field.0) does not go with an edit: send a new message with it")
         }
@@ -121,7 +119,6 @@ extension MessageService {
         }
         // Standing: each person's send reads it as it is then.
         if message.triggerEvent != nil { return nil }
-        if !message.variants.isEmpty { return .conflict("\(id) is an A/B test: cancel it and send a new one") }
         if try FanOut.request(message).test == true {
             return .conflict("\(id) is a test send: send another test")
         }

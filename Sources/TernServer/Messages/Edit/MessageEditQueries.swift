@@ -3,7 +3,7 @@ import TernSQLite
 
 /// Replacing what a message will send, while nothing of it has gone (`MessageService.edit(publicId:_:idempotency:)`).
 public protocol MessageEditQueries {
-    /// Writes `message`'s request and what is made of it (payload, times, rhythm) over the message
+    /// Writes `message`'s request and what is made of it (payload, versions, times, rhythm) over the message
     /// of its id, noting `editedAt`, only if nothing of it has gone: not cancelled, and either a
     /// recurring message still standing, or a scheduled one whose fan-out has not begun. False
     /// (nothing written) otherwise: the condition and the write are one statement, so a fan-out or a
@@ -28,7 +28,7 @@ extension SQLTransaction {
             UPDATE messages SET resource_id = ?, content = ?, audience = ?, payload_prefix = ?, payload_suffix = ?,
                 push_type = ?, priority = ?, expiration = ?, collapse_id = ?, topic = ?, environment = ?,
                 send_at = ?, repeat_every = ?, repeat_weekdays = ?, repeat_until = ?, repeat_next_at = ?,
-                edited_at = ?
+                variant_payloads = ?, winner_due_at = ?, variant_letters = ?, edited_at = ?
             WHERE id = ? AND cancelled_at IS NULL
                 AND (repeat_next_at IS NOT NULL
                     OR (\(Self.isFalse("fan_out_done")) AND fan_out_cursor = 0 AND total = 0
@@ -37,7 +37,8 @@ extension SQLTransaction {
             [
                 m.resourceId, m.content, m.audience, m.payloadPrefix, m.payloadSuffix, m.pushType, m.priority,
                 m.expiration, m.collapseId, m.topic, m.environment, m.sendAt, m.repeatEvery, m.repeatWeekdays,
-                m.repeatUntil, m.repeatNextAt, editedAt, m.id,
+                m.repeatUntil, m.repeatNextAt, try VariantPayload.encode(m.variants, sample: m.variantSample),
+                m.winnerDueAt, m.variantLetters, editedAt, m.id,
             ]) > 0
     }
 
