@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernPush
 import TernSDKTestKit
 import Testing
 
@@ -89,6 +90,35 @@ import Testing
         #expect(requests.count == 2)
         #expect(await Self.goals(api).map { $0["event_name"] as? String } == (0...5).map { "goal-\($0)" })
         #expect(requests.allSatisfy { Set(jsonObject($0.body).keys) == ["events"] })
+        api.stop()
+        await sdk.close()
+    }
+
+    /// Once push registration gave the device a token, each batch of goals names the device
+    /// (`provider`, `subscription_id` beside `events`), read when the batch goes; before, none.
+    @Test func goalsNameTheDevicesTokenOnceItIsKnown() async throws {
+        let api = try LoopbackAPI()
+        let sdk = try TestSDK(modules: Self.modules)
+        sdk.configure(apiUrl: api.apiUrl)
+        sdk.tern.target.sendTarget(sid: "s", eventName: "before-token")
+        let first = try #require(await sdk.events.first("mobileEventRequestSuccessful"))
+        // A token with characters JSON escapes: the body stays valid JSON.
+        let token = #"fcm:tok"en\1"#
+        sdk.tern.push.token.setToken(provider: "ios-firebase", pushToken: token)
+        sdk.tern.target.sendTarget(sid: "s", eventName: "after-token")
+        _ = try #require(
+            await sdk.events.first(where: { $0.name == "mobileEventRequestSuccessful" }, after: first.index + 1))
+
+        let bodies = await api.requests.filter { $0.path == "/api/v1/event/post" }.map { jsonObject($0.body) }
+        try #require(bodies.count == 2)
+        #expect(Set(bodies[0].keys) == ["events"], "no token yet: no device named")
+        #expect(Set(bodies[1].keys) == ["events", "provider", "subscription_id"])
+        #expect(bodies[1]["provider"] as? String == "ios-firebase")
+        #expect(bodies[1]["subscription_id"] as? String == token)
+        #expect((bodies[1]["events"] as? [[String: Any]])?.first?["event_name"] as? String == "after-token")
+        let decoded = try JSONDecoder().decode(
+            GoalEventRequest.self, from: try #require(await api.requests.last?.body))
+        #expect(decoded.provider == "ios-firebase" && decoded.subscriptionId == token)
         api.stop()
         await sdk.close()
     }
