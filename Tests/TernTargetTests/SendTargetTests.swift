@@ -123,6 +123,35 @@ import Testing
         await sdk.close()
     }
 
+    /// A retry sends the bytes the batch first went with, the device it named included (the server
+    /// answers a key sent again with another body 422): a token that came meanwhile waits for the
+    /// next batch.
+    @Test func aRetriedBatchNamesTheDeviceItFirstNamed() async throws {
+        let api = try LoopbackAPI()
+        let sdk = try TestSDK(modules: Self.modules)
+        sdk.configure(apiUrl: api.apiUrl)
+        await api.enqueue([ScriptedServer.failure(503, "not now")])
+        await api.hold()
+        sdk.tern.target.sendTarget(sid: "s", eventName: "goal-0")
+        while await api.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "apns-token-2")
+        await sdk.settle()
+        await api.release()
+        let first = try #require(await sdk.events.first("mobileEventRequestSuccessful"))
+        sdk.tern.target.sendTarget(sid: "s", eventName: "goal-1")
+        _ = try #require(
+            await sdk.events.first(where: { $0.name == "mobileEventRequestSuccessful" }, after: first.index + 1))
+
+        let requests = await api.requests.filter { $0.path == "/api/v1/event/post" }
+        try #require(requests.count == 3)
+        #expect(requests[1].body == requests[0].body, "the retry")
+        #expect(requests[1].header("Idempotency-Key") == requests[0].header("Idempotency-Key"))
+        #expect(Set(jsonObject(requests[1].body).keys) == ["events"])
+        #expect(jsonObject(requests[2].body)["subscription_id"] as? String == "apns-token-2")
+        api.stop()
+        await sdk.close()
+    }
+
     final class Custom {}
 
     /// Payloads a goal cannot carry, with the field and the words the refusal names.

@@ -169,31 +169,12 @@ actor Sender {
         case handled
     }
 
-    /// `"provider":…,"subscription_id":…,` naming the device that sends a batch of goals, so that
-    /// the server finds its person without a JWT (triggered messages); read when the batch goes, not
-    /// when each goal was queued: goals queued before push registration go with the token known
-    /// by then, and a batch is one device's, however many tokens it had.
-    static func deviceFields(_ device: TokenData) -> Data {
-        let encoder = JSONEncoder()
-        guard let provider = try? encoder.encode(device.provider), let token = try? encoder.encode(device.token) else {
-            return Data()
-        }
-        var fields = Data("\"provider\":".utf8)
-        fields.append(provider)
-        fields.append(contentsOf: Array(",\"subscription_id\":".utf8))
-        fields.append(token)
-        fields.append(UInt8(ascii: ","))
-        return fields
-    }
-
     /// The request body: the row's (with the token filled in, the first time) or the batch's.
     private func requestBody(for rows: [OutboxRow], lane: OutboxLane) async -> Body {
         guard let first = rows.first else { return .handled }
         if lane == .events {
             var body = Data("{".utf8)
-            if first.endpoint == .eventPost, let device = await context.token(),
-                PushProvider.acceptsDevice(provider: device.provider, token: device.token)
-            {
+            if first.endpoint == .eventPost, let device = await goalBatchDevice(first) {
                 body.append(Self.deviceFields(device))
             }
             body.append(contentsOf: Array("\"events\":[".utf8))
