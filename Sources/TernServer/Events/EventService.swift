@@ -62,8 +62,8 @@ struct EventService: Sendable {
     /// the push subscription the request names (provider and token) in the caller's resource, as
     /// `push/update` finds it; that person's triggered messages start and stop with the goals, and
     /// the goals are stored and told to webhooks with that profile. The device is looked up only
-    /// when the project has a triggered message or a webhook that wants `goal.reached` (the
-    /// lookups both directories keep make that free to know); otherwise nothing reads a goal's
+    /// when the project has a triggered message or a webhook that wants `goal.reached` (both read
+    /// from directories kept in memory, so knowing it costs nothing); otherwise nothing reads a goal's
     /// profile soon enough to be worth a lookup on every `event/post` (conversions go by
     /// `send_message_id`), and the goals are stored without one, as before. A token that names no
     /// subscription of the resource (the device has not subscribed yet, or it is another
@@ -75,9 +75,7 @@ struct EventService: Sendable {
         let now = clock()
         let directory = store.webhookDirectory
         let triggerDirectory = store.triggerDirectory
-        // A device's goals share its push/* writes' batches (PostgreSQL): they may arm its person's waits.
-        let affinity = caller.hasJWT ? nil : request.subscriptionId.flatMap { caller.writeAffinity(token: $0) }
-        return try await store.idempotentWrite(idempotency, now: now, affinity: affinity) { tx in
+        return try await store.idempotentWrite(idempotency, now: now) { tx in
             let resolver = ProfileResolver(caller: caller, now: now)
             let triggers = try triggerDirectory.triggers(tx, projectId: caller.project.id, now: now)
             let told = try directory.wanted(tx, projectId: caller.project.id, now: now).contains(.goalReached)
