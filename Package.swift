@@ -159,7 +159,7 @@ let package = Package(
             path: "Tests/TernSDKTestKit"),
         .testTarget(
             name: "TernTargetTests",
-            dependencies: ["TernTarget", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
+            dependencies: ["TernTarget", "TernPush", "TernSDKTestKit", "TernHTTP", "TernTestSupport", "tern"]),
         // Issue 20's security suite: each attack as a test against a real `tern serve` on loopback
         // (raw-socket framing, tenants, JWTs, body limits). Its own target, so that it grows.
         .testTarget(name: "TernSecurityTests", dependencies: ["tern", "TernCrypto", "TernTestSupport"]),

@@ -13,6 +13,21 @@ public enum PushProvider: String, Codable, Sendable, CaseIterable {
 
     /// Every wire name, in declaration order, for error messages ("use one of …").
     public static var wireNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// The longest push token (`subscription_id`) the server takes, in code points as
+    /// ``TextLength`` counts them.
+    public static let maxTokenLength = 4096
+
+    /// True when `provider` and `token` name a device as the server takes it: a provider Tern knows
+    /// and a token of 1 to ``maxTokenLength`` code points. The SDK names its device on a batch of
+    /// goals only then, so that a token the server would refuse never costs the goals.
+    ///
+    /// ```swift
+    /// PushProvider.acceptsDevice(provider: "ios-apns", token: "3f2a…")   // true
+    /// ```
+    public static func acceptsDevice(provider: String, token: String) -> Bool {
+        PushProvider(rawValue: provider) != nil && !token.isEmpty && TextLength.fits(token, max: maxTokenLength)
+    }
 }
 
 /// The channels a subscription can be on, by their wire names: the one list the SDK, the server

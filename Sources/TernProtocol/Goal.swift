@@ -193,13 +193,43 @@ public struct GoalEvent: Codable, Sendable, Equatable {
     }
 }
 
-/// `event/post`: goals, in a batch.
+/// `event/post`: goals, in a batch, from one device.
+///
+/// `provider` and `subscriptionId` name the device that sends the batch, as `push/update` and
+/// `profile/tags/set` name it: its push provider and token in the caller's resource. They are
+/// optional, and go together or not at all. With the rToken alone they are what ties the goals to a
+/// person: the profile holding that push subscription in the caller's resource, so that a goal
+/// starts and cancels that person's triggered messages. With a JWT the JWT's profile is the goals'
+/// person and the device is not looked up.
+///
+/// ```swift
+/// let request = GoalEventRequest(
+///     events: [GoalEvent(sid: "pixel-sid", eventName: "cart_abandoned", time: 1_765_000_000_000)],
+///     provider: "ios-apns", subscriptionId: deviceToken)
+/// ```
 public struct GoalEventRequest: Codable, Sendable, Equatable {
     /// The goals, oldest first.
     public var events: [GoalEvent]
+    /// The sending device's push provider, e.g. `ios-apns`; sent with ``subscriptionId``.
+    public var provider: String?
+    /// The sending device's push token (`subscription_id`, as `push/subscribe` named it); sent with
+    /// ``provider``.
+    public var subscriptionId: String?
 
     /// A batch of goals.
     ///
-    /// - Parameter events: The goals.
-    public init(events: [GoalEvent]) { self.events = events }
+    /// - Parameters:
+    ///   - events: The goals.
+    ///   - provider: The sending device's push provider; default nil (no device named).
+    ///   - subscriptionId: The sending device's push token; default nil (no device named).
+    public init(events: [GoalEvent], provider: String? = nil, subscriptionId: String? = nil) {
+        self.events = events
+        self.provider = provider
+        self.subscriptionId = subscriptionId
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case events, provider
+        case subscriptionId = "subscription_id"
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TernPush
 import TernSDKTestKit
 import TernTarget
 import TernTestSupport
@@ -111,6 +112,40 @@ import Testing
         #expect((telegram["cc_data"] as? [String: Any])?["chat_id"] as? String == "424242")
         #expect(telegram["priority"] as? Int == 3)
         #expect(telegram["resource_id"] as? Int == bots)
+        await sdk.close()
+        await server.stop()
+    }
+
+    /// An app that never logs users in: the device subscribes with the rToken, and its goal, which
+    /// names the device's token, starts its person's triggered message on the real server (its
+    /// runner takes the wait within two seconds: the message counts the device as targeted).
+    @Test func anAnonymousDevicesGoalStartsItsTriggeredMessage() async throws {
+        let server = try await RealServer.start()
+        let sid = try await server.pixel("shop")
+        let made = try await server.admin(
+            "POST", "/messages",
+            json: [
+                "title": "Your cart is waiting", "trigger": ["event_name": "cart_abandoned"],
+                "audience": ["type": "resource", "resource_id": Int(server.process.resourceId)],
+            ])
+        let message = try #require(made.json?["id"] as? String, "\(made.status) \(made.text)")
+        let sdk = try TestSDK()
+        sdk.configure(apiUrl: server.apiUrl, rToken: server.rToken)
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "e2e-anonymous-goal-token")
+        sdk.tern.push.subscription.subscribe()
+        let profile = try #require(await sdk.events.first("pushSubscribeRequestSuccessful")?.profile?.id)
+
+        sdk.tern.target.sendTarget(sid: sid, eventName: "cart_abandoned")
+        let success = try #require(await sdk.events.first("mobileEventRequestSuccessful"), "the goal never landed")
+        #expect(success.httpCode == 200)
+        #expect(try await server.goals(sid: sid).first?["profile_id"] is Int, "stored with the device's profile")
+        var targeted = 0
+        for _ in 0..<100 where targeted == 0 {
+            let stats = try await server.admin("GET", "/messages/\(message)/stats")
+            targeted = stats.json?["targeted"] as? Int ?? 0
+            if targeted == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(targeted == 1, "the runner took \(profile)'s wait")
         await sdk.close()
         await server.stop()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TernHTTP
+import TernPush
 import TernSDKTestKit
 import Testing
 
@@ -89,6 +90,64 @@ import Testing
         #expect(requests.count == 2)
         #expect(await Self.goals(api).map { $0["event_name"] as? String } == (0...5).map { "goal-\($0)" })
         #expect(requests.allSatisfy { Set(jsonObject($0.body).keys) == ["events"] })
+        api.stop()
+        await sdk.close()
+    }
+
+    /// Once push registration gave the device a token, each batch of goals names the device
+    /// (`provider`, `subscription_id` beside `events`), read when the batch goes; before, none.
+    @Test func goalsNameTheDevicesTokenOnceItIsKnown() async throws {
+        let api = try LoopbackAPI()
+        let sdk = try TestSDK(modules: Self.modules)
+        sdk.configure(apiUrl: api.apiUrl)
+        sdk.tern.target.sendTarget(sid: "s", eventName: "before-token")
+        let first = try #require(await sdk.events.first("mobileEventRequestSuccessful"))
+        // A token with characters JSON escapes: the body stays valid JSON.
+        let token = #"fcm:tok"en\1"#
+        sdk.tern.push.token.setToken(provider: "ios-firebase", pushToken: token)
+        sdk.tern.target.sendTarget(sid: "s", eventName: "after-token")
+        _ = try #require(
+            await sdk.events.first(where: { $0.name == "mobileEventRequestSuccessful" }, after: first.index + 1))
+
+        let bodies = await api.requests.filter { $0.path == "/api/v1/event/post" }.map { jsonObject($0.body) }
+        try #require(bodies.count == 2)
+        #expect(Set(bodies[0].keys) == ["events"], "no token yet: no device named")
+        #expect(Set(bodies[1].keys) == ["events", "provider", "subscription_id"])
+        #expect(bodies[1]["provider"] as? String == "ios-firebase")
+        #expect(bodies[1]["subscription_id"] as? String == token)
+        #expect((bodies[1]["events"] as? [[String: Any]])?.first?["event_name"] as? String == "after-token")
+        let decoded = try JSONDecoder().decode(
+            GoalEventRequest.self, from: try #require(await api.requests.last?.body))
+        #expect(decoded.provider == "ios-firebase" && decoded.subscriptionId == token)
+        api.stop()
+        await sdk.close()
+    }
+
+    /// A retry sends the bytes the batch first went with, the device it named included (the server
+    /// answers a key sent again with another body 422): a token that came meanwhile waits for the
+    /// next batch.
+    @Test func aRetriedBatchNamesTheDeviceItFirstNamed() async throws {
+        let api = try LoopbackAPI()
+        let sdk = try TestSDK(modules: Self.modules)
+        sdk.configure(apiUrl: api.apiUrl)
+        await api.enqueue([ScriptedServer.failure(503, "not now")])
+        await api.hold()
+        sdk.tern.target.sendTarget(sid: "s", eventName: "goal-0")
+        while await api.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        sdk.tern.push.token.setToken(provider: "ios-apns", pushToken: "apns-token-2")
+        await sdk.settle()
+        await api.release()
+        let first = try #require(await sdk.events.first("mobileEventRequestSuccessful"))
+        sdk.tern.target.sendTarget(sid: "s", eventName: "goal-1")
+        _ = try #require(
+            await sdk.events.first(where: { $0.name == "mobileEventRequestSuccessful" }, after: first.index + 1))
+
+        let requests = await api.requests.filter { $0.path == "/api/v1/event/post" }
+        try #require(requests.count == 3)
+        #expect(requests[1].body == requests[0].body, "the retry")
+        #expect(requests[1].header("Idempotency-Key") == requests[0].header("Idempotency-Key"))
+        #expect(Set(jsonObject(requests[1].body).keys) == ["events"])
+        #expect(jsonObject(requests[2].body)["subscription_id"] as? String == "apns-token-2")
         api.stop()
         await sdk.close()
     }

@@ -173,7 +173,11 @@ actor Sender {
     private func requestBody(for rows: [OutboxRow], lane: OutboxLane) async -> Body {
         guard let first = rows.first else { return .handled }
         if lane == .events {
-            var body = Data("{\"events\":[".utf8)
+            var body = Data("{".utf8)
+            if first.endpoint == .eventPost, let device = await goalBatchDevice(first) {
+                body.append(Self.deviceFields(device))
+            }
+            body.append(contentsOf: Array("\"events\":[".utf8))
             for (index, row) in rows.enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
                 body.append(row.body)

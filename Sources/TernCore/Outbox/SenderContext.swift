@@ -25,6 +25,9 @@ struct SenderContext: Sendable {
     var collectionEnabled: @Sendable () async -> Bool
     /// The core as module finalizers see it (nil before a usable configuration).
     var ready: @Sendable () async -> ReadyCore?
+    /// The device's push token now (nil before push registration gave one): names the device that
+    /// sends a batch of goals.
+    var token: @Sendable () async -> TokenData?
 }
 
 /// Answers for requests whose caller waits for them (status queries, `unSuspend`), by idempotency key.

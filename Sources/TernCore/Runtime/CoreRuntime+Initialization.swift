@@ -81,7 +81,8 @@ extension CoreRuntime {
             let context = SenderContext(
                 configuration: { [weak self] in await self?.configuration },
                 collectionEnabled: { [weak self] in await self?.collectionEnabled ?? false },
-                ready: { [weak self] in await self?.readyCore })
+                ready: { [weak self] in await self?.readyCore },
+                token: { [weak self] in await self?.token() })
             let made = Sender(
                 store: store, environment: environment, bus: bus, auth: auth, context: context,
                 completions: completions, syncStates: syncStates)

@@ -56,6 +56,18 @@ struct EventService: Sendable {
 
     /// Records goals against their pixels. With a JWT, a goal's profile fields and subscription are
     /// applied to the profile it names (created when a goal carries either).
+    ///
+    /// The goals' person: with a JWT, the profile it names (the request's `provider` and
+    /// `subscription_id` are checked, then left aside). With the rToken alone, the profile holding
+    /// the push subscription the request names (provider and token) in the caller's resource, as
+    /// `push/update` finds it; that person's triggered messages start and stop with the goals, and
+    /// the goals are stored and told to webhooks with that profile. The device is looked up only
+    /// when the project has a triggered message or a webhook that wants `goal.reached` (both read
+    /// from directories kept in memory, so knowing it costs nothing); otherwise nothing reads a goal's
+    /// profile soon enough to be worth a lookup on every `event/post` (conversions go by
+    /// `send_message_id`), and the goals are stored without one, as before. A token that names no
+    /// subscription of the resource (the device has not subscribed yet, or it is another
+    /// resource's) is no error: the goals are stored without a profile and start no wait.
     func goals(_ request: GoalEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
@@ -67,6 +79,8 @@ struct EventService: Sendable {
             let resolver = ProfileResolver(caller: caller, now: now)
             let triggers = try triggerDirectory.triggers(tx, projectId: caller.project.id, now: now)
             let told = try directory.wanted(tx, projectId: caller.project.id, now: now).contains(.goalReached)
+            let device = try Self.deviceProfile(
+                tx, request, resolver: resolver, needed: !caller.hasJWT && (told || !triggers.isEmpty))
             var events: [String] = []
             for (index, goal) in request.events.enumerated() {
                 guard let pixel = try tx.pixel(projectId: caller.project.id, sid: goal.sid) else {
@@ -74,7 +88,7 @@ struct EventService: Sendable {
                         "events[\(index)].sid \"\(goal.sid.prefix(64))\" is not a pixel of project "
                             + "\(caller.project.id): create the pixel first (tern pixels create)")
                 }
-                var profile = try resolver.find(tx, provider: nil, token: nil)
+                var profile = try caller.hasJWT ? resolver.find(tx, provider: nil, token: nil) : device
                 if caller.hasJWT, goal.profileFields != nil || goal.subscription != nil {
                     let found = try profile ?? resolver.findOrCreate(tx, provider: nil, token: nil)
                     try resolver.applyProfileChanges(tx, to: found, fields: goal.profileFields, skipTriggers: nil)
@@ -100,5 +114,17 @@ struct EventService: Sendable {
             }
             return try .ok(nil)
         }
+    }
+
+    /// The profile of the device an rToken-only request names, when `needed`: the holder of its
+    /// push subscription in the caller's resource and database (another resource's devices are
+    /// never reached); nil when the request names none or none holds it.
+    static func deviceProfile(
+        _ tx: any StoreTransaction, _ request: GoalEventRequest, resolver: ProfileResolver, needed: Bool
+    ) throws -> Profile? {
+        guard needed, let name = request.provider, let token = request.subscriptionId,
+            let provider = PushProvider(rawValue: name)
+        else { return nil }
+        return try resolver.find(tx, provider: provider, token: token)
     }
 }

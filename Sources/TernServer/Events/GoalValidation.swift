@@ -5,6 +5,12 @@ extension GoalEventRequest {
     /// Everything about goals that can be checked without the store.
     func validate(hasJWT: Bool) throws(APIError) {
         try Validation.batch(events.count, field: "events")
+        if let provider { try Validation.provider(provider) }
+        if let subscriptionId { try Validation.token(subscriptionId) }
+        if (provider == nil) != (subscriptionId == nil) {
+            throw .badRequest(
+                "send provider and subscription_id together (the device's push provider and token), or neither")
+        }
         for (index, goal) in events.enumerated() {
             let prefix = "events[\(index)]"
             try Validation.text(goal.sid, field: "\(prefix).sid")

@@ -157,7 +157,10 @@ extension GoalEventRequest: FastDecodable {
     /// reads them); JSONDecoder took a seventh of an `event/post` in the profile.
     init?(fastJSON object: [String: JSONValue]) {
         typealias F = FastRequestDecoding
-        guard case .array(let values)? = object["events"] else { return nil }
+        guard case .array(let values)? = object["events"],
+            case .some(let provider) = F.optionalString(object["provider"]),
+            case .some(let subscriptionId) = F.optionalString(object["subscription_id"])
+        else { return nil }
         var events: [GoalEvent] = []
         events.reserveCapacity(values.count)
         for value in values {
@@ -179,6 +182,6 @@ extension GoalEventRequest: FastDecodable {
                     payload: payload, matching: matching, matchingType: matchingType, profileFields: profileFields,
                     time: time))
         }
-        self.init(events: events)
+        self.init(events: events, provider: provider, subscriptionId: subscriptionId)
     }
 }

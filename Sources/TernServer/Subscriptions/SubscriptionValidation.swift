@@ -3,7 +3,7 @@ import TernProtocol
 
 /// Checks of request bodies that need no store; each error says what to send instead.
 enum Validation {
-    static let maxTokenLength = 4096
+    static let maxTokenLength = PushProvider.maxTokenLength
     static let maxBatch = 1000
 
     /// The provider a request names, or a 400 that lists the ones Tern knows.

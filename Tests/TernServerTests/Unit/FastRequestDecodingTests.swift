@@ -70,6 +70,8 @@ import Testing
             + #""client_id":null,"send_message_id":"m.1","matching":{"email":"a@b"},"matching_type":"email","#
             + #""profile_fields":{"n":{"action":"incr","value":1}},"subscription":null}]}"#,
         #"{"events":[]}"#,
+        #"{"provider":"ios-apns","subscription_id":"3f2a","events":[{"sid":"px","event_name":"cart","time":1}]}"#,
+        #"{"events":[{"sid":"px","event_name":"cart","time":1}],"provider":null,"subscription_id":"t"}"#,
     ])
     func goalsDecodeAsJSONDecoderDoes(_ text: String) {
         let (fast, foundation) = Self.both(GoalEventRequest.self, text)
@@ -85,6 +87,7 @@ import Testing
         #"{"events":[{"sid":1,"event_name":"e","time":1}]}"#,
         #"{"events":[{"sid":"px","event_name":"e","time":1,"client_id":5}]}"#,
         #"{"events":{}}"#,
+        #"{"events":[{"sid":"px","event_name":"e","time":1}],"provider":1,"subscription_id":"t"}"#,
     ])
     func uncertainGoalsFallBackToJSONDecoder(_ text: String) {
         #expect(FastRequestDecoding.decode(GoalEventRequest.self, from: Data(text.utf8)) == nil)
