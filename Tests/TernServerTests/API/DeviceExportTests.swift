@@ -133,7 +133,11 @@ import Testing
         try #require(put.status == 200)
         for page in pages {
             let pageDevices = try #require(page["devices"] as? [[String: Any]])
-            let answer = try await Self.importDevices(target, pageDevices)
+            let reply = try await target.admin(
+                "POST", "/resources/\(target.bootstrap.resourceId)/devices/import", json: page)
+            try #require(reply.status == 200, "\(reply.errorText)")
+            let answer = reply.json
+            #expect((answer["failed"] as? [Any])?.isEmpty == true, "\(answer)")
             let ids = try #require(answer["profile_ids"] as? [String])
             for (device, id) in zip(pageDevices, ids) { targetProfiles[device["subscription_id"] as! String] = id }
         }
