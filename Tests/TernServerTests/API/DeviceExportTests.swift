@@ -227,6 +227,12 @@ import Testing
             #expect(reply.errorText.contains("this needs a full key"), "\(reply.errorText)")
         }
         #expect(await Self.export(server, key: try await key("full", project: project)).status == 200)
+        // A page of every token and profile field leaves a trace, as a change does.
+        let audit = try await server.admin("GET", "/audit")
+        let entry = audit.array.first { ($0["action"] as? String)?.hasPrefix("GET ") == true }
+        #expect(
+            entry?["target"] as? String == "/api/v1/admin/resources/\(server.bootstrap.resourceId)/devices/export",
+            "\(audit.array)")
         let other = try await server.admin("POST", "/projects", json: ["name": "other"])
         let otherId = try #require(other.json["id"] as? Int)
         let stranger = await Self.export(server, key: try await key("full", project: Int64(otherId)))
