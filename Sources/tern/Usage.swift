@@ -41,6 +41,8 @@ enum Usage {
                         | export ID | erase ID
           import        devices RESOURCE FILE   push tokens from another vendor, one JSON object a line (- for stdin):
                           {"subscription_id": T, "provider": P, "matching": {"email": E}, "profile_fields": {…}, …}
+          export        devices RESOURCE [FILE] the resource's push devices in that same form, one a line
+                          (standard output without FILE): what tern import devices reads
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
                         | test RESOURCE TOKEN [--provider ios-apns] [--off]
           test-devices  list [--project ID]

@@ -1098,6 +1098,29 @@ def main():
             shot(driver, "audience-import")
             status, found = server.admin("GET", f"/subscriptions?resource_id={made['id']}&subscription_id=imported-2&provider=ios-apns")
             assert status == 200 and found, (status, found)
+            state["imported_resource"] = made["id"]
+
+        def audience_page_exports_devices_as_the_import_file():
+            downloads = os.path.join(scratch, "downloads")
+            os.makedirs(downloads, exist_ok=True)
+            driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/audience")
+            form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form[aria-label='Import devices']"), 15, "no import form")
+            Select(form.find_element(By.CSS_SELECTOR, "select[name='import_resource_id']")).select_by_value(str(state["imported_resource"]))
+            form.find_element(By.ID, "export-devices").click()
+            wait(driver, lambda d: "Exported 2 devices" in text(d), 15, "the export did not finish")
+            name = f"devices-resource-{state['imported_resource']}.jsonl"
+            path = os.path.join(downloads, name)
+            wait(driver, lambda d: os.path.exists(path) and os.path.getsize(path) > 0, 15, f"{name} was not downloaded")
+            with open(path) as exported:
+                devices = [json.loads(line) for line in exported if line.strip()]
+            assert sorted(d["subscription_id"] for d in devices) == ["imported-1", "imported-2"], devices
+            assert all(d.get("matching") == {"email": "ann@example.com"} for d in devices), devices
+            assert all(d["profile_fields"].get("_fname") == "Ann" for d in devices), devices
+            # The file is an import: into the first resource, through the API.
+            status, answer = server.admin("POST", f"/resources/{server.bootstrap['resource_id']}/devices/import", {"devices": devices})
+            assert status == 200 and answer["imported"] == 2 and not answer["failed"], (status, answer)
 
         def sign_out_ends_the_session():
             driver.find_element(By.ID, "sign-out").click()
@@ -1144,7 +1167,7 @@ def main():
                       a_recurring_message_says_when_its_next_copy_goes_and_is_stopped,
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       a_scheduled_message_is_edited_from_its_page_and_a_sent_one_cannot_be,
-                      audience_page_imports_devices_from_a_file,
+                      audience_page_imports_devices_from_a_file, audience_page_exports_devices_as_the_import_file,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -35,8 +35,8 @@ struct DeviceImport: Sendable {
         var devices: [Device]
     }
 
-    /// One device to import.
-    struct Device: Decodable, Sendable {
+    /// One device to import; `devices/export` writes this shape too, so an export is an import.
+    struct Device: Codable, Sendable, Equatable {
         /// `ios-apns` (default), `ios-firebase` or `ios-huawei`.
         var provider: String?
         /// The push token.

@@ -7,7 +7,7 @@ enum AdminCommand {
     static let topics: Set<String> = Set([
         "projects", "databases", "resources", "categories", "pixels", "jwt-keys", "keys", "audit", "profiles",
         "subscriptions", "push-events", "test-devices", "identity", "segments", "messages", "webhooks",
-        "live-activity-channels", "import",
+        "live-activity-channels", "import", "export",
     ]).union(inboxTopics)
 
     /// Every management option; each subcommand reads the ones `tern help` names for it.
@@ -79,6 +79,13 @@ enum AdminCommand {
                     throw CommandError("tern import takes devices RESOURCE FILE (JSON Lines, - for standard input)")
                 }
                 return try await DeviceImportCommand.run(arguments, client: client)
+            }
+            if topic == "export" {
+                guard try arguments.position(0, "a subcommand") == "devices" else {
+                    throw CommandError(
+                        "tern export takes devices RESOURCE [FILE] (JSON Lines; standard output without FILE)")
+                }
+                return try await DeviceExportCommand.run(arguments, client: client)
             }
             let call = try plan(topic, arguments)
             let (status, body) = try await client.send(call.method, call.path, query: call.query, body: call.body)

@@ -2,12 +2,16 @@ import Foundation
 import TernServer
 
 /// `tern import devices RESOURCE FILE`: a file of devices, one JSON object a line (JSON Lines, `-`
-/// for standard input), sent to `POST …/resources/{id}/devices/import` in parts of 1,000. Every
+/// for standard input), sent to `POST …/resources/{id}/devices/import` in parts of up to 1,000
+/// devices and 1 MB (``partSize``, ``partBytes``). Every
 /// line is read before the first part goes; a part the server refuses stops the run, with the line
 /// to fix (the parts before it are kept, and a run again changes nothing they already did).
 enum DeviceImportCommand {
     /// Devices a request: the server's most.
     static let partSize = 1_000
+    /// Bytes a request: under the server's most (1 MiB) with room for the envelope, so a file of
+    /// devices with many fields (an export's, with the SDK's own) goes in smaller parts.
+    static let partBytes = 1_000_000
     /// A part that could not reach the server is sent again this many times (a device's import is
     /// idempotent, so a part that did arrive changes nothing the second time).
     static let attempts = 3
@@ -19,10 +23,10 @@ enum DeviceImportCommand {
         guard !devices.isEmpty else { throw CommandError("the file has no devices: one JSON object a line") }
         var imported = 0
         var failed: [[String: Any]] = []
-        for start in stride(from: 0, to: devices.count, by: partSize) {
-            let part = Array(devices[start..<min(start + partSize, devices.count)])
-            let body = try JSONSerialization.data(
-                withJSONObject: ["devices": part.map(\.object)], options: [.withoutEscapingSlashes])
+        for part in try parts(devices) {
+            let body =
+                Data(#"{"devices":["#.utf8) + Data(part.map(\.json).joined(separator: Data(",".utf8)))
+                + Data("]}".utf8)
             let (status, answer) = try await send(body, resource: resource, client: client)
             let json = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] ?? [:]
             guard status == 200 else {
@@ -48,7 +52,31 @@ enum DeviceImportCommand {
 
     struct Line {
         var line: Int
-        var object: [String: Any]
+        /// The device as the file has it, written again as compact JSON.
+        var json: Data
+    }
+
+    /// The devices in requests of at most ``partSize`` devices and ``partBytes`` bytes.
+    static func parts(_ devices: [Line]) throws -> [[Line]] {
+        var parts: [[Line]] = []
+        var part: [Line] = []
+        var bytes = 0
+        for device in devices {
+            guard device.json.count < partBytes else {
+                throw CommandError(
+                    "line \(device.line) is \(device.json.count) bytes: a device must be under \(partBytes) "
+                        + "(the server takes 1 MiB a request)", exitCode: .refused)
+            }
+            if part.count == partSize || bytes + device.json.count + 1 > partBytes {
+                parts.append(part)
+                part = []
+                bytes = 0
+            }
+            part.append(device)
+            bytes += device.json.count + 1
+        }
+        if !part.isEmpty { parts.append(part) }
+        return parts
     }
 
     /// The file's devices with their line numbers; a line that is not a JSON object stops the run
@@ -74,7 +102,10 @@ enum DeviceImportCommand {
                     "\(path) line \(offset + 1) is not a JSON object: one device a line, e.g. "
                         + #"{"subscription_id": "<token>", "matching": {"email": "ann@example.com"}}"#)
             }
-            lines.append(Line(line: offset + 1, object: object))
+            lines.append(
+                Line(
+                    line: offset + 1,
+                    json: try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])))
         }
         return lines
     }

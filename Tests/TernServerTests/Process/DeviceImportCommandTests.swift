@@ -61,3 +61,17 @@ import Testing
         #expect(refusedErrors.contains("0 devices before line 1 were imported"))
     }
 }
+
+/// A file whose devices carry many fields (an export's, with the SDK's own) goes in parts under the
+/// server's 1 MiB a request, not only of 1,000 devices.
+@Suite(.serialized) struct DeviceImportCommandSizeTests {
+    @Test func aFileOfLargeDevicesGoesInPartsUnderTheBodyLimit() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let note = String(repeating: "x", count: 1_500)
+        let lines = (0..<1_000).map { #"{"subscription_id": "big-\#($0)", "custom_fields": {"note": "\#(note)"}}"# }
+        let (status, output, errors) = try await DeviceImportCommandTests.importFile(lines, server: server)
+        #expect(status == 0, "\(errors)")
+        #expect(try DeviceImportCommandTests.summary(output)["imported"] as? Int == 1_000)
+    }
+}

@@ -1,6 +1,6 @@
 // Audience: find profiles and subscriptions by profile id, email, phone or push token; show their
 // fields, subscriptions (categories, tags, fields) and push events; mark a profile, or one of its
-// push subscriptions, as a test device; erase a profile and import devices (full and server keys).
+// push subscriptions, as a test device; erase a profile, import and export devices (full and server keys).
 import { api, sessionRole } from "./api.js";
 import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce, secondClick, number } from "./ui.js";
 
@@ -215,8 +215,9 @@ function show(value) {
 }
 
 /** Devices from another platform: a JSON Lines file (one device a line, as `tern import devices`
- *  reads it), checked line by line here, sent in parts of 1,000; failures listed by line. A full or
- *  server key's page only: the import writes subscriptions. */
+ *  reads it), checked line by line here, sent in parts of up to 1,000 (and 1 MB); failures listed by line. Export
+ *  devices writes the resource's devices in that same file. A full or server key's page only: the
+ *  import writes subscriptions, and the export holds every token and profile field. */
 function importPanel(resources) {
   const resource = select("import_resource_id", resources.filter((r) => (r.channels || []).includes("push")).map((r) => [String(r.id), `${r.name} (#${r.id})`]));
   const file = h("input", { type: "file", name: "devices_file", accept: ".jsonl,.ndjson,.json,.txt,application/x-ndjson" });
@@ -227,7 +228,12 @@ function importPanel(resources) {
     h("h2", { text: "Import devices" }),
     h("p", { class: "muted", text: 'Push tokens another platform exported, one JSON object a line: {"subscription_id": "<token>", "matching": {"email": "ann@example.com"}, "profile_fields": {"_fname": "Ann"}}. What a device says through the SDK later wins; importing again changes nothing.' }),
     h("div", { class: "row" }, field("Resource", resource, { api: "resource_id" }), field("File (JSON Lines)", file, { api: "devices" })),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "secondary", id: "import-devices", text: "Import" })),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { type: "submit", class: "secondary", id: "import-devices", text: "Import" }),
+      h("button", { type: "button", class: "secondary", id: "export-devices", text: "Export devices", onclick: () => exportDevices(resource.value, form.querySelector("#export-devices"), result) }),
+    ),
     result,
   );
   form.addEventListener("submit", async (event) => {
@@ -255,8 +261,7 @@ function importPanel(resources) {
     let imported = 0;
     const failed = [];
     try {
-      for (let start = 0; start < lines.length; start += 1000) {
-        const part = lines.slice(start, start + 1000);
+      for (const part of parts(lines)) {
         result.textContent = `Importing… ${number(imported)} of ${number(lines.length)}`;
         try {
           const answer = await api("POST", `/resources/${encodeURIComponent(resource.value)}/devices/import`, { devices: part.map((p) => p.device) });
@@ -280,4 +285,56 @@ function importPanel(resources) {
     }
   });
   return form;
+}
+
+/** The file's devices in requests the server takes: up to 1,000 devices and 1 MB (it takes 1 MiB),
+ *  as `tern import devices` sends them; a device with many fields makes its part smaller. */
+function parts(lines) {
+  const encoder = new TextEncoder();
+  const all = [];
+  let part = [];
+  let bytes = 0;
+  for (const line of lines) {
+    const size = encoder.encode(JSON.stringify(line.device)).length + 1;
+    if (part.length === 1000 || (part.length && bytes + size > 1_000_000)) {
+      all.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(line);
+    bytes += size;
+  }
+  if (part.length) all.push(part);
+  return all;
+}
+
+/** A resource's devices as the JSON Lines file the import takes (as `tern export devices` writes
+ *  it): the export's pages, followed by their cursor, then downloaded as one file. */
+async function exportDevices(resourceId, button, result) {
+  button.disabled = true;
+  const lines = [];
+  try {
+    let after = null;
+    do {
+      result.textContent = `Exporting… ${number(lines.length)} devices`;
+      const query = after === null ? "" : `?after=${encodeURIComponent(after)}`;
+      const page = await api("GET", `/resources/${encodeURIComponent(resourceId)}/devices/export${query}`);
+      for (const device of page.devices) lines.push(JSON.stringify(device));
+      after = page.next;
+    } while (after !== null && after !== undefined);
+    const name = `devices-resource-${resourceId}.jsonl`;
+    const url = URL.createObjectURL(new Blob(lines.map((line) => line + "\n"), { type: "application/x-ndjson" }));
+    const link = h("a", { href: url, download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    clear(result).append(h("p", { text: `Exported ${number(lines.length)} devices to ${name}.` }));
+    announce(`Exported ${lines.length} devices`);
+  } catch (error) {
+    if (error.status === 401) return;
+    clear(result).append(h("p", { class: "alert", role: "alert", text: `${error.message || error} (after ${number(lines.length)} devices; nothing was downloaded)` }));
+  } finally {
+    button.disabled = false;
+  }
 }
