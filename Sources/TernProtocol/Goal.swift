@@ -134,6 +134,16 @@ public struct GoalEvent: Codable, Sendable, Equatable {
     /// When it happened on the device, in milliseconds since 1970.
     public var time: Int64
 
+    /// Whether `eventName` names an event the server notes itself rather than a goal: one that
+    /// starts with `$`, such as `$subscribed` (a device's push subscription became subscribed).
+    /// `event/post` refuses such a goal, so an app cannot fake one, and the SDK refuses it at once.
+    ///
+    /// ```swift
+    /// GoalEvent.isReserved("$subscribed")  // true
+    /// GoalEvent.isReserved("purchase")     // false
+    /// ```
+    public static func isReserved(_ eventName: String) -> Bool { eventName.hasPrefix("$") }
+
     /// A goal.
     ///
     /// - Parameters:

@@ -25,6 +25,13 @@ enum GoalDraft {
         {
             return .failure(problem)
         }
+        if GoalEvent.isReserved(eventName) {
+            return .failure(
+                Problem(
+                    reason: "eventName \"\(eventName.prefix(64))\" starts with $, which is reserved for events the "
+                        + "server notes itself (such as $subscribed, when a device subscribes): name the goal without it",
+                    field: "eventName"))
+        }
         if clientID.utf8.count > maxTextBytes {
             return .failure(Problem(reason: "clientID is longer than \(maxTextBytes) bytes", field: "clientID"))
         }

@@ -23,7 +23,8 @@ public struct Target: Sendable {
     /// `mobileEventRequestSuccessful` (with `http_code`, `error`, `error_text`) or
     /// `mobileEventRequestFailed` (the server's reason in `error_text`, e.g. for an unknown `sid`).
     ///
-    /// Refused at once, with nothing queued: an empty `sid` or `eventName`, a `payload` value that is
+    /// Refused at once, with nothing queued: an empty `sid` or `eventName`, an `eventName` starting
+    /// with `$` (reserved for events the server notes itself), a `payload` value that is
     /// not a scalar (a `Date`, a custom class, a nested object or list), a value JSON cannot carry in
     /// `matching` or `profileFields`, an incomplete `subscription` (`mobileRequestDataIsNil` with the
     /// `reason` and `field` in `event.value`). `profileFields` and `subscription` need JWT authorization:

@@ -625,6 +625,26 @@ def main():
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status == 200, status
 
+        def compose_starts_a_welcome_when_a_device_subscribes():
+            compose_with_title("Welcome!")
+            goal = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_event']")
+            offered = driver.execute_script("return Array.from(arguments[0].list.options).map(o => [o.value, o.label])", goal)
+            assert offered == [["$subscribed", "when a device subscribes (a welcome)"]], offered
+            hint = driver.find_element(By.ID, goal.get_attribute("id") + "-hint").text
+            assert "$subscribed (offered in the list): a welcome, when one of the person's devices subscribes" in hint, hint
+            goal.send_keys("$opened")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "Names starting with $ are events the server notes itself: $subscribed (when a device subscribes) is the one there is." in text(d), 10, "no error for a reserved name other than $subscribed")
+            goal.clear()
+            goal.send_keys("$subscribed")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']").send_keys("10")
+            shown = send_from_compose("whose device subscribes gets it 10 minutes after it; once a person, until the message is stopped.")
+            assert shown["request"].get("trigger") == {"event_name": "$subscribed", "delay_minutes": 10}, shown
+            wait(driver, lambda d: "each person whose device subscribes, 10 minutes after it (until it is stopped)" in text(d), 15, "the page does not say a subscribe sends it")
+            shot(driver, "message-welcome")
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status == 200, status
+
         def compose_runs_an_ab_test_and_its_page_compares_the_versions():
             compose_with_title("Version A")
             driver.find_element(By.CSS_SELECTOR, "input[name='ab_test']").click()
@@ -1160,7 +1180,7 @@ def main():
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_sends_a_time_sensitive_notification_ranked_for_the_summary,
                       compose_sends_a_message_again_every_day, compose_repeats_a_message_on_weekdays,
-                      compose_starts_a_trigger_a_person_gets_again,
+                      compose_starts_a_trigger_a_person_gets_again, compose_starts_a_welcome_when_a_device_subscribes,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,

@@ -203,13 +203,14 @@ import Testing
         await sdk.close()
     }
 
-    @Test func emptyNamesAndIncompleteSubscriptionsAreRefusedBeforeQueueing() async throws {
+    @Test func emptyOrReservedNamesAndIncompleteSubscriptionsAreRefusedBeforeQueueing() async throws {
         let api = try LoopbackAPI()
         let sdk = try TestSDK(modules: Self.modules)
         sdk.configure(apiUrl: api.apiUrl, jwt: "jwt")
         let target = sdk.tern.target
         #expect(target.sendTarget(sid: "s", eventName: "").state != .queued)
         #expect(target.sendTarget(sid: "s", eventName: "  ").state != .queued)
+        #expect(target.sendTarget(sid: "s", eventName: "$subscribed").state != .queued)
         #expect(target.sendTarget(sid: "", eventName: "e").state != .queued)
         #expect(target.sendTarget(sid: String(repeating: "s", count: 257), eventName: "e").state != .queued)
         #expect(
@@ -226,7 +227,7 @@ import Testing
         let fields = sdk.events.all.filter { $0.name == "mobileRequestDataIsNil" }.map(\.field)
         #expect(
             fields == [
-                "eventName", "eventName", "sid", "sid", "clientID", "matching.at", "profileFields.at",
+                "eventName", "eventName", "eventName", "sid", "sid", "clientID", "matching.at", "profileFields.at",
                 "subscription.channel",
             ])
 

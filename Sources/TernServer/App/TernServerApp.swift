@@ -149,7 +149,8 @@ public final class TernServerApp: Sendable {
 
     /// ``routes(store:metrics:benchRoutes:messages:credentials:logger:)`` with the providers' origins
     /// (APNs' channel management service's among them) of the configuration; `clock` is the time the
-    /// devices' events are received at (tests pass their own).
+    /// devices' events and subscriptions are received at (tests pass their own: a subscribe starts
+    /// a welcome's wait on it, as a goal starts a trigger's).
     static func routes(
         store: any Store, metrics: Metrics, benchRoutes: Bool, messages: MessageService?,
         credentials: CredentialStore?, endpoints: ProviderEndpoints, logger: Logger?,
@@ -159,7 +160,7 @@ public final class TernServerApp: Sendable {
         let authenticator = Authenticator(store: store, verifier: verifier)
         let sdk = SDKRoutes(
             authenticator: authenticator,
-            subscriptions: SubscriptionService(store: store), profiles: ProfileService(store: store),
+            subscriptions: SubscriptionService(store: store, clock: clock), profiles: ProfileService(store: store),
             events: EventService(store: store, metrics: metrics, clock: clock), tags: TagService(store: store),
             metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier, logger: logger)
@@ -169,7 +170,7 @@ public final class TernServerApp: Sendable {
             + sending.all + CredentialRoutes(credentials: credentials, admin: adminService, logger: logger).all
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
             + TestDeviceRoutes(service: TestDeviceService(store: store), admin: adminService).all
-            + DeviceImport(subscriptions: SubscriptionService(store: store)).routes(admin: adminService)
+            + DeviceImport(subscriptions: SubscriptionService(store: store, clock: clock)).routes(admin: adminService)
             + DeviceExport(store: store).routes(admin: adminService)
             + KeyRoutes(admin: adminService).all
             + LiveActivityChannelService(store: store, credentials: credentials, endpoints: endpoints).routes(

@@ -92,9 +92,12 @@ struct EventService: Sendable {
                 if caller.hasJWT, goal.profileFields != nil || goal.subscription != nil {
                     let found = try profile ?? resolver.findOrCreate(tx, provider: nil, token: nil)
                     try resolver.applyProfileChanges(tx, to: found, fields: goal.profileFields, skipTriggers: nil)
-                    if let subscription = goal.subscription {
-                        try GoalSubscriptionWriter(caller: caller, now: now)
+                    if let subscription = goal.subscription,
+                        let resourceId = try GoalSubscriptionWriter(caller: caller, now: now)
                             .apply(tx, subscription, to: found, time: goal.time, index: index)
+                    {
+                        try TriggerWaits.noteSubscribed(
+                            tx, directory: triggerDirectory, resourceId: resourceId, profile: found, now: now)
                     }
                     profile = found
                 }

@@ -6,9 +6,12 @@ struct GoalSubscriptionWriter {
     let caller: Caller
     let now: Int64
 
+    /// Answers the subscription's resource when it is a push subscription that became subscribed
+    /// (``SubscriptionValues/becameSubscribed(from:)``): where it starts welcomes.
+    @discardableResult
     func apply(
         _ tx: any StoreTransaction, _ wire: GoalSubscription, to profile: Profile, time: Int64, index: Int
-    ) throws {
+    ) throws -> Int64? {
         let field = "events[\(index)].subscription"
         guard let resource = try tx.resource(id: Int64(wire.resourceId)), resource.projectId == caller.project.id
         else {
@@ -25,7 +28,7 @@ struct GoalSubscriptionWriter {
         let status = wire.status.flatMap(SubscriptionStatus.init(rawValue:)) ?? .subscribed
         let existing = try tx.subscription(
             of: profile.id, resourceId: resource.id, channel: channel, provider: provider, token: address)
-        if let existing, time < existing.clientTime { return }
+        if let existing, time < existing.clientTime { return nil }
         let read =
             try existing
             ?? tx.insertSubscription(
@@ -43,6 +46,7 @@ struct GoalSubscriptionWriter {
         subscription.clientTime = time
         subscription.updatedAt = now
         try tx.updateSubscription(subscription, from: read)
+        return subscription.values.becameSubscribed(from: existing?.values) ? resource.id : nil
     }
 }
 

@@ -15,6 +15,12 @@ extension GoalEventRequest {
             let prefix = "events[\(index)]"
             try Validation.text(goal.sid, field: "\(prefix).sid")
             try Validation.text(goal.eventName, field: "\(prefix).event_name")
+            if GoalEvent.isReserved(goal.eventName) {
+                throw .badRequest(
+                    "\(prefix).event_name \"\(goal.eventName.prefix(64))\" starts with $, which is reserved for events "
+                        + "the server notes itself (such as $subscribed, when a device subscribes): name the goal "
+                        + "without it")
+            }
             try Validation.time(goal.time, field: "\(prefix).time")
             if !TextLength.fits(goal.clientId, max: 256) {
                 throw .badRequest("\(prefix).client_id is longer than 256 characters")

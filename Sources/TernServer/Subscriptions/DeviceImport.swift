@@ -21,7 +21,8 @@ import TernProtocol
 /// lacks) fails alone and the others are kept; the store's group commit still puts the writes of a request into
 /// a few transactions. A device is imported with `time` 0 unless the row gives one: whatever a
 /// device has since said through the SDK is newer and wins, and importing the same file again
-/// changes nothing.
+/// changes nothing. An imported device starts no welcome (`$subscribed`): it subscribed long ago,
+/// through the other vendor's SDK; its first `push/subscribe` through Tern's finds it subscribed.
 struct DeviceImport: Sendable {
     let subscriptions: SubscriptionService
 
@@ -204,7 +205,8 @@ struct DeviceImport: Sendable {
             let answer = try await subscriptions.change(
                 device.change, to: device.status, caller: caller,
                 idempotency: try IdempotencyToken(
-                    projectId: project.id, caller: "import", key: nil, endpoint: "devices/import", body: Data()))
+                    projectId: project.id, caller: "import", key: nil, endpoint: "devices/import", body: Data()),
+                welcomes: false)
             let envelope = try JSONCoders.decoder.decode(ResponseEnvelope.self, from: answer.body)
             return .success(envelope.profile?.id)
         } catch let error as APIError {

@@ -36,3 +36,13 @@ struct SubscriptionChange {
         return changed
     }
 }
+
+extension SubscriptionValues {
+    /// Whether this push subscription, as written, became subscribed: made subscribed (`before`
+    /// nil), or subscribed from unsubscribed or suspended. A repeat subscribe of a subscribed one
+    /// (the SDK's on every launch) and a token update are not: what starts a welcome
+    /// (``MessageTrigger/subscribed``), the status change a webhook also hears of.
+    func becameSubscribed(from before: SubscriptionValues?) -> Bool {
+        channel == .push && status == .subscribed && before?.status != .subscribed
+    }
+}

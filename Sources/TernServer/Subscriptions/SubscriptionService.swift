@@ -21,10 +21,12 @@ struct SubscriptionService: Sendable {
 
     /// `push/subscribe`, `push/suspend`, `push/unsubscribe`: sets the status of the subscription
     /// (resource, provider, token) of the caller's profile, creating profile and subscription when
-    /// absent. A change older (by `time`) than the one applied last changes nothing.
+    /// absent. A change older (by `time`) than the one applied last changes nothing. A subscription
+    /// that became subscribed starts the resource's welcomes (``MessageTrigger/subscribed``) unless
+    /// `welcomes` is false (device import: devices that subscribed long ago, through another SDK).
     func change(
         _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
-        idempotency: IdempotencyToken
+        idempotency: IdempotencyToken, welcomes: Bool = true
     ) async throws -> Answer {
         guard caller.resource.isPush else {
             throw APIError.badRequest(
@@ -75,6 +77,10 @@ struct SubscriptionService: Sendable {
                 try tx.addSubscription(subscription, now: now)
             }
             try events.note(subscription, before: existing?.values, profile: profile.publicId)
+            if welcomes, subscription.becameSubscribed(from: existing?.values) {
+                try TriggerWaits.noteSubscribed(
+                    tx, directory: store.triggerDirectory, resourceId: caller.resource.id, profile: profile, now: now)
+            }
             if request.replace == true {
                 try Self.unsubscribeOthers(
                     tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now, events: events)

@@ -57,6 +57,16 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         case reentryAfterMinutes = "reentry_after_minutes"
     }
 
+    /// The event the server notes itself when a person's push subscription in the message's
+    /// resource becomes subscribed (`push/subscribe` making one, or subscribing one that was
+    /// unsubscribed or suspended; a goal's push subscription likewise): a welcome message.
+    ///
+    /// ```json
+    /// {"title": "Welcome!", "trigger": {"event_name": "$subscribed", "delay_minutes": 10},
+    ///  "audience": {"type": "resource", "resource_id": 1}}
+    /// ```
+    public static let subscribed = "$subscribed"
+
     /// The longest delay: 30 days.
     static let maxDelayMinutes = 43_200
     /// The longest time before a person may get the message again: a year.
@@ -72,8 +82,19 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     static func check(_ request: MessageRequest) throws(APIError) {
         guard let trigger = request.trigger else { return }
         try Validation.text(trigger.eventName, field: "trigger.event_name")
+        if GoalEvent.isReserved(trigger.eventName), trigger.eventName != subscribed {
+            throw .badRequest(
+                "trigger.event_name \"\(trigger.eventName.prefix(64))\" is not an event the server notes: of the "
+                    + "names starting with $, it supports \(subscribed) (when a device subscribes); any other goal "
+                    + "is named without $")
+        }
         if let cancel = trigger.cancelEventName {
             try Validation.text(cancel, field: "trigger.cancel_event_name")
+            guard !GoalEvent.isReserved(cancel) else {
+                throw .badRequest(
+                    "trigger.cancel_event_name \"\(cancel.prefix(64))\" starts with $: a message is cancelled by a "
+                        + "goal the app posts (e.g. purchase), not by an event the server notes")
+            }
             guard cancel != trigger.eventName else {
                 throw .badRequest("trigger.cancel_event_name must differ from trigger.event_name")
             }
@@ -108,7 +129,8 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
 }
 
 /// The triggers of every project, read from the store at most every two seconds: what `event/post`
-/// checks each goal against without a query of its own.
+/// checks each goal against, and `push/subscribe` each subscription that became subscribed, without
+/// a query of its own.
 public final class TriggerDirectory: Sendable {
     /// A standing triggered message.
     public struct Entry: Sendable, Equatable {
@@ -118,16 +140,42 @@ public final class TriggerDirectory: Sendable {
         var delay: Int64
         /// ``MessageTrigger/reentry``: nil, once a person.
         var reentry: Int64? = nil
+        /// The audience's resource: where a subscription sends a welcome (``MessageTrigger/subscribed``).
+        var resourceId: Int64? = nil
     }
 
-    private let reading = StoreReading<[Int64: [Entry]]>()
+    /// The triggers by project, and the welcomes by their resource.
+    struct Reading: Sendable {
+        var byProject: [Int64: [Entry]]
+        var welcomes: [Int64: [Entry]]
+
+        init(_ byProject: [Int64: [Entry]]) {
+            self.byProject = byProject
+            welcomes = [:]
+            for entry in byProject.values.joined() where entry.eventName == MessageTrigger.subscribed {
+                if let resourceId = entry.resourceId { welcomes[resourceId, default: []].append(entry) }
+            }
+        }
+    }
+
+    private let reading = StoreReading<Reading>()
 
     /// An empty directory: the first question reads the store.
     public init() {}
 
     /// `projectId`'s triggers not cancelled, read from `tx` when the last reading is older than two seconds.
     func triggers(_ tx: any StoreTransaction, projectId: Int64, now: Int64) throws -> [Entry] {
-        try reading.value(tx, now: now) { try $0.activeTriggers() }[projectId] ?? []
+        try value(tx, now: now).byProject[projectId] ?? []
+    }
+
+    /// The welcomes (``MessageTrigger/subscribed``) of `resourceId` not cancelled: what a subscription
+    /// that became subscribed there starts; read as ``triggers(_:projectId:now:)`` is.
+    func welcomes(_ tx: any StoreTransaction, resourceId: Int64, now: Int64) throws -> [Entry] {
+        try value(tx, now: now).welcomes[resourceId] ?? []
+    }
+
+    private func value(_ tx: any StoreTransaction, now: Int64) throws -> Reading {
+        try reading.value(tx, now: now) { Reading(try $0.activeTriggers()) }
     }
 
     /// Forgets the reading: the next question reads the store (a trigger was made or cancelled here).
@@ -144,9 +192,26 @@ enum TriggerWaits {
         if !cancelled.isEmpty { try tx.disarmTriggers(messageIds: cancelled, profileId: profile.id) }
         guard !profile.skipTriggers else { return }
         for trigger in triggers where trigger.eventName == goal {
-            try tx.armTrigger(
-                messageId: trigger.messageId, profileId: profile.id, dueAt: now + trigger.delay,
-                wentBefore: trigger.reentry.map { now - $0 })
+            try arm(tx, trigger, profile: profile, now: now)
         }
+    }
+
+    /// `profile`'s push subscription in `resourceId` became subscribed (``SubscriptionValues/becameSubscribed(from:)``):
+    /// starts their wait for each welcome of the resource (unless they skip triggers), as a goal
+    /// starts one. A project without welcomes pays one look at the kept directory.
+    static func noteSubscribed(
+        _ tx: any StoreTransaction, directory: TriggerDirectory, resourceId: Int64, profile: Profile, now: Int64
+    ) throws {
+        let welcomes = try directory.welcomes(tx, resourceId: resourceId, now: now)
+        guard !welcomes.isEmpty, !profile.skipTriggers else { return }
+        for trigger in welcomes { try arm(tx, trigger, profile: profile, now: now) }
+    }
+
+    private static func arm(
+        _ tx: any StoreTransaction, _ trigger: TriggerDirectory.Entry, profile: Profile, now: Int64
+    ) throws {
+        try tx.armTrigger(
+            messageId: trigger.messageId, profileId: profile.id, dueAt: now + trigger.delay,
+            wentBefore: trigger.reentry.map { now - $0 })
     }
 }

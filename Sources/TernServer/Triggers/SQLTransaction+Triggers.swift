@@ -10,14 +10,14 @@ extension SQLTransaction {
         var byProject: [Int64: [TriggerDirectory.Entry]] = [:]
         for row in try database.query(
             """
-            SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay, trigger_reentry FROM messages
-            WHERE trigger_event IS NOT NULL AND cancelled_at IS NULL ORDER BY id
+            SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay, trigger_reentry, resource_id
+            FROM messages WHERE trigger_event IS NOT NULL AND cancelled_at IS NULL ORDER BY id
             """, [])
         {
             byProject[row.requiredInt(1), default: []].append(
                 TriggerDirectory.Entry(
                     messageId: row.requiredInt(0), eventName: row.requiredString(2), cancelEventName: row.string(3),
-                    delay: row.int(4) ?? 0, reentry: row.int(5)))
+                    delay: row.int(4) ?? 0, reentry: row.int(5), resourceId: row.int(6)))
         }
         return byProject
     }

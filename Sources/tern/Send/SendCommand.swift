@@ -27,9 +27,12 @@ enum SendCommand {
                 // A standing message has no end to watch for.
                 let again =
                     trigger.reentryAfterMinutes.map { ", again \($0) minutes after it last went to them," } ?? ""
+                let who =
+                    trigger.eventName == MessageTrigger.subscribed
+                    ? "whose device subscribes" : "who reaches the goal \(trigger.eventName)"
                 say(
-                    "sent to each person who reaches the goal \(trigger.eventName)\(again) until tern messages cancel "
-                        + "\(id); tern messages stats \(id) counts them")
+                    "sent to each person \(who)\(again) until tern messages cancel \(id); tern messages stats \(id) "
+                        + "counts them")
                 return
             }
             guard options.wait else { return }

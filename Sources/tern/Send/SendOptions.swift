@@ -100,7 +100,8 @@ struct SendOptions {
                     OptionSpec(
                         "trigger", "GOAL",
                         "a standing message: each person of --resource who reaches the goal GOAL gets it (after "
-                            + "--trigger-delay), until tern messages cancel"),
+                            + "--trigger-delay), until tern messages cancel; '$subscribed': a welcome, when one of "
+                            + "their devices subscribes"),
                     OptionSpec("trigger-delay", "MINUTES", "with --trigger: how long after the goal (default 0)"),
                     OptionSpec(
                         "trigger-cancel", "GOAL", "with --trigger: a goal that keeps a waiting message from going"),

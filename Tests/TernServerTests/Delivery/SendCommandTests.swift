@@ -209,6 +209,21 @@ import Testing
             tooLong == 1 && year.contains("HTTP 400: trigger.reentry_after_minutes must be 1 to 525600"), "\(year)")
     }
 
+    @Test func aWelcomeIsSentFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let (status, output, error) = try await Self.tern(
+            [
+                "--title", "Welcome!", "--resource", "\(server.resourceId)", "--trigger", "$subscribed",
+                "--trigger-delay", "10",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        #expect(output.contains("sent to each person whose device subscribes until tern messages cancel"), "\(output)")
+        let (refused, _, why) = try await Self.tern(
+            ["--title", "Hi", "--resource", "\(server.resourceId)", "--trigger", "$opened"], server: server)
+        #expect(refused == 1 && why.contains("it supports $subscribed (when a device subscribes)"), "\(why)")
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

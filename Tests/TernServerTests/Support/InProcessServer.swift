@@ -17,7 +17,7 @@ final class InProcessServer: Sendable {
     let metrics: Metrics
     let bootstrap: BootstrapInfo
 
-    /// `clock`: the time the devices' events (`event/post`, `event/push`) are received at;
+    /// `clock`: the time the devices' events (`event/post`, `event/push`) and subscriptions are received at;
     /// `messagesOnClock`: messages are made on it too (else on the real clock).
     init(
         _ factory: StoreFactory = .sqlite, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds,

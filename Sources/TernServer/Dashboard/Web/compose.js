@@ -152,7 +152,8 @@ function composer(resources, testDevices, projects) {
       "fieldset",
       {},
       h("legend", { text: "Trigger" }),
-      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
+      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
+      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" })),
       h(
         "div",
         { class: "row" },
@@ -329,7 +330,7 @@ function controls(resources) {
     variant_winner_goal: text("variant_winner_goal", { placeholder: "purchase" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     localizations: h("textarea", { name: "localizations", class: "code", rows: 3 }),
-    trigger_event: text("trigger_event", { maxlength: 256, placeholder: "cart_abandoned" }),
+    trigger_event: text("trigger_event", { maxlength: 256, placeholder: "cart_abandoned", list: "trigger-events" }),
     trigger_delay: text("trigger_delay", { inputmode: "numeric", placeholder: "0" }),
     trigger_reentry: text("trigger_reentry", { inputmode: "numeric", placeholder: "once" }),
     trigger_cancel: text("trigger_cancel", { maxlength: 256, placeholder: "purchase" }),
@@ -657,6 +658,9 @@ function repeat(c, errors) {
   return { weekdays: days };
 }
 
+// The event the server notes itself when a device subscribes: a welcome message.
+const SUBSCRIBED = "$subscribed";
+
 // The goal that sends the message, its delay, re-entry time and cancelling goal; nothing without a goal.
 function trigger(c, errors) {
   const eventName = optional(c.trigger_event.value);
@@ -668,7 +672,9 @@ function trigger(c, errors) {
     if (stray) errors.push([stray[0], "This goes with a goal: give the goal that sends the message, or leave it empty."]);
     return undefined;
   }
-  if (cancel && cancel === eventName) errors.push([c.trigger_cancel, "The cancelling goal must differ from the goal that sends the message."]);
+  if (eventName.startsWith("$") && eventName !== SUBSCRIBED) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes) is the one there is. Name a goal without $.`]);
+  if (cancel && cancel.startsWith("$")) errors.push([c.trigger_cancel, "The cancelling goal is one the app posts (e.g. purchase): not a name starting with $."]);
+  else if (cancel && cancel === eventName) errors.push([c.trigger_cancel, "The cancelling goal must differ from the goal that sends the message."]);
   return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry };
 }
 
@@ -726,7 +732,7 @@ function confirmDialog() {
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       const goal = request.trigger;
       let goes = goal
-        ? `It stands: each person of the audience (${count} now) who reaches the goal ${goal.event_name} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
+        ? `It stands: each person of the audience (${count} now) ${goal.event_name === SUBSCRIBED ? "whose device subscribes" : `who reaches the goal ${goal.event_name}`} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
         : later
           ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
           : devices === 0
