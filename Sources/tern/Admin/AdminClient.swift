@@ -45,6 +45,23 @@ struct AdminClient {
         }
     }
 
+    /// ``send(_:_:query:body:headers:)`` of a request that may be sent again (a read, or a change
+    /// the server applies once), tried up to `attempts` times while the server cannot be reached,
+    /// a little longer apart each time; any answer, or the last failure, is the call's.
+    func sendRetrying(
+        _ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil, attempts: Int
+    ) async throws -> (Int, Data) {
+        var attempt = 1
+        while true {
+            do {
+                return try await send(method, path, query: query, body: body)
+            } catch let error as CommandError where error.exitCode == .unavailable && attempt < attempts {
+                attempt += 1
+                try await Task.sleep(nanoseconds: UInt64(attempt) * 500_000_000)
+            }
+        }
+    }
+
     /// Where to connect: flags, then TERN_URL / TERN_ADMIN_KEY(_FILE), then `DIR/bootstrap.json`.
     /// The key is best read from a file (`--admin-key-file`) or the environment: a key given as
     /// `--admin-key KEY` shows in `ps` to every user of the machine.

@@ -45,7 +45,8 @@ enum DeviceExportCommand {
         repeat {
             var query: [String: String] = [:]
             query["after"] = after
-            let (status, body) = try await page(resource: resource, query: query, client: client)
+            let (status, body) = try await client.sendRetrying(
+                "GET", "/resources/\(resource)/devices/export", query: query, attempts: attempts)
             let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
             guard status == 200, let devices = json["devices"] as? [[String: Any]] else {
                 throw CommandError(
@@ -63,19 +64,5 @@ enum DeviceExportCommand {
             after = json["next"] as? String
         } while after != nil
         return exported
-    }
-
-    private static func page(resource: String, query: [String: String], client: AdminClient) async throws
-        -> (Int, Data)
-    {
-        var attempt = 1
-        while true {
-            do {
-                return try await client.send("GET", "/resources/\(resource)/devices/export", query: query)
-            } catch let error as CommandError where error.exitCode == .unavailable && attempt < attempts {
-                attempt += 1
-                try await Task.sleep(nanoseconds: UInt64(attempt) * 500_000_000)
-            }
-        }
     }
 }

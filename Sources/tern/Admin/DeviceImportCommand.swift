@@ -27,7 +27,8 @@ enum DeviceImportCommand {
             let body =
                 Data(#"{"devices":["#.utf8) + Data(part.map(\.json).joined(separator: Data(",".utf8)))
                 + Data("]}".utf8)
-            let (status, answer) = try await send(body, resource: resource, client: client)
+            let (status, answer) = try await client.sendRetrying(
+                "POST", "/resources/\(resource)/devices/import", body: body, attempts: attempts)
             let json = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] ?? [:]
             guard status == 200 else {
                 let reason = lineNumbered(json["error_text"] as? String ?? "HTTP \(status)", part: part)
@@ -108,18 +109,6 @@ enum DeviceImportCommand {
                     json: try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])))
         }
         return lines
-    }
-
-    private static func send(_ body: Data, resource: String, client: AdminClient) async throws -> (Int, Data) {
-        var attempt = 1
-        while true {
-            do {
-                return try await client.send("POST", "/resources/\(resource)/devices/import", body: body)
-            } catch let error as CommandError where error.exitCode == .unavailable && attempt < attempts {
-                attempt += 1
-                try await Task.sleep(nanoseconds: UInt64(attempt) * 500_000_000)
-            }
-        }
     }
 
     /// The server names a bad device `devices[i]`; the file's reader wants its line.

@@ -39,9 +39,11 @@ extension SQLTransaction {
     func profileFields(profileIds: [Int64]) throws -> [Int64: [String: JSONValue]] {
         var fields: [Int64: [String: JSONValue]] = [:]
         for ids in RowGroups(Array(Set(profileIds)).sorted()) {
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             for row in try database.query(
-                "SELECT profile_id, name, value FROM profile_fields WHERE profile_id IN (\(marks))", Array(ids))
+                """
+                SELECT profile_id, name, value FROM profile_fields
+                WHERE profile_id IN (\(RowTexts.values("?", rows: ids.count)))
+                """, Array(ids))
             {
                 fields[row.requiredInt(0), default: [:]][row.requiredString(1)] = try Self.value(row.string(2)) ?? .null
             }
@@ -52,10 +54,10 @@ extension SQLTransaction {
     func pushSubscriptionCounts(profileIds: [Int64]) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
         for ids in RowGroups(Array(Set(profileIds)).sorted()) {
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             for row in try database.query(
                 """
-                SELECT profile_id, COUNT(*) FROM subscriptions WHERE profile_id IN (\(marks)) AND channel = 'push'
+                SELECT profile_id, COUNT(*) FROM subscriptions
+                WHERE profile_id IN (\(RowTexts.values("?", rows: ids.count))) AND channel = 'push'
                 GROUP BY profile_id
                 """, Array(ids))
             {
