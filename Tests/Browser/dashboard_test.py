@@ -1120,6 +1120,28 @@ def main():
             assert status == 200 and found, (status, found)
             state["imported_resource"] = made["id"]
 
+        def audience_page_imports_a_file_over_1_mb_in_parts():
+            # 1,200 devices of about 1.1 KB (a long tag each): 1.3 MB, more than a request takes
+            # (1 MiB), so the page must split by size before its 1,000-line parts would.
+            status, made = server.admin("POST", "/resources", {"project_id": server.bootstrap["project_id"], "name": "Big import", "channels": ["push"]})
+            assert status == 201, (status, made)
+            big = os.path.join(scratch, "big.jsonl")
+            with open(big, "w") as out:
+                for i in range(1200):
+                    out.write(json.dumps({"subscription_id": f"big-{i:04d}", "tags": {"batch": "big", "note": f"{i:04d}" + "n" * 1000}}) + "\n")
+            assert os.path.getsize(big) > 1 << 20, os.path.getsize(big)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/audience")
+            form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form[aria-label='Import devices']"), 15, "no import form")
+            Select(form.find_element(By.CSS_SELECTOR, "select[name='import_resource_id']")).select_by_value(str(made["id"]))
+            form.find_element(By.CSS_SELECTOR, "input[name='devices_file']").send_keys(big)
+            form.find_element(By.ID, "import-devices").click()
+            wait(driver, lambda d: "Imported 1,200 of 1,200 devices" in text(d), 60, "the import did not finish: " + text(driver)[-300:])
+            # Every device is there, with its tags: an audience filtering on the tag counts them all.
+            audience = {"type": "resource", "resource_id": made["id"], "filter": {"field": "tags.batch", "op": "eq", "value": "big"}}
+            status, size = server.admin("POST", "/audience/size", {"title": "Hi", "audience": audience})
+            assert status == 200 and size["devices"] == 1200, (status, size)
+
         def audience_page_exports_devices_as_the_import_file():
             downloads = os.path.join(scratch, "downloads")
             os.makedirs(downloads, exist_ok=True)
@@ -1188,6 +1210,7 @@ def main():
                       an_ab_tests_winner_goes_to_the_rest_from_its_page, a_message_is_duplicated_into_compose,
                       a_scheduled_message_is_edited_from_its_page_and_a_sent_one_cannot_be,
                       audience_page_imports_devices_from_a_file, audience_page_exports_devices_as_the_import_file,
+                      audience_page_imports_a_file_over_1_mb_in_parts,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -82,12 +82,18 @@ extension TagsSetRequest {
         let known = try Validation.provider(provider)
         try Validation.token(subscriptionId)
         if let problem = TagLimits.problem(count: tags.count, field: "tags") { throw .badRequest(problem) }
-        for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
-            if let problem = TagLimits.problem(key: key) ?? TagLimits.problem(key: key, value: value) {
-                throw .badRequest(problem)
-            }
-        }
+        try TagLimits.check(tags)
         return known
+    }
+}
+
+extension TagLimits {
+    /// Refuses the first of `tags` (in key order) whose key or value cannot be a tag, naming it:
+    /// what `profile/tags/set` and `devices/import` check alike.
+    static func check(_ tags: [String: String]) throws(APIError) {
+        for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
+            if let problem = problem(key: key) ?? problem(key: key, value: value) { throw .badRequest(problem) }
+        }
     }
 }
 

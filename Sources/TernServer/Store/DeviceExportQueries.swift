@@ -22,4 +22,8 @@ public protocol DeviceExportQueries {
     ///
     /// - Parameter profileIds: The profiles' row ids.
     func pushSubscriptionCounts(profileIds: [Int64]) throws -> [Int64: Int]
+    /// The tags of each of these subscriptions, by key; a subscription without any is absent.
+    ///
+    /// - Parameter subscriptionIds: The subscriptions' row ids.
+    func tags(subscriptionIds: [Int64]) throws -> [Int64: [String: String]]
 }

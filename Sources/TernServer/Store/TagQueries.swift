@@ -7,6 +7,10 @@ public protocol TagQueries {
     func tags(subscriptionId: Int64) throws -> [String: String]
     /// Adds or overwrites these tags; other keys keep their values.
     func setTags(subscriptionId: Int64, _ tags: [String: String], now: Int64) throws
+    /// Adds these tags as of `time` (ms since 1970, the import's row time): each is written unless
+    /// the binding's tag of that key was set later (its `updated_at` is after `time`), so what a
+    /// device set through the SDK since is kept; other keys keep their values.
+    func importTags(subscriptionId: Int64, _ tags: [String: String], time: Int64) throws
     /// Removes these keys; unknown keys are ignored.
     func removeTags(subscriptionId: Int64, keys: [String]) throws
     /// Removes every tag of the binding.

@@ -10,7 +10,8 @@ import TernProtocol
 /// {"devices": [
 ///   {"provider": "ios-apns", "subscription_id": "<token>", "status": "subscribed", "time": 1733580000000,
 ///    "matching": {"email": "ann@example.com"}, "profile_fields": {"_email": "ann@example.com", "_fname": "Ann"},
-///    "custom_fields": {"_os": "IOS"}, "cats": [{"name": "news", "active": true}], "apns_environment": "sandbox"}
+///    "custom_fields": {"_os": "IOS"}, "cats": [{"name": "news", "active": true}], "apns_environment": "sandbox",
+///    "tags": {"plan": "gold"}, "is_test": true}
 /// ], "next": "d1.7.1042"}
 /// ```
 ///
@@ -90,10 +91,11 @@ struct DeviceExport: Sendable {
             let fields = try tx.profileFields(profileIds: profileIds)
             let unnamed = profileIds.filter { Self.namedMatching(fields[$0] ?? [:]) == nil }
             let counts = try tx.pushSubscriptionCounts(profileIds: unnamed)
+            let tags = try tx.tags(subscriptionIds: page.map(\.subscription.id))
             let devices = page.map { row in
                 let own = fields[row.profile.id] ?? [:]
                 return Self.device(
-                    row.subscription, profileFields: own,
+                    row.subscription, profileFields: own, tags: tags[row.subscription.id] ?? [:],
                     matching: Self.matching(own, publicId: row.profile.publicId, devices: counts[row.profile.id] ?? 1))
             }
             let next =
@@ -102,10 +104,11 @@ struct DeviceExport: Sendable {
         }
     }
 
-    /// A subscription as the import takes it.
-    static func device(_ subscription: Subscription, profileFields: [String: JSONValue], matching: [String: JSONValue]?)
-        -> DeviceImport.Device
-    {
+    /// A subscription as the import takes it: its tags and its test mark only when it has them.
+    static func device(
+        _ subscription: Subscription, profileFields: [String: JSONValue], tags: [String: String] = [:],
+        matching: [String: JSONValue]?
+    ) -> DeviceImport.Device {
         DeviceImport.Device(
             provider: subscription.provider?.rawValue, subscriptionId: subscription.token,
             status: subscription.status.rawValue, matching: matching,
@@ -114,7 +117,8 @@ struct DeviceExport: Sendable {
             cats: subscription.cats.isEmpty
                 ? nil
                 : subscription.cats.sorted { $0.key < $1.key }.map { CategoryData(name: $0.key, active: $0.value) },
-            apnsEnvironment: subscription.apnsEnvironment, time: subscription.clientTime)
+            apnsEnvironment: subscription.apnsEnvironment, time: subscription.clientTime,
+            tags: tags.isEmpty ? nil : tags, isTest: subscription.isTest ? true : nil)
     }
 
     /// A stored value as `profile_fields` sets it: an object that would read as an operation

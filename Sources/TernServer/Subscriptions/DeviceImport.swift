@@ -8,12 +8,13 @@ import TernProtocol
 /// ```json
 /// {"devices": [
 ///   {"provider": "ios-apns", "subscription_id": "<token>", "matching": {"email": "ann@example.com"},
-///    "profile_fields": {"_fname": "Ann"}, "cats": [{"name": "news", "active": true}]},
+///    "profile_fields": {"_fname": "Ann"}, "cats": [{"name": "news", "active": true}],
+///    "tags": {"plan": "gold"}, "is_test": true},
 ///   {"subscription_id": "<another token>"}
 /// ]}
 /// ```
 ///
-/// Each device goes through `push/subscribe`'s own change (``SubscriptionService/change(_:to:caller:idempotency:)``),
+/// Each device goes through `push/subscribe`'s own change (``SubscriptionService/change(_:to:caller:idempotency:welcomes:imported:)``),
 /// as if it had called from the resource: with `matching`, into the person's profile in the
 /// resource's database (made when absent, as a JWT naming them would); without, into a profile of
 /// its own. Every device is checked first (a bad provider, token, status or field refuses the
@@ -23,6 +24,10 @@ import TernProtocol
 /// device has since said through the SDK is newer and wins, and importing the same file again
 /// changes nothing. An imported device starts no welcome (`$subscribed`): it subscribed long ago,
 /// through the other vendor's SDK; its first `push/subscribe` through Tern's finds it subscribed.
+///
+/// A device's `tags` (as `profile/tags/set` takes them) and `is_test` (the test-device mark) are
+/// written in its own write, only when that write applies the device (``ImportedBinding``): each tag
+/// is set as of the row's `time`, so a tag the device set through the SDK since keeps its value.
 struct DeviceImport: Sendable {
     let subscriptions: SubscriptionService
 
@@ -54,9 +59,16 @@ struct DeviceImport: Sendable {
         var apnsEnvironment: APNsEnvironment?
         /// When the device last said this, in ms since 1970; default 0 (older than anything the SDK sends).
         var time: Int64?
+        /// The subscription's tags, key to value, as `profile/tags/set` takes them (up to
+        /// ``TagLimits/maxPerBinding``); nil or empty: none to set.
+        var tags: [String: String]?
+        /// True marks the device as a test device, false unmarks it (as `PUT …/test-devices`); nil
+        /// leaves its mark.
+        var isTest: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case provider, status, matching, cats, time
+            case provider, status, matching, cats, time, tags
+            case isTest = "is_test"
             case subscriptionId = "subscription_id"
             case profileFields = "profile_fields"
             case customFields = "custom_fields"
@@ -83,11 +95,13 @@ struct DeviceImport: Sendable {
         var error: String
     }
 
-    /// The body's limits: a thousand devices of a dozen values each, in up to 1 MiB.
+    /// The body's limits: up to a thousand devices in up to 1 MiB.
     static let limits: BodyLimits = {
         var limits = BodyLimits.standard
         limits.maxBodyBytes = 1 << 20
-        limits.maxValues = 50_000
+        // As many values as 1 MiB of devices with many short tags holds (a tag `"k":"",` is 7 bytes):
+        // an export's part, split by size alone (`tern import devices`, the dashboard), always fits.
+        limits.maxValues = 150_000
         // The body's scan refuses a longer list before it is decoded, naming `devices` and the limit.
         limits.maxArrayItems = maxDevices
         return limits
@@ -183,6 +197,7 @@ struct DeviceImport: Sendable {
         var change: PushSubscriptionRequest
         var status: SubscriptionStatus
         var identity: ProfileIdentity?
+        var imported: ImportedBinding?
     }
 
     static func prepare(_ device: Device) throws(APIError) -> Prepared {
@@ -193,7 +208,9 @@ struct DeviceImport: Sendable {
         try change.validate()
         // Names and operations; an operation on a stored value (incr of a text) is the store's to refuse.
         if let fields = device.profileFields { _ = try ProfileFieldsEditor.changes(fields, current: [:]) }
-        return Prepared(change: change, status: try status(device.status), identity: try device.matching.map(identity))
+        return Prepared(
+            change: change, status: try status(device.status), identity: try device.matching.map(identity),
+            imported: try ImportedBinding.checked(isTest: device.isTest, tags: device.tags))
     }
 
     /// One device through `push/subscribe`'s change: the profile it is in, or why it is not imported.
@@ -206,7 +223,7 @@ struct DeviceImport: Sendable {
                 device.change, to: device.status, caller: caller,
                 idempotency: try IdempotencyToken(
                     projectId: project.id, caller: "import", key: nil, endpoint: "devices/import", body: Data()),
-                welcomes: false)
+                welcomes: false, imported: device.imported)
             let envelope = try JSONCoders.decoder.decode(ResponseEnvelope.self, from: answer.body)
             return .success(envelope.profile?.id)
         } catch let error as APIError {

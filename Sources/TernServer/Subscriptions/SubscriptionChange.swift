@@ -3,16 +3,19 @@ import TernProtocol
 
 /// What `push/subscribe` and `inapp/subscribe` (and their unsubscribe and suspend) write on the
 /// subscription they change, decided once for both: the new status, the request's categories over
-/// the ones the subscription had, its custom fields merged in, at the request's time.
+/// the ones the subscription had, its custom fields merged in, at the request's time; and, for a
+/// device import, its test mark.
 struct SubscriptionChange {
     var status: SubscriptionStatus
     var cats: [String: Bool]
     var fields: [String: JSONValue]
     var clientTime: Int64
+    /// The test mark to write (`devices/import`'s `is_test`); nil keeps the subscription's.
+    var isTest: Bool?
 
     init(
         to status: SubscriptionStatus, existing: Subscription?, cats requested: [CategoryData]?,
-        customFields: [String: JSONValue]?, time: Int64
+        customFields: [String: JSONValue]?, time: Int64, isTest: Bool? = nil
     ) {
         var cats = existing?.cats ?? [:]
         for cat in requested ?? [] {
@@ -22,6 +25,7 @@ struct SubscriptionChange {
         self.cats = cats
         self.fields = CustomFields.merge(existing?.fields ?? [:], customFields)
         self.clientTime = time
+        self.isTest = isTest
     }
 
     /// `existing` with the change applied, written.
@@ -31,6 +35,7 @@ struct SubscriptionChange {
         changed.fields = fields
         changed.cats = cats
         changed.clientTime = clientTime
+        changed.isTest = isTest ?? existing.isTest
         changed.updatedAt = now
         try tx.updateSubscription(changed, from: existing)
         return changed

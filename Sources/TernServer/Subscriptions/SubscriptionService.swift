@@ -24,9 +24,11 @@ struct SubscriptionService: Sendable {
     /// absent. A change older (by `time`) than the one applied last changes nothing. A subscription
     /// that became subscribed starts the resource's welcomes (``MessageTrigger/subscribed``) unless
     /// `welcomes` is false (device import: devices that subscribed long ago, through another SDK).
+    /// `imported` is what a device import writes besides (its test mark and tags), in the same
+    /// write and only when the change applies.
     func change(
         _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
-        idempotency: IdempotencyToken, welcomes: Bool = true
+        idempotency: IdempotencyToken, welcomes: Bool = true, imported: ImportedBinding? = nil
     ) async throws -> Answer {
         guard caller.resource.isPush else {
             throw APIError.badRequest(
@@ -59,7 +61,7 @@ struct SubscriptionService: Sendable {
 
             let change = SubscriptionChange(
                 to: status, existing: existing, cats: request.cats, customFields: request.customFields,
-                time: request.time)
+                time: request.time, isTest: imported?.isTest)
             let events = try SubscriptionEvents(
                 tx, directory: store.webhookDirectory, projectId: caller.project.id, now: now)
             let subscription: SubscriptionValues
@@ -73,8 +75,18 @@ struct SubscriptionService: Sendable {
                     provider: provider, token: request.subscriptionId, status: status,
                     hashId: Self.hashId(profile, caller.resource.id, provider.rawValue, request.subscriptionId),
                     fields: change.fields, cats: change.cats, clientTime: request.time,
-                    apnsEnvironment: request.apnsEnvironment)
+                    apnsEnvironment: request.apnsEnvironment, isTest: imported?.isTest ?? false)
                 try tx.addSubscription(subscription, now: now)
+            }
+            if let imported, !imported.tags.isEmpty {
+                // A new row's id is read back (after its insert) only when there are tags to write.
+                guard
+                    let id = try existing?.id
+                        ?? tx.subscription(
+                            of: profile.id, resourceId: caller.resource.id, provider: provider,
+                            token: request.subscriptionId)?.id
+                else { throw StoreError.backend("the subscription just written could not be read back") }
+                try imported.writeTags(tx, subscriptionId: id, fresh: existing == nil, time: request.time)
             }
             try events.note(subscription, before: existing?.values, profile: profile.publicId)
             if welcomes, subscription.becameSubscribed(from: existing?.values) {

@@ -5,8 +5,8 @@ import Testing
 
 /// `GET /api/v1/admin/resources/{id}/devices/export`: a resource's devices, page by page, in the
 /// import's shape. Imported into another server they are the same devices, with the same states,
-/// fields and people; the cursor ends with `next: null`, and only a key that may import may export.
-/// On every backend.
+/// fields, tags, test marks and people; the cursor ends with `next: null`, and only a key that may
+/// import may export. On every backend.
 @Suite struct DeviceExportTests {
     static func export(
         _ server: InProcessServer, resource: Int64? = nil, query: [String: String] = [:], key: String? = nil
@@ -62,6 +62,7 @@ import Testing
                     "shape": ["action": "set", "value": ["action": "incr", "value": 1]],
                 ],
                 "custom_fields": ["plan": "gold", "_os": "IOS"], "cats": [["name": "news", "active": true]],
+                "tags": ["tier": "gold", "city": "Paris"], "is_test": true,
             ],
             [
                 "subscription_id": "ann-tablet", "matching": ["email": "ann@example.com"], "status": "suspended",
@@ -82,6 +83,10 @@ import Testing
         let second = try await importDevices(server, [["subscription_id": "carl-2", "matching": ["profile_id": carl]]])
         var profiles = Dictionary(uniqueKeysWithValues: zip(first.map { $0["subscription_id"] as! String }, ids))
         profiles["carl-2"] = (second["profile_ids"] as? [String])?.first
+        // Dora's tags come from the SDK, not from an import.
+        let tags = try await server.sdk(
+            .profileTagsSet, ["provider": "ios-apns", "subscription_id": "dora", "tags": ["beta": "1"]])
+        try #require(tags.status == 200, "\(tags.errorText)")
         return profiles
     }
 
@@ -114,6 +119,11 @@ import Testing
         #expect(annFields["_email"] as? String == "ann@example.com" && annFields["_fname"] as? String == "Ann")
         #expect(ann["custom_fields"] as? [String: String] == ["plan": "gold", "_os": "IOS"])
         #expect(NSArray(array: ann["cats"] as? [Any] ?? []) == NSArray(array: [["name": "news", "active": true]]))
+        #expect(ann["tags"] as? [String: String] == ["tier": "gold", "city": "Paris"])
+        #expect(ann["is_test"] as? Bool == true)
+        #expect(devices["dora"]?["tags"] as? [String: String] == ["beta": "1"])
+        #expect(devices.values.filter { $0["tags"] != nil }.count == 2, "no tags, no key")
+        #expect(devices.values.filter { $0["is_test"] != nil }.count == 1, "no mark, no key")
         #expect(devices["ann-tablet"]?["apns_environment"] as? String == "sandbox")
         #expect(devices["ann-tablet"]?["status"] as? String == "suspended")
         #expect(devices["bob"]?["matching"] as? [String: String] == ["phone": "+1555"])
@@ -259,6 +269,29 @@ import Testing
                 "\(plan)")
             #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
         }
+    }
+
+    /// A page's tags are one read of the tags' primary key for up to 64 subscriptions, not one a row.
+    @Test func aPagesTagsAreReadByTheirKeyInGroupsOnSQLite() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let store = try #require(server.store as? SQLiteStore)
+        let plan = try await store.read { tx in
+            let database = try #require(tx as? SQLiteTransaction).database
+            return try database.query(
+                "EXPLAIN QUERY PLAN " + SQLiteTransaction.exportTagsQuery(rows: 64), Array(1...64) as [Int64]
+            ).map { $0.string(3) ?? "" }.joined(separator: "; ")
+        }
+        #expect(plan.contains("USING INDEX sqlite_autoindex_subscription_tags_1 (subscription_id=?)"), "\(plan)")
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func aPagesTagsGenericPlanOnAnEmptyPostgresReadsTheirKey() async throws {
+        let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
+        try connection.prepare("export_tags", SQLiteTransaction.exportTagsQuery(rows: 64))
+        let plan = try connection.plan("export_tags", (1...64).map { "\($0)" })
+        #expect(plan.contains("subscription_tags_pkey"), "\(plan)")
+        #expect(!plan.contains("Seq Scan"), "\(plan)")
     }
 
     @Test(.enabled(if: PostgresTestDatabase.url != nil))

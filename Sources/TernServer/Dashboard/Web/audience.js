@@ -226,7 +226,7 @@ function importPanel(resources) {
     "form",
     { class: "panel", "aria-label": "Import devices", novalidate: true },
     h("h2", { text: "Import devices" }),
-    h("p", { class: "muted", text: 'Push tokens another platform exported, one JSON object a line: {"subscription_id": "<token>", "matching": {"email": "ann@example.com"}, "profile_fields": {"_fname": "Ann"}}. What a device says through the SDK later wins; importing again changes nothing.' }),
+    h("p", { class: "muted", text: 'Push tokens another platform exported, one JSON object a line: {"subscription_id": "<token>", "matching": {"email": "ann@example.com"}, "profile_fields": {"_fname": "Ann"}, "tags": {"tier": "gold"}}. What a device says through the SDK later wins; importing again changes nothing.' }),
     h("div", { class: "row" }, field("Resource", resource, { api: "resource_id" }), field("File (JSON Lines)", file, { api: "devices" })),
     h(
       "div",

@@ -66,4 +66,21 @@ extension SQLTransaction {
         }
         return counts
     }
+
+    func tags(subscriptionIds: [Int64]) throws -> [Int64: [String: String]] {
+        var tags: [Int64: [String: String]] = [:]
+        for ids in RowGroups(Array(Set(subscriptionIds)).sorted()) {
+            for row in try database.query(Self.exportTagsQuery(rows: ids.count), Array(ids)) {
+                tags[row.requiredInt(0), default: [:]][row.requiredString(1)] = row.requiredString(2)
+            }
+        }
+        return tags
+    }
+
+    /// ``tags(subscriptionIds:)``'s statement for `rows` ids: a range of the tags' primary key
+    /// (subscription, name) for each (its plan is tested).
+    static func exportTagsQuery(rows: Int) -> String {
+        "SELECT subscription_id, name, value FROM subscription_tags "
+            + "WHERE subscription_id IN (\(RowTexts.values("?", rows: rows)))"
+    }
 }

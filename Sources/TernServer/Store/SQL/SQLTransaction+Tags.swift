@@ -23,6 +23,14 @@ extension SQLTransaction {
         }
     }
 
+    func importTags(subscriptionId: Int64, _ tags: [String: String], time: Int64) throws {
+        for group in RowGroups(tags.sorted { $0.key < $1.key }) {
+            try database.run(
+                TagTexts.imports[group.count],
+                group.flatMap { [subscriptionId, $0.key, $0.value, time] as [any SQLiteBindable] })
+        }
+    }
+
     func removeTags(subscriptionId: Int64, keys: [String]) throws {
         for key in keys {
             try database.run(
@@ -50,5 +58,18 @@ extension SQLTransaction {
                 """, [key, resourceId])
         }
         return rows.map { $0.requiredInt(0) }
+    }
+}
+
+/// ``SQLTransaction/importTags(subscriptionId:_:time:)``'s statement for each number of tags: a
+/// tag set after the row's time keeps its value. Binds: subscription, key, value, time, a row each.
+enum TagTexts {
+    static let imports = RowTexts { rows in
+        """
+        INSERT INTO subscription_tags (subscription_id, name, value, updated_at)
+        VALUES \(RowTexts.values("(?, ?, ?, ?)", rows: rows))
+        ON CONFLICT (subscription_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+        WHERE subscription_tags.updated_at <= excluded.updated_at
+        """
     }
 }
