@@ -109,6 +109,7 @@ extension SubscriptionService {
             let events = try SubscriptionEvents(
                 tx, directory: store.webhookDirectory, projectId: caller.project.id, now: now)
             var own: Subscription?
+            var suspended: Set<Int64> = []
             for read in all {
                 var subscription = read
                 if subscription.profileId == profile?.id {
@@ -126,9 +127,19 @@ extension SubscriptionService {
                     try tx.updateSubscription(subscription, from: read)
                     try tx.clearTags(subscriptionId: subscription.id)  // the binding ended
                     try events.note(subscription.values, before: read.values)
+                    suspended.insert(subscription.profileId)
                 }
             }
             guard let profile else { return try .ok(nil) }
+            // A log-in: the device leaves its own, anonymous profile (its first subscription's), whose
+            // waits go with it; a log-out (back to that profile) leaves the person's with them. A
+            // person not made yet gets them at their first subscribe (`change`).
+            if let anonymous = TriggerWaits.firstHolder(all), suspended.contains(anonymous) {
+                try TriggerWaits.follow(
+                    tx, directory: store.triggerDirectory, projectId: caller.project.id, from: anonymous,
+                    to: profile.id,
+                    now: now)
+            }
             return try keptAnswer(tx, profile, own?.values)
         }
     }

@@ -207,6 +207,32 @@ enum TriggerWaits {
         for trigger in welcomes { try arm(tx, trigger, profile: profile, now: now) }
     }
 
+    /// A log-in moved a device from `source`, its own, anonymous profile, to `target`, ending its
+    /// subscription in `source`: when `source` is left without a subscribed push subscription (in
+    /// any resource), its waits go with the device (``TriggerQueries/moveTriggerWaits(from:to:triggers:now:)``),
+    /// so a welcome or a reminder begun before the log-in goes to the person. Callers pass only
+    /// the device's anonymous profile as `source`, so a named person's waits never move (a
+    /// log-out, or a log-in from one person to another); a profile that keeps another subscribed
+    /// device keeps its waits. A project without triggered messages pays one look at the kept
+    /// directory.
+    static func follow(
+        _ tx: any StoreTransaction, directory: TriggerDirectory, projectId: Int64, from source: Int64,
+        to target: Int64, now: Int64
+    ) throws {
+        guard source != target else { return }
+        let triggers = try directory.triggers(tx, projectId: projectId, now: now)
+        guard !triggers.isEmpty,
+            !(try tx.subscriptions(profileId: source).contains { $0.channel == .push && $0.status == .subscribed })
+        else { return }
+        _ = try tx.moveTriggerWaits(from: source, to: target, triggers: triggers, now: now)
+    }
+
+    /// The profile of the token's first subscription of `subscriptions` (the oldest made): the
+    /// device's own, anonymous one, which the app's first subscribe made before anyone logged in.
+    static func firstHolder(_ subscriptions: [Subscription]) -> Int64? {
+        subscriptions.min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }?.profileId
+    }
+
     private static func arm(
         _ tx: any StoreTransaction, _ trigger: TriggerDirectory.Entry, profile: Profile, now: Int64
     ) throws {
