@@ -62,10 +62,7 @@ extension SQLTransaction {
         for start in stride(from: 0, to: ids.count, by: Self.moveChunk) {
             let chunk = ids[start..<min(start + Self.moveChunk, ids.count)]
             let waits = try database.query(
-                """
-                SELECT message_id, due_at, round, went_at FROM trigger_runs
-                WHERE profile_id = ? AND message_id IN (\(RowTexts.values("?", rows: chunk.count))) AND due_at IS NOT NULL
-                """, [source] + chunk.map { $0 as any SQLiteBindable })
+                Self.personWaitsQuery(messages: chunk.count), [source] + chunk.map { $0 as any SQLiteBindable })
             for wait in waits {
                 let (messageId, dueAt, wentAt) = (wait.requiredInt(0), wait.requiredInt(1), wait.int(3))
                 let key: [any SQLiteBindable] = [messageId, source, dueAt]
@@ -91,6 +88,14 @@ extension SQLTransaction {
 
     /// The triggered messages one lookup of a person's waits names.
     private static var moveChunk: Int { 500 }
+
+    /// A person's waits for `messages` messages, each by the key (its plans are tested).
+    static func personWaitsQuery(messages: Int) -> String {
+        """
+        SELECT message_id, due_at, round, went_at FROM trigger_runs
+        WHERE profile_id = ? AND message_id IN (\(RowTexts.values("?", rows: messages))) AND due_at IS NOT NULL
+        """
+    }
 
     func dueTriggerRuns(now: Int64, limit: Int) throws -> [TriggerRun] {
         try database.query(

@@ -343,3 +343,37 @@ import Testing
             ], "\(rows)")
     }
 }
+
+/// The move reads a person's waits by the key of `trigger_runs`, one probe a triggered message of
+/// the project, not every wait (there is no index by person, and none is needed).
+@Suite struct TriggerLogInPlanTests {
+    @Test func sqliteFindsAPersonsWaitsByTheKey() async throws {
+        let server = try await InProcessServer()
+        defer { Task { await server.finish() } }
+        let plan = try await server.store.read { tx in
+            try #require(tx as? SQLiteTransaction).database
+                .query("EXPLAIN QUERY PLAN " + SQLiteTransaction.personWaitsQuery(messages: 3), [1, 1, 2, 3])
+                .map { $0.string(3) ?? "" }.joined(separator: "; ")
+        }
+        #expect(plan.contains("SEARCH trigger_runs USING INDEX sqlite_autoindex_trigger_runs_1"), "\(plan)")
+        #expect(!plan.contains("SCAN trigger_runs"), "\(plan)")
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.url != nil))
+    func postgresGenericPlanFindsAPersonsWaitsByTheKey() async throws {
+        let connection = try PostgresConnection(url: try await PostgresConnection.migratedSchema())
+        // 20,000 waits of 20 messages, analyzed; their messages' and profiles' rows are left out (no
+        // foreign key checks on this session).
+        try connection.execute("SET session_replication_role = replica")
+        try connection.execute(
+            """
+            INSERT INTO trigger_runs (message_id, profile_id, due_at)
+            SELECT n % 20, n, n FROM generate_series(1, 20000) n;
+            ANALYZE trigger_runs
+            """)
+        try connection.prepare("waits", SQLiteTransaction.personWaitsQuery(messages: 3))
+        let plan = try connection.plan("waits", ["1", "1", "2", "3"])
+        #expect(plan.contains("trigger_runs_pkey"), "\(plan)")
+        #expect(!plan.contains("Seq Scan"), "\(plan)")
+    }
+}
