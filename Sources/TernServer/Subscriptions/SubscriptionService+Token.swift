@@ -131,15 +131,11 @@ extension SubscriptionService {
                 }
             }
             guard let profile else { return try .ok(nil) }
-            // A log-in: the device leaves its own, anonymous profile (its first subscription's), whose
-            // waits go with it; a log-out (back to that profile) leaves the person's with them. A
-            // person not made yet gets them at their first subscribe (`change`).
-            if let anonymous = TriggerWaits.firstHolder(all), suspended.contains(anonymous) {
-                try TriggerWaits.follow(
-                    tx, directory: store.triggerDirectory, projectId: caller.project.id, from: anonymous,
-                    to: profile.id,
-                    now: now)
-            }
+            // A log-in takes the waits of the device's own, anonymous profile along; a log-out leaves
+            // the person's with them. A person not made yet gets them at their first subscribe.
+            try TriggerWaits.handOver(
+                tx, directory: store.triggerDirectory, projectId: caller.project.id, holders: all, ended: suspended,
+                to: profile.id, now: now)
             return try keptAnswer(tx, profile, own?.values)
         }
     }

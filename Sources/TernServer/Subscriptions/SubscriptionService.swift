@@ -87,12 +87,10 @@ struct SubscriptionService: Sendable {
                 let (holders, left) = try Self.unsubscribeOthers(
                     tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now, events: events)
                 // The device's own, anonymous profile handing it over: its waits go with it.
-                if subscription.status == .subscribed, let anonymous = TriggerWaits.firstHolder(holders),
-                    left.contains(anonymous)
-                {
-                    try TriggerWaits.follow(
-                        tx, directory: store.triggerDirectory, projectId: caller.project.id, from: anonymous,
-                        to: profile.id, now: now)
+                if subscription.status == .subscribed, !left.isEmpty {
+                    try TriggerWaits.handOver(
+                        tx, directory: store.triggerDirectory, projectId: caller.project.id, holders: holders,
+                        ended: left, to: profile.id, now: now)
                 }
             }
             if welcomes, subscription.becameSubscribed(from: existing?.values) {
@@ -107,23 +105,19 @@ struct SubscriptionService: Sendable {
     }
 
     /// A person's first subscribe with a JWT, made after a log-in's `push/unsuspend` that found no
-    /// profile of theirs to move the device to (the SDK subscribes them then): when the device's
-    /// own, anonymous profile (its first subscription's on the resource) was suspended, its waits
-    /// come to them (``TriggerWaits/follow(_:directory:projectId:from:to:now:)``). Only for a
-    /// profile this subscribe made, and only in a project with triggered messages: one lookup of the
-    /// token.
+    /// profile of theirs to move the device to (the SDK subscribes them then): the device's own,
+    /// anonymous profile, suspended by it, hands its waits over
+    /// (``TriggerWaits/handOver(_:directory:projectId:holders:ended:to:now:)``). Only for a profile
+    /// this subscribe made, and only in a project with triggered messages: one lookup of the token.
     func followLogIn(
         _ tx: any StoreTransaction, caller: Caller, to profile: Profile, provider: PushProvider, token: String,
         now: Int64
     ) throws {
         guard !(try store.triggerDirectory.triggers(tx, projectId: caller.project.id, now: now)).isEmpty else { return }
         let all = try tx.subscriptions(resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
-        guard let anonymous = TriggerWaits.firstHolder(all), anonymous != profile.id,
-            all.contains(where: { $0.profileId == anonymous && $0.status == .suspended })
-        else { return }
-        try TriggerWaits.follow(
-            tx, directory: store.triggerDirectory, projectId: caller.project.id, from: anonymous, to: profile.id,
-            now: now)
+        try TriggerWaits.handOver(
+            tx, directory: store.triggerDirectory, projectId: caller.project.id, holders: all,
+            ended: Set(all.filter { $0.status == .suspended }.map(\.profileId)), to: profile.id, now: now)
     }
 
     /// `replace`: other profiles' subscriptions with this token in the same database become unsubscribed.

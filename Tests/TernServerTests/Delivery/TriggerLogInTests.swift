@@ -255,9 +255,40 @@ import Testing
         #expect(try await harness.server.sdk(.pushUnsuspend, device, jwt: install).status == 200)
         #expect(Set(try await Self.waiting(harness)) == [ada, boId])
 
+        // cy signed in before her device first subscribed: her log-out hands it to an install's
+        // profile made then, the device's first subscription is hers, and her wait stays hers.
+        let cy = try signer.token(["db_id": db, "email": "cy@example.com"])
+        let cyProfile = try await harness.server.sdk(
+            .pushSubscribe, InProcessServer.subscription(token: "kiosk"), jwt: cy)
+        let cyId = try await TriggerDeviceTests.internalId(harness, try #require(cyProfile.profile?.id))
+        try await TriggerDeviceTests.goal(harness, "cart_abandoned", token: nil, jwt: cy)
+        let kiosk = try signer.token(["db_id": db, "field_name": "install", "field_value": "kiosk"])
+        let unsuspended = try await harness.server.sdk(
+            .pushUnsuspend, ["provider": "ios-apns", "subscription_id": "kiosk"], jwt: kiosk)
+        #expect(unsuspended.status == 200 && unsuspended.profile == nil)
+        let installed = try await harness.server.sdk(
+            .pushSubscribe, InProcessServer.subscription(token: "kiosk", time: 2_000), jwt: kiosk)
+        #expect(installed.profile?.subscription?.status == "subscribed")
+        #expect(Set(try await Self.waiting(harness)) == [ada, boId, cyId])
+        // eve signed in first on the desk's device, and fay straight after her: a person's wait is
+        // never another person's.
+        let eve = try signer.token(["db_id": db, "email": "eve@example.com"])
+        let fay = try signer.token(["db_id": db, "email": "fay@example.com"])
+        let eveProfile = try await harness.server.sdk(
+            .pushSubscribe, InProcessServer.subscription(token: "desk"), jwt: eve)
+        let eveId = try await TriggerDeviceTests.internalId(harness, try #require(eveProfile.profile?.id))
+        try await TriggerDeviceTests.goal(harness, "cart_abandoned", token: nil, jwt: eve)
+        #expect(
+            try await harness.server.sdk(.pushUnsuspend, ["provider": "ios-apns", "subscription_id": "desk"], jwt: fay)
+                .status == 200)
+        let fayProfile = try await harness.server.sdk(
+            .pushSubscribe, InProcessServer.subscription(token: "desk", time: 2_000), jwt: fay)
+        #expect(fayProfile.profile?.subscription?.status == "subscribed")
+        #expect(Set(try await Self.waiting(harness)) == [ada, boId, cyId, eveId])
+
         harness.clock.advance(seconds: 3_601)
-        #expect(try await Self.run(runner, harness) == 2)
-        #expect(harness.sender.pushes.isEmpty, "each person's device was handed back: theirs is suspended")
+        #expect(try await Self.run(runner, harness) == 4)
+        #expect(harness.sender.pushes.isEmpty, "each person's device was handed on: theirs is suspended")
     }
 
     @Test(arguments: StoreFactory.all)
