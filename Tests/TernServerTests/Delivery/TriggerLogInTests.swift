@@ -6,10 +6,11 @@ import Testing
 @testable import TernServer
 
 /// A person's waits follow their device when it logs in: a log-in that leaves the device's own,
-/// anonymous profile without a subscribed push subscription (`identity/change`, `push/unsuspend`
-/// with the person's JWT, or the person's first subscribe after it) moves that profile's waits to
-/// the person, with their due times; a cancelling goal after the log-in ends them. The person's own
-/// wait (or a row of theirs that forbids re-entry yet) wins over a moved one; a log-out leaves the
+/// anonymous profile without a subscribed push subscription (`identity/change`; `push/unsuspend`
+/// with a named person's JWT, or that person's first subscribe after it; `replace`) moves that
+/// profile's waits to the person, with their due times; a cancelling goal after the log-in ends
+/// them. The person's own wait (or a row of theirs that forbids re-entry yet) wins over a moved
+/// one; a log-out, or a move away from a person who subscribed the device first, leaves the
 /// person's waits with the person; a profile that keeps another subscribed device keeps its waits.
 @Suite struct TriggerLogInTests {
     /// The waits running: (message, profile, due at), by message and profile.
