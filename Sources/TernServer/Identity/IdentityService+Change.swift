@@ -53,9 +53,16 @@ extension IdentityService {
                         + "(token), not an external_id alone")
             }
             let target = try person.map { try Self.profile(tx, caller: caller, externalId: $0, now: now) }
-            try Self.move(
+            let suspended = try Self.move(
                 tx, subscriptions, to: target ?? installation.anonymousProfileId.flatMap { try tx.profile(id: $0) },
                 resourceId: caller.resource.id, now: now)
+            // A login takes the anonymous profile's waits along, when it leaves that profile without a
+            // subscribed device; a logout leaves the person's with them.
+            if let target, let anonymous = installation.anonymousProfileId, suspended.contains(anonymous) {
+                try TriggerWaits.follow(
+                    tx, directory: store.triggerDirectory, projectId: caller.project.id, from: anonymous, to: target.id,
+                    now: now)
+            }
             installation.profileId = target?.id
             installation.binding = IdentityBinding(
                 bindingId: Digest.randomHex(bytes: 12), externalId: person, mode: person == nil ? nil : loginMode,
@@ -130,10 +137,13 @@ extension IdentityService {
 
     /// The device's push subscription goes to `target`: subscribed there (a copy of the one that was
     /// subscribed when it has none), suspended everywhere else. Tags go with every status that changes.
+    /// Answers the profiles whose subscription it suspended.
+    @discardableResult
     static func move(
         _ tx: any StoreTransaction, _ subscriptions: [Subscription], to target: Profile?, resourceId: Int64, now: Int64
-    ) throws {
+    ) throws -> Set<Int64> {
         var landed = false
+        var suspended: Set<Int64> = []
         for read in subscriptions {
             var subscription = read
             if subscription.profileId == target?.id {
@@ -143,6 +153,7 @@ extension IdentityService {
             } else {
                 guard subscription.status == .subscribed else { continue }
                 subscription.status = .suspended
+                suspended.insert(subscription.profileId)
             }
             subscription.updatedAt = now
             try tx.updateSubscription(subscription, from: read)
@@ -150,7 +161,7 @@ extension IdentityService {
         }
         guard let target, !landed,
             let model = subscriptions.first(where: { $0.status == .subscribed }) ?? subscriptions.first
-        else { return }
+        else { return suspended }
         var values = model.values
         values.profileId = target.id
         values.status = .subscribed
@@ -158,5 +169,6 @@ extension IdentityService {
             target, resourceId, values.channel.storedProvider(values.provider), values.token)
         values.clientTime = now
         _ = try tx.insertSubscription(values, now: now)
+        return suspended
     }
 }

@@ -109,6 +109,7 @@ extension SubscriptionService {
             let events = try SubscriptionEvents(
                 tx, directory: store.webhookDirectory, projectId: caller.project.id, now: now)
             var own: Subscription?
+            var suspended: Set<Int64> = []
             for read in all {
                 var subscription = read
                 if subscription.profileId == profile?.id {
@@ -126,9 +127,15 @@ extension SubscriptionService {
                     try tx.updateSubscription(subscription, from: read)
                     try tx.clearTags(subscriptionId: subscription.id)  // the binding ended
                     try events.note(subscription.values, before: read.values)
+                    suspended.insert(subscription.profileId)
                 }
             }
             guard let profile else { return try .ok(nil) }
+            // A log-in takes the waits of the device's own, anonymous profile along; a log-out leaves
+            // the person's with them. A person not made yet gets them at their first subscribe.
+            try TriggerWaits.handOver(
+                tx, directory: store.triggerDirectory, projectId: caller.project.id, holders: all, ended: suspended,
+                to: profile.id, now: now)
             return try keptAnswer(tx, profile, own?.values)
         }
     }

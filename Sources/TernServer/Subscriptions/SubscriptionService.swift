@@ -89,13 +89,25 @@ struct SubscriptionService: Sendable {
                 try imported.writeTags(tx, subscriptionId: id, fresh: existing == nil, time: request.time)
             }
             try events.note(subscription, before: existing?.values, profile: profile.publicId)
+            // Waits that follow the device come before the welcomes: a welcome it began before the
+            // log-in keeps its time.
+            if created, caller.hasJWT, subscription.status == .subscribed {
+                try followLogIn(
+                    tx, caller: caller, to: profile, provider: provider, token: request.subscriptionId, now: now)
+            }
+            if request.replace == true {
+                let (holders, left) = try Self.unsubscribeOthers(
+                    tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now, events: events)
+                // The device's own, anonymous profile handing it over: its waits go with it.
+                if subscription.status == .subscribed, !left.isEmpty {
+                    try TriggerWaits.handOver(
+                        tx, directory: store.triggerDirectory, projectId: caller.project.id, holders: holders,
+                        ended: left, to: profile.id, now: now)
+                }
+            }
             if welcomes, subscription.becameSubscribed(from: existing?.values) {
                 try TriggerWaits.noteSubscribed(
                     tx, directory: store.triggerDirectory, resourceId: caller.resource.id, profile: profile, now: now)
-            }
-            if request.replace == true {
-                try Self.unsubscribeOthers(
-                    tx, keeping: profile, provider: provider, token: request.subscriptionId, now: now, events: events)
             }
             // `replace` changed other profiles' subscriptions only.
             return try Self.answer(
@@ -104,13 +116,33 @@ struct SubscriptionService: Sendable {
         }
     }
 
+    /// A person's first subscribe with a JWT, made after a log-in's `push/unsuspend` that found no
+    /// profile of theirs to move the device to (the SDK subscribes them then): the device's own,
+    /// anonymous profile, suspended by it, hands its waits over
+    /// (``TriggerWaits/handOver(_:directory:projectId:holders:ended:to:now:)``). Only for a profile
+    /// this subscribe made, and only in a project with triggered messages: one lookup of the token.
+    func followLogIn(
+        _ tx: any StoreTransaction, caller: Caller, to profile: Profile, provider: PushProvider, token: String,
+        now: Int64
+    ) throws {
+        guard !(try store.triggerDirectory.triggers(tx, projectId: caller.project.id, now: now)).isEmpty else { return }
+        let all = try tx.subscriptions(resourceId: caller.resource.id, channel: .push, provider: provider, token: token)
+        try TriggerWaits.handOver(
+            tx, directory: store.triggerDirectory, projectId: caller.project.id, holders: all,
+            ended: Set(all.filter { $0.status == .suspended }.map(\.profileId)), to: profile.id, now: now)
+    }
+
     /// `replace`: other profiles' subscriptions with this token in the same database become unsubscribed.
+    /// Answers the token's subscriptions in the database as they were read, and the profiles whose
+    /// subscription was subscribed.
     static func unsubscribeOthers(
         _ tx: any StoreTransaction, keeping profile: Profile, provider: PushProvider, token: String, now: Int64,
         events: SubscriptionEvents
-    ) throws {
-        for read in try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
-        where read.profileId != profile.id && read.status != .unsubscribed {
+    ) throws -> (holders: [Subscription], left: Set<Int64>) {
+        let holders = try tx.subscriptions(dbId: profile.dbId, provider: provider, token: token)
+        var left: Set<Int64> = []
+        for read in holders where read.profileId != profile.id && read.status != .unsubscribed {
+            if read.status == .subscribed { left.insert(read.profileId) }
             var other = read
             other.status = .unsubscribed
             other.updatedAt = now
@@ -118,6 +150,7 @@ struct SubscriptionService: Sendable {
             try events.note(other.values, before: read.values)
             try tx.clearTags(subscriptionId: other.id)  // the binding ended
         }
+        return (holders, left)
     }
 
     /// The profile with `subscription`, its categories titled from its resource's as kept

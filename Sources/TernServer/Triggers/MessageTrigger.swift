@@ -207,6 +207,52 @@ enum TriggerWaits {
         for trigger in welcomes { try arm(tx, trigger, profile: profile, now: now) }
     }
 
+    /// A log-in moved a device from `source`, its own, anonymous profile, to `target`, ending its
+    /// subscription in `source`: when `source` is left without a subscribed push subscription (in
+    /// any resource), its waits go with the device (``TriggerQueries/moveTriggerWaits(from:to:triggers:now:)``),
+    /// so a welcome or a reminder begun before the log-in goes to the person. Callers pass only
+    /// the device's anonymous profile as `source`, so a named person's waits never move (a
+    /// log-out, or a log-in from one person to another); a profile that keeps another subscribed
+    /// device keeps its waits. A project without triggered messages pays one look at the kept
+    /// directory.
+    static func follow(
+        _ tx: any StoreTransaction, directory: TriggerDirectory, projectId: Int64, from source: Int64,
+        to target: Int64, now: Int64
+    ) throws {
+        guard source != target else { return }
+        let triggers = try directory.triggers(tx, projectId: projectId, now: now)
+        guard !triggers.isEmpty,
+            !(try tx.subscriptions(profileId: source).contains { $0.channel == .push && $0.status == .subscribed })
+        else { return }
+        _ = try tx.moveTriggerWaits(from: source, to: target, triggers: triggers, now: now)
+    }
+
+    /// A move by a JWT (`push/unsuspend`, a person's first subscribe after it, `push/subscribe`
+    /// with `replace`), where no installation says which profile is the device's own: it is a
+    /// log-in from the install's profile when the profile of the token's first subscription of
+    /// `holders` (the app's first subscribe) is one whose subscription the move ended (`ended`),
+    /// is named by none of the fields Tern names a person by (``personFields``), and `target` is
+    /// named by one. Its waits then follow the device (``follow(_:directory:projectId:from:to:now:)``).
+    /// A log-out (back to the install's profile, or away from a person who subscribed the device
+    /// first) moves nothing.
+    static func handOver(
+        _ tx: any StoreTransaction, directory: TriggerDirectory, projectId: Int64, holders: [Subscription],
+        ended: Set<Int64>, to target: Int64, now: Int64
+    ) throws {
+        guard let source = holders.min(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) })?.profileId,
+            source != target, ended.contains(source),
+            !(try directory.triggers(tx, projectId: projectId, now: now)).isEmpty,
+            try tx.profileFields(profileId: source).keys.allSatisfy({ !personFields.contains($0) }),
+            try tx.profileFields(profileId: target).keys.contains(where: personFields.contains)
+        else { return }
+        try follow(tx, directory: directory, projectId: projectId, from: source, to: target, now: now)
+    }
+
+    /// The fields that name a person: a JWT's email or phone, a log-in's external id.
+    static let personFields: Set<String> = [
+        IdentityService.externalIdField, ProfileIdentity.emailField, ProfileIdentity.phoneField,
+    ]
+
     private static func arm(
         _ tx: any StoreTransaction, _ trigger: TriggerDirectory.Entry, profile: Profile, now: Int64
     ) throws {

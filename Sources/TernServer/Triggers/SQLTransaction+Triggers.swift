@@ -46,6 +46,57 @@ extension SQLTransaction {
         }
     }
 
+    /// Found by the key (message, person) for each of the project's triggered messages, so no index
+    /// of `trigger_runs` by person is needed (a log-in is rare, the waits' writes are not). Each
+    /// wait is ended on `source` as `disarmTriggers` ends one, by a statement that names its due
+    /// time: on PostgreSQL it waits for a runner taking that wait and then finds it gone, and a
+    /// runner that comes second finds it gone here. The target's row takes it as `armTrigger`
+    /// would, with its due time, round and when it last went.
+    func moveTriggerWaits(from source: Int64, to target: Int64, triggers: [TriggerDirectory.Entry], now: Int64)
+        throws -> Int
+    {
+        guard source != target, !triggers.isEmpty else { return 0 }
+        let reentry = Dictionary(triggers.map { ($0.messageId, $0.reentry) }, uniquingKeysWith: { first, _ in first })
+        let ids = Array(reentry.keys).sorted()
+        var moved = 0
+        for start in stride(from: 0, to: ids.count, by: Self.moveChunk) {
+            let chunk = ids[start..<min(start + Self.moveChunk, ids.count)]
+            let waits = try database.query(
+                Self.personWaitsQuery(messages: chunk.count), [source] + chunk.map { $0 as any SQLiteBindable })
+            for wait in waits {
+                let (messageId, dueAt, wentAt) = (wait.requiredInt(0), wait.requiredInt(1), wait.int(3))
+                let key: [any SQLiteBindable] = [messageId, source, dueAt]
+                let ended =
+                    wentAt == nil
+                    ? try database.run(
+                        "DELETE FROM trigger_runs WHERE message_id = ? AND profile_id = ? AND due_at = ?", key)
+                    : try database.run(
+                        "UPDATE trigger_runs SET due_at = NULL WHERE message_id = ? AND profile_id = ? AND due_at = ?",
+                        key)
+                guard ended > 0 else { continue }  // a runner took it meanwhile
+                let wentBefore = (reentry[messageId] ?? nil).map { now - $0 } ?? Int64.min
+                moved += try database.run(
+                    """
+                    INSERT INTO trigger_runs (message_id, profile_id, due_at, round, went_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (message_id, profile_id) DO UPDATE SET due_at = excluded.due_at
+                    WHERE trigger_runs.due_at IS NULL AND (trigger_runs.went_at IS NULL OR trigger_runs.went_at <= ?)
+                    """, [messageId, target, dueAt, wait.requiredInt(2), wentAt, wentBefore])
+            }
+        }
+        return moved
+    }
+
+    /// The triggered messages one lookup of a person's waits names.
+    private static var moveChunk: Int { 500 }
+
+    /// A person's waits for `messages` messages, each by the key (its plans are tested).
+    static func personWaitsQuery(messages: Int) -> String {
+        """
+        SELECT message_id, due_at, round, went_at FROM trigger_runs
+        WHERE profile_id = ? AND message_id IN (\(RowTexts.values("?", rows: messages))) AND due_at IS NOT NULL
+        """
+    }
+
     func dueTriggerRuns(now: Int64, limit: Int) throws -> [TriggerRun] {
         try database.query(
             "SELECT message_id, profile_id FROM trigger_runs WHERE due_at <= ? ORDER BY due_at LIMIT ?", [now, limit]

@@ -11,6 +11,16 @@ public protocol TriggerQueries {
     func armTrigger(messageId: Int64, profileId: Int64, dueAt: Int64, wentBefore: Int64?) throws
     /// Ends the person's waits for these messages, unsent.
     func disarmTriggers(messageIds: [Int64], profileId: Int64) throws
+    /// A device moved at log-in from `source`, its own anonymous profile, to `target`, and left
+    /// `source` without a subscribed push subscription: `source`'s waits for these messages end
+    /// there and start on `target` with their due time (not restarted), their round and when the
+    /// message last went to `source`. A message whose wait `target` already runs, or whose row
+    /// there forbids re-entry yet (as ``armTrigger(messageId:profileId:dueAt:wentBefore:)`` with
+    /// now less the re-entry time), keeps `target`'s: `source`'s wait is dropped, so a person never
+    /// gets two sends of one wait. A wait a runner took meanwhile stays taken. Answers how many
+    /// waits `target` took.
+    func moveTriggerWaits(from source: Int64, to target: Int64, triggers: [TriggerDirectory.Entry], now: Int64)
+        throws -> Int
     /// Waits due at `now`, oldest first.
     func dueTriggerRuns(now: Int64, limit: Int) throws -> [TriggerRun]
     /// Ends the wait if it is still there and due, and answers the round it sends (1 without
