@@ -599,6 +599,20 @@ def main():
             driver.get(server.root + "/#/messages")
             wait(driver, lambda d: f"{shown['id']} · every Monday and Thursday (UTC)" in text(d), 15, "the list does not say the days")
 
+        def compose_repeats_on_each_devices_own_weekdays():
+            compose_with_title("Monday morning digest")
+            driver.find_element(By.CSS_SELECTOR, "input[name='repeat_weekdays']").send_keys("mon")
+            set_time("local_time_of_day", "09:00")
+            shown = send_from_compose("on each device's own Monday at 09:00, from the first of those days whose copy, made at 10:00 UTC the day before, is not before now")
+            request = shown["request"]
+            assert request.get("repeat") == {"weekdays": ["mon"]} and request.get("local_time_of_day") == "09:00", shown
+            assert shown["next_copy_at"] % 86_400_000 == 36_000_000, shown  # 10:00 UTC, the day before a Monday
+            wait(driver, lambda d: "on each device's own Monday at 09:00, a copy to the audience as it is then; the next copy goes" in text(d), 15, "the page does not say the devices' own days")
+            driver.get(server.root + "/#/messages")
+            wait(driver, lambda d: f"{shown['id']} · on each device's own Monday at 09:00" in text(d), 15, "the list does not say the devices' own days")
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status == 200, status
+
         def compose_starts_a_trigger_a_person_gets_again():
             compose_with_title("Your cart is waiting")
             again = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_reentry']")
@@ -1202,6 +1216,7 @@ def main():
                       compose_sends_at_each_devices_own_time, compose_sends_at_each_persons_usual_open_time, compose_sends_a_personalized_title_and_names_a_broken_one, compose_holds_quiet_hours,
                       compose_sends_a_time_sensitive_notification_ranked_for_the_summary,
                       compose_sends_a_message_again_every_day, compose_repeats_a_message_on_weekdays,
+                      compose_repeats_on_each_devices_own_weekdays,
                       compose_starts_a_trigger_a_person_gets_again, compose_starts_a_welcome_when_a_device_subscribes,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,

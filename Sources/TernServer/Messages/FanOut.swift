@@ -255,7 +255,11 @@ public struct FanOut: Sendable, Equatable {
         let due: (Int64, String?) -> Int64
         if let text = request.localTimeOfDay {
             let local = try LocalTimeOfDay(text)
-            due = { local.due(from: $0, zone: $1) }
+            if let day = request.localDay {
+                due = { local.due(on: day, from: $0, zone: $1) }  // a weekly copy's own day
+            } else {
+                due = { local.due(from: $0, zone: $1) }
+            }
         } else if let quiet = request.quietHours {
             let hours = try QuietHours(quiet)
             due = { hours.due(from: $0, zone: $1) }

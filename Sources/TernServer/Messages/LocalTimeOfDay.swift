@@ -39,6 +39,13 @@ struct LocalTimeOfDay: Sendable, Equatable {
         start + Self.mod(Int64(minutes) * 60_000 - Self.sinceMidnight(start, zone: zone))
     }
 
+    /// When a device in `zone` (nil or unreadable: UTC) gets a copy for `day` (its midnight in
+    /// UTC, ms since 1970) of a weekly message (``MessageRequest/localDay``): this time on that
+    /// day by its own clock, or `start` (the copy's send time) when that has passed.
+    func due(on day: Int64, from start: Int64, zone: String?) -> Int64 {
+        max(start, day + Int64(minutes) * 60_000 - Int64(Self.offsetMinutes(zone) ?? 0) * 60_000)
+    }
+
     /// The milliseconds since midnight a device in `zone` (nil or unreadable: UTC) has at `time`.
     static func sinceMidnight(_ time: Int64, zone: String?) -> Int64 {
         mod(time + Int64(offsetMinutes(zone) ?? 0) * 60_000)

@@ -118,6 +118,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// Sent again every few days, or on chosen days of the week, to its audience as it is then, a
     /// copy a time, until a last time or until it is cancelled (`repeat`, ``MessageRecurrence``).
     public var recurrence: MessageRecurrence?
+    /// Set by the server on a copy of a recurring message with `repeat.weekdays` and
+    /// ``localTimeOfDay``: the listed day the copy is for, as its midnight in UTC (ms since 1970).
+    /// Each device gets the copy at ``localTimeOfDay`` on that day by its own clock (at once if that
+    /// has passed when the copy is made). Refused from a client.
+    public var localDay: Int64?
     /// The title, subtitle, body, click URL and media in other languages, by language code (`es`,
     /// `pt-BR`): each device gets its own language's (``MessageLocalization``).
     public var localizations: [String: MessageLocalization]?
@@ -241,6 +246,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case liveActivity = "live_activity"
         case trigger
         case recurrence = "repeat"
+        case localDay = "local_day"
         case localizations
         case interruptionLevel = "interruption_level"
         case titleLocKey = "title_loc_key"

@@ -21,6 +21,11 @@ struct MessageRoutes: Sendable {
                     throw APIError.badRequest(
                         "winner_of is set by the server: send an A/B test's winner with POST …/messages/{id}/winner")
                 }
+                guard message.localDay == nil else {
+                    throw APIError.badRequest(
+                        "local_day is set by the server on a copy of a weekly message with local_time_of_day: send "
+                            + "repeat.weekdays with local_time_of_day instead")
+                }
                 let answer = try await messages.create(
                     message, idempotency: try request.idempotencyToken(), keyProject: try request.holder().projectId)
                 return .json(answer.status, answer.body)

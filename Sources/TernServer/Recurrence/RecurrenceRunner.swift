@@ -1,7 +1,8 @@
 import Foundation
 
 /// Sends the copies of recurring messages (`repeat`): when a message's next time comes, a copy of
-/// it (its request without `repeat` and `send_at`) is made as an ordinary message, its audience read
+/// it (its request without `repeat` and `send_at`; with weekdays and a local time, with the day it
+/// is for, `local_day`) is made as an ordinary message, its audience read
 /// now, and the next time moves on, in one transaction, so each time makes one copy however many
 /// nodes look. A copy that cannot be made (a segment that now matches nothing, a resource gone) is
 /// logged and that time skipped; the next one is tried.
@@ -47,9 +48,13 @@ public struct RecurrenceRunner: Sendable {
             guard let at = message.repeatNextAt else { continue }
             var copied = try FanOut.request(message)
             guard let recurrence = copied.recurrence else { continue }
-            let next = recurrence.next(after: at, now: now)
+            // Weekdays with a local time are each device's own: the copy carries its day, so its
+            // fan-out (on this node or another, now or after a restart) sends on that day.
+            let local = recurrence.weekdays != nil && copied.localTimeOfDay != nil
+            let next = recurrence.next(after: at, now: now, local: local)
             copied.recurrence = nil
             copied.sendAt = nil
+            copied.localDay = local ? MessageRecurrence.localDay(ofCopyAt: at) : nil
             let request = copied
             do {
                 let planned = try messages.plan(request)

@@ -116,7 +116,8 @@ struct SendOptions {
                     OptionSpec(
                         "repeat-weekdays", "DAYS",
                         "a copy goes to the audience on each of these days (mon,thu; UTC) at the time of day of its "
-                            + "first time (--at, or now), until --repeat-until or until cancelled"),
+                            + "first time (--at, or now), until --repeat-until or until cancelled; with --local-time, "
+                            + "on each device's own day at that time"),
                     OptionSpec(
                         "repeat-until", "TIME", "with --repeat-every-days or --repeat-weekdays: no copy after this time"
                     ),

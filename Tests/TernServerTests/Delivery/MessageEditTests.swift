@@ -92,8 +92,19 @@ import Testing
             harness, id,
             ["title": "Picks", "repeat": ["weekdays": ["mon"]], "send_at": start, "audience": Self.audience(harness)])
         try #require(moved.status == 200, "\(moved.errorText)")
-        let expected = MessageRecurrence(weekdays: [.mon]).start(start)
+        let expected = MessageRecurrence(weekdays: [.mon]).start(start, local: false)
         #expect(moved.json["next_copy_at"] as? Int64 == expected)
+        // A local time added to the same days and first time: each device's own Monday, whose copy is
+        // made at 10:00 UTC the day before.
+        let local = try await Self.edit(
+            harness, id,
+            [
+                "title": "Picks", "repeat": ["weekdays": ["mon"]], "send_at": start, "local_time_of_day": "09:00",
+                "audience": Self.audience(harness),
+            ])
+        try #require(local.status == 200, "\(local.errorText)")
+        let localStart = try #require(MessageRecurrence(weekdays: [.mon]).start(start, local: true))
+        #expect(local.json["next_copy_at"] as? Int64 == localStart && localStart % 86_400_000 == 10 * 3_600_000)
 
         // A copy is not the recurring message.
         let copy = try await Self.edit(harness, copies[0].id, ["title": "x", "audience": Self.audience(harness)])

@@ -9,9 +9,10 @@ import Testing
 /// ordinary message naming it; each time makes one copy however many runners look, times missed
 /// are skipped, `until` ends it, cancelling stops the copies to come.
 @Suite struct RecurrenceTests {
-    static func runner(_ harness: DeliveryHarness) -> RecurrenceRunner {
+    /// `fanOut`: how the copy's fan-out is cut; the engine writes the chunks after the first.
+    static func runner(_ harness: DeliveryHarness, fanOut: FanOut = FanOut()) -> RecurrenceRunner {
         RecurrenceRunner(
-            messages: MessageService(store: harness.server.store, clock: harness.clock.function),
+            messages: MessageService(store: harness.server.store, fanOut: fanOut, clock: harness.clock.function),
             logger: Logger(minimum: .error, sink: { _ in }))
     }
 
@@ -140,8 +141,7 @@ import Testing
         let (first, listed) = Self.tomorrowAtEight()
         let reply = try await harness.create([
             "title": "Digest", "repeat": ["weekdays": listed.map(\.rawValue), "until": first + 10 * day + 60_000],
-            "send_at": first, "local_time_of_day": "09:00",
-            "audience": ["type": "resource", "resource_id": harness.resourceId],
+            "send_at": first, "audience": ["type": "resource", "resource_id": harness.resourceId],
         ])
         try #require(reply.status == 201, "\(reply.status) \(reply.errorText)")
         let id = try #require(reply.json["id"] as? String)
@@ -156,10 +156,7 @@ import Testing
         let copy = try await runner.pass()
         try #require(copy.count == 1)
         #expect(copy[0].recurringOf == id)
-        // Each device gets a copy at its own local time, as any copy: 09:00 on a UTC clock, an hour on.
-        while try await harness.engine.drain() > 0 {}
-        #expect(harness.sender.pushes.isEmpty, "not before 09:00 on the device's clock")
-        Self.advance(harness, to: first + day + 3_600_000)
+        // Without a local time, the days and the time of day are UTC's, and the copy goes at once.
         while try await harness.engine.drain() > 0 {}
         #expect(harness.sentTokens == ["phone-utc"])
         var shown = try await harness.server.admin("GET", "/messages/\(id)")
@@ -175,6 +172,65 @@ import Testing
         #expect(try await runner.pass().count == 1, "the day of until")
         shown = try await harness.server.admin("GET", "/messages/\(id)")
         #expect(shown.json["next_copy_at"] == nil && shown.json["done"] as? Bool == true, "\(shown.json)")
+    }
+
+    /// A weekly message at 09:00 on each device's clock: its copy for Monday D is made at D−1 10:00
+    /// UTC (D's midnight at UTC+14) and carries D, and each device gets it at 09:00 of its own
+    /// Monday, from UTC+14 to UTC−12 (without a zone, UTC's), none before.
+    @Test(arguments: StoreFactory.all)
+    func withALocalTimeEachDeviceGetsTheCopyOnItsOwnListedDay(factory: StoreFactory) async throws {
+        let harness = try await DeliveryHarness.make(store: factory, frozenClock: true)
+        defer { Task { await harness.finish() } }
+        let day: Int64 = 86_400_000
+        let hour: Int64 = 3_600_000
+        // Monday offsets from D's midnight in UTC at which each gets its copy (09:00 there).
+        let devices: [(token: String, zone: String?, due: Int64)] = [
+            ("kiritimati", "+1400", -5 * hour), ("sydney", "+1000", -hour), ("tokyo", "+0900", 0),
+            ("london", "+0000", 9 * hour), ("no-zone", nil, 9 * hour), ("new-york", "-0500", 14 * hour),
+            ("baker-island", "-1200", 21 * hour),
+        ]
+        for device in devices {
+            try await harness.subscribe(device.token, fields: device.zone.map { ["_os_tz": $0] } ?? [:])
+        }
+        // The first Monday whose copy time (10:00 UTC the day before) is not past.
+        let now = harness.clock.milliseconds
+        var monday = (now / day + 1) * day
+        while MessageRecurrence.Weekday.of(day: monday / day) != .mon || monday - 14 * hour < now { monday += day }
+        let reply = try await harness.create([
+            "title": "Monday morning digest", "repeat": ["weekdays": ["mon"]], "local_time_of_day": "09:00",
+            "time_to_live": 126_000, "audience": ["type": "resource", "resource_id": harness.resourceId],
+        ])
+        try #require(reply.status == 201, "\(reply.status) \(reply.errorText)")
+        let id = try #require(reply.json["id"] as? String)
+        #expect(reply.json.int("next_copy_at") == monday - 14 * hour, "Sunday 10:00 UTC")
+
+        // The copy writes two devices' deliveries; the engine writes the rest later from the stored
+        // copy, as another node or one restarted would.
+        let runner = Self.runner(harness, fanOut: FanOut(chunkSize: 2))
+        Self.advance(harness, to: monday - 14 * hour - 60_000)
+        #expect(try await runner.pass().isEmpty, "not before its copy time")
+        Self.advance(harness, to: monday - 14 * hour)
+        let copies = try await runner.pass()
+        try #require(copies.count == 1)
+        let copy = try await harness.server.admin("GET", "/messages/\(copies[0].id)")
+        let request = try #require(copy.json["request"] as? [String: Any])
+        #expect(request.int("local_day") == monday && request["repeat"] == nil, "\(request)")
+        let shown = try await harness.server.admin("GET", "/messages/\(id)")
+        #expect(shown.json.int("next_copy_at") == monday + 7 * day - 14 * hour, "next week's copy time")
+        #expect(try await harness.stats(copies[0].id).int("targeted") == 2, "the first chunk only")
+
+        var sent: [String] = []
+        for due in Set(devices.map(\.due)).sorted() {
+            let these = devices.filter { $0.due == due }.map(\.token)
+            Self.advance(harness, to: monday + due - 60_000)
+            while try await harness.engine.drain() > 0 {}
+            #expect(harness.sentTokens == sent.sorted(), "\(these): not before 09:00 on their Monday")
+            Self.advance(harness, to: monday + due)
+            while try await harness.engine.drain() > 0 {}
+            sent += these
+            #expect(harness.sentTokens == sent.sorted(), "\(these): at 09:00 on their Monday")
+        }
+        #expect(try await harness.stats(copies[0].id)["done"] as? Bool == true)
     }
 
     @Test func whatDoesNotGoWithRepeatIsRefusedByName() async throws {
@@ -204,6 +260,15 @@ import Testing
                 ["repeat": ["every_days": 1], "trigger": ["event_name": "x"]],
                 "does not go with"
             ),
+            (
+                ["repeat": ["weekdays": ["mon"]], "local_time_of_day": "09:00", "time_to_live": 125_999],
+                "time_to_live counts from then: give at least 126000 seconds"
+            ),
+            (
+                ["repeat": ["weekdays": ["mon"]], "local_time_of_day": "23:30", "time_to_live": 86_400],
+                "give at least 178200 seconds"
+            ),
+            (["local_day": 1_797_206_400_000, "local_time_of_day": "09:00"], "local_day is set by the server"),
         ] as [([String: Any], String)] {
             var json = body
             json["title"] = "Hi"

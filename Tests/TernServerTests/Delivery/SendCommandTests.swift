@@ -167,8 +167,10 @@ import Testing
             server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
         #expect(shown.text.contains(#""repeat":{"weekdays":["mon","thu"]}"#), "\(shown.text)")
         let next = try #require((shown.json?["next_copy_at"] as? NSNumber)?.int64Value, "\(shown.text)")
-        // A Monday or a Thursday (1 January 1970, day 0, was a Thursday), at the time it was sent.
-        #expect([4, 0].contains((next / 86_400_000) % 7), "\(next)")
+        // With a local time, each device's own Monday or Thursday: the copy is made when the day
+        // begins at UTC+14, 10:00 UTC on the Sunday or Wednesday before (1 January 1970, day 0, was a
+        // Thursday).
+        #expect([3, 6].contains((next / 86_400_000) % 7) && next % 86_400_000 == 36_000_000, "\(next)")
         for (arguments, code, fragment) in [
             (["--repeat-weekdays", "mon,funday"], 2, "--repeat-weekdays takes days of the week, mon to sun"),
             (

@@ -73,17 +73,22 @@ export function liveActivityName(r) {
 /** The days repeat.weekdays names, in the week's order, with their names in words. */
 export const WEEKDAYS = { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday", sun: "Sunday" };
 
-/** A recurring message's rhythm in words: "every day", "every 7 days", "every Monday and Thursday (UTC)". */
-export function rhythm(repeat) {
+/**
+ * A recurring message's rhythm in words: "every day", "every 7 days", "every Monday and Thursday (UTC)";
+ * with a local time (`localTime`, "09:00"), the days are each device's own: "on each device's own Monday and
+ * Thursday at 09:00".
+ */
+export function rhythm(repeat, localTime) {
   if (!repeat.weekdays) return repeat.every_days === 1 ? "every day" : `every ${number(repeat.every_days)} days`;
   const days = Object.keys(WEEKDAYS).filter((day) => repeat.weekdays.includes(day)).map((day) => WEEKDAYS[day]);
-  return `every ${days.length > 1 ? `${days.slice(0, -1).join(", ")} and ${days[days.length - 1]}` : days[0]} (UTC)`;
+  const named = days.length > 1 ? `${days.slice(0, -1).join(", ")} and ${days[days.length - 1]}` : days[0];
+  return localTime ? `on each device's own ${named} at ${localTime}` : `every ${named} (UTC)`;
 }
 
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
 function timing(r) {
   if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
-  if (r.repeat) return rhythm(r.repeat);
+  if (r.repeat) return rhythm(r.repeat, r.local_time_of_day);
   if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
   if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
   return null;

@@ -68,7 +68,10 @@ extension MessageService {
     /// ``triggerKept(_:_:_:)``. An A/B test's versions and split go with any edit: a scheduled
     /// message has sent no version yet.)
     static func checkEditable(_ request: MessageRequest) throws(APIError) {
-        let made: [(String, Bool)] = [("test", request.test != nil), ("winner_of", request.winnerOf != nil)]
+        let made: [(String, Bool)] = [
+            ("test", request.test != nil), ("winner_of", request.winnerOf != nil),
+            ("local_day", request.localDay != nil),
+        ]
         if let field = made.first(where: \.1) {
             throw .badRequest("\(field.0) does not go with an edit: send a new message with it")
         }
@@ -143,12 +146,16 @@ extension MessageService {
     {
         guard let recurrence = edited.recurrence else { return nil }
         let kept = previous.recurrence
+        // With weekdays, a local time added or taken away moves the copies' times (``MessageRecurrence``).
+        let local = recurrence.weekdays != nil && edited.localTimeOfDay != nil
         if kept?.everyDays == recurrence.everyDays, kept?.weekdays == recurrence.weekdays,
-            previous.sendAt == edited.sendAt
+            previous.sendAt == edited.sendAt, local == (previous.localTimeOfDay != nil)
         {
             return message.repeatNextAt.flatMap { next in recurrence.until.map { next <= $0 } ?? true ? next : nil }
         }
-        guard let first = edited.sendAt, first < now else { return recurrence.start(edited.sendAt ?? now) }
-        return recurrence.next(after: first, now: now)
+        guard let first = edited.sendAt, first < now else {
+            return recurrence.start(edited.sendAt ?? now, local: local)
+        }
+        return recurrence.next(after: first, now: now, local: local)
     }
 }

@@ -13,7 +13,7 @@ enum PostgresMigrations {
         webhooks, variantWinnersAndLetters, openHours,
         liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
         triggerReentry,
-        messageEdits,
+        messageEdits, localWeekdays,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

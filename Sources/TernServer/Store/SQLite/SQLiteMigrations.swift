@@ -9,7 +9,7 @@ enum SQLiteMigrations {
         messageSchedules, frequencyCaps, messageVariants, webhooks, variantWinnersAndLetters, openHours,
         liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
         triggerReentry,
-        messageEdits,
+        messageEdits, localWeekdays,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
