@@ -161,7 +161,8 @@ public final class TernServerApp: Sendable {
         let sdk = SDKRoutes(
             authenticator: authenticator,
             subscriptions: SubscriptionService(store: store, clock: clock), profiles: ProfileService(store: store),
-            events: EventService(store: store, metrics: metrics, clock: clock), tags: TagService(store: store),
+            events: EventService(store: store, metrics: metrics, clock: clock),
+            tags: TagService(store: store, clock: clock),
             metrics: metrics)
         let adminService = AdminService(store: store, verifier: verifier, logger: logger)
         let admin = AdminRoutes(service: adminService)

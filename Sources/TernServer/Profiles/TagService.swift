@@ -14,7 +14,9 @@ struct TagService: Sendable {
         self.clock = clock
     }
 
-    /// Adds or overwrites the tags; answers the profile with the binding's subscription.
+    /// Adds or overwrites the tags; answers the profile with the binding's subscription. A tag that
+    /// takes a new value starts the person's waits for the resource's messages it triggers
+    /// (``MessageTrigger/tagSet``).
     func set(_ request: TagsSetRequest, caller: Caller, idempotency: IdempotencyToken) async throws -> Answer {
         let provider = try request.validate()
         let now = clock()
@@ -31,6 +33,9 @@ struct TagService: Sendable {
                         + "(remove some with profile/tags/remove)")
             }
             try tx.setTags(subscriptionId: subscription.id, request.tags, now: now)
+            try TriggerWaits.noteTagsSet(
+                tx, directory: store.triggerDirectory, resourceId: subscription.resourceId, profile: profile,
+                before: current, tags: request.tags, now: now)
             return try .ok(ProfilePresenter.profileData(tx, profile: profile, subscription: subscription.values))
         }
     }

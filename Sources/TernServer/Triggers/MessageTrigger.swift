@@ -32,6 +32,11 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     /// closer than this (plus the delay), whatever the delay. A goal while their wait runs, or
     /// before this time is up, changes nothing.
     public var reentryAfterMinutes: Int?
+    /// With ``tagSet``: the tag whose new value starts the person's wait; required with it, refused
+    /// with any other event.
+    public var tag: String?
+    /// With ``tagSet``: the value ``tag`` must take; nil: any value it did not have before.
+    public var tagValue: String?
 
     /// A trigger.
     ///
@@ -41,13 +46,18 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     ///   - cancelEventName: A goal that keeps a waiting message from going; default nil.
     ///   - reentryAfterMinutes: How long after it went the goal sends it to a person again; default
     ///     nil (once a person).
+    ///   - tag: With ``tagSet``, the tag that starts the wait; default nil.
+    ///   - tagValue: With ``tagSet``, the value it must take; default nil (any value).
     public init(
-        eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil, reentryAfterMinutes: Int? = nil
+        eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil, reentryAfterMinutes: Int? = nil,
+        tag: String? = nil, tagValue: String? = nil
     ) {
         self.eventName = eventName
         self.delayMinutes = delayMinutes
         self.cancelEventName = cancelEventName
         self.reentryAfterMinutes = reentryAfterMinutes
+        self.tag = tag
+        self.tagValue = tagValue
     }
 
     enum CodingKeys: String, CodingKey {
@@ -55,6 +65,8 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         case delayMinutes = "delay_minutes"
         case cancelEventName = "cancel_event_name"
         case reentryAfterMinutes = "reentry_after_minutes"
+        case tag
+        case tagValue = "tag_value"
     }
 
     /// The event the server notes itself when a person's push subscription in the message's
@@ -67,6 +79,21 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     /// ```
     public static let subscribed = "$subscribed"
 
+    /// The event the server notes itself when `profile/tags/set` gives a device's subscription in the
+    /// message's resource ``tag`` a value it did not have (``tagValue`` when given): the wait is the
+    /// person's the tags call answers. A repeat of the same value starts nothing; a device import's
+    /// tags start nothing.
+    ///
+    /// ```json
+    /// {"title": "Welcome to Premium",
+    ///  "trigger": {"event_name": "$tag_set", "tag": "plan", "tag_value": "premium", "delay_minutes": 10},
+    ///  "audience": {"type": "resource", "resource_id": 1}}
+    /// ```
+    public static let tagSet = "$tag_set"
+
+    /// The events starting with `$` the server notes itself.
+    static let noted: Set<String> = [subscribed, tagSet]
+
     /// The longest delay: 30 days.
     static let maxDelayMinutes = 43_200
     /// The longest time before a person may get the message again: a year.
@@ -77,17 +104,39 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     /// The re-entry time in milliseconds; nil: once a person.
     var reentry: Int64? { reentryAfterMinutes.map { Int64($0) * 60_000 } }
 
+    /// `tag` and `tag_value` go with ``tagSet`` only, and follow the rules of a tag's key and value.
+    private static func checkTag(_ trigger: MessageTrigger) throws(APIError) {
+        guard trigger.eventName == tagSet else {
+            if let field = [("tag", trigger.tag), ("tag_value", trigger.tagValue)].first(where: { $0.1 != nil }) {
+                throw .badRequest(
+                    "trigger.\(field.0) goes with trigger.event_name \(tagSet) only (a message sent when a device's "
+                        + "tag is set): leave it out, or use \(tagSet)")
+            }
+            return
+        }
+        guard let tag = trigger.tag else {
+            throw .badRequest(
+                "trigger.tag is required with \(tagSet): name the tag whose new value sends the message (e.g. "
+                    + "\"tag\": \"plan\"), and trigger.tag_value if only one value does")
+        }
+        if let problem = TagLimits.problem(key: tag) { throw .badRequest("trigger.tag: \(problem)") }
+        if let value = trigger.tagValue, let problem = TagLimits.problem(key: tag, value: value) {
+            throw .badRequest("trigger.tag_value: \(problem)")
+        }
+    }
+
     /// Checks the trigger and what goes with it: a resource's devices (narrowed by categories,
     /// fields or tags, not by a filter), sent when each person's goal comes, so no time of its own.
     static func check(_ request: MessageRequest) throws(APIError) {
         guard let trigger = request.trigger else { return }
         try Validation.text(trigger.eventName, field: "trigger.event_name")
-        if GoalEvent.isReserved(trigger.eventName), trigger.eventName != subscribed {
+        if GoalEvent.isReserved(trigger.eventName), !noted.contains(trigger.eventName) {
             throw .badRequest(
                 "trigger.event_name \"\(trigger.eventName.prefix(64))\" is not an event the server notes: of the "
-                    + "names starting with $, it supports \(subscribed) (when a device subscribes); any other goal "
-                    + "is named without $")
+                    + "names starting with $, it supports \(subscribed) (when a device subscribes) and \(tagSet) "
+                    + "(when a device's tag is set, with trigger.tag); any other goal is named without $")
         }
+        try checkTag(trigger)
         if let cancel = trigger.cancelEventName {
             try Validation.text(cancel, field: "trigger.cancel_event_name")
             guard !GoalEvent.isReserved(cancel) else {
@@ -140,20 +189,32 @@ public final class TriggerDirectory: Sendable {
         var delay: Int64
         /// ``MessageTrigger/reentry``: nil, once a person.
         var reentry: Int64? = nil
-        /// The audience's resource: where a subscription sends a welcome (``MessageTrigger/subscribed``).
+        /// The audience's resource: where a subscription sends a welcome (``MessageTrigger/subscribed``)
+        /// or a tag starts a wait (``MessageTrigger/tagSet``).
         var resourceId: Int64? = nil
+        /// ``MessageTrigger/tag``: with ``MessageTrigger/tagSet``, the tag that starts a wait.
+        var tag: String? = nil
+        /// ``MessageTrigger/tagValue``: the value it must take; nil, any.
+        var tagValue: String? = nil
     }
 
-    /// The triggers by project, and the welcomes by their resource.
+    /// The triggers by project, and the welcomes and the tags' messages by their resource.
     struct Reading: Sendable {
         var byProject: [Int64: [Entry]]
         var welcomes: [Int64: [Entry]]
+        var tagSets: [Int64: [Entry]]
 
         init(_ byProject: [Int64: [Entry]]) {
             self.byProject = byProject
             welcomes = [:]
-            for entry in byProject.values.joined() where entry.eventName == MessageTrigger.subscribed {
-                if let resourceId = entry.resourceId { welcomes[resourceId, default: []].append(entry) }
+            tagSets = [:]
+            for entry in byProject.values.joined() {
+                guard let resourceId = entry.resourceId else { continue }
+                switch entry.eventName {
+                case MessageTrigger.subscribed: welcomes[resourceId, default: []].append(entry)
+                case MessageTrigger.tagSet where entry.tag != nil: tagSets[resourceId, default: []].append(entry)
+                default: continue
+                }
             }
         }
     }
@@ -172,6 +233,12 @@ public final class TriggerDirectory: Sendable {
     /// that became subscribed there starts; read as ``triggers(_:projectId:now:)`` is.
     func welcomes(_ tx: any StoreTransaction, resourceId: Int64, now: Int64) throws -> [Entry] {
         try value(tx, now: now).welcomes[resourceId] ?? []
+    }
+
+    /// The messages of `resourceId` a set tag starts (``MessageTrigger/tagSet``), not cancelled;
+    /// read as ``triggers(_:projectId:now:)`` is.
+    func tagSets(_ tx: any StoreTransaction, resourceId: Int64, now: Int64) throws -> [Entry] {
+        try value(tx, now: now).tagSets[resourceId] ?? []
     }
 
     private func value(_ tx: any StoreTransaction, now: Int64) throws -> Reading {
@@ -205,6 +272,24 @@ enum TriggerWaits {
         let welcomes = try directory.welcomes(tx, resourceId: resourceId, now: now)
         guard !welcomes.isEmpty, !profile.skipTriggers else { return }
         for trigger in welcomes { try arm(tx, trigger, profile: profile, now: now) }
+    }
+
+    /// `profile/tags/set` set `tags` on `profile`'s push subscription in `resourceId`, whose tags
+    /// were `before`: starts their wait for each message of the resource whose tag took a value it
+    /// did not have (the message's value, when it names one), unless they skip triggers. A project
+    /// without such messages pays one look at the kept directory.
+    static func noteTagsSet(
+        _ tx: any StoreTransaction, directory: TriggerDirectory, resourceId: Int64, profile: Profile,
+        before: [String: String], tags: [String: String], now: Int64
+    ) throws {
+        let messages = try directory.tagSets(tx, resourceId: resourceId, now: now)
+        guard !messages.isEmpty, !profile.skipTriggers else { return }
+        for trigger in messages {
+            guard let tag = trigger.tag, let value = tags[tag], before[tag] != value,
+                trigger.tagValue == nil || trigger.tagValue == value
+            else { continue }
+            try arm(tx, trigger, profile: profile, now: now)
+        }
     }
 
     /// A log-in moved a device from `source`, its own, anonymous profile, to `target`, ending its

@@ -1,6 +1,11 @@
 import Foundation
 import TernSQLite
 
+/// The `trigger` of a stored request: what the directory reads of a set tag's message.
+private struct TriggerOnly: Decodable {
+    var trigger: MessageTrigger?
+}
+
 /// ``TriggerQueries``: the waits by their key (message, person) and by `trigger_runs_due` (the
 /// waits only: a person's row between waits, kept for a message with re-entry, has no `due_at`);
 /// the standing messages by `messages_triggers`, the partial index of the triggered ones; a
@@ -10,14 +15,20 @@ extension SQLTransaction {
         var byProject: [Int64: [TriggerDirectory.Entry]] = [:]
         for row in try database.query(
             """
-            SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay, trigger_reentry, resource_id
+            SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay, trigger_reentry, resource_id,
+                CASE WHEN trigger_event = ? THEN content END
             FROM messages WHERE trigger_event IS NOT NULL AND cancelled_at IS NULL ORDER BY id
-            """, [])
+            """, [MessageTrigger.tagSet])
         {
+            // A set tag's message keeps its tag in its request, read for those messages only.
+            let trigger = try row.string(7).flatMap {
+                try JSONCoders.decoder.decode(TriggerOnly.self, from: Data($0.utf8)).trigger
+            }
             byProject[row.requiredInt(1), default: []].append(
                 TriggerDirectory.Entry(
                     messageId: row.requiredInt(0), eventName: row.requiredString(2), cancelEventName: row.string(3),
-                    delay: row.int(4) ?? 0, reentry: row.int(5), resourceId: row.int(6)))
+                    delay: row.int(4) ?? 0, reentry: row.int(5), resourceId: row.int(6), tag: trigger?.tag,
+                    tagValue: trigger?.tagValue))
         }
         return byProject
     }

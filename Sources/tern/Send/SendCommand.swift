@@ -28,8 +28,13 @@ enum SendCommand {
                 let again =
                     trigger.reentryAfterMinutes.map { ", again \($0) minutes after it last went to them," } ?? ""
                 let who =
-                    trigger.eventName == MessageTrigger.subscribed
-                    ? "whose device subscribes" : "who reaches the goal \(trigger.eventName)"
+                    switch trigger.eventName {
+                    case MessageTrigger.subscribed: "whose device subscribes"
+                    case MessageTrigger.tagSet:
+                        "whose device's tag \(trigger.tag ?? "")"
+                            + (trigger.tagValue.map { " is set to \($0)" } ?? " takes a new value")
+                    default: "who reaches the goal \(trigger.eventName)"
+                    }
                 say(
                     "sent to each person \(who)\(again) until tern messages cancel \(id); tern messages stats \(id) "
                         + "counts them")

@@ -226,6 +226,32 @@ import Testing
         #expect(refused == 1 && why.contains("it supports $subscribed (when a device subscribes)"), "\(why)")
     }
 
+    @Test func aSetTagsMessageIsSentFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let resource = ["--title", "Welcome to Premium", "--resource", "\(server.resourceId)"]
+        let (status, output, error) = try await Self.tern(
+            resource + [
+                "--trigger", "$tag_set", "--trigger-tag", "plan", "--trigger-tag-value", "premium", "--trigger-delay",
+                "10",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        #expect(output.contains("sent to each person whose device's tag plan is set to premium until"), "\(output)")
+        let id = try #require(output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let shown = try await JSONHTTPClient().get(
+            server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+        #expect(
+            shown.text.contains(#""tag":"plan""#) && shown.text.contains(#""tag_value":"premium""#), "\(shown.text)")
+        for (arguments, fragment) in [
+            (["--trigger", "$tag_set"], "--trigger '$tag_set' needs --trigger-tag NAME"),
+            (["--trigger", "cart", "--trigger-tag", "plan"], "--trigger-tag goes with --trigger '$tag_set'"),
+            (["--trigger-tag", "plan"], "--trigger-tag goes with --trigger"),
+        ] {
+            let (refused, _, why) = try await Self.tern(resource + arguments, server: server)
+            #expect(refused == 2 && why.contains(fragment), "\(arguments): \(refused) \(why)")
+        }
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

@@ -46,6 +46,7 @@ export function duplicate(id, r) {
     localizations: r.localizations ? JSON.stringify(r.localizations) : "",
     trigger_event: text(r.trigger && r.trigger.event_name), trigger_delay: text(r.trigger && r.trigger.delay_minutes),
     trigger_cancel: text(r.trigger && r.trigger.cancel_event_name), trigger_reentry: text(r.trigger && r.trigger.reentry_after_minutes),
+    trigger_tag: text(r.trigger && r.trigger.tag), trigger_tag_value: text(r.trigger && r.trigger.tag_value),
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
@@ -152,8 +153,14 @@ function composer(resources, testDevices, projects) {
       "fieldset",
       {},
       h("legend", { text: "Trigger" }),
-      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
-      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" })),
+      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. $tag_set (offered too): when the app sets a device's tag (below) to a new value. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
+      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" }), h("option", { value: "$tag_set", label: "when a device's tag is set" })),
+      h(
+        "div",
+        { class: "row" },
+        field("Tag", c.trigger_tag, { api: "trigger.tag", hint: "With $tag_set (required there): the tag whose new value sends the message, e.g. plan." }),
+        field("Tag value", c.trigger_tag_value, { api: "trigger.tag_value", hint: "With $tag_set: only this value sends it, e.g. premium. Empty: any value the device's tag did not have." }),
+      ),
       h(
         "div",
         { class: "row" },
@@ -334,6 +341,8 @@ function controls(resources) {
     trigger_delay: text("trigger_delay", { inputmode: "numeric", placeholder: "0" }),
     trigger_reentry: text("trigger_reentry", { inputmode: "numeric", placeholder: "once" }),
     trigger_cancel: text("trigger_cancel", { maxlength: 256, placeholder: "purchase" }),
+    trigger_tag: text("trigger_tag", { maxlength: 128, placeholder: "plan" }),
+    trigger_tag_value: text("trigger_tag_value", { maxlength: 1024, placeholder: "any value" }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
     segmentNote: h("p", { class: "muted", role: "status" }),
@@ -660,6 +669,8 @@ function repeat(c, errors) {
 
 // The event the server notes itself when a device subscribes: a welcome message.
 const SUBSCRIBED = "$subscribed";
+// The event the server notes itself when a device's tag takes a new value.
+const TAG_SET = "$tag_set";
 
 // The goal that sends the message, its delay, re-entry time and cancelling goal; nothing without a goal.
 function trigger(c, errors) {
@@ -667,15 +678,20 @@ function trigger(c, errors) {
   const delay = integer(c.trigger_delay, "The delay", 0, 43200, errors);
   const reentry = integer(c.trigger_reentry, "Again after", 1, 525600, errors);
   const cancel = optional(c.trigger_cancel.value);
+  const tag = optional(c.trigger_tag.value);
+  const tagValue = c.trigger_tag_value.value === "" ? undefined : c.trigger_tag_value.value;
   if (!eventName) {
-    const stray = [[c.trigger_delay, delay], [c.trigger_reentry, reentry], [c.trigger_cancel, cancel]].find(([, value]) => value !== undefined);
+    const stray = [[c.trigger_delay, delay], [c.trigger_reentry, reentry], [c.trigger_cancel, cancel], [c.trigger_tag, tag], [c.trigger_tag_value, tagValue]].find(([, value]) => value !== undefined);
     if (stray) errors.push([stray[0], "This goes with a goal: give the goal that sends the message, or leave it empty."]);
     return undefined;
   }
-  if (eventName.startsWith("$") && eventName !== SUBSCRIBED) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes) is the one there is. Name a goal without $.`]);
+  if (eventName.startsWith("$") && eventName !== SUBSCRIBED && eventName !== TAG_SET) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes) and ${TAG_SET} (when a device's tag is set) are the ones there are. Name a goal without $.`]);
+  if (eventName === TAG_SET && !tag) errors.push([c.trigger_tag, `${TAG_SET} needs the tag whose new value sends the message (e.g. plan).`]);
+  if (eventName !== TAG_SET && tag !== undefined) errors.push([c.trigger_tag, `A tag goes with ${TAG_SET} only: empty it, or send on ${TAG_SET}.`]);
+  else if (eventName !== TAG_SET && tagValue !== undefined) errors.push([c.trigger_tag_value, `A tag value goes with ${TAG_SET} only: empty it, or send on ${TAG_SET}.`]);
   if (cancel && cancel.startsWith("$")) errors.push([c.trigger_cancel, "The cancelling goal is one the app posts (e.g. purchase): not a name starting with $."]);
   else if (cancel && cancel === eventName) errors.push([c.trigger_cancel, "The cancelling goal must differ from the goal that sends the message."]);
-  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry };
+  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry, tag, tag_value: tagValue };
 }
 
 // Both ends of the quiet hours, or neither.
@@ -732,7 +748,7 @@ function confirmDialog() {
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       const goal = request.trigger;
       let goes = goal
-        ? `It stands: each person of the audience (${count} now) ${goal.event_name === SUBSCRIBED ? "whose device subscribes" : `who reaches the goal ${goal.event_name}`} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
+        ? `It stands: each person of the audience (${count} now) ${goal.event_name === SUBSCRIBED ? "whose device subscribes" : goal.event_name === TAG_SET ? `whose device's tag ${goal.tag} ${goal.tag_value === undefined ? "takes a new value" : `is set to ${goal.tag_value}`}` : `who reaches the goal ${goal.event_name}`} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
         : later
           ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
           : devices === 0

@@ -87,7 +87,7 @@ export function rhythm(repeat, localTime) {
 
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
 function timing(r) {
-  if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
+  if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : r.trigger.event_name === "$tag_set" ? `when a device's tag ${r.trigger.tag} is set` : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
   if (r.repeat) return rhythm(r.repeat, r.local_time_of_day);
   if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
   if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
