@@ -145,7 +145,7 @@ public struct MessageService: Sendable {
             triggerDelay: request.trigger?.delay, repeatEvery: request.recurrence?.every,
             repeatWeekdays: request.recurrence?.weekdays.map { $0.map(\.rawValue).joined(separator: ",") },
             repeatUntil: request.recurrence?.until,
-            repeatNextAt: request.recurrence?.start(planned.sendAt ?? now, local: request.localTimeOfDay != nil),
+            repeatNextAt: request.recurrence?.start(planned.sendAt ?? now, local: request.repeatsOnLocalDays),
             recurringOf: recurringOf,
             triggerReentry: request.trigger?.reentry)
         return (row, request)

@@ -128,7 +128,7 @@ public struct MessageRecurrence: Codable, Sendable, Equatable {
                     + "listed, mon to sun)")
         }
         if let until = recurrence.until {
-            let start = recurrence.firstTime(first, local: request.localTimeOfDay != nil)
+            let start = recurrence.firstTime(first, local: request.repeatsOnLocalDays)
             guard until >= start else {
                 throw .badRequest(
                     "repeat.until must be at or after the first time (send_at, or now; with weekdays, the first "
@@ -136,7 +136,7 @@ public struct MessageRecurrence: Codable, Sendable, Equatable {
                         + "\(until) is before \(start)")
             }
         }
-        if recurrence.weekdays != nil, let text = request.localTimeOfDay, let ttl = request.timeToLive {
+        if request.repeatsOnLocalDays, let text = request.localTimeOfDay, let ttl = request.timeToLive {
             let least = (localSpread + Int64(try LocalTimeOfDay(text).minutes) * 60_000) / 1000
             guard ttl >= least else {
                 throw .badRequest(
@@ -205,4 +205,11 @@ public struct MessageRecurrence: Codable, Sendable, Equatable {
 
     /// The day (since 1970, in UTC) `time` falls on.
     private static func days(_ time: Int64) -> Int64 { (time - LocalTimeOfDay.mod(time)) / day }
+}
+
+extension MessageRequest {
+    /// A rhythm of weekdays on each device's own calendar: `repeat.weekdays` with
+    /// `local_time_of_day` (``MessageRecurrence``'s local rule), decided here for the first copy,
+    /// the next, an edit and the copy's `local_day`.
+    var repeatsOnLocalDays: Bool { recurrence?.weekdays != nil && localTimeOfDay != nil }
 }

@@ -50,7 +50,7 @@ public struct RecurrenceRunner: Sendable {
             guard let recurrence = copied.recurrence else { continue }
             // Weekdays with a local time are each device's own: the copy carries its day, so its
             // fan-out (on this node or another, now or after a restart) sends on that day.
-            let local = recurrence.weekdays != nil && copied.localTimeOfDay != nil
+            let local = copied.repeatsOnLocalDays
             let next = recurrence.next(after: at, now: now, local: local)
             copied.recurrence = nil
             copied.sendAt = nil

@@ -147,9 +147,9 @@ extension MessageService {
         guard let recurrence = edited.recurrence else { return nil }
         let kept = previous.recurrence
         // With weekdays, a local time added or taken away moves the copies' times (``MessageRecurrence``).
-        let local = recurrence.weekdays != nil && edited.localTimeOfDay != nil
+        let local = edited.repeatsOnLocalDays
         if kept?.everyDays == recurrence.everyDays, kept?.weekdays == recurrence.weekdays,
-            previous.sendAt == edited.sendAt, local == (previous.localTimeOfDay != nil)
+            previous.sendAt == edited.sendAt, local == previous.repeatsOnLocalDays
         {
             return message.repeatNextAt.flatMap { next in recurrence.until.map { next <= $0 } ?? true ? next : nil }
         }
