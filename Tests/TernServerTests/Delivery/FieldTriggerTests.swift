@@ -45,6 +45,7 @@ import Testing
         let ana = try await TriggerTests.person(harness, signer, "ana")
         let bo = try await TriggerTests.person(harness, signer, "bo")
         let cy = try await TriggerTests.person(harness, signer, "cy")
+        let dan = try await TriggerTests.person(harness, signer, "dan")
         try await Self.update(harness, cy, ["plan": "premium"])
         let id = try await Self.message(harness)
         #expect(try await WelcomeTriggerTests.waits(harness).isEmpty)
@@ -55,7 +56,8 @@ import Testing
         // The value cy had already starts nothing.
         try await Self.update(harness, cy, ["plan": "premium", "city": "Oslo"])
         #expect(try await WelcomeTriggerTests.waits(harness).isEmpty)
-        // A new value that matches does: by profile/update, a subscribe's and a goal's fields.
+        // A new value that matches does: by profile/update, a subscribe's, an in-app subscribe's and
+        // a goal's fields.
         try await Self.update(harness, ana, ["plan": "premium"])
         let subscribed = try await harness.server.sdk(
             .pushSubscribe,
@@ -72,20 +74,23 @@ import Testing
                 ]
             ], jwt: bo.jwt)
         #expect(goal.status == 200, "\(goal.errorText)")
-        #expect(try await WelcomeTriggerTests.waits(harness).count == 3)
+        let inApp = try await harness.server.sdk(
+            .inAppSubscribe, ["time": 1000, "profile_fields": ["plan": "premium"]], jwt: dan.jwt)
+        #expect(inApp.status == 200, "\(inApp.errorText)")
+        #expect(try await WelcomeTriggerTests.waits(harness).count == 4)
         // An imported device's fields were set long ago.
         let imported = try await DeviceImportTests.importDevices(
             harness, [["subscription_id": "imported", "profile_fields": ["plan": "premium"]]])
         #expect(imported.status == 200 && imported.json.int("imported") == 1, "\(imported.errorText)")
-        #expect(try await WelcomeTriggerTests.waits(harness).count == 3)
+        #expect(try await WelcomeTriggerTests.waits(harness).count == 4)
 
         #expect(try await runner.pass() == 0, "not before the delay")
         harness.clock.advance(seconds: 601)
-        #expect(try await runner.pass() == 3)
+        #expect(try await runner.pass() == 4)
         while try await harness.engine.drain() > 0 {}
-        #expect(harness.sentTokens == [ana.token, bo.token, "eve"].sorted())
+        #expect(harness.sentTokens == [ana.token, bo.token, dan.token, "eve"].sorted())
         let stats = try await harness.stats(id)
-        #expect(stats.int("targeted") == 3 && stats.int("sent") == 3, "\(stats)")
+        #expect(stats.int("targeted") == 4 && stats.int("sent") == 4, "\(stats)")
 
         // Setting the same value again starts nothing.
         try await Self.update(harness, ana, ["plan": "premium"])
