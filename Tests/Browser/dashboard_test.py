@@ -643,12 +643,12 @@ def main():
             compose_with_title("Welcome!")
             goal = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_event']")
             offered = driver.execute_script("return Array.from(arguments[0].list.options).map(o => [o.value, o.label])", goal)
-            assert offered == [["$subscribed", "when a device subscribes (a welcome)"], ["$tag_set", "when a device's tag is set"]], offered
+            assert offered == [["$subscribed", "when a device subscribes (a welcome)"], ["$tag_set", "when a device's tag is set"], ["$field_set", "when a profile field is set"]], offered
             hint = driver.find_element(By.ID, goal.get_attribute("id") + "-hint").text
             assert "$subscribed (offered in the list): a welcome, when one of the person's devices subscribes" in hint, hint
             goal.send_keys("$opened")
             driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
-            wait(driver, lambda d: "Names starting with $ are events the server notes itself: $subscribed (when a device subscribes) and $tag_set (when a device's tag is set) are the ones there are." in text(d), 10, "no error for a reserved name other than $subscribed")
+            wait(driver, lambda d: "Names starting with $ are events the server notes itself: $subscribed (when a device subscribes), $tag_set (when a device's tag is set) and $field_set (when a profile field is set) are the ones there are." in text(d), 10, "no error for a reserved name other than $subscribed")
             goal.clear()
             goal.send_keys("$subscribed")
             driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']").send_keys("10")
@@ -671,6 +671,26 @@ def main():
             shown = send_from_compose("whose device's tag plan is set to premium gets it 10 minutes after it; once a person, until the message is stopped.")
             assert shown["request"].get("trigger") == {"event_name": "$tag_set", "tag": "plan", "tag_value": "premium", "delay_minutes": 10}, shown
             wait(driver, lambda d: "each person whose device's tag plan is set to premium, 10 minutes after it (until it is stopped)" in text(d), 15, "the page does not say a tag sends it")
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status == 200, status
+
+        def compose_starts_a_message_when_a_profile_field_is_set():
+            compose_with_title("Welcome to Premium")
+            goal = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_event']")
+            goal.send_keys("$field_set")
+            submit = driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']")
+            submit.click()
+            wait(driver, lambda d: "$field_set needs the profile field whose new value sends the message" in text(d), 10, "no error for $field_set without a field")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_tag']").send_keys("plan")
+            submit.click()
+            wait(driver, lambda d: "A tag goes with $tag_set only" in text(d), 10, "no error for a tag with $field_set")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_tag']").clear()
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_field']").send_keys("orders")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_field_value']").send_keys("3")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']").send_keys("10")
+            shown = send_from_compose("whose profile field orders is set to 3 gets it 10 minutes after it; once a person, until the message is stopped.")
+            assert shown["request"].get("trigger") == {"event_name": "$field_set", "field": "orders", "field_value": 3, "delay_minutes": 10}, shown
+            wait(driver, lambda d: "each person whose profile field orders is set to 3, 10 minutes after it (until it is stopped)" in text(d), 15, "the page does not say a field sends it")
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status == 200, status
 
@@ -1234,6 +1254,7 @@ def main():
                       compose_repeats_on_each_devices_own_weekdays,
                       compose_starts_a_trigger_a_person_gets_again, compose_starts_a_welcome_when_a_device_subscribes,
                       compose_starts_a_message_when_a_tag_is_set,
+                      compose_starts_a_message_when_a_profile_field_is_set,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,

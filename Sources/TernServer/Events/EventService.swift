@@ -91,7 +91,8 @@ struct EventService: Sendable {
                 var profile = try caller.hasJWT ? resolver.find(tx, provider: nil, token: nil) : device
                 if caller.hasJWT, goal.profileFields != nil || goal.subscription != nil {
                     let found = try profile ?? resolver.findOrCreate(tx, provider: nil, token: nil)
-                    try resolver.applyProfileChanges(tx, to: found, fields: goal.profileFields, skipTriggers: nil)
+                    try resolver.applyProfileChanges(
+                        tx, to: found, fields: goal.profileFields, skipTriggers: nil, triggers: triggerDirectory)
                     if let subscription = goal.subscription,
                         let resourceId = try GoalSubscriptionWriter(caller: caller, now: now)
                             .apply(tx, subscription, to: found, time: goal.time, index: index)

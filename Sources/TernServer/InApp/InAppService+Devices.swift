@@ -33,7 +33,8 @@ extension InAppService {
                     tx, request.sync, profile, existing.values, categories: categories)
             }
             profile = try resolver.applyProfileChanges(
-                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
+                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers,
+                triggers: store.triggerDirectory)
             let change = SubscriptionChange(
                 to: status, existing: existing, cats: request.cats, customFields: request.customFields,
                 time: request.time)

@@ -107,15 +107,20 @@ struct ProfileResolver {
 
     /// Applies `profile_fields` and `skip_triggers` to the profile; returns it as saved. `knownFields`
     /// are the profile's stored fields when the caller knows them (a profile this request made), so
-    /// they are not read again.
+    /// they are not read again. A field that took a new value starts the person's waits for the
+    /// project's messages it triggers (``MessageTrigger/fieldSet``, with the `skip_triggers` this
+    /// request leaves); `triggers` nil: it starts none (a device import's fields).
     @discardableResult
     func applyProfileChanges(
         _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?,
-        knownFields: [String: JSONValue]? = nil
+        knownFields: [String: JSONValue]? = nil, triggers: TriggerDirectory?
     ) throws -> Profile {
+        var current: [String: JSONValue] = [:]
+        var changes: [String: JSONValue?] = [:]
         if let fields, !fields.isEmpty {
-            let current = try knownFields ?? tx.profileFields(profileId: profile.id)
-            for (name, value) in try ProfileFieldsEditor.changes(fields, current: current) {
+            current = try knownFields ?? tx.profileFields(profileId: profile.id)
+            changes = try ProfileFieldsEditor.changes(fields, current: current)
+            for (name, value) in changes {
                 try tx.setProfileField(profileId: profile.id, name: name, value: value)
             }
         }
@@ -125,8 +130,12 @@ struct ProfileResolver {
         // Nothing to write when the row would not change, as for a profile this request made (a new
         // device's subscribe, with fields or without): its row was written with this very time, and
         // its fields live in rows of their own, written above.
-        if updated == profile { return profile }
-        try tx.updateProfile(updated)
+        if updated != profile { try tx.updateProfile(updated) }
+        if let triggers, !changes.isEmpty {
+            try TriggerWaits.noteFieldsSet(
+                tx, directory: triggers, projectId: caller.project.id, profile: updated, before: current,
+                changes: changes, now: now)
+        }
         return updated
     }
 }

@@ -56,7 +56,8 @@ struct ProfileService: Sendable {
             let resolver = ProfileResolver(caller: caller, now: now)
             let profile = try resolver.findOrCreate(tx, provider: nil, token: nil)
             let updated = try resolver.applyProfileChanges(
-                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers)
+                tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers,
+                triggers: store.triggerDirectory)
             return try .ok(ProfilePresenter.profileData(tx, profile: updated, subscription: nil))
         }
     }

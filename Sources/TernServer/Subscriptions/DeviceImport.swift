@@ -223,7 +223,7 @@ struct DeviceImport: Sendable {
                 device.change, to: device.status, caller: caller,
                 idempotency: try IdempotencyToken(
                     projectId: project.id, caller: "import", key: nil, endpoint: "devices/import", body: Data()),
-                welcomes: false, imported: device.imported)
+                startsWaits: false, imported: device.imported)
             let envelope = try JSONCoders.decoder.decode(ResponseEnvelope.self, from: answer.body)
             return .success(envelope.profile?.id)
         } catch let error as APIError {

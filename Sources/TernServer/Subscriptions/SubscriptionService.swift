@@ -22,13 +22,15 @@ struct SubscriptionService: Sendable {
     /// `push/subscribe`, `push/suspend`, `push/unsubscribe`: sets the status of the subscription
     /// (resource, provider, token) of the caller's profile, creating profile and subscription when
     /// absent. A change older (by `time`) than the one applied last changes nothing. A subscription
-    /// that became subscribed starts the resource's welcomes (``MessageTrigger/subscribed``) unless
-    /// `welcomes` is false (device import: devices that subscribed long ago, through another SDK).
+    /// that became subscribed starts the resource's welcomes (``MessageTrigger/subscribed``), and a
+    /// profile field that took a new value the project's messages it triggers
+    /// (``MessageTrigger/fieldSet``), unless `startsWaits` is false (device import: devices that
+    /// subscribed, and fields set, long ago, through another SDK).
     /// `imported` is what a device import writes besides (its test mark and tags), in the same
     /// write and only when the change applies.
     func change(
         _ request: PushSubscriptionRequest, to status: SubscriptionStatus, caller: Caller,
-        idempotency: IdempotencyToken, welcomes: Bool = true, imported: ImportedBinding? = nil
+        idempotency: IdempotencyToken, startsWaits: Bool = true, imported: ImportedBinding? = nil
     ) async throws -> Answer {
         guard caller.resource.isPush else {
             throw APIError.badRequest(
@@ -57,7 +59,8 @@ struct SubscriptionService: Sendable {
             // not read back (on PostgreSQL each read is a round trip).
             profile = try resolver.applyProfileChanges(
                 tx, to: profile, fields: request.profileFields, skipTriggers: request.skipTriggers,
-                knownFields: created ? resolver.fieldsOfCreatedProfile() : nil)
+                knownFields: created ? resolver.fieldsOfCreatedProfile() : nil,
+                triggers: startsWaits ? store.triggerDirectory : nil)
 
             let change = SubscriptionChange(
                 to: status, existing: existing, cats: request.cats, customFields: request.customFields,
@@ -105,7 +108,7 @@ struct SubscriptionService: Sendable {
                         ended: left, to: profile.id, now: now)
                 }
             }
-            if welcomes, subscription.becameSubscribed(from: existing?.values) {
+            if startsWaits, subscription.becameSubscribed(from: existing?.values) {
                 try TriggerWaits.noteSubscribed(
                     tx, directory: store.triggerDirectory, resourceId: caller.resource.id, profile: profile, now: now)
             }

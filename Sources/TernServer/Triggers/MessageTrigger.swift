@@ -37,6 +37,12 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     public var tag: String?
     /// With ``tagSet``: the value ``tag`` must take; nil: any value it did not have before.
     public var tagValue: String?
+    /// With ``fieldSet``: the profile field whose new value starts the person's wait; required
+    /// with it, refused with any other event.
+    public var field: String?
+    /// With ``fieldSet``: the value ``field`` must take, a string, number or boolean; nil: any
+    /// value it did not have before.
+    public var fieldValue: JSONValue?
 
     /// A trigger.
     ///
@@ -48,9 +54,11 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     ///     nil (once a person).
     ///   - tag: With ``tagSet``, the tag that starts the wait; default nil.
     ///   - tagValue: With ``tagSet``, the value it must take; default nil (any value).
+    ///   - field: With ``fieldSet``, the profile field that starts the wait; default nil.
+    ///   - fieldValue: With ``fieldSet``, the value it must take; default nil (any value).
     public init(
         eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil, reentryAfterMinutes: Int? = nil,
-        tag: String? = nil, tagValue: String? = nil
+        tag: String? = nil, tagValue: String? = nil, field: String? = nil, fieldValue: JSONValue? = nil
     ) {
         self.eventName = eventName
         self.delayMinutes = delayMinutes
@@ -58,6 +66,8 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         self.reentryAfterMinutes = reentryAfterMinutes
         self.tag = tag
         self.tagValue = tagValue
+        self.field = field
+        self.fieldValue = fieldValue
     }
 
     enum CodingKeys: String, CodingKey {
@@ -67,6 +77,8 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         case reentryAfterMinutes = "reentry_after_minutes"
         case tag
         case tagValue = "tag_value"
+        case field
+        case fieldValue = "field_value"
     }
 
     /// The event the server notes itself when a person's push subscription in the message's
@@ -92,7 +104,7 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     public static let tagSet = "$tag_set"
 
     /// The events starting with `$` the server notes itself.
-    static let noted: Set<String> = [subscribed, tagSet]
+    static let noted: Set<String> = [subscribed, tagSet, fieldSet]
 
     /// The longest delay: 30 days.
     static let maxDelayMinutes = 43_200
@@ -104,27 +116,6 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     /// The re-entry time in milliseconds; nil: once a person.
     var reentry: Int64? { reentryAfterMinutes.map { Int64($0) * 60_000 } }
 
-    /// `tag` and `tag_value` go with ``tagSet`` only, and follow the rules of a tag's key and value.
-    private static func checkTag(_ trigger: MessageTrigger) throws(APIError) {
-        guard trigger.eventName == tagSet else {
-            if let field = [("tag", trigger.tag), ("tag_value", trigger.tagValue)].first(where: { $0.1 != nil }) {
-                throw .badRequest(
-                    "trigger.\(field.0) goes with trigger.event_name \(tagSet) only (a message sent when a device's "
-                        + "tag is set): leave it out, or use \(tagSet)")
-            }
-            return
-        }
-        guard let tag = trigger.tag else {
-            throw .badRequest(
-                "trigger.tag is required with \(tagSet): name the tag whose new value sends the message (e.g. "
-                    + "\"tag\": \"plan\"), and trigger.tag_value if only one value does")
-        }
-        if let problem = TagLimits.problem(key: tag) { throw .badRequest("trigger.tag: \(problem)") }
-        if let value = trigger.tagValue, let problem = TagLimits.problem(key: tag, value: value) {
-            throw .badRequest("trigger.tag_value: \(problem)")
-        }
-    }
-
     /// Checks the trigger and what goes with it: a resource's devices (narrowed by categories,
     /// fields or tags, not by a filter), sent when each person's goal comes, so no time of its own.
     static func check(_ request: MessageRequest) throws(APIError) {
@@ -133,10 +124,11 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         if GoalEvent.isReserved(trigger.eventName), !noted.contains(trigger.eventName) {
             throw .badRequest(
                 "trigger.event_name \"\(trigger.eventName.prefix(64))\" is not an event the server notes: of the "
-                    + "names starting with $, it supports \(subscribed) (when a device subscribes) and \(tagSet) "
-                    + "(when a device's tag is set, with trigger.tag); any other goal is named without $")
+                    + "names starting with $, it supports \(subscribed) (when a device subscribes), \(tagSet) "
+                    + "(when a device's tag is set, with trigger.tag) and \(fieldSet) (when a profile field is set, "
+                    + "with trigger.field); any other goal is named without $")
         }
-        try checkTag(trigger)
+        for change in SetChange.all(of: trigger) { try change.check(trigger.eventName) }
         if let cancel = trigger.cancelEventName {
             try Validation.text(cancel, field: "trigger.cancel_event_name")
             guard !GoalEvent.isReserved(cancel) else {
@@ -196,18 +188,28 @@ public final class TriggerDirectory: Sendable {
         var tag: String? = nil
         /// ``MessageTrigger/tagValue``: the value it must take; nil, any.
         var tagValue: String? = nil
+        /// ``MessageTrigger/field``: with ``MessageTrigger/fieldSet``, the profile field that starts a wait.
+        var field: String? = nil
+        /// ``MessageTrigger/fieldValue``: the value it must take; nil, any.
+        var fieldValue: JSONValue? = nil
     }
 
-    /// The triggers by project, and the welcomes and the tags' messages by their resource.
+    /// The triggers by project, the welcomes and the tags' messages by their resource, and the
+    /// profile fields' messages by project.
     struct Reading: Sendable {
         var byProject: [Int64: [Entry]]
         var welcomes: [Int64: [Entry]]
         var tagSets: [Int64: [Entry]]
+        var fieldSets: [Int64: [Entry]]
 
         init(_ byProject: [Int64: [Entry]]) {
             self.byProject = byProject
             welcomes = [:]
             tagSets = [:]
+            fieldSets = byProject.compactMapValues { entries in
+                let found = entries.filter { $0.eventName == MessageTrigger.fieldSet && $0.field != nil }
+                return found.isEmpty ? nil : found
+            }
             for entry in byProject.values.joined() {
                 guard let resourceId = entry.resourceId else { continue }
                 switch entry.eventName {
@@ -239,6 +241,12 @@ public final class TriggerDirectory: Sendable {
     /// read as ``triggers(_:projectId:now:)`` is.
     func tagSets(_ tx: any StoreTransaction, resourceId: Int64, now: Int64) throws -> [Entry] {
         try value(tx, now: now).tagSets[resourceId] ?? []
+    }
+
+    /// The messages of `projectId` a profile field's new value starts (``MessageTrigger/fieldSet``),
+    /// not cancelled; read as ``triggers(_:projectId:now:)`` is.
+    func fieldSets(_ tx: any StoreTransaction, projectId: Int64, now: Int64) throws -> [Entry] {
+        try value(tx, now: now).fieldSets[projectId] ?? []
     }
 
     private func value(_ tx: any StoreTransaction, now: Int64) throws -> Reading {
@@ -290,6 +298,33 @@ enum TriggerWaits {
             else { continue }
             try arm(tx, trigger, profile: profile, now: now)
         }
+    }
+
+    /// A write (``ProfileResolver/applyProfileChanges(_:to:fields:skipTriggers:knownFields:triggers:)``)
+    /// made `changes` to the fields of `profile`, a profile of `projectId`, whose fields were `before`
+    /// (nil in `changes`: removed): starts their wait for each message of the project whose field
+    /// took a value it did not have (the message's value, when it names one), unless they skip
+    /// triggers. A removal or a null starts nothing; numbers compare by value (2 and 2.0 are one).
+    /// A project without such messages pays one look at the kept directory.
+    static func noteFieldsSet(
+        _ tx: any StoreTransaction, directory: TriggerDirectory, projectId: Int64, profile: Profile,
+        before: [String: JSONValue], changes: [String: JSONValue?], now: Int64
+    ) throws {
+        let messages = try directory.fieldSets(tx, projectId: projectId, now: now)
+        guard !messages.isEmpty, !profile.skipTriggers else { return }
+        for trigger in messages {
+            guard let field = trigger.field, let change = changes[field], let value = change, value != .null,
+                !same(before[field], value), trigger.fieldValue.map({ same($0, value) }) ?? true
+            else { continue }
+            try arm(tx, trigger, profile: profile, now: now)
+        }
+    }
+
+    /// Two field values are one: equal, or numbers of equal value.
+    private static func same(_ old: JSONValue?, _ new: JSONValue) -> Bool {
+        guard let old else { return false }
+        if let a = old.doubleValue, let b = new.doubleValue { return a == b }
+        return old == new
     }
 
     /// A log-in moved a device from `source`, its own, anonymous profile, to `target`, ending its

@@ -1,4 +1,5 @@
 import Foundation
+import TernProtocol
 import TernServer
 
 /// `tern send`: creates a message through the management API, shows its progress until every
@@ -33,6 +34,9 @@ enum SendCommand {
                     case MessageTrigger.tagSet:
                         "whose device's tag \(trigger.tag ?? "")"
                             + (trigger.tagValue.map { " is set to \($0)" } ?? " takes a new value")
+                    case MessageTrigger.fieldSet:
+                        "whose profile field \(trigger.field ?? "")"
+                            + (trigger.fieldValue.map { " is set to \(Self.text($0))" } ?? " takes a new value")
                     default: "who reaches the goal \(trigger.eventName)"
                     }
                 say(
@@ -108,6 +112,12 @@ enum SendCommand {
             throw CommandError("HTTP \(status): \(reason)", exitCode: .refused)
         }
         return json
+    }
+
+    /// A field's value as a person reads it: a string as it is, any other value as JSON.
+    static func text(_ value: JSONValue) -> String {
+        value.stringValue
+            ?? (try? JSONEncoder().encode(value)).flatMap { String(data: $0, encoding: .utf8) } ?? "\(value)"
     }
 
     static func say(_ text: String) {

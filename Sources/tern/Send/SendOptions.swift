@@ -101,13 +101,22 @@ struct SendOptions {
                         "trigger", "GOAL",
                         "a standing message: each person of --resource who reaches the goal GOAL gets it (after "
                             + "--trigger-delay), until tern messages cancel; '$subscribed': a welcome, when one of "
-                            + "their devices subscribes; '$tag_set': when a device's tag (--trigger-tag) is set"),
+                            + "their devices subscribes; '$tag_set': when a device's tag (--trigger-tag) is set; "
+                            + "'$field_set': when one of their profile fields (--trigger-field) is set"),
                     OptionSpec(
                         "trigger-tag", "NAME",
                         "with --trigger '$tag_set' (required there): the tag whose new value sends the message"),
                     OptionSpec(
                         "trigger-tag-value", "V",
                         "with --trigger-tag: only this value sends it (default: any value the tag did not have)"),
+                    OptionSpec(
+                        "trigger-field", "NAME",
+                        "with --trigger '$field_set' (required there): the profile field whose new value sends the "
+                            + "message"),
+                    OptionSpec(
+                        "trigger-field-value", "V",
+                        "with --trigger-field: only this value sends it, read as JSON when it is (3, true, '\"3\"'), "
+                            + "else as text (default: any value the field did not have)"),
                     OptionSpec("trigger-delay", "MINUTES", "with --trigger: how long after the goal (default 0)"),
                     OptionSpec(
                         "trigger-cancel", "GOAL", "with --trigger: a goal that keeps a waiting message from going"),
@@ -296,28 +305,7 @@ struct SendOptions {
             if !values.isEmpty { message[keyPath: keyPath] = values }
         }
         if message.liveActivity == nil { message.relevanceScore = try relevanceScore(arguments) }
-        if let goal = arguments.value("trigger") {
-            message.trigger = MessageTrigger(
-                eventName: goal, delayMinutes: try arguments.int("trigger-delay"),
-                cancelEventName: arguments.value("trigger-cancel"),
-                reentryAfterMinutes: try arguments.int("trigger-reentry-minutes"), tag: arguments.value("trigger-tag"),
-                tagValue: arguments.value("trigger-tag-value"))
-            if goal == MessageTrigger.tagSet, !arguments.has("trigger-tag") {
-                throw CommandError("--trigger '$tag_set' needs --trigger-tag NAME: the tag whose new value sends it")
-            }
-            if goal != MessageTrigger.tagSet,
-                let stray = ["trigger-tag", "trigger-tag-value"].first(where: arguments.has)
-            {
-                throw CommandError("--\(stray) goes with --trigger '$tag_set'")
-            }
-            if arguments.has("trigger-tag-value"), !arguments.has("trigger-tag") {
-                throw CommandError("--trigger-tag-value goes with --trigger-tag")
-            }
-        } else if let stray = [
-            "trigger-delay", "trigger-cancel", "trigger-reentry-minutes", "trigger-tag", "trigger-tag-value",
-        ].first(where: arguments.has) {
-            throw CommandError("--\(stray) goes with --trigger")
-        }
+        message.trigger = try trigger(arguments)
         message.recurrence = try recurrence(arguments)
         return message
     }

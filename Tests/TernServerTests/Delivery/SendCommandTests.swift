@@ -252,6 +252,44 @@ import Testing
         }
     }
 
+    @Test func aSetFieldMessageIsSentFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let resource = ["--title", "Welcome to Premium", "--resource", "\(server.resourceId)"]
+        for (value, said, stored) in [
+            ("premium", "is set to premium", #""field_value":"premium""#), ("3", "is set to 3", #""field_value":3"#),
+            ("true", "is set to true", #""field_value":true"#),
+        ] {
+            let (status, output, error) = try await Self.tern(
+                resource + [
+                    "--trigger", "$field_set", "--trigger-field", "plan", "--trigger-field-value", value,
+                    "--trigger-delay", "10",
+                ], server: server)
+            #expect(status == 0, "\(error)")
+            #expect(output.contains("sent to each person whose profile field plan \(said) until"), "\(output)")
+            let id = try #require(output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+            let shown = try await JSONHTTPClient().get(
+                server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+            #expect(shown.text.contains(#""field":"plan""#) && shown.text.contains(stored), "\(shown.text)")
+        }
+        let (status, output, error) = try await Self.tern(
+            resource + ["--trigger", "$field_set", "--trigger-field", "plan"], server: server)
+        #expect(status == 0 && output.contains("whose profile field plan takes a new value"), "\(output) \(error)")
+        for (arguments, fragment) in [
+            (["--trigger", "$field_set"], "--trigger '$field_set' needs --trigger-field NAME"),
+            (["--trigger", "cart", "--trigger-field", "plan"], "--trigger-field goes with --trigger '$field_set'"),
+            (
+                ["--trigger", "$field_set", "--trigger-field", "plan", "--trigger-tag", "plan"],
+                "--trigger-tag goes with --trigger '$tag_set'"
+            ),
+            (["--trigger-field-value", "premium"], "--trigger-field-value goes with --trigger"),
+            (["--trigger", "$field_set", "--trigger-field", "9lives"], "trigger.field: field name \"9lives\""),
+        ] {
+            let (refused, _, why) = try await Self.tern(resource + arguments, server: server)
+            #expect(refused != 0 && why.contains(fragment), "\(arguments): \(refused) \(why)")
+        }
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

@@ -165,7 +165,7 @@ import Testing
             (["event_name": "$tag_set", "tag": ""], "trigger.tag: a tag key is empty"),
             (["event_name": "$tag_set", "tag": "pl\u{7}an"], "trigger.tag: tag key \"pl\u{7}an\" contains a control"),
             (["event_name": "$tag_set", "tag": "plan", "tag_value": long], "trigger.tag_value: the value of tag"),
-            (["event_name": "$opened"], "it supports $subscribed (when a device subscribes) and $tag_set"),
+            (["event_name": "$opened"], "it supports $subscribed (when a device subscribes), $tag_set"),
         ] as [([String: Any], String)] {
             let reply = try await harness.create(["title": "Hi", "trigger": trigger, "audience": resource])
             #expect(reply.status == 400 && reply.errorText.contains(reason), "\(reason): \(reply.errorText)")

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number, time } from "./ui.js";
 import { lockScreen } from "./preview.js";
-import { rhythm, WEEKDAYS } from "./messages.js";
+import { rhythm, WEEKDAYS, triggerWho, valueText } from "./messages.js";
 
 const DRAFT = "tern.compose.draft";
 // What a duplicated message had that this page cannot hold, shown once above the form.
@@ -47,6 +47,7 @@ export function duplicate(id, r) {
     trigger_event: text(r.trigger && r.trigger.event_name), trigger_delay: text(r.trigger && r.trigger.delay_minutes),
     trigger_cancel: text(r.trigger && r.trigger.cancel_event_name), trigger_reentry: text(r.trigger && r.trigger.reentry_after_minutes),
     trigger_tag: text(r.trigger && r.trigger.tag), trigger_tag_value: text(r.trigger && r.trigger.tag_value),
+    trigger_field: text(r.trigger && r.trigger.field), trigger_field_value: r.trigger && r.trigger.field_value != null ? fieldValueText(r.trigger.field_value) : "",
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
@@ -153,13 +154,19 @@ function composer(resources, testDevices, projects) {
       "fieldset",
       {},
       h("legend", { text: "Trigger" }),
-      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. $tag_set (offered too): when the app sets a device's tag (below) to a new value. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
-      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" }), h("option", { value: "$tag_set", label: "when a device's tag is set" })),
+      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. $tag_set (offered too): when the app sets a device's tag (below) to a new value. $field_set (offered too): when one of the person's profile fields (below) takes a new value. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
+      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" }), h("option", { value: "$tag_set", label: "when a device's tag is set" }), h("option", { value: "$field_set", label: "when a profile field is set" })),
       h(
         "div",
         { class: "row" },
         field("Tag", c.trigger_tag, { api: "trigger.tag", hint: "With $tag_set (required there): the tag whose new value sends the message, e.g. plan." }),
         field("Tag value", c.trigger_tag_value, { api: "trigger.tag_value", hint: "With $tag_set: only this value sends it, e.g. premium. Empty: any value the device's tag did not have." }),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        field("Profile field", c.trigger_field, { api: "trigger.field", hint: "With $field_set (required there): the profile field whose new value sends the message, e.g. plan." }),
+        field("Field value", c.trigger_field_value, { api: "trigger.field_value", hint: "With $field_set: only this value sends it, read as JSON when it is one (3, true, \"3\" for the text 3), else as text, e.g. premium. Empty: any value the field did not have; a field removed sends nothing." }),
       ),
       h(
         "div",
@@ -343,6 +350,8 @@ function controls(resources) {
     trigger_cancel: text("trigger_cancel", { maxlength: 256, placeholder: "purchase" }),
     trigger_tag: text("trigger_tag", { maxlength: 128, placeholder: "plan" }),
     trigger_tag_value: text("trigger_tag_value", { maxlength: 1024, placeholder: "any value" }),
+    trigger_field: text("trigger_field", { maxlength: 64, placeholder: "plan" }),
+    trigger_field_value: text("trigger_field_value", { maxlength: 1024, placeholder: "any value" }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
     segmentNote: h("p", { class: "muted", role: "status" }),
@@ -671,6 +680,25 @@ function repeat(c, errors) {
 const SUBSCRIBED = "$subscribed";
 // The event the server notes itself when a device's tag takes a new value.
 const TAG_SET = "$tag_set";
+// The event the server notes itself when one of a person's profile fields takes a new value.
+const FIELD_SET = "$field_set";
+
+// A field value as typed: JSON when it is a string, number or boolean (3, true, "3"), else the text.
+function fieldValue(typed) {
+  if (typed === "") return undefined;
+  try {
+    const value = JSON.parse(typed);
+    if (["string", "number", "boolean"].includes(typeof value)) return value;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return typed;
+}
+
+// A field value as the box shows it, so that it reads back as the same value.
+function fieldValueText(value) {
+  return typeof value === "string" && fieldValue(value) !== value ? JSON.stringify(value) : valueText(value);
+}
 
 // The goal that sends the message, its delay, re-entry time and cancelling goal; nothing without a goal.
 function trigger(c, errors) {
@@ -678,20 +706,26 @@ function trigger(c, errors) {
   const delay = integer(c.trigger_delay, "The delay", 0, 43200, errors);
   const reentry = integer(c.trigger_reentry, "Again after", 1, 525600, errors);
   const cancel = optional(c.trigger_cancel.value);
-  const tag = optional(c.trigger_tag.value);
-  const tagValue = c.trigger_tag_value.value === "" ? undefined : c.trigger_tag_value.value;
+  // The events that name what must change, each with its own pair of boxes.
+  const pairs = [
+    { event: TAG_SET, noun: "tag", name: c.trigger_tag, named: optional(c.trigger_tag.value), value: c.trigger_tag_value, valued: c.trigger_tag_value.value === "" ? undefined : c.trigger_tag_value.value },
+    { event: FIELD_SET, noun: "profile field", name: c.trigger_field, named: optional(c.trigger_field.value), value: c.trigger_field_value, valued: fieldValue(c.trigger_field_value.value) },
+  ];
   if (!eventName) {
-    const stray = [[c.trigger_delay, delay], [c.trigger_reentry, reentry], [c.trigger_cancel, cancel], [c.trigger_tag, tag], [c.trigger_tag_value, tagValue]].find(([, value]) => value !== undefined);
+    const stray = [[c.trigger_delay, delay], [c.trigger_reentry, reentry], [c.trigger_cancel, cancel], ...pairs.flatMap((p) => [[p.name, p.named], [p.value, p.valued]])].find(([, value]) => value !== undefined);
     if (stray) errors.push([stray[0], "This goes with a goal: give the goal that sends the message, or leave it empty."]);
     return undefined;
   }
-  if (eventName.startsWith("$") && eventName !== SUBSCRIBED && eventName !== TAG_SET) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes) and ${TAG_SET} (when a device's tag is set) are the ones there are. Name a goal without $.`]);
-  if (eventName === TAG_SET && !tag) errors.push([c.trigger_tag, `${TAG_SET} needs the tag whose new value sends the message (e.g. plan).`]);
-  if (eventName !== TAG_SET && tag !== undefined) errors.push([c.trigger_tag, `A tag goes with ${TAG_SET} only: empty it, or send on ${TAG_SET}.`]);
-  else if (eventName !== TAG_SET && tagValue !== undefined) errors.push([c.trigger_tag_value, `A tag value goes with ${TAG_SET} only: empty it, or send on ${TAG_SET}.`]);
+  if (eventName.startsWith("$") && ![SUBSCRIBED, TAG_SET, FIELD_SET].includes(eventName)) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes), ${TAG_SET} (when a device's tag is set) and ${FIELD_SET} (when a profile field is set) are the ones there are. Name a goal without $.`]);
+  for (const p of pairs) {
+    if (eventName === p.event && !p.named) errors.push([p.name, `${p.event} needs the ${p.noun} whose new value sends the message (e.g. plan).`]);
+    if (eventName !== p.event && p.named !== undefined) errors.push([p.name, `A ${p.noun} goes with ${p.event} only: empty it, or send on ${p.event}.`]);
+    else if (eventName !== p.event && p.valued !== undefined) errors.push([p.value, `A ${p.noun} value goes with ${p.event} only: empty it, or send on ${p.event}.`]);
+  }
   if (cancel && cancel.startsWith("$")) errors.push([c.trigger_cancel, "The cancelling goal is one the app posts (e.g. purchase): not a name starting with $."]);
   else if (cancel && cancel === eventName) errors.push([c.trigger_cancel, "The cancelling goal must differ from the goal that sends the message."]);
-  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry, tag, tag_value: tagValue };
+  const [tag, field] = pairs;
+  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry, tag: tag.named, tag_value: tag.valued, field: field.named, field_value: field.valued };
 }
 
 // Both ends of the quiet hours, or neither.
@@ -748,7 +782,7 @@ function confirmDialog() {
       const count = `${number(devices)} device${devices === 1 ? "" : "s"}`;
       const goal = request.trigger;
       let goes = goal
-        ? `It stands: each person of the audience (${count} now) ${goal.event_name === SUBSCRIBED ? "whose device subscribes" : goal.event_name === TAG_SET ? `whose device's tag ${goal.tag} ${goal.tag_value === undefined ? "takes a new value" : `is set to ${goal.tag_value}`}` : `who reaches the goal ${goal.event_name}`} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
+        ? `It stands: each person of the audience (${count} now) ${triggerWho(goal)} gets it ${goal.delay_minutes ? `${minutes(goal.delay_minutes)} after it` : "at once"}${goal.cancel_event_name ? `, unless they reach ${goal.cancel_event_name} first` : ""}; ${goal.reentry_after_minutes ? `again when they reach it ${minutes(goal.reentry_after_minutes)} or more after it last went to them` : "once a person"}, until the message is stopped.`
         : later
           ? `It will be sent ${time(sendAt)} to the audience as it is then (${count} now).`
           : devices === 0

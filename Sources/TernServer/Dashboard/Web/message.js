@@ -5,7 +5,7 @@
 import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart } from "./charts.js";
-import { statusBadge, progress, liveActivityName, rhythm } from "./messages.js";
+import { statusBadge, progress, liveActivityName, rhythm, triggerWho } from "./messages.js";
 import { duplicate, edit } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
@@ -260,7 +260,7 @@ function view(message, stats, canCompose) {
         r.data ? pair("Custom data", JSON.stringify(r.data)) : null,
         ...liveActivityPairs(r),
         r.localizations ? pair("Languages", Object.keys(r.localizations).sort().map((code) => `${code}: ${languageParts(r.localizations[code]).join(" — ")}`).join("; ")) : null,
-        r.trigger ? pair("Trigger", `each person ${r.trigger.event_name === "$subscribed" ? "whose device subscribes" : r.trigger.event_name === "$tag_set" ? `whose device's tag ${r.trigger.tag} ${r.trigger.tag_value === undefined ? "takes a new value" : `is set to ${r.trigger.tag_value}`}` : `who reaches the goal ${r.trigger.event_name}`}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${r.trigger.reentry_after_minutes ? `; again when they reach it ${number(r.trigger.reentry_after_minutes)} minutes or more after it last went to them` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
+        r.trigger ? pair("Trigger", `each person ${triggerWho(r.trigger)}, ${r.trigger.delay_minutes ? `${number(r.trigger.delay_minutes)} minutes after it` : "at once"}${r.trigger.cancel_event_name ? `, unless they reach ${r.trigger.cancel_event_name} first` : ""}${r.trigger.reentry_after_minutes ? `; again when they reach it ${number(r.trigger.reentry_after_minutes)} minutes or more after it last went to them` : ""}${message.cancelled_at ? " (stopped)" : " (until it is stopped)"}`) : null,
         message.trigger_rounds ? pair("Rounds", roundLinks(message)) : null,
         message.trigger_round_of ? pair("Round of", h("a", { href: `#/message/${message.trigger_round_of}`, text: `round ${number(message.trigger_round)} of the triggered message ${message.trigger_round_of}` })) : null,
         r.repeat ? pair("Repeats", `${rhythm(r.repeat, r.local_time_of_day)}, a copy to the audience as it is then${r.repeat.until ? `, until ${time(r.repeat.until)}` : ""}${message.cancelled_at ? " (stopped)" : message.next_copy_at ? `; the next copy goes ${time(message.next_copy_at)}` : "; no copy is left to go"}`) : null,

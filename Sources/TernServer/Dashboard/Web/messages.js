@@ -85,9 +85,29 @@ export function rhythm(repeat, localTime) {
   return localTime ? `on each device's own ${named} at ${localTime}` : `every ${named} (UTC)`;
 }
 
+// A profile field's value as a person reads it: a string as it is, any other value as JSON.
+export function valueText(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+// Who a triggered message goes to: "whose device subscribes", "who reaches the goal cart", …
+export function triggerWho(t) {
+  const becomes = (value, shown) => (value === undefined || value === null ? "takes a new value" : `is set to ${shown(value)}`);
+  switch (t.event_name) {
+    case "$subscribed":
+      return "whose device subscribes";
+    case "$tag_set":
+      return `whose device's tag ${t.tag} ${becomes(t.tag_value, String)}`;
+    case "$field_set":
+      return `whose profile field ${t.field} ${becomes(t.field_value, valueText)}`;
+    default:
+      return `who reaches the goal ${t.event_name}`;
+  }
+}
+
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
 function timing(r) {
-  if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : r.trigger.event_name === "$tag_set" ? `when a device's tag ${r.trigger.tag} is set` : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
+  if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : r.trigger.event_name === "$tag_set" ? `when a device's tag ${r.trigger.tag} is set` : r.trigger.event_name === "$field_set" ? `when profile field ${r.trigger.field} is set` : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
   if (r.repeat) return rhythm(r.repeat, r.local_time_of_day);
   if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
   if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
