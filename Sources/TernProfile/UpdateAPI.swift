@@ -39,14 +39,11 @@ public struct UpdateAPI: Sendable {
         let requestId = RequestKey.make()
         core.perform(function) { ready in
             guard await ready.auth.hasProvider else {
-                ready.emit(
-                    .error(
-                        function, CoreEvents.jwtIsNil,
-                        value: [
-                            "reason":
-                                "updateProfileFields needs JWT authorization: set a JWT provider "
-                                + "(Tern.shared.setJWTProvider) that returns the user's token"
-                        ]))
+                let reason =
+                    "updateProfileFields needs JWT authorization: set a JWT provider "
+                    + "(Tern.shared.setJWTProvider) that returns the user's token"
+                ready.emit(.error(function, CoreEvents.jwtIsNil, value: ["reason": reason]))
+                await ready.refuse(requestId: requestId, reason: reason)
                 return
             }
             let request = ProfileUpdateRequest(profileFields: fields, skipTriggers: skipTriggers)
