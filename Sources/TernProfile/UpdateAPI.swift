@@ -37,7 +37,7 @@ public struct UpdateAPI: Sendable {
             fields = converted
         }
         let requestId = RequestKey.make()
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             guard await ready.auth.hasProvider else {
                 let reason =
                     "updateProfileFields needs JWT authorization: set a JWT provider "

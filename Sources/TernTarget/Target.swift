@@ -59,7 +59,7 @@ public struct Target: Sendable {
             goal = made
         }
         let requestId = RequestKey.make()
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             if goal.profileFields != nil || goal.subscription != nil, await !ready.auth.hasProvider {
                 let reason =
                     "profileFields and subscription need JWT authorization: set a JWT provider "

@@ -111,7 +111,7 @@ public struct InAppSubscriptionAPI: Sendable {
             endpoint == .inAppSubscribe ? .inAppSubscribeRequestFailed : .inAppUnsubscribeRequestFailed
         let status = endpoint == .inAppSubscribe ? SubscriptionStatus.subscribed : .unsubscribed
         let core = self.core
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             let token = await ready.token()
             let request = InAppSubscriptionRequest(
                 time: time, provider: token?.provider, subscriptionId: token?.token, sync: sync,
