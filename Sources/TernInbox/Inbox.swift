@@ -147,7 +147,7 @@ public struct Inbox: Sendable {
         }
         let requestId = RequestKey.make()
         let core = core
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             guard let body = try? JSONEncoder().encode(InboxMessageRequest(id: id)) else { return }
             let entry = OutboxEntry(
                 endpoint: endpoint, lane: .ordered, body: body,

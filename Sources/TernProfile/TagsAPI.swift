@@ -65,7 +65,7 @@ public struct TagsAPI: Sendable {
         body: @escaping @Sendable (TokenData?) throws -> Data
     ) -> QueuedRequest {
         let requestId = RequestKey.make()
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             let token = await ready.token()
             guard let data = try? body(token) else {
                 ready.emit(

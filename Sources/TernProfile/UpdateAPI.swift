@@ -37,16 +37,13 @@ public struct UpdateAPI: Sendable {
             fields = converted
         }
         let requestId = RequestKey.make()
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             guard await ready.auth.hasProvider else {
-                ready.emit(
-                    .error(
-                        function, CoreEvents.jwtIsNil,
-                        value: [
-                            "reason":
-                                "updateProfileFields needs JWT authorization: set a JWT provider "
-                                + "(Tern.shared.setJWTProvider) that returns the user's token"
-                        ]))
+                let reason =
+                    "updateProfileFields needs JWT authorization: set a JWT provider "
+                    + "(Tern.shared.setJWTProvider) that returns the user's token"
+                ready.emit(.error(function, CoreEvents.jwtIsNil, value: ["reason": reason]))
+                await ready.refuse(requestId: requestId, reason: reason)
                 return
             }
             let request = ProfileUpdateRequest(profileFields: fields, skipTriggers: skipTriggers)

@@ -59,17 +59,19 @@ public struct Target: Sendable {
             goal = made
         }
         let requestId = RequestKey.make()
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             if goal.profileFields != nil || goal.subscription != nil, await !ready.auth.hasProvider {
+                let reason =
+                    "profileFields and subscription need JWT authorization: set a JWT provider "
+                    + "(Tern.shared.setJWTProvider) or send the goal without them"
                 ready.emit(
                     .error(
                         function, CoreEvents.jwtIsNil,
                         value: [
-                            "reason":
-                                "profileFields and subscription need JWT authorization: set a JWT provider "
-                                + "(Tern.shared.setJWTProvider) or send the goal without them",
+                            "reason": reason,
                             "field": goal.profileFields != nil ? "profileFields" : "subscription",
                         ]))
+                await ready.refuse(requestId: requestId, reason: reason)
                 return
             }
             guard let body = try? JSONEncoder().encode(goal) else {

@@ -363,7 +363,10 @@ import Testing
         #expect(refused.errorText == "unknown rToken")
         device.inApp.getPlacements()
         #expect(await device.events.first("placementsLimitExceeded") != nil)
-        #expect(await device.events.first("inAppPlacementsRequestSuccessful")?.count == 1)
+        let placed = try #require(await device.events.first("inAppPlacementsRequestSuccessful"))
+        #expect(placed.count == 1)
+        // The value every request's success carries (sdk-core.md, "Events").
+        #expect(placed.httpCode == 200 && placed.error == 0 && placed.errorText == "")
         device.inApp.trigger(name: "go")
         try #require(await device.presenter.waitForShown(1))
         #expect(device.presenter.shown[0].campaign.campaignId == "b")

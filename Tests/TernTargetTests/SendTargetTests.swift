@@ -256,6 +256,76 @@ import Testing
         await sdk.close()
     }
 
+    /// The call returned `.queued` before the refusal: syncStates must still say how it ended.
+    @Test func aGoalRefusedForWantOfAJWTEndsFailedInSyncStates() async throws {
+        let api = try LoopbackAPI()
+        let sdk = try TestSDK(modules: Self.modules)
+        sdk.configure(apiUrl: api.apiUrl)
+        let updates = await sdk.tern.syncStates()
+        let refused = sdk.tern.target.sendTarget(sid: "s", eventName: "with-fields", profileFields: ["_fname": "Ada"])
+        #expect(refused.state == .queued)
+        let id = refused.id
+        // The first state reported for the request, nil after 10 s (a refusal never reported).
+        let final = await withTaskGroup(of: SyncState?.self) { group in
+            group.addTask {
+                for await update in updates where update.requestId == id { return update.state }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: 10_000_000_000)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard case .failed(let reason) = final else {
+            Issue.record("expected .failed, got \(String(describing: final))")
+            return
+        }
+        #expect(reason.contains("JWT"))
+        api.stop()
+        await sdk.close()
+    }
+
+    /// Calls return `.queued` before the SDK knows the configuration is unusable; when it lets them
+    /// go (`configIsNotSet`), syncStates must still say how they ended.
+    @Test func requestsLetGoUnderAnUnusableConfigurationEndFailedInSyncStates() async throws {
+        let sdk = try TestSDK(modules: Self.modules)
+        let updates = await sdk.tern.syncStates()
+        sdk.tern.initialization(configuration: TernConfiguration.Builder(apiUrl: "").build())
+        let ids = [
+            sdk.tern.push.subscription.subscribe().id,
+            sdk.tern.target.sendTarget(sid: "s", eventName: "e").id,
+        ]
+        let ended = await withTaskGroup(of: [String: SyncState].self) { group in
+            group.addTask {
+                var states: [String: SyncState] = [:]
+                for await update in updates where ids.contains(update.requestId) {
+                    states[update.requestId] = update.state
+                    if states.count == ids.count { break }
+                }
+                return states
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: 10_000_000_000)
+                return [:]
+            }
+            let first = await group.next() ?? [:]
+            group.cancelAll()
+            return first
+        }
+        #expect(ended.count == 2, "every request reported: \(ended)")
+        for (_, state) in ended {
+            guard case .failed(let reason) = state else {
+                Issue.record("expected .failed, got \(state)")
+                continue
+            }
+            #expect(reason.contains("configIsNotSet"))
+        }
+        await sdk.close()
+    }
+
     @Test func aRefusalFromTheServerIsAnErrorEventWithItsReason() async throws {
         let api = try LoopbackAPI()
         await api.answer(.envelopeError(400, "events[0].sid \"nope\" is not a pixel of project 1"))

@@ -55,6 +55,30 @@ public final class CoreServices: Sendable {
         runtime.mailbox.postCommand(function, unrun: { bus.onMain(unrun) }, body)
     }
 
+    /// ``perform(_:_:)`` for a call that returned a ``QueuedRequest`` with `requestId`: when the SDK
+    /// lets the command go without running it (the configuration was unusable, reported as
+    /// `configIsNotSet`; the SDK shut down first), ``Tern/syncStates()`` reports the request
+    /// `.failed`, so an app following it learns that it ended.
+    ///
+    /// ```swift
+    /// let requestId = RequestKey.make()
+    /// core.perform("setTags", requestId: requestId) { ready in await ready.enqueue(entry) }
+    /// return QueuedRequest(id: requestId, state: .queued)
+    /// ```
+    public func perform(
+        _ function: String, requestId: String, _ body: @escaping @Sendable (ReadyCore) async -> Void
+    ) {
+        let syncStates = runtime.syncStates
+        let reason =
+            "\(function) was not run: the configuration given to initialization is unusable (see configIsNotSet), "
+            + "or the SDK shut down"
+        runtime.mailbox.postCommand(
+            function,
+            unrun: {
+                Task { await syncStates.publish([SyncUpdate(requestId: requestId, state: .failed(reason: reason))]) }
+            }, body)
+    }
+
     /// The ready core, once the SDK is initialized and every call made before this one has run; nil
     /// at once when the SDK cannot run calls (the configuration was unusable, reported as
     /// `configIsNotSet` for `function`; the SDK shut down), and nil after `timeout` seconds when it

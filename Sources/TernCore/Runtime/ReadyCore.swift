@@ -56,6 +56,20 @@ public struct ReadyCore: Sendable {
         for await _ in runtime.mailbox.postCommand(function, body) {}
     }
 
+    /// Reports `.failed(reason:)` to ``Tern/syncStates()`` for a request a module refused after its
+    /// public call had returned it as `.queued` (a JWT-only call without a JWT provider): nothing
+    /// was queued, and an app waiting for the request's end learns it instead of waiting forever.
+    ///
+    /// ```swift
+    /// guard await ready.auth.hasProvider else {
+    ///     await ready.refuse(requestId: requestId, reason: "needs JWT authorization")
+    ///     return
+    /// }
+    /// ```
+    public func refuse(requestId: String, reason: String) async {
+        await runtime.syncStates.publish([SyncUpdate(requestId: requestId, state: .failed(reason: reason))])
+    }
+
     /// Saves a module's setting (nil removes it).
     public func setSetting(_ key: String, _ value: JSONValue?) async throws {
         try await store.setSetting(key, value)

@@ -13,8 +13,9 @@ public struct InAppSubscriptionAPI: Sendable {
     let core: CoreServices
 
     /// The answer to a status query: the HTTP status and the envelope, whose
-    /// `profile?.subscription` is the in-app subscription (nil when there is none); nil when no
-    /// answer came.
+    /// `profile?.subscription` is the in-app subscription (nil when there is none); nil when the
+    /// request failed (no answer, or the server refused it), so a nil subscription always means
+    /// "not subscribed", never "could not tell".
     public typealias StatusCompletion =
         @Sendable (ResponseModel.ResponseWithHttpCode<ResponseModel.ResponseWithProfile>?) -> Void
 
@@ -46,8 +47,10 @@ public struct InAppSubscriptionAPI: Sendable {
     }
 
     /// The in-app subscription's status (`inapp/status`): `completion` gets the answer
-    /// (`response?.response?.profile?.subscription` nil when there is none), nil when no answer
-    /// came within a minute. Events `inAppStatusRequestSuccessful` / `inAppStatusRequestFailed`.
+    /// (`response?.response?.profile?.subscription` nil when there is none), nil when the request
+    /// failed: no answer within a minute, or a refusal (its `http_code`, `error` and `error_text` are
+    /// in the `inAppStatusRequestFailed` event). Events `inAppStatusRequestSuccessful` /
+    /// `inAppStatusRequestFailed`.
     public func getSubscriptionStatus(completion: @escaping StatusCompletion) {
         let function = "getSubscriptionStatus"
         let core = self.core
@@ -66,10 +69,11 @@ public struct InAppSubscriptionAPI: Sendable {
                     failure: InAppModuleEvents.inAppStatusRequestFailed, retryable: false),
                 expiresAfter: 60)
             let accepted = await ready.enqueue(entry) { response in
-                if let code = response?.httpCode, (200..<300).contains(code) {
-                    let status = response?.response?.profile?.subscription?.status
-                    Task { await InAppModule.engine(core).setStatus(status) }
-                }
+                // The reference: "If the request fails, nil is passed". A refusal handed on would
+                // read as "no subscription" (its envelope has no profile).
+                guard let code = response?.httpCode, (200..<300).contains(code) else { return completion(nil) }
+                let status = response?.response?.profile?.subscription?.status
+                Task { await InAppModule.engine(core).setStatus(status) }
                 completion(response)
             }
             if !accepted { ready.onMain { completion(nil) } }
@@ -107,7 +111,7 @@ public struct InAppSubscriptionAPI: Sendable {
             endpoint == .inAppSubscribe ? .inAppSubscribeRequestFailed : .inAppUnsubscribeRequestFailed
         let status = endpoint == .inAppSubscribe ? SubscriptionStatus.subscribed : .unsubscribed
         let core = self.core
-        core.perform(function) { ready in
+        core.perform(function, requestId: requestId) { ready in
             let token = await ready.token()
             let request = InAppSubscriptionRequest(
                 time: time, provider: token?.provider, subscriptionId: token?.token, sync: sync,

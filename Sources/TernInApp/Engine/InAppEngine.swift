@@ -303,10 +303,15 @@ actor InAppEngine {
             Self.encode(PlacementsCache(campaigns, projectCaps: projectCaps)))
         try? await ready.setSetting(Self.lastFetchKey, .double(ready.now.timeIntervalSince1970))
         try? await ready.setSetting(Self.statusKey, status.map(JSONValue.string))
+        // As every request's success event: the answer's `http_code`, `error` and `error_text`.
         ready.emit(
             .info(
                 function, InAppModuleEvents.inAppPlacementsRequestSuccessful,
-                value: ["http_code": response.status, "count": campaigns.count]))
+                value: [
+                    "http_code": response.status, "error": envelope?.error ?? 0,
+                    "error_text": envelope?.errorText ?? "",
+                    "count": campaigns.count,
+                ]))
     }
 
     /// Matches `event`, prepares the first campaign it may show, and queues it.

@@ -37,7 +37,8 @@ public enum InAppModuleEvents: String, SDKEvent, CaseIterable, Equatable {
     case inAppEventRequestSuccessful
     /// An in-app event could not be reported. Message: "failed request: inapp/event".
     case inAppEventRequestFailed
-    /// The in-app placements were fetched. Message: "successful request: inapp/placements".
+    /// The in-app placements were fetched. `value` holds `http_code`, `error`, `error_text` and
+    /// `count` (the placements kept). Message: "successful request: inapp/placements".
     case inAppPlacementsRequestSuccessful
     /// Fetching the in-app placements failed. Message: "failed request: inapp/placements".
     case inAppPlacementsRequestFailed

@@ -133,7 +133,7 @@ public struct LiveActivitiesAPI: Sendable {
         change.requestId = RequestKey.make()
         change.time = Int64((core.environment.clock.now().timeIntervalSince1970 * 1000).rounded())
         let queued = change
-        core.perform(change.function) { ready in await queued.enqueue(ready) }
+        core.perform(change.function, requestId: queued.requestId) { ready in await queued.enqueue(ready) }
         return QueuedRequest(id: queued.requestId, state: .queued)
     }
 }

@@ -75,7 +75,7 @@ public struct SubscriptionAPI: Sendable {
         let change = StatusChange(
             endpoint: endpoint, function: function, sync: sync, profileFields: profile, customFields: custom,
             cats: cats, replace: replace, skipTriggers: skipTriggers, requestId: requestId, time: time)
-        core.perform(function) { ready in await change.enqueue(ready) }
+        core.perform(function, requestId: requestId) { ready in await change.enqueue(ready) }
         return QueuedRequest(id: requestId, state: .queued)
     }
 
