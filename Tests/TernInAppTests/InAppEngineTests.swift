@@ -365,6 +365,8 @@ import Testing
         #expect(await device.events.first("placementsLimitExceeded") != nil)
         let placed = try #require(await device.events.first("inAppPlacementsRequestSuccessful"))
         #expect(placed.count == 1)
+        // The result itself: the placements kept, the higher priority.
+        #expect(placed.placements == ["b"])
         // The value every request's success carries (sdk-core.md, "Events").
         #expect(placed.httpCode == 200 && placed.error == 0 && placed.errorText == "")
         device.inApp.trigger(name: "go")

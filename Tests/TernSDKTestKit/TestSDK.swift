@@ -101,6 +101,8 @@ public struct SeenEvent: Sendable {
     public let field: String?
     public let count: Int?
     public let profile: ProfileData?
+    /// The campaign ids of the value's `placements` (`inAppPlacementsRequestSuccessful`).
+    public let placements: [String]?
 
     public init(_ event: Event) {
         module = event.event?.module ?? ""
@@ -117,6 +119,7 @@ public struct SeenEvent: Sendable {
         field = value["field"] as? String
         count = value["count"] as? Int
         profile = value["profile"] as? ProfileData
+        placements = (value["placements"] as? [InAppPlacement])?.map(\.campaignId)
     }
 }
 

@@ -72,7 +72,8 @@ public struct InApp: Sendable {
     }
 
     /// Asks the server for this device's placements now (never limited by
-    /// `placementsRequestInterval`): `inAppPlacementsRequestSuccessful` with the count, or
+    /// `placementsRequestInterval`): `inAppPlacementsRequestSuccessful`, whose value carries the
+    /// placements kept (`placements`, `[InAppPlacement]`) and their `count`, or
     /// `inAppPlacementsRequestFailed`. More than `maxPlacements` raises `placementsLimitExceeded`
     /// and keeps the highest-priority ones.
     public func getPlacements() {

@@ -303,14 +303,16 @@ actor InAppEngine {
             Self.encode(PlacementsCache(campaigns, projectCaps: projectCaps)))
         try? await ready.setSetting(Self.lastFetchKey, .double(ready.now.timeIntervalSince1970))
         try? await ready.setSetting(Self.statusKey, status.map(JSONValue.string))
-        // As every request's success event: the answer's `http_code`, `error` and `error_text`.
+        // As every request's success event: the answer's `http_code`, `error` and `error_text`; and
+        // the result itself, as the reference says `getPlacements()`'s comes through events: the
+        // placements kept (after `maxPlacements` and those left out).
         ready.emit(
             .info(
                 function, InAppModuleEvents.inAppPlacementsRequestSuccessful,
                 value: [
                     "http_code": response.status, "error": envelope?.error ?? 0,
                     "error_text": envelope?.errorText ?? "",
-                    "count": campaigns.count,
+                    "count": campaigns.count, "placements": campaigns.map(\.placement),
                 ]))
     }
 
