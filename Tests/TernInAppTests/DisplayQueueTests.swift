@@ -55,6 +55,16 @@ import Testing
         #expect(queue.handle(.enqueue(c)) == [.present(c)])
     }
 
+    @Test func aTurnToPortraitUpsideDownClosesWhatIsShownAndTheNextComes() {
+        var queue = DisplayQueue()
+        let a = presentation("a")
+        let b = presentation("b")
+        _ = queue.handle(.enqueue(a))
+        _ = queue.handle(.enqueue(b))
+        _ = queue.handle(.shown("a"))
+        #expect(queue.handle(.orientation(landscape: false)) == [.present(nil), .report(a, .closed), .present(b)])
+    }
+
     @Test func aFailureIsReportedNothingStaysAndTheNextComes() {
         var queue = DisplayQueue()
         let a = presentation("a")

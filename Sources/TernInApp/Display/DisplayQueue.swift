@@ -103,10 +103,14 @@ struct DisplayQueue: Sendable {
             guard let presentation = current, presentation.id == id else { return [] }
             return [.report(presentation, .error(failure))] + takeDown(reportClosed: false)
         case .orientation(let isLandscape):
+            // Any turn closes what is open (the reference: "when the screen is rotated"), a turn
+            // to portrait upside down too; only landscape drops what waits and keeps the rest away.
             landscape = isLandscape
-            guard isLandscape else { return [] }
-            let dropped = pending.map { Command.dropped($0, "the screen turned to landscape") }
-            pending = []
+            var dropped: [Command] = []
+            if isLandscape {
+                dropped = pending.map { Command.dropped($0, "the screen turned to landscape") }
+                pending = []
+            }
             return dropped + (current == nil ? [] : takeDown(reportClosed: true))
         case .stop:
             let dropped = pending.map { Command.dropped($0, "in-app messages were stopped") }

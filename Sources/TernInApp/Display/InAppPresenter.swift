@@ -39,7 +39,8 @@ public struct InAppDisplayChannel: Sendable {
     public func failed(_ id: String, _ failure: InAppLoadFailure) { inputs.yield(.failed(id, failure)) }
     /// A slide-up's script gave its geometry.
     public func geometry(_ id: String, _ geometry: InAppGeometry) { inputs.yield(.geometry(id, geometry)) }
-    /// The screen turned: in landscape, what is shown is closed and nothing is shown.
+    /// The screen turned (to landscape or not; call it once a turn): what is open is closed, and
+    /// in landscape nothing is shown.
     public func orientationChanged(landscape: Bool) { inputs.yield(.orientation(landscape: landscape)) }
 }
 

@@ -18,6 +18,9 @@
         private var webView: WKWebView?
         private var bridge: InAppScriptBridge?
         private var orientationObserver: (any NSObjectProtocol)?
+        /// The device's last upright orientation, so a turn is reported once (a device laid flat
+        /// and picked up again has not turned).
+        private var lastOrientation: UIDeviceOrientation = .unknown
 
         /// A presenter with no window yet.
         public init() {}
@@ -154,7 +157,12 @@
 
         private func orientationChanged() {
             let orientation = UIDevice.current.orientation
-            guard orientation.isValidInterfaceOrientation, !orientation.isFlat else { return }
+            guard orientation.isValidInterfaceOrientation, orientation != lastOrientation else { return }
+            let first = lastOrientation == .unknown
+            lastOrientation = orientation
+            // The first reading says where the device is, not that it turned: it matters in
+            // landscape only.
+            guard !first || orientation.isLandscape else { return }
             channel?.orientationChanged(landscape: orientation.isLandscape)
         }
 
