@@ -1,8 +1,9 @@
 import Foundation
 
-/// A saved message template: a name in its project and the content a message takes
-/// (``MessageContent``), as canonical JSON text.
+/// A saved message template: a name in its project and the content a message takes (its content
+/// fields, as the message request names them), as canonical JSON text.
 public struct TemplateRecord: Sendable, Equatable {
+    /// Its id, which a message names as `template_id`.
     public var id: Int64
     var projectId: Int64
     var name: String

@@ -10,7 +10,7 @@ import TernProtocol
 ///  "buttons": [{"id": "start", "title": "Start", "action": "open"}],
 ///  "localizations": {"es": {"title": "Bienvenido a Acme"}}}
 /// ```
-public struct TemplateSpec: Decodable, Sendable, Equatable {
+struct TemplateSpec: Decodable, Sendable, Equatable {
     /// The project it belongs to; the key's project when nil.
     var projectId: Int64?
     /// Its name, unique in the project.
@@ -24,7 +24,7 @@ public struct TemplateSpec: Decodable, Sendable, Equatable {
     ///   - projectId: The project it belongs to; the key's project when nil.
     ///   - name: Its name, unique in the project.
     ///   - content: A message's content fields by their API names (`title`, `body`, `buttons`, ...).
-    public init(projectId: Int64? = nil, name: String? = nil, content: [String: JSONValue] = [:]) {
+    init(projectId: Int64? = nil, name: String? = nil, content: [String: JSONValue] = [:]) {
         self.projectId = projectId
         self.name = name
         self.content = content
@@ -32,7 +32,7 @@ public struct TemplateSpec: Decodable, Sendable, Equatable {
 
     /// Reads the body as an object; a field that is neither the template's nor content is refused
     /// with what to do, rather than dropped.
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         guard case .object(var object) = try JSONValue(from: decoder) else {
             throw APIError.badRequest("the body must be a JSON object: a template's name and content fields")
         }
@@ -59,8 +59,8 @@ public struct TemplateSpec: Decodable, Sendable, Equatable {
 
 /// A template as the management API shows it: its id, project, name and times, and its content
 /// fields beside them, as a message request takes them.
-public struct TemplateView: Encodable, Sendable, Equatable {
-    public var id: Int64
+struct TemplateView: Encodable, Sendable, Equatable {
+    var id: Int64
     var projectId: Int64
     var name: String
     /// The content fields (``MessageContent/names``) it has.
@@ -75,7 +75,7 @@ public struct TemplateView: Encodable, Sendable, Equatable {
         init?(intValue: Int) { nil }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(id, forKey: Key(stringValue: "id"))
         try container.encode(projectId, forKey: Key(stringValue: "project_id"))

@@ -11,7 +11,7 @@ import TernProtocol
 /// let made = try await templates.create(
 ///     TemplateSpec(projectId: 1, name: "Welcome", content: ["title": "Welcome", "body": "Glad you're here"]))
 /// ```
-public struct TemplateService: Sendable {
+struct TemplateService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
@@ -21,7 +21,7 @@ public struct TemplateService: Sendable {
     /// - Parameters:
     ///   - store: Where templates are kept.
     ///   - clock: The current time in milliseconds since 1970 (tests pass their own).
-    public init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
+    init(store: any Store, clock: @escaping @Sendable () -> Int64 = ServerClock.milliseconds) {
         self.store = store
         self.clock = clock
     }
@@ -35,7 +35,7 @@ public struct TemplateService: Sendable {
     /// - Returns: The saved template as the API shows it.
     /// - Throws: An ``APIError`` naming the field and the reason: a missing project or name, content
     ///   a message would refuse, or a name the project already has (409).
-    public func create(_ spec: TemplateSpec, keyProject: Int64? = nil) async throws -> TemplateView {
+    func create(_ spec: TemplateSpec, keyProject: Int64? = nil) async throws -> TemplateView {
         guard let projectId = spec.projectId ?? keyProject else {
             throw APIError.badRequest("project_id is missing: the project the template belongs to")
         }
