@@ -228,4 +228,38 @@ import Testing
             headers: ["Authorization": "Bearer \(harness.server.bootstrap.adminKey)"])
         #expect(fresh.status == 404, "without the key it is a new request: \(fresh.errorText)")
     }
+
+    @Test(arguments: StoreFactory.all)
+    func aTriggeredAndARecurringMessageSendTheContentTheyWereMadeWithAfterTheTemplateGoes(factory: StoreFactory)
+        async throws
+    {
+        let harness = try await DeliveryHarness.make(store: factory)
+        defer { Task { await harness.finish() } }
+        let signer = try await TestSigner.register(on: harness.server)
+        _ = try await harness.server.admin(
+            "POST", "/projects/\(harness.server.bootstrap.projectId)/pixels", json: ["sid": "shop"])
+        let ana = try await TriggerTests.person(harness, signer, "ana")
+        let id = try await Self.template(harness, Self.welcome)
+        let triggered = try await harness.create([
+            "template_id": id, "trigger": ["event_name": "signup"], "audience": Self.audience(harness),
+        ])
+        try #require(triggered.status == 201, "\(triggered.errorText)")
+        let recurring = try await harness.create([
+            "template_id": id, "body": "Daily picks", "repeat": ["every_days": 1], "audience": Self.audience(harness),
+        ])
+        try #require(recurring.status == 201, "\(recurring.errorText)")
+        let deleted = try await harness.server.admin("DELETE", "/templates/\(id)")
+        try #require(deleted.status == 204)
+
+        try await TriggerTests.goal(harness, ana, "signup")
+        let triggers = TriggerRunner(
+            messages: MessageService(store: harness.server.store, clock: harness.clock.function),
+            logger: Logger(minimum: .error, sink: { _ in }))
+        #expect(try await triggers.pass() == 1)
+        #expect(try await RecurrenceTests.runner(harness).pass().count == 1)
+        while try await harness.engine.drain() > 0 {}
+        let alerts = try Self.payloads(harness).map(Self.alert)
+        let shown = Set(alerts.map { "\($0["title"] as? String ?? "")/\($0["body"] as? String ?? "")" })
+        #expect(shown == ["Welcome to Acme/Glad you're here", "Welcome to Acme/Daily picks"], "\(alerts)")
+    }
 }
