@@ -63,6 +63,9 @@ enum Usage {
                         | preview ID [--sample N] | preview --project ID (--where F | --filter J) [--resource ID]
                         FILTER: 'session_count >= 3 and app_version >= 2.0', fields.NAME, tags.KEY, and/or,
                         ( ), = != < <= > >= in (a, b) exists, not exists, before/after TIME, within N days
+          template      create --project ID --name NAME [tern send's content options: --title, --body, …]
+                        | list [--project ID] [--after ID] [--limit N] | show ID | edit ID [options] | delete ID
+                        a message's content saved once; tern send --template ID fills in what it leaves out
           preferences   show PROFILE
           topics        list PROJECT | followers PROJECT TOPIC [--limit N]
           identity      policy PROJECT [basic|verified]   the project's identity mode (each set is a new revision)

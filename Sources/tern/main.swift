@@ -15,6 +15,8 @@ case "send":
     await SendCommand.run(rest)
 case "inapp":
     await InAppCommand.run(rest)
+case "template", "templates":
+    await TemplateCommand.run(rest)
 case "store":
     await StoreCommand.run(rest)
 case _ where AdminCommand.topics.contains(command):

@@ -103,6 +103,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "debug", "tern"))
     parser.add_argument("--screenshots", default=os.path.join(ROOT, ".build", "dashboard-screenshots"))
+    parser.add_argument("--only", default="", help="run only the checks whose name has this text (after signing in)")
     args = parser.parse_args()
     os.makedirs(args.screenshots, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="tern-dashboard-")
@@ -328,6 +329,89 @@ def main():
             accepted = [a for a in peer.accepted() if a["payload"].get("tern", {}).get("message_id", "").startswith(message + ".")]
             assert [a["token"] for a in accepted] == [GOLD_TOKEN], accepted
             wait(driver, lambda d: "100 % sent" in text(d), 30, "the segment's message never showed 100 % sent")
+
+        def templates_page_makes_edits_and_deletes_a_template():
+            driver.get(server.root + "/#/templates")
+            wait(driver, lambda d: d.find_element(By.ID, "new-template")).click()
+            name = "Welcome <b>new</b>"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form input[name='name']")).send_keys(name)
+            driver.find_element(By.CSS_SELECTOR, "form input[name='title']").send_keys("Welcome to Acme")
+            driver.find_element(By.CSS_SELECTOR, "form input[name='sound']").send_keys("default")
+            driver.find_element(By.CSS_SELECTOR, "form textarea[name='buttons']").send_keys('[{"id": "start", "title": "Start", "action": "open"}]')
+            driver.find_element(By.CSS_SELECTOR, "form textarea[name='data']").send_keys('{"screen": "home"}')
+            badge = driver.find_element(By.CSS_SELECTOR, "form input[name='badge']")
+            badge.send_keys("-1")
+            driver.find_element(By.ID, "save-template").click()
+            wait(driver, lambda d: badge.get_attribute("aria-invalid") == "true", 5, "the server's refusal is not beside the badge")
+            assert "badge must be 0 to 999999" in text(driver), text(driver)
+            badge.clear()
+            driver.find_element(By.ID, "save-template").click()
+            wait(driver, lambda d: "Saved template" in text(d), message=text(driver))
+            status, listed = server.admin("GET", f"/templates?project_id={server.bootstrap['project_id']}")
+            assert status == 200 and [t["name"] for t in listed] == [name], listed
+            template = listed[0]
+            assert template["title"] == "Welcome to Acme" and template["buttons"][0]["id"] == "start" and template["data"] == {"screen": "home"}, template
+            assert not driver.find_elements(By.CSS_SELECTOR, "main td b"), "the template's name became markup"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='edit {name}']")).click()
+            body = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form textarea[name='body'], form input[name='body']"))
+            body.send_keys("Glad you're here")
+            driver.find_element(By.ID, "save-template").click()
+            wait(driver, lambda d: "Saved template" in text(d), message=text(driver))
+            status, shown = server.admin("GET", f"/templates/{template['id']}")
+            assert status == 200 and shown["body"] == "Glad you're here" and shown["sound"] == "default", shown
+            shot(driver, "templates")
+            # A second one with the same name: the server's 409, shown beside the name.
+            driver.find_element(By.ID, "new-template").click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form input[name='name']")).send_keys(name)
+            driver.find_element(By.CSS_SELECTOR, "form input[name='title']").send_keys("Twice")
+            driver.find_element(By.ID, "save-template").click()
+            wait(driver, lambda d: "already has a template named" in text(d), 5, text(driver))
+            driver.find_element(By.XPATH, "//form//button[normalize-space()='Cancel']").click()
+            status, extra = server.admin("POST", "/templates", {"project_id": server.bootstrap["project_id"], "name": "Short-lived", "title": "Bye"})
+            assert status == 201, extra
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/templates")
+            row = wait(driver, lambda d: d.find_element(By.XPATH, "//tr[td[normalize-space()='Short-lived']]"))
+            row.find_element(By.XPATH, ".//button[normalize-space()='Delete']").click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[aria-label='delete Short-lived now']")).click()
+            wait(driver, lambda d: "Short-lived" not in text(d), message=text(driver))
+            status, _ = server.admin("GET", f"/templates/{extra['id']}")
+            assert status == 404, status
+
+        def compose_starts_from_a_template():
+            status, template = server.admin("POST", "/templates", {
+                "project_id": server.bootstrap["project_id"], "name": "Flash sale", "title": "Flash sale", "body": "Two hours only",
+                "sound": "default", "data": {"sale": "flash"}, "buttons": [{"id": "shop", "title": "Shop", "action": "url", "url": "https://example.com/sale"}],
+                "body_loc_key": "FLASH"})
+            assert status == 201, template
+            driver.get(server.root + "/#/compose")
+            title = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']"))
+            title.clear()
+            title.send_keys("Typed before")
+            option = f"#template-pick option[value='{template['id']}']"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, option), message="the template is not in the picker")
+            Select(driver.find_element(By.ID, "template-pick")).select_by_value(str(template["id"]))
+            driver.find_element(By.ID, "use-template").click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='title']").get_attribute("value") == "Flash sale")
+            assert driver.find_element(By.CSS_SELECTOR, "textarea[name='body']").get_attribute("value") == "Two hours only"
+            assert driver.find_element(By.CSS_SELECTOR, "input[name='button0_url']").get_attribute("value") == "https://example.com/sale"
+            assert json.loads(driver.find_element(By.CSS_SELECTOR, "textarea[name='data']").get_attribute("value")) == {"sale": "flash"}
+            assert "body_loc_key" in text(driver), "the note does not name what the page cannot hold"
+            wait(driver, lambda d: "Flash sale" in d.find_element(By.CSS_SELECTOR, ".phone").text)
+            shot(driver, "compose-from-template")
+            body = driver.find_element(By.CSS_SELECTOR, "textarea[name='body']")
+            body.clear()
+            body.send_keys("Three hours only")
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='audience_type']")).select_by_value("resource")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "confirm-text").text)
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            message = driver.current_url.split("#/message/")[1]
+            status, shown = server.admin("GET", f"/messages/{message}")
+            request = shown["request"]
+            assert status == 200 and request["title"] == "Flash sale" and request["body"] == "Three hours only", request
+            assert request["sound"] == "default" and request["buttons"][0]["id"] == "shop" and request["data"] == {"sale": "flash"}, request
 
         def audience_page_marks_one_subscription_as_a_test_device():
             def search(token):
@@ -1263,7 +1347,10 @@ def main():
                       a_scheduled_message_is_edited_from_its_page_and_a_sent_one_cannot_be,
                       audience_page_imports_devices_from_a_file, audience_page_exports_devices_as_the_import_file,
                       audience_page_imports_a_file_over_1_mb_in_parts,
+                      templates_page_makes_edits_and_deletes_a_template, compose_starts_from_a_template,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
+            if args.only and args.only not in check.__name__ and check not in (wrong_key_is_refused, sign_in_shows_the_overview):
+                continue
             run.check(check.__name__.replace("_", " "), check)
         errors = driver.get_log("browser") if hasattr(driver, "get_log") else []
         severe = [e for e in errors if e.get("level") == "SEVERE" and "favicon" not in e.get("message", "") and "40" not in e.get("message", "")]

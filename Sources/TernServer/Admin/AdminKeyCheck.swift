@@ -38,6 +38,8 @@ struct AdminKeyCheck: RouteMiddleware {
         case campaign
         /// `{segment_id}` in the path.
         case segment
+        /// `{template_id}` in the path (a message template).
+        case template
     }
 
     func respond(to request: RouteRequest, next: Route.Handler) async throws -> HTTPResponse {
@@ -121,6 +123,7 @@ struct AdminKeyCheck: RouteMiddleware {
         case .key: return .key(try request.integer("key_id"))
         case .campaign: return .campaign(request.parameter("campaign_id"))
         case .segment: return .segment(try request.integer("segment_id"))
+        case .template: return .template(try request.integer("template_id"))
         case .bodyProject:
             let body = try JSONBody.decode(ProjectField.self, from: request.http)
             return body.projectId.map { .project($0) } ?? .none

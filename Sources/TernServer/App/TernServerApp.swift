@@ -185,6 +185,7 @@ public final class TernServerApp: Sendable {
             )
             .all
             + SegmentRoutes(service: SegmentService(store: store), admin: adminService).all
+            + TemplateRoutes(service: TemplateService(store: store), admin: adminService).all
             + PreferenceRoutes(
                 preferences: PreferenceService(store: store), authenticator: authenticator, admin: adminService,
                 metrics: metrics

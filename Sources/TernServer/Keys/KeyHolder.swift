@@ -33,6 +33,8 @@ enum ScopeTarget: Sendable {
     case campaign(String)
     /// A segment, by the id in its path.
     case segment(Int64)
+    /// A message template, by the id in its path.
+    case template(Int64)
 
     /// How to name it in a refusal.
     var label: String {
@@ -46,6 +48,7 @@ enum ScopeTarget: Sendable {
         case .key(let id): "key \(id)"
         case .campaign(let id): "campaign \(id.prefix(32))"
         case .segment(let id): "segment \(id)"
+        case .template(let id): "template \(id)"
         }
     }
 }

@@ -63,6 +63,9 @@ struct KeyService: Sendable {
         case .segment(let id):
             guard let segment = try tx.segment(id: id) else { return .missing }
             return .project(segment.projectId)
+        case .template(let id):
+            guard let template = try tx.template(id: id) else { return .missing }
+            return .project(template.projectId)
         }
     }
 

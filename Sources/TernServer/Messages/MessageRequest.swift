@@ -154,6 +154,11 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// The app's Focus filter value that decides whether a Focus lets it through
     /// (`aps.filter-criteria`).
     public var filterCriteria: String?
+    /// A saved template of the message's project (`GET /api/v1/admin/templates`): its content fills
+    /// every content field this request leaves out (title, body, media, buttons, data, ...); a field
+    /// given here wins. The message keeps the merged content, so a later edit or deletion of the
+    /// template never changes it.
+    public var templateId: Int64?
     var audience: MessageAudience
 
     /// The A/B test whose held-back devices a winner's message goes to.
@@ -258,6 +263,7 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case relevanceScore = "relevance_score"
         case targetContentId = "target_content_id"
         case filterCriteria = "filter_criteria"
+        case templateId = "template_id"
     }
 }
 

@@ -63,7 +63,8 @@ struct MessageRoutes: Sendable {
             Route("PUT", "\(prefix)/{message_id}", name: "admin/messages/edit") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)
                 let answer = try await messages.edit(
-                    publicId: request.parameter("message_id"), message, idempotency: try request.idempotencyToken())
+                    publicId: request.parameter("message_id"), message, idempotency: try request.idempotencyToken(),
+                    keyProject: try request.holder().projectId)
                 return .json(answer.status, answer.body)
             }
         }

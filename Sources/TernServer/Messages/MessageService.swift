@@ -38,7 +38,8 @@ public struct MessageService: Sendable {
     /// Checks the request, stores the message and its first deliveries in one transaction, and
     /// tells the engine. A refused request leaves nothing behind.
     public func create(_ request: MessageRequest) async throws -> MessageView {
-        let planned = try plan(request)
+        let (request, templateProject) = try await withTemplate(request, keyProject: nil)
+        let planned = try plan(request, templateProject: templateProject)
         let (view, _) = try await store.write { tx in try self.insert(tx, request, plan: planned) }
         queued()
         return view
@@ -50,7 +51,10 @@ public struct MessageService: Sendable {
     func create(_ request: MessageRequest, idempotency: IdempotencyToken, keyProject: Int64? = nil)
         async throws -> Answer
     {
-        let planned = try plan(request)
+        // A repeat answers as the first did, even once its template has gone.
+        if request.templateId != nil, let replay = try await store.storedReplay(idempotency) { return replay }
+        let (request, templateProject) = try await withTemplate(request, keyProject: keyProject)
+        let planned = try plan(request, templateProject: templateProject)
         let answer = try await store.idempotentWrite(idempotency, now: clock()) { tx in
             let (view, _) = try self.insert(tx, request, plan: planned, keyProject: keyProject)
             return Answer(status: 201, body: try JSONCoders.encoder.encode(view))
@@ -67,13 +71,16 @@ public struct MessageService: Sendable {
         let now: Int64
         /// When it is to be sent; nil: now.
         let sendAt: Int64?
+        /// The project of the template its content was filled from, which must be the message's.
+        var templateProject: Int64? = nil
     }
 
     /// How far ahead a message can be scheduled.
     static let maxSchedule: Int64 = 30 * 24 * 3600 * 1000
 
-    /// `publicId`: the message's id when it exists already (an edit); else a new one.
-    func plan(_ request: MessageRequest, publicId: String? = nil) throws -> Planned {
+    /// `publicId`: the message's id when it exists already (an edit); else a new one;
+    /// `templateProject`: the project of the template filled into `request` (``withTemplate(_:keyProject:)``).
+    func plan(_ request: MessageRequest, publicId: String? = nil, templateProject: Int64? = nil) throws -> Planned {
         let publicId = publicId ?? "m_" + Digest.randomHex(bytes: 8)
         let now = clock()
         if let sendAt = request.sendAt {
@@ -94,7 +101,7 @@ public struct MessageService: Sendable {
                 sentAt: max(request.sendAt ?? now, now)),
             content: String(decoding: try JSONCoders.encoder.encode(request), as: UTF8.self),
             audience: String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self), now: now,
-            sendAt: request.sendAt.flatMap { $0 > now ? $0 : nil })
+            sendAt: request.sendAt.flatMap { $0 > now ? $0 : nil }, templateProject: templateProject)
     }
 
     /// `recurringOf`: the recurring message this one is a copy of (``RecurrenceRunner``).
@@ -130,6 +137,9 @@ public struct MessageService: Sendable {
             audience = String(decoding: try JSONCoders.encoder.encode(request.audience), as: UTF8.self)
         }
         let scope = try MessageScope.resolve(tx, request, keyProject: keyProject)
+        if let templateProject = planned.templateProject, templateProject != scope.projectId {
+            throw Self.otherProject(request.templateId ?? 0, templateProject, scope.projectId)
+        }
         try SegmentAudience.requireMatches(tx, request.audience, projectId: scope.projectId, now: now)
         let template = try Self.channelTemplate(tx, request, planned: planned, projectId: scope.projectId)
         let row = StoredMessage(

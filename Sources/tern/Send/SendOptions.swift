@@ -15,26 +15,7 @@ struct SendOptions {
         sections: [
             (
                 "Message",
-                [
-                    OptionSpec("title", "T", "the alert's title (an alert needs a title or a body)"),
-                    OptionSpec("subtitle", "S", "the alert's subtitle"),
-                    OptionSpec("body", "B", "the alert's text"),
-                    OptionSpec("media", "URL", "https image, GIF, audio or video for the extension"),
-                    OptionSpec(
-                        "button", "ID:TITLE:ACTION[:URL]", repeatable: true,
-                        "up to 3; ACTION is open, url (with URL) or dismiss"),
-                    OptionSpec("click-url", "URL", "opened when the notification is tapped"),
-                    OptionSpec("category", "NAME", "the resource's category; devices that turned it off are skipped"),
-                    OptionSpec("badge", "N", "the app icon's badge"),
-                    OptionSpec("sound", "NAME", "the sound"),
-                    OptionSpec("thread-id", "ID", "groups notifications"),
-                    OptionSpec("custom", "JSON", "custom data (a JSON object), top-level keys of the payload"),
-                    OptionSpec(
-                        "localizations", "JSON",
-                        "the texts (title, subtitle, body) and click_url and media_url in other languages: "
-                            + "'{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own language's"),
-                    OptionSpec(
-                        "custom-field", "KEY=VALUE", repeatable: true, "one custom key (VALUE as JSON, else a string)"),
+                [Self.templateOption] + Self.contentOptions + [
                     OptionSpec("priority", "10|5|1", "APNs priority"),
                     OptionSpec("ttl", "SECONDS", "how long the provider keeps trying (0: now or never)"),
                     OptionSpec(
@@ -56,26 +37,10 @@ struct SendOptions {
                     OptionSpec(
                         "ignore-cap", "send it to people who reached the project's frequency cap too (it still counts)"),
                     OptionSpec("collapse-id", "ID", "replaces the shown notification with the same id"),
-                    OptionSpec(
-                        "interruption-level", "LEVEL",
-                        "passive, active, time-sensitive (through Focus) or critical (through mute; Apple's entitlement)"
-                    ),
-                    OptionSpec("target-content-id", "ID", "the app window (scene) that opening it brings forward"),
-                    OptionSpec("title-loc-key", "KEY", "the title as a key of the app's Localizable.strings"),
-                    OptionSpec("title-loc-arg", "VALUE", repeatable: true, "a value the title key's format fills in"),
-                    OptionSpec("subtitle-loc-key", "KEY", "the subtitle as a key of the app's strings"),
-                    OptionSpec(
-                        "subtitle-loc-arg", "VALUE", repeatable: true, "a value the subtitle key's format fills in"),
-                    OptionSpec("body-loc-key", "KEY", "the body as a key of the app's strings"),
-                    OptionSpec("body-loc-arg", "VALUE", repeatable: true, "a value the body key's format fills in"),
-                    OptionSpec("filter-criteria", "VALUE", "the app's Focus filter value that lets it through"),
                     OptionSpec("push-type", "alert|background", "background: content-available, no text"),
                     OptionSpec("no-track-delivery", "the extension does not report delivery"),
                     OptionSpec("no-track-open", "the app does not report opens"),
                     OptionSpec("topic", "BUNDLE_ID", "the APNs topic (default: the credential's)"),
-                    OptionSpec(
-                        "ios-category", "ID",
-                        "aps.category: a notification category the app registered (not with --button)"),
                     OptionSpec(
                         "environment", "production|sandbox",
                         "the APNs gateway for tokens whose SDK did not say its own (default production)"),
@@ -136,6 +101,7 @@ struct SendOptions {
                     OptionSpec(
                         "repeat-until", "TIME", "with --repeat-every-days or --repeat-weekdays: no copy after this time"
                     ),
+
                 ]
             ),
             (
@@ -207,6 +173,48 @@ struct SendOptions {
         maxPositionals: 0,
         footer: "Exit status: 0 sent, 1 the server refused it, 2 a mistake in the options, 4 no server answered.")
 
+    /// The options of a message's content: what a template keeps too (`tern template`).
+    static let contentOptions: [OptionSpec] = [
+        OptionSpec("title", "T", "the alert's title (an alert needs a title or a body)"),
+        OptionSpec("subtitle", "S", "the alert's subtitle"),
+        OptionSpec("body", "B", "the alert's text"),
+        OptionSpec("media", "URL", "https image, GIF, audio or video for the extension"),
+        OptionSpec(
+            "button", "ID:TITLE:ACTION[:URL]", repeatable: true,
+            "up to 3; ACTION is open, url (with URL) or dismiss"),
+        OptionSpec("click-url", "URL", "opened when the notification is tapped"),
+        OptionSpec("category", "NAME", "the resource's category; devices that turned it off are skipped"),
+        OptionSpec("badge", "N", "the app icon's badge"),
+        OptionSpec("sound", "NAME", "the sound"),
+        OptionSpec("thread-id", "ID", "groups notifications"),
+        OptionSpec("custom", "JSON", "custom data (a JSON object), top-level keys of the payload"),
+        OptionSpec(
+            "localizations", "JSON",
+            "the texts (title, subtitle, body) and click_url and media_url in other languages: "
+                + "'{\"es\": {\"title\": \"Rebajas\"}}'; each device gets its own language's"),
+        OptionSpec(
+            "custom-field", "KEY=VALUE", repeatable: true, "one custom key (VALUE as JSON, else a string)"),
+        OptionSpec(
+            "interruption-level", "LEVEL",
+            "passive, active, time-sensitive (through Focus) or critical (through mute; Apple's entitlement)"
+        ),
+        OptionSpec("target-content-id", "ID", "the app window (scene) that opening it brings forward"),
+        OptionSpec("title-loc-key", "KEY", "the title as a key of the app's Localizable.strings"),
+        OptionSpec("title-loc-arg", "VALUE", repeatable: true, "a value the title key's format fills in"),
+        OptionSpec("subtitle-loc-key", "KEY", "the subtitle as a key of the app's strings"),
+        OptionSpec(
+            "subtitle-loc-arg", "VALUE", repeatable: true, "a value the subtitle key's format fills in"),
+        OptionSpec("body-loc-key", "KEY", "the body as a key of the app's strings"),
+        OptionSpec("body-loc-arg", "VALUE", repeatable: true, "a value the body key's format fills in"),
+        OptionSpec("filter-criteria", "VALUE", "the app's Focus filter value that lets it through"),
+        OptionSpec(
+            "ios-category", "ID",
+            "aps.category: a notification category the app registered (not with --button)"),
+    ]
+
+    static let templateOption = OptionSpec(
+        "template", "ID", "a saved template (tern template list): its content fills what the options here leave out")
+
     let arguments: Arguments
     let message: MessageRequest
     let wait: Bool
@@ -227,22 +235,14 @@ struct SendOptions {
 
     static func message(_ arguments: Arguments) throws(CommandError) -> MessageRequest {
         var message = MessageRequest(audience: try audience(arguments))
-        message.title = arguments.value("title")
-        message.subtitle = arguments.value("subtitle")
-        message.body = arguments.value("body")
-        message.mediaURL = arguments.value("media")
-        message.clickURL = arguments.value("click-url")
-        message.category = arguments.value("category")
+        try content(arguments, into: &message)
+        message.templateId = try arguments.int("template").map(Int64.init)
         if arguments.has("inbox") { message.inbox = true }
-        message.sound = arguments.value("sound")
-        message.threadId = arguments.value("thread-id")
         message.collapseId = arguments.value("collapse-id")
         message.pushType = arguments.value("push-type")
         message.topic = arguments.value("topic")
         message.environment = arguments.value("environment")
-        message.iosCategory = arguments.value("ios-category")
         if arguments.has("test") { message.test = true }
-        message.badge = try arguments.int("badge")
         message.priority = try arguments.int("priority")
         message.timeToLive = try arguments.int("ttl")
         message.sendAt = try arguments.value("at").map(sendTime)
@@ -260,6 +260,32 @@ struct SendOptions {
         message.projectId = try arguments.int("project").map(Int64.init)
         if arguments.has("no-track-delivery") { message.trackDelivery = false }
         if arguments.has("no-track-open") { message.trackOpen = false }
+        let variants = try arguments.all("variant").map(variant)
+        if !variants.isEmpty { message.variants = variants }
+        message.testAudiencePercent = try arguments.int("test-percent")
+        message.winnerAfterMinutes = try arguments.int("winner-after")
+        message.winnerBy = arguments.value("winner-by")
+        message.winnerGoal = arguments.value("winner-goal")
+        message.liveActivity = try liveActivity(arguments)
+        if message.liveActivity == nil { message.relevanceScore = try relevanceScore(arguments) }
+        message.trigger = try trigger(arguments)
+        message.recurrence = try recurrence(arguments)
+        return message
+    }
+
+    /// The content options (``contentOptions``) into `message`'s fields; the relevance score only
+    /// without a Live Activity, whose own it is then.
+    static func content(_ arguments: Arguments, into message: inout MessageRequest) throws(CommandError) {
+        message.title = arguments.value("title")
+        message.subtitle = arguments.value("subtitle")
+        message.body = arguments.value("body")
+        message.mediaURL = arguments.value("media")
+        message.clickURL = arguments.value("click-url")
+        message.category = arguments.value("category")
+        message.sound = arguments.value("sound")
+        message.threadId = arguments.value("thread-id")
+        message.iosCategory = arguments.value("ios-category")
+        message.badge = try arguments.int("badge")
         let buttons = try arguments.all("button").map(button)
         if !buttons.isEmpty { message.buttons = buttons }
         var custom: [String: JSONValue] = [:]
@@ -284,13 +310,6 @@ struct SendOptions {
             custom[key] = jsonValue(value)
         }
         if !custom.isEmpty { message.data = custom }
-        let variants = try arguments.all("variant").map(variant)
-        if !variants.isEmpty { message.variants = variants }
-        message.testAudiencePercent = try arguments.int("test-percent")
-        message.winnerAfterMinutes = try arguments.int("winner-after")
-        message.winnerBy = arguments.value("winner-by")
-        message.winnerGoal = arguments.value("winner-goal")
-        message.liveActivity = try liveActivity(arguments)
         message.interruptionLevel = arguments.value("interruption-level")
         message.targetContentId = arguments.value("target-content-id")
         message.filterCriteria = arguments.value("filter-criteria")
@@ -304,10 +323,6 @@ struct SendOptions {
             let values = arguments.all(name)
             if !values.isEmpty { message[keyPath: keyPath] = values }
         }
-        if message.liveActivity == nil { message.relevanceScore = try relevanceScore(arguments) }
-        message.trigger = try trigger(arguments)
-        message.recurrence = try recurrence(arguments)
-        return message
     }
 
     /// `--repeat-every-days N` or `--repeat-weekdays mon,thu`, with `--repeat-until`.

@@ -108,6 +108,9 @@ import Testing
                 "filter": ["field": "tags.tier", "op": "=", "value": "gold"],
             ])
         let segmentId = try #require(segment["id"] as? Int)
+        let template = try await admin.expect(
+            201, "POST", "/templates", ["project_id": project, "name": "Welcome", "title": "Hi", "sound": "default"])
+        let templateId = try #require(template["id"] as? Int)
 
         // A sent message, with a delivery and an open reported by the first device.
         let sent = try await admin.expect(
@@ -148,6 +151,7 @@ import Testing
         let paths = [
             "/projects", "/projects/\(project)/jwt-keys", "/resources/\(resource)/categories",
             "/resources/\(resource)", "/messages/\(message)/stats", "/messages/\(message)", "/segments/\(segmentId)",
+            "/templates/\(templateId)",
             "/inapp/campaigns/\(campaignId)", "/profiles/\(profiles[0])",
             "/profiles/\(profiles[1])", "/profiles/\(profiles[0])/inbox", "/projects/\(project)/credentials",
         ]
@@ -173,7 +177,9 @@ import Testing
         #expect(copied.output.contains("Provider credentials, now in the database: project \(project) apns"))
         #expect(copied.output.contains("tern serve --database"), "\(copied.output)")
         #expect(!copied.output.contains(":tern@"), "the password is not printed")
-        for table in ["projects", "subscriptions", "deliveries", "segments", "inapp_campaigns", "inbox_messages"] {
+        for table in [
+            "projects", "subscriptions", "deliveries", "segments", "templates", "inapp_campaigns", "inbox_messages",
+        ] {
             #expect(copied.output.range(of: "\n  \(table) +[1-9]", options: .regularExpression) != nil, "\(table)")
         }
 
@@ -221,6 +227,9 @@ import Testing
                 "filter": ["field": "tags.tier", "op": "=", "value": "basic"],
             ])
         #expect(another["id"] as? Int == segmentId + 1, "\(another)")
+        let nextTemplate = try await moved.expect(
+            201, "POST", "/templates", ["project_id": project, "name": "Later", "title": "Later"])
+        #expect(nextTemplate["id"] as? Int == templateId + 1, "\(nextTemplate)")
         let fourth = try await Self.sdk(
             moved.api, .pushSubscribe, server.rToken,
             ["time": 1000, "provider": "ios-apns", "subscription_id": APNsFixture.token(4), "sync": true])

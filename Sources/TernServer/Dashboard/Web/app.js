@@ -9,11 +9,12 @@ const pages = {
   message: () => import("./message.js"),
   audience: () => import("./audience.js"),
   segments: () => import("./segments.js"),
+  templates: () => import("./templates.js"),
   inapp: () => import("./inapp.js"),
   inbox: () => import("./inbox.js"),
   settings: () => import("./settings.js"),
 };
-const titles = { overview: "Overview", compose: "Compose", messages: "Messages", message: "Message", audience: "Audience", segments: "Segments", inapp: "In-app", inbox: "Inbox", settings: "Settings" };
+const titles = { overview: "Overview", compose: "Compose", messages: "Messages", message: "Message", audience: "Audience", segments: "Segments", templates: "Templates", inapp: "In-app", inbox: "Inbox", settings: "Settings" };
 const main = document.getElementById("main");
 const top = document.getElementById("top");
 let stopPage = null;

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { h, clear, field, input, select, checkbox, clearErrors, clearOnEdit, fieldError, showApiError, announce, errorBox, number, time } from "./ui.js";
 import { lockScreen } from "./preview.js";
 import { rhythm, WEEKDAYS, triggerWho, valueText } from "./messages.js";
+import { allTemplates } from "./templates.js";
 
 const DRAFT = "tern.compose.draft";
 // What a duplicated message had that this page cannot hold, shown once above the form.
@@ -292,7 +293,7 @@ function composer(resources, testDevices, projects) {
     }
   });
   refresh();
-  return h("div", { class: "split" }, h("div", { class: "panel" }, testArea, form), h("div", {}, preview), dialog.node);
+  return h("div", { class: "split" }, h("div", { class: "panel" }, templateStart(c, form, projects), testArea, form), h("div", {}, preview), dialog.node);
 }
 
 function controls(resources) {
@@ -822,3 +823,46 @@ function confirmDialog() {
   };
 }
 
+/**
+ * "Start from a template": the picked template's content fills the form's content fields (a field
+ * it has not is emptied); the audience, timing and delivery stay as they are. The page sends the
+ * filled content, so later changes to the template do not reach the message.
+ */
+function templateStart(c, form, projects) {
+  const pick = select("", [["", "Loading templates…"]], { id: "template-pick", "aria-label": "Template" });
+  const use = h("button", { type: "button", class: "secondary", id: "use-template", text: "Fill the form", disabled: true });
+  const note = h("p", { class: "hint", role: "status" });
+  let templates = [];
+  allTemplates(null)
+    .then((found) => {
+      templates = found;
+      const label = (t) => `${t.name} (#${t.id}${projects.length > 1 ? `, project ${t.project_id}` : ""})`;
+      pick.replaceChildren(h("option", { value: "", text: found.length ? "Pick a template" : "No template yet (the Templates page makes them)" }), ...found.map((t) => h("option", { value: String(t.id), text: label(t) })));
+      use.disabled = !found.length;
+    })
+    .catch((error) => {
+      if (error.status !== 401) pick.replaceChildren(h("option", { value: "", text: `Templates could not be read: ${error.reason}` }));
+    });
+  use.addEventListener("click", () => {
+    const t = templates.find((x) => String(x.id) === pick.value);
+    if (!t) return;
+    const text = (value) => (value === undefined || value === null ? "" : String(value));
+    // A category the picked resource does not list still goes: the server then names what to do.
+    if (t.category && ![...c.category.options].some((option) => option.value === t.category)) c.category.append(h("option", { value: t.category, text: t.category }));
+    for (const key of ["title", "subtitle", "body", "media_url", "click_url", "category", "badge", "sound", "thread_id", "ios_category", "interruption_level", "relevance_score"]) c[key].value = text(t[key]);
+    c.data.value = t.data ? JSON.stringify(t.data) : "";
+    c.localizations.value = t.localizations ? JSON.stringify(t.localizations) : "";
+    c.buttons.forEach((b, index) => {
+      const button = (t.buttons || [])[index];
+      b.id.value = button ? button.id : "";
+      b.title.value = button ? button.title : "";
+      b.action.value = button ? button.action : "open";
+      b.url.value = button ? text(button.url) : "";
+    });
+    const missing = ["title_loc_key", "subtitle_loc_key", "body_loc_key", "target_content_id", "filter_criteria"].filter((key) => t[key] !== undefined);
+    note.textContent = `Filled from “${t.name}”: change anything before sending.` + (missing.length ? ` This page has no place for its ${missing.join(", ")}: tern send --template ${t.id} sends them.` : "");
+    form.dispatchEvent(new Event("input", { bubbles: true }));
+    announce(`Filled from template ${t.name}`);
+  });
+  return h("div", { class: "field template-start" }, h("label", { for: "template-pick", text: "Start from a template" }), h("div", { class: "row" }, pick, use), note);
+}

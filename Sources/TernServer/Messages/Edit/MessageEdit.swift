@@ -18,9 +18,15 @@ extension MessageService {
     /// keep theirs; a changed rhythm or first time moves its next copy), a scheduled one may take
     /// another time (or none: it goes at once), a triggered one stays triggered (``triggerKept(_:_:_:)``).
     /// A repeat of the same idempotency key answers the first edit.
-    func edit(publicId: String, _ request: MessageRequest, idempotency: IdempotencyToken) async throws -> Answer {
+    /// With `template_id`, the template's content as it is now fills the fields the edit leaves
+    /// out, as for a new message (`keyProject`: the project of the project key that edits).
+    func edit(
+        publicId: String, _ request: MessageRequest, idempotency: IdempotencyToken, keyProject: Int64? = nil
+    ) async throws -> Answer {
         try Self.checkEditable(request)
-        let planned = try plan(request, publicId: publicId)
+        if request.templateId != nil, let replay = try await store.storedReplay(idempotency) { return replay }
+        let (request, templateProject) = try await withTemplate(request, keyProject: keyProject)
+        let planned = try plan(request, publicId: publicId, templateProject: templateProject)
         let answer = try await store.idempotentWrite(idempotency, now: clock()) { tx in
             let message = try Self.find(tx, publicId)
             if let refusal = try Self.refusal(tx, message) { throw refusal }

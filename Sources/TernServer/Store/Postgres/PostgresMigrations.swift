@@ -14,6 +14,7 @@ enum PostgresMigrations {
         liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
         triggerReentry,
         messageEdits, localWeekdays,
+        messageTemplates,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

@@ -10,6 +10,7 @@ enum SQLiteMigrations {
         liveActivities, conversions, triggers, liveActivityChannels, messageRecurrence, recurrenceWeekdays,
         triggerReentry,
         messageEdits, localWeekdays,
+        messageTemplates,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
