@@ -87,17 +87,37 @@ enum AdminCommand {
                 }
                 return try await DeviceExportCommand.run(arguments, client: client)
             }
-            let call = try plan(topic, arguments)
-            let (status, body) = try await client.send(call.method, call.path, query: call.query, body: call.body)
-            output(status, body)
+            try await perform(plan(topic, arguments), client: client)
         }
     }
 
+    /// One request of the management API, planned from a command's arguments.
     struct Call {
         var method: String
         var path: String
         var query: [String: String] = [:]
         var body: Data?
+        var headers: [String: String] = [:]
+    }
+
+    /// Sends `call` and prints the server's answer (exit status 1 on a refusal).
+    static func perform(_ call: Call, client: AdminClient) async throws {
+        let (status, body) = try await client.send(
+            call.method, call.path, query: call.query, body: call.body, headers: call.headers)
+        output(status, body)
+    }
+
+    /// A subcommand of its own (`tern inapp`, `tern template`): its help without arguments, else
+    /// the call `plan` makes of them, sent with the connection they name.
+    static func run(_ arguments: [String], spec: CommandSpec, plan: (Arguments) throws -> Call) async {
+        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
+            print(spec.help)
+            return
+        }
+        await Usage.run {
+            let parsed = try spec.parse(arguments)
+            try await perform(plan(parsed), client: AdminClient.resolve(parsed))
+        }
     }
 
     static func plan(_ topic: String, _ arguments: Arguments) throws -> Call {

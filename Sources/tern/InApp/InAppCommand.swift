@@ -39,27 +39,10 @@ enum InAppCommand {
         footer: "")
 
     static func run(_ arguments: [String]) async {
-        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-            print(spec.help)
-            return
-        }
-        await Usage.run {
-            let arguments = try spec.parse(arguments)
-            let client = try AdminClient.resolve(arguments)
-            let call = try plan(arguments)
-            let (status, body) = try await client.send(
-                call.method, call.path, query: call.query, body: call.body, headers: call.headers)
-            AdminCommand.output(status, body)
-        }
+        await AdminCommand.run(arguments, spec: spec, plan: plan)
     }
 
-    struct Call {
-        var method: String
-        var path: String
-        var query: [String: String] = [:]
-        var body: Data?
-        var headers: [String: String] = [:]
-    }
+    typealias Call = AdminCommand.Call
 
     static func plan(_ arguments: Arguments) throws -> Call {
         let verb = try arguments.position(0, "a subcommand")

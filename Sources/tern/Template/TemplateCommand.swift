@@ -38,17 +38,7 @@ enum TemplateCommand {
         footer: "Exit status: 0 done, 1 the server refused it, 2 a mistake in the options, 4 no server answered.")
 
     static func run(_ arguments: [String]) async {
-        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-            print(spec.help)
-            return
-        }
-        await Usage.run {
-            let arguments = try spec.parse(arguments)
-            let client = try AdminClient.resolve(arguments)
-            let call = try plan(arguments)
-            let (status, body) = try await client.send(call.method, call.path, query: call.query, body: call.body)
-            AdminCommand.output(status, body)
-        }
+        await AdminCommand.run(arguments, spec: spec, plan: plan)
     }
 
     static func plan(_ arguments: Arguments) throws -> AdminCommand.Call {
