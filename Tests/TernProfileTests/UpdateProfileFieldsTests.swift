@@ -61,21 +61,8 @@ import Testing
         let updates = await sdk.tern.syncStates()
         let refused = sdk.tern.profile.update.updateProfileFields(profileFields: ["_fname": "A"])
         #expect(refused.state == .queued)
-        let id = refused.id
         // The first state reported for the request, nil after 10 s (a refusal never reported).
-        let final = await withTaskGroup(of: SyncState?.self) { group in
-            group.addTask {
-                for await update in updates where update.requestId == id { return update.state }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: 10_000_000_000)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let final = await firstSyncStates(of: [refused.id], in: updates)[refused.id]
         guard case .failed(let reason) = final else {
             Issue.record("expected .failed, got \(String(describing: final))")
             return

@@ -264,21 +264,8 @@ import Testing
         let updates = await sdk.tern.syncStates()
         let refused = sdk.tern.target.sendTarget(sid: "s", eventName: "with-fields", profileFields: ["_fname": "Ada"])
         #expect(refused.state == .queued)
-        let id = refused.id
         // The first state reported for the request, nil after 10 s (a refusal never reported).
-        let final = await withTaskGroup(of: SyncState?.self) { group in
-            group.addTask {
-                for await update in updates where update.requestId == id { return update.state }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: 10_000_000_000)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let final = await firstSyncStates(of: [refused.id], in: updates)[refused.id]
         guard case .failed(let reason) = final else {
             Issue.record("expected .failed, got \(String(describing: final))")
             return
@@ -298,23 +285,7 @@ import Testing
             sdk.tern.push.subscription.subscribe().id,
             sdk.tern.target.sendTarget(sid: "s", eventName: "e").id,
         ]
-        let ended = await withTaskGroup(of: [String: SyncState].self) { group in
-            group.addTask {
-                var states: [String: SyncState] = [:]
-                for await update in updates where ids.contains(update.requestId) {
-                    states[update.requestId] = update.state
-                    if states.count == ids.count { break }
-                }
-                return states
-            }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: 10_000_000_000)
-                return [:]
-            }
-            let first = await group.next() ?? [:]
-            group.cancelAll()
-            return first
-        }
+        let ended = await firstSyncStates(of: ids, in: updates)
         #expect(ended.count == 2, "every request reported: \(ended)")
         for (_, state) in ended {
             guard case .failed(let reason) = state else {
