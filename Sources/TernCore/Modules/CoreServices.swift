@@ -74,9 +74,7 @@ public final class CoreServices: Sendable {
             + "or the SDK shut down"
         runtime.mailbox.postCommand(
             function,
-            unrun: {
-                Task { await syncStates.publish([SyncUpdate(requestId: requestId, state: .failed(reason: reason))]) }
-            }, body)
+            unrun: { Task { await syncStates.fail(requestId, reason: reason) } }, body)
     }
 
     /// The ready core, once the SDK is initialized and every call made before this one has run; nil

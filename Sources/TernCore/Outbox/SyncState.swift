@@ -74,6 +74,11 @@ actor SyncStateHub {
         }
     }
 
+    /// Reports a request that ended without being queued (refused, or never run) as `.failed`.
+    func fail(_ requestId: String, reason: String) {
+        publish([SyncUpdate(requestId: requestId, state: .failed(reason: reason))])
+    }
+
     private func remove(_ id: UUID) {
         continuations[id] = nil
     }

@@ -67,7 +67,7 @@ public struct ReadyCore: Sendable {
     /// }
     /// ```
     public func refuse(requestId: String, reason: String) async {
-        await runtime.syncStates.publish([SyncUpdate(requestId: requestId, state: .failed(reason: reason))])
+        await runtime.syncStates.fail(requestId, reason: reason)
     }
 
     /// Saves a module's setting (nil removes it).

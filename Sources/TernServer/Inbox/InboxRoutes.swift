@@ -61,14 +61,7 @@ struct InboxRoutes: Sendable {
 
 /// A body with nothing in it (`{}`), for SDK reads: an object, whatever its members.
 struct EmptyBody: Decodable, Sendable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: AnyKey.self)
+        _ = try decoder.container(keyedBy: AnyCodingKey.self)
     }
 }

@@ -10,3 +10,12 @@ enum JSONCoders {
 
     static let decoder = JSONDecoder()
 }
+
+/// A key named at run time: an object's members whatever their names (a body read as any object,
+/// a template's content fields written beside its own).
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

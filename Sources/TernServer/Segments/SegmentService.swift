@@ -14,8 +14,6 @@ public struct SegmentService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
-    /// Longest segment name.
-    static let maxName = 128
     /// Largest sample a preview shows.
     static let maxSample = 100
 
@@ -40,7 +38,7 @@ public struct SegmentService: Sendable {
         guard let projectId = spec.projectId ?? keyProject else {
             throw APIError.badRequest("project_id is missing: the project the segment belongs to")
         }
-        let name = try Self.name(spec.name)
+        let name = try Validation.name(spec.name)
         guard let filter = spec.filter else {
             throw APIError.badRequest(
                 "filter is missing: e.g. {\"field\": \"session_count\", \"op\": \">=\", \"value\": 3}")
@@ -69,7 +67,7 @@ public struct SegmentService: Sendable {
 
     /// Changes what `spec` gives (a `project_id` must be the segment's own).
     func edit(id: Int64, _ spec: SegmentSpec) async throws -> SegmentView {
-        let name = try spec.name.map { text throws(APIError) in try Self.name(text) }
+        let name = try spec.name.map { text throws(APIError) in try Validation.name(text) }
         let text = try spec.filter.map { json throws(APIError) in try Self.filterText(json) }
         let now = clock()
         return try await store.write { tx in
@@ -157,14 +155,6 @@ public struct SegmentService: Sendable {
         guard resource.isPush else {
             throw APIError.badRequest("resource_id: resource \(resourceId) has no push channel: pick a push resource")
         }
-    }
-
-    static func name(_ text: String?) throws(APIError) -> String {
-        let name = (text ?? "").trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, TextLength.fits(name, max: maxName) else {
-            throw .badRequest("name must be 1 to \(maxName) characters")
-        }
-        return name
     }
 
     static func sampleSize(_ sample: Int?) throws(APIError) -> Int {

@@ -23,6 +23,19 @@ enum Validation {
         }
     }
 
+    /// The longest name an operator gives a thing of a project (a segment, a template).
+    static let maxName = 128
+
+    /// The name an operator gives a thing of a project, trimmed of spaces: 1 to ``maxName``
+    /// characters.
+    static func name(_ text: String?) throws(APIError) -> String {
+        let name = (text ?? "").trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, TextLength.fits(name, max: maxName) else {
+            throw .badRequest("name must be 1 to \(maxName) characters")
+        }
+        return name
+    }
+
     static func text(_ value: String, field: String, max: Int = 256) throws(APIError) {
         guard !value.isEmpty else { throw .badRequest("\(field) is empty") }
         guard TextLength.fits(value, max: max) else { throw .badRequest("\(field) is longer than \(max) characters") }

@@ -68,14 +68,8 @@ struct TemplateView: Encodable, Sendable, Equatable {
     var createdAt: Int64
     var updatedAt: Int64
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
+        typealias Key = AnyCodingKey
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(id, forKey: Key(stringValue: "id"))
         try container.encode(projectId, forKey: Key(stringValue: "project_id"))

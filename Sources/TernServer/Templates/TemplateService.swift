@@ -15,9 +15,6 @@ struct TemplateService: Sendable {
     let store: any Store
     let clock: @Sendable () -> Int64
 
-    /// Longest template name.
-    static let maxName = 128
-
     /// - Parameters:
     ///   - store: Where templates are kept.
     ///   - clock: The current time in milliseconds since 1970 (tests pass their own).
@@ -39,7 +36,7 @@ struct TemplateService: Sendable {
         guard let projectId = spec.projectId ?? keyProject else {
             throw APIError.badRequest("project_id is missing: the project the template belongs to")
         }
-        let name = try Self.name(spec.name)
+        let name = try Validation.name(spec.name)
         let content = try Self.text(MessageContent.check(spec.content))
         let now = clock()
         return try await Self.conflicts(name, projectId) {
@@ -80,7 +77,7 @@ struct TemplateService: Sendable {
     /// removed; `PUT` (true): the content is `spec`'s alone. Either way the result is checked as a
     /// new template's content is.
     func change(id: Int64, _ spec: TemplateSpec, replacing: Bool = false) async throws -> TemplateView {
-        let name = try spec.name.map { text throws(APIError) in try Self.name(text) }
+        let name = try spec.name.map { text throws(APIError) in try Validation.name(text) }
         let now = clock()
         let checked = replacing ? try MessageContent.check(spec.content) : nil
         return try await store.write { tx in
@@ -118,14 +115,6 @@ struct TemplateService: Sendable {
     static func find(_ tx: any StoreTransaction, _ id: Int64) throws -> TemplateRecord {
         guard let template = try tx.template(id: id) else { throw APIError.notFound("template \(id) does not exist") }
         return template
-    }
-
-    static func name(_ text: String?) throws(APIError) -> String {
-        let name = (text ?? "").trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, TextLength.fits(name, max: maxName) else {
-            throw .badRequest("name must be 1 to \(maxName) characters")
-        }
-        return name
     }
 
     /// Refuses a name another template of the project has (409 naming it).
