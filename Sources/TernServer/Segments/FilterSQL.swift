@@ -55,6 +55,7 @@ struct FilterSQL {
         case .condition(let c):
             if case .builtIn(let field) = c.subject { return groupedFields.contains(field) }
             return false
+        case .engagement: return false
         }
     }
 
@@ -98,6 +99,7 @@ struct FilterSQL {
         switch expression {
         case .all(let parts), .any(let parts): parts.allSatisfy(readsBuiltInsOnly)
         case .condition(let c): if case .builtIn = c.subject { true } else { false }
+        case .engagement: false
         }
     }
 
@@ -123,7 +125,7 @@ struct FilterSQL {
     /// sample of 20), and on both for `tagRows(_:dialect:now:)`.
     static func mergingTagAlternatives(_ expression: AudienceExpression) -> AudienceExpression {
         switch expression {
-        case .condition: return expression
+        case .condition, .engagement: return expression
         case .all(let parts): return .all(parts.map(mergingTagAlternatives))
         case .any(let parts):
             var others: [AudienceExpression] = []
@@ -191,6 +193,7 @@ struct FilterSQL {
             case .tag(let key): return tag(c, key, x, &p)
             case .field(let name): return custom(c, name, x.dialect, x.now, &p)
             }
+        case .engagement(let c): return engagement(c, x.now, &p)
         }
     }
 
