@@ -37,7 +37,8 @@ extension FilterSQL {
     /// The profiles of the message's reports of these types.
     private static func reports(_ id: String, types: String, _ p: inout [any SQLiteBindable]) -> String {
         p += PrefixRange.bounds(id + ".")
-        return "SELECT p.profile_id FROM push_events p WHERE p.message_id >= ? AND p.message_id < ? AND p.type IN (\(types))"
+        return
+            "SELECT p.profile_id FROM push_events p WHERE p.message_id >= ? AND p.message_id < ? AND p.type IN (\(types))"
     }
 
     /// The current profiles of the subscriptions a provider accepted the message for.

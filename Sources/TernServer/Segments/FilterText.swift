@@ -161,7 +161,8 @@ public enum FilterText {
             }
             let id = try next("a message's id after \(op.replacingOccurrences(of: "_", with: " "))")
             guard !["and", "or", "(", ")", ","].contains(id.lowercased()) else {
-                throw .badRequest("filter: \(op.replacingOccurrences(of: "_", with: " ")) takes a message's id, found \"\(id)\"")
+                throw .badRequest(
+                    "filter: \(op.replacingOccurrences(of: "_", with: " ")) takes a message's id, found \"\(id)\"")
             }
             return .object(["message": .string(id.hasPrefix("\"") ? String(id.dropFirst()) : id), "op": .string(op)])
         }

@@ -49,7 +49,9 @@ import Testing
                         token: "tok-\(device)", status: .subscribed, hashId: "h-\(device)",
                         fields: [BuiltInField.sessionCount.key: .int(device == "e1" ? 5 : 1)], clientTime: 1),
                     now: 10)
-                if let tag = tags[device] { try tx.setTags(subscriptionId: subscription.id, ["interest": tag], now: 10) }
+                if let tag = tags[device] {
+                    try tx.setTags(subscriptionId: subscription.id, ["interest": tag], now: 10)
+                }
                 ids[device] = subscription.id
             }
             return ids
@@ -163,8 +165,10 @@ import Testing
                 var reached: [Int64] = []
                 while true {
                     let chunk = try await fixture.store.read { [cursor] in
-                        try $0.pushCandidates(scope, filter: filter, now: Self.now, after: cursor, limit: 2, reading: [])
-                            .map(\.subscription.id)
+                        try $0.pushCandidates(
+                            scope, filter: filter, now: Self.now, after: cursor, limit: 2, reading: []
+                        )
+                        .map(\.subscription.id)
                     }
                     reached += chunk
                     guard chunk.count == 2, let last = chunk.last else { break }
@@ -195,16 +199,19 @@ import Testing
                 return "\(error)"
             }
         }
-        let unknown = await refusal(#"{"and": [{"field": "session_count", "op": ">", "value": 0}, {"message": "m_nope", "op": "opened"}]}"#)
+        let unknown = await refusal(
+            #"{"and": [{"field": "session_count", "op": ">", "value": 0}, {"message": "m_nope", "op": "opened"}]}"#)
         #expect(unknown?.hasPrefix("filter.and[1].message: no message has the id m_nope") == true, "\(unknown ?? "")")
         let other = try await fixture.store.write { tx in
             let project = try tx.createProject(name: "other", audience: nil, now: 1)
             _ = try tx.insertMessage(
-                StoreSuiteDeliveryTests.message(projectId: project.id, resourceId: seeded.resourceId, publicId: "m_theirs"))
+                StoreSuiteDeliveryTests.message(
+                    projectId: project.id, resourceId: seeded.resourceId, publicId: "m_theirs"))
             return project.id
         }
         let theirs = await refusal(#"{"message": "m_theirs", "op": "sent"}"#)
-        #expect(theirs?.contains("filter.message: message m_theirs is not a message of project") == true, "\(theirs ?? "")")
+        #expect(
+            theirs?.contains("filter.message: message m_theirs is not a message of project") == true, "\(theirs ?? "")")
         #expect(await refusal(#"{"message": "m_theirs", "op": "sent"}"#, projectId: other) == nil, "its own project's")
         #expect(await refusal(#"{"message": "m_engaged01", "op": "opened"}"#) == nil)
         let badOp = await refusal(#"{"message": "m_engaged01", "op": "clicked"}"#)
@@ -220,22 +227,24 @@ import Testing
         try await fixture.store.write { tx in
             while case .removed = try tx.removeHistory(messageId: stored.id, limit: 100, now: Self.now) {}
         }
-        let removed = await refusal(#"{"or": [{"field": "language", "op": "exists"}, {"message": "m_engaged01", "op": "not_opened"}]}"#)
+        let removed = await refusal(
+            #"{"or": [{"field": "language", "op": "exists"}, {"message": "m_engaged01", "op": "not_opened"}]}"#)
         #expect(
             removed?.hasPrefix(
                 "filter.or[1].message: message m_engaged01 is past retention: its deliveries and reports were removed on 2027-01-15"
             ) == true, "\(removed ?? "")")
         #expect(removed?.hasSuffix("engagement with it can no longer be told") == true)
-        let preview = await {
-            do {
-                _ = try await segments.preview(
-                    AudiencePreviewRequest(
-                        projectId: seeded.projectId,
-                        filter: try JSONDecoder().decode(
-                            JSONValue.self, from: Data(#"{"message": "m_engaged01", "op": "opened"}"#.utf8))))
-                return nil
-            } catch let error as APIError { return error.reason } catch { return "\(error)" }
-        }() as String?
+        let preview =
+            await {
+                do {
+                    _ = try await segments.preview(
+                        AudiencePreviewRequest(
+                            projectId: seeded.projectId,
+                            filter: try JSONDecoder().decode(
+                                JSONValue.self, from: Data(#"{"message": "m_engaged01", "op": "opened"}"#.utf8))))
+                    return nil
+                } catch let error as APIError { return error.reason } catch { return "\(error)" }
+            }() as String?
         #expect(preview?.contains("is past retention") == true, "a preview is refused too")
     }
 
@@ -248,7 +257,8 @@ import Testing
                 ])
             ]))
         let error = #expect(throws: APIError.self) { try InAppValidation.check(audience, "audience") }
-        #expect(error?.reason.hasPrefix("audience.filter.and[1]: an in-app audience is matched on the device's") == true)
+        #expect(
+            error?.reason.hasPrefix("audience.filter.and[1]: an in-app audience is matched on the device's") == true)
         let plain = InAppAudience(filter: .object(["field": "session_count", "op": ">=", "value": 1]))
         try InAppValidation.check(plain, "audience")
     }
