@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
 
-/// A checked audience filter: conditions on built-in fields, custom fields and tags, combined with
+/// A checked audience filter: conditions on built-in fields, custom fields, tags and engagement
+/// with earlier messages (``EngagementCondition``), combined with
 /// `and` and `or` to any depth (up to `maxDepth`). Made from its JSON by ``parse(_:path:)``, which
 /// refuses a malformed one with the path of the part to change and the reason; compiled to SQL by
 /// `FilterSQL` and evaluated in memory by `matches(fields:tags:now:)` (in-app campaigns), with

@@ -9,8 +9,10 @@ enum SQLDialect: Sendable {
 
 /// An ``AudienceExpression`` as a SQL condition on `subscriptions s`, with every value a `?`
 /// parameter (never spliced into the text). Built-in fields are columns with indexes; tags go
-/// through `subscription_tags`' `(name, value)` index; custom fields are read from the JSON text.
-/// Means what ``AudienceExpression/matches(fields:tags:now:)`` means.
+/// through `subscription_tags`' `(name, value)` index; custom fields are read from the JSON text;
+/// engagement conditions read the message's deliveries and reports (`FilterSQL+Engagement.swift`).
+/// Means what ``AudienceExpression/matches(fields:tags:now:)`` means, engagement conditions apart
+/// (they have no in-memory meaning: they read the store).
 struct FilterSQL {
     var sql: String
     var parameters: [any SQLiteBindable]
