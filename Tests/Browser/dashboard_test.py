@@ -36,6 +36,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager never fetches a 
 TOKEN = "ab" * 32
 GOLD_TOKEN = "cd" * 32  # a second device, whose subscription has plan=gold: the segment's only match
 ERASED_TOKEN = "ef" * 32  # a third device, whose person asks to be erased
+EDITED_TOKEN = "ed" * 32  # a fourth device, whose profile's field is set on its page
 LIVE_TOKEN = "5a" * 40  # the device's Live Activity's ActivityKit token
 BUSY_TOKEN = "12" * 32  # a fourth device, whose pushes APNs asks to retry in an hour
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
@@ -461,6 +462,36 @@ def main():
             assert server.admin("GET", f"/profiles/{profile}")[0] == 404, "the profile is still there"
             status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={ERASED_TOKEN}")
             assert status == 200 and found == [], found
+
+        def audience_page_sets_a_profile_field():
+            phone = os.path.join(scratch, "edited")
+            server.device(phone, "set-token", "--provider", "ios-apns", "--token", EDITED_TOKEN)
+            server.device(phone, "subscribe", "--profile-field", "plan=free")
+            status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={EDITED_TOKEN}")
+            assert status == 200 and len(found) == 1, found
+            profile = found[0]["profile_id"]
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/audience")
+            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
+            value = driver.find_element(By.CSS_SELECTOR, "input[name='value']")
+            value.clear()
+            value.send_keys(EDITED_TOKEN, Keys.ENTER)
+            form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"form[aria-label='Set a field of profile {profile}']"), 10, "no field editor")
+            # A bad name is refused beside the field, and nothing changes.
+            form.find_element(By.NAME, "field_name").send_keys("1st")
+            form.find_element(By.NAME, "field_value").send_keys("gold", Keys.ENTER)
+            wait(driver, lambda d: "is not a valid field name" in d.find_element(By.CSS_SELECTOR, ".field-editor").text, 10, "a bad field name was not refused beside it")
+            form = driver.find_element(By.CSS_SELECTOR, ".field-editor")
+            name = form.find_element(By.NAME, "field_name")
+            name.clear()
+            name.send_keys("plan")
+            edited = form.find_element(By.NAME, "field_value")
+            edited.clear()
+            edited.send_keys("gold", Keys.ENTER)
+            wait(driver, lambda d: "gold" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".profile .field-value")], 10, "the card does not show the new value")
+            shot(driver, "audience-field-set")
+            status, shown = server.admin("GET", f"/profiles/{profile}")
+            assert status == 200 and shown["fields"].get("plan") == "gold" and "1st" not in shown["fields"], shown
 
         def a_message_whose_deliveries_were_removed_says_so():
             # What --delivery-retention-days leaves (its own tests run it in Swift): the message's
@@ -1324,6 +1355,7 @@ def main():
                       inbox_page_puts_a_message_and_shows_it_as_text,
                       segments_page_previews_a_filter_and_saves_it, compose_sends_to_a_saved_segment,
                       audience_page_marks_one_subscription_as_a_test_device, audience_page_erases_a_profile_after_a_second_click,
+                      audience_page_sets_a_profile_field,
                       settings_show_only_the_fingerprint, settings_set_a_frequency_cap_that_holds_a_message_back,
                       settings_add_a_webhook_that_gets_a_sends_events_signed,
                       settings_make_a_live_activity_channel_and_broadcast_on_it,

@@ -41,10 +41,15 @@ enum AdminCommand {
                         "secret-file", "FILE",
                         "jwt-keys add: read the shared secret (HS256) from FILE (or TERN_JWT_SECRET); prefer this"),
                     OptionSpec("secret", "S", "jwt-keys add: the shared secret (HS256); shows in ps"),
-                    OptionSpec("email", "E", "profiles find: by email"),
-                    OptionSpec("phone", "P", "profiles find: by phone"),
-                    OptionSpec("field", "NAME", "profiles find: by this field (with --value)"),
-                    OptionSpec("value", "V", "profiles find: the field's value"),
+                    OptionSpec("email", "E", "profiles find/set: by email"),
+                    OptionSpec("phone", "P", "profiles find/set: by phone"),
+                    OptionSpec("field", "NAME", "profiles find/set: by this field (with --value)"),
+                    OptionSpec("value", "V", "profiles find/set: the field's value (JSON when it is JSON, else text)"),
+                    OptionSpec("id", "ID", "profiles set: by profile id"),
+                    OptionSpec(
+                        "set", "NAME=VALUE", repeatable: true,
+                        "profiles set: a field's new value (JSON when it is JSON, else text; an action object too)"),
+                    OptionSpec("create", "profiles set: make the profile when none matches"),
                     OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
                     OptionSpec(
                         "provider", "PROVIDER",
@@ -75,10 +80,17 @@ enum AdminCommand {
             let arguments = try spec.parse(arguments)
             let client = try AdminClient.resolve(arguments)
             if topic == "import" {
-                guard try arguments.position(0, "a subcommand") == "devices" else {
-                    throw CommandError("tern import takes devices RESOURCE FILE (JSON Lines, - for standard input)")
+                switch try arguments.position(0, "a subcommand") {
+                case "devices": return try await DeviceImportCommand.run(arguments, client: client)
+                case "profiles": return try await ProfileUpdateCommand.importFile(arguments, client: client)
+                default:
+                    throw CommandError(
+                        "tern import takes devices RESOURCE FILE or profiles DB FILE (JSON Lines, - for standard input)"
+                    )
                 }
-                return try await DeviceImportCommand.run(arguments, client: client)
+            }
+            if topic == "profiles", arguments.positionals.first == "set" {
+                return try await ProfileUpdateCommand.set(arguments, client: client)
             }
             if topic == "export" {
                 guard try arguments.position(0, "a subcommand") == "devices" else {
