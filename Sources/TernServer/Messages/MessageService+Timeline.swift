@@ -7,7 +7,8 @@ extension MessageService {
     /// whole message as its stats count it: every version of an A/B test (its push ids share the
     /// message's prefix); a triggered message's later rounds are messages of their own.
     ///
-    /// `bucket`: nil to have one chosen (``TimelineBucket/chosen(span:minuteKept:)``). Once the
+    /// `bucket`: nil to have one chosen by the span of its figures (minutes up to 6 hours, hours up
+    /// to 14 days, days beyond); more than 2,000 points is a 400 naming a longer bucket. Once the
     /// message's rows per device are removed (`--delivery-retention-days`), the points are the
     /// hours kept in its history (``MessageHistory/timeline``), so minutes are refused.
     public func timeline(publicId: String, bucket asked: TimelineBucket?) async throws -> MessageTimeline {

@@ -77,7 +77,12 @@ public struct TimelinePoint: Codable, Sendable, Equatable {
 /// How long a ``TimelinePoint`` is. Buckets start at multiples of their length since 1970, so in
 /// UTC: a day's at midnight, an hour's on the hour.
 public enum TimelineBucket: String, Codable, Sendable, CaseIterable {
-    case minute, hour, day
+    /// A minute: kept while the message's rows per device are.
+    case minute
+    /// An hour: what the message's history keeps once its rows per device go.
+    case hour
+    /// A day (UTC, from midnight).
+    case day
 
     /// Its length in milliseconds.
     public var milliseconds: Int64 {
