@@ -52,6 +52,8 @@ enum Usage {
           test-devices  list [--project ID]
           push-events   MESSAGE_ID
           messages      list [--limit N] [--before ID] | show ID | stats ID
+                        | timeline ID [--bucket minute|hour|day] (sent, failed, delivered, opened,
+                          converted a row a bucket, UTC)
                         | cancel ID (stop sending: what is not sent yet is not sent)
                         | edit ID --file FILE (a scheduled or recurring message, before it goes: FILE
                           is the whole request as JSON, as "request" in messages show)

@@ -34,6 +34,9 @@ enum AdminCommand {
                     OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
                     OptionSpec("limit", "N", "pixels goals, audit, messages list: at most N"),
                     OptionSpec(
+                        "bucket", "minute|hour|day",
+                        "messages timeline: a row a minute, hour or day (UTC; left out, chosen by the message's span)"),
+                    OptionSpec(
                         "file", "FILE",
                         "messages edit: the whole message request as JSON, as tern send would send it (- reads stdin)"),
                     OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
@@ -99,7 +102,16 @@ enum AdminCommand {
                 }
                 return try await DeviceExportCommand.run(arguments, client: client)
             }
-            try await perform(plan(topic, arguments), client: client)
+            let call = try plan(topic, arguments)
+            if topic == "messages", try arguments.position(0, "a subcommand") == "timeline" {
+                let (status, body) = try await client.send(call.method, call.path, query: call.query)
+                if (200..<300).contains(status), let table = TimelineTable.text(body) {
+                    FileHandle.standardOutput.write(Data(table.utf8))
+                    return
+                }
+                return output(status, body)
+            }
+            try await perform(call, client: client)
         }
     }
 
@@ -312,6 +324,10 @@ enum AdminCommand {
             return Call(method: "GET", path: "/messages", query: query)
         case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
         case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")
+        case ("messages", "timeline"):
+            return Call(
+                method: "GET", path: "/messages/\(try arg(1, "ID"))/timeline",
+                query: arguments.value("bucket").map { ["bucket": $0] } ?? [:])
         case ("messages", "cancel"): return Call(method: "POST", path: "/messages/\(try arg(1, "ID"))/cancel")
         case ("messages", "edit"):
             // The whole request, as the API replaces it: tern send's options would make a second
