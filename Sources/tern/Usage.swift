@@ -39,8 +39,12 @@ enum Usage {
           audit         list [--project ID] [--before ID] [--limit N]
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V) | test ID [--off]
                         | export ID | erase ID
+                        | set DB (--id ID | --email E | --phone P | --field NAME --value V) --set NAME=VALUE …
+                          [--create]   your backend's write of one person's fields (starts $field_set messages)
           import        devices RESOURCE FILE   push tokens from another vendor, one JSON object a line (- for stdin):
                           {"subscription_id": T, "provider": P, "matching": {"email": E}, "profile_fields": {…}, …}
+                        | profiles DB FILE   people's fields from your backend, one JSON object a line (- for stdin):
+                          {"matching": {"email": E}, "profile_fields": {…}, "create": true}
           export        devices RESOURCE [FILE] the resource's push devices in that same form, one a line
                           (standard output without FILE): what tern import devices reads
           subscriptions find RESOURCE TOKEN [--provider ios-apns] [--channel push]
@@ -48,6 +52,8 @@ enum Usage {
           test-devices  list [--project ID]
           push-events   MESSAGE_ID
           messages      list [--limit N] [--before ID] | show ID | stats ID
+                        | timeline ID [--bucket minute|hour|day] (sent, failed, delivered, opened,
+                          converted a row a bucket, UTC)
                         | cancel ID (stop sending: what is not sent yet is not sent)
                         | edit ID --file FILE (a scheduled or recurring message, before it goes: FILE
                           is the whole request as JSON, as "request" in messages show)

@@ -28,7 +28,7 @@ struct AdminKeyCheck: RouteMiddleware {
         case message
         /// `{profile_id}` in the path.
         case profile
-        /// `?db_id=`.
+        /// `{db_id}` in the path, or else `?db_id=`.
         case database
         /// `{key_id}` in the path.
         case key
@@ -119,7 +119,9 @@ struct AdminKeyCheck: RouteMiddleware {
         case .message:
             return (request.parameters["message_id"] ?? query["message_id"]).map { .message($0) } ?? .none
         case .profile: return .profile(request.parameter("profile_id"))
-        case .database: return query["db_id"] == nil ? .none : .database(try request.integer("db_id"))
+        case .database:
+            return request.parameters["db_id"] == nil && query["db_id"] == nil
+                ? .none : .database(try request.integer("db_id"))
         case .key: return .key(try request.integer("key_id"))
         case .campaign: return .campaign(request.parameter("campaign_id"))
         case .segment: return .segment(try request.integer("segment_id"))

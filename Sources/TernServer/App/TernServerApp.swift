@@ -172,6 +172,7 @@ public final class TernServerApp: Sendable {
             + DashboardAPIRoutes(service: DashboardService(store: store), admin: adminService).all
             + TestDeviceRoutes(service: TestDeviceService(store: store), admin: adminService).all
             + DeviceImport(subscriptions: SubscriptionService(store: store, clock: clock)).routes(admin: adminService)
+            + BackendProfileUpdate(store: store, clock: clock).routes(admin: adminService)
             + DeviceExport(store: store).routes(admin: adminService)
             + KeyRoutes(admin: adminService).all
             + LiveActivityChannelService(store: store, credentials: credentials, endpoints: endpoints).routes(

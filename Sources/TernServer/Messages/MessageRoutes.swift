@@ -3,7 +3,8 @@ import TernHTTP
 import TernProtocol
 
 /// The management API's messages: `POST /api/v1/admin/messages` (idempotent with `Idempotency-Key`),
-/// `GET …/{message_id}` (with live counts), `GET …/{message_id}/stats` (the funnel) and
+/// `GET …/{message_id}` (with live counts), `GET …/{message_id}/stats` (the funnel), `GET …/{message_id}/timeline`
+/// (the funnel over time) and
 /// `GET …/{message_id}/deliveries`, `POST …/{message_id}/cancel`, `PUT …/{message_id}` (an edit before it goes, idempotent too);
 /// sending, editing and cancelling need a `send` key, reading a `read` key, of the
 /// message's project (or the server key).
@@ -37,6 +38,17 @@ struct MessageRoutes: Sendable {
             }
             Route.json("GET", "\(prefix)/{message_id}/stats") { request in
                 try await messages.stats(publicId: request.parameter("message_id"))
+            }
+            Route.json("GET", "\(prefix)/{message_id}/timeline") { request in
+                let bucket = try request.http.query["bucket"].map { text in
+                    guard let bucket = TimelineBucket(rawValue: text) else {
+                        throw APIError.badRequest(
+                            "bucket must be minute, hour or day (or left out to have one chosen), not \"\(text.prefix(32))\""
+                        )
+                    }
+                    return bucket
+                }
+                return try await messages.timeline(publicId: request.parameter("message_id"), bucket: bucket)
             }
             Route.json("GET", "\(prefix)/{message_id}/deliveries") { request in
                 let query = request.http.query

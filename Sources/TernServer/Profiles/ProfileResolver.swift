@@ -43,8 +43,17 @@ struct ProfileResolver {
                 "profile \"\(publicId)\" not found in profile database \(caller.database.id): "
                     + "matching.profile_id must name an existing profile")
         }
-        let profile = try tx.createProfile(dbId: caller.database.id, publicId: Profile.newPublicId(now: now), now: now)
-        if let (name, value) = caller.identity?.storedField {
+        return try Self.createProfile(tx, dbId: caller.database.id, identity: caller.identity, now: now)
+    }
+
+    /// A new profile in database `dbId` that stores `identity` as a field (`_email`, `_phone`, or
+    /// the field it names), so that a JWT naming that identity later finds it: what a JWT's first
+    /// request makes, and what `profiles/update` makes with `create`.
+    static func createProfile(_ tx: any StoreTransaction, dbId: Int64, identity: ProfileIdentity?, now: Int64) throws
+        -> Profile
+    {
+        let profile = try tx.createProfile(dbId: dbId, publicId: Profile.newPublicId(now: now), now: now)
+        if let (name, value) = identity?.storedField {
             try tx.setProfileField(profileId: profile.id, name: name, value: value)
         }
         return profile
@@ -115,6 +124,19 @@ struct ProfileResolver {
         _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?,
         knownFields: [String: JSONValue]? = nil, triggers: TriggerDirectory?
     ) throws -> Profile {
+        try Self.applyProfileChanges(
+            tx, to: profile, fields: fields, skipTriggers: skipTriggers, knownFields: knownFields, triggers: triggers,
+            projectId: caller.project.id, now: now)
+    }
+
+    /// ``applyProfileChanges(_:to:fields:skipTriggers:knownFields:triggers:)`` for a writer that is
+    /// not a device (the operator's backend, `profiles/update`): the project whose triggered messages
+    /// the changes start, and the time, named.
+    @discardableResult
+    static func applyProfileChanges(
+        _ tx: any StoreTransaction, to profile: Profile, fields: [String: JSONValue]?, skipTriggers: Bool?,
+        knownFields: [String: JSONValue]? = nil, triggers: TriggerDirectory?, projectId: Int64, now: Int64
+    ) throws -> Profile {
         var current: [String: JSONValue] = [:]
         var changes: [String: JSONValue?] = [:]
         if let fields, !fields.isEmpty {
@@ -133,7 +155,7 @@ struct ProfileResolver {
         if updated != profile { try tx.updateProfile(updated) }
         if let triggers, !changes.isEmpty {
             try TriggerWaits.noteFieldsSet(
-                tx, directory: triggers, projectId: caller.project.id, profile: updated, before: current,
+                tx, directory: triggers, projectId: projectId, profile: updated, before: current,
                 changes: changes, now: now)
         }
         return updated

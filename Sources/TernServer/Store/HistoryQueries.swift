@@ -19,6 +19,10 @@ public struct MessageHistory: Sendable, Equatable {
     /// An A/B test's figures per version: the deliveries counted when the removal began, the
     /// reports with ``delivered``; nil for a message of one version.
     public var variants: [VariantFigures]? = nil
+    /// The message's timeline per UTC hour (``MessageTimeline``), sparse: the outcomes' (sent,
+    /// failed) taken when the removal began, the reports' (delivered, opened, converted) added
+    /// with ``delivered``; nil in history kept before timelines were.
+    public var timeline: [TimelinePoint]? = nil
 }
 
 /// One step of removing a message's rows per device (``HistoryQueries/removeHistory(messageId:limit:now:)``).

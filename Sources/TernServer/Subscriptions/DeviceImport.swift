@@ -208,8 +208,10 @@ struct DeviceImport: Sendable {
         try change.validate()
         // Names and operations; an operation on a stored value (incr of a text) is the store's to refuse.
         if let fields = device.profileFields { _ = try ProfileFieldsEditor.changes(fields, current: [:]) }
+        var identity: ProfileIdentity?
+        if let matching = device.matching { identity = try ProfileIdentity(matching: matching) }
         return Prepared(
-            change: change, status: try status(device.status), identity: try device.matching.map(identity),
+            change: change, status: try status(device.status), identity: identity,
             imported: try ImportedBinding.checked(isTest: device.isTest, tags: device.tags))
     }
 
@@ -241,34 +243,5 @@ struct DeviceImport: Sendable {
             throw .badRequest("status \"\(text.prefix(32))\" is not valid: use subscribed, suspended or unsubscribed")
         }
         return status
-    }
-
-    /// The person `matching` names, as a JWT's `matching` would (its `db_id` and `resource_id` are
-    /// the resource's here, so they are refused rather than ignored).
-    static func identity(_ matching: [String: JSONValue]) throws(APIError) -> ProfileIdentity {
-        let help = "matching names exactly one of email, phone, profile_id, or field_name with field_value"
-        var found: [ProfileIdentity] = []
-        for (key, value) in matching.sorted(by: { $0.key < $1.key }) {
-            switch (key, value) {
-            case ("email", .string(let email)) where !email.isEmpty: found.append(.email(email))
-            case ("phone", .string(let phone)) where !phone.isEmpty: found.append(.phone(phone))
-            case ("profile_id", .string(let id)) where !id.isEmpty: found.append(.profileId(id))
-            case ("field_name", .string(let name)):
-                guard FieldName.isValid(name) else {
-                    throw .badRequest("matching.field_name \"\(name.prefix(64))\" is not a valid field name")
-                }
-                guard let fieldValue = matching["field_value"], fieldValue != .null, fieldValue.isScalar else {
-                    throw .badRequest("matching.field_name needs a scalar matching.field_value")
-                }
-                found.append(.field(name: name, value: fieldValue))
-            case ("field_value", _): continue
-            default:
-                throw .badRequest("matching.\(key.prefix(64)) is not valid: \(help), each a non-empty string")
-            }
-        }
-        guard found.count == 1, let identity = found.first else {
-            throw .badRequest("\(help) (found \(found.count))")
-        }
-        return identity
     }
 }

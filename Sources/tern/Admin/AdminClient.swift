@@ -49,12 +49,13 @@ struct AdminClient {
     /// the server applies once), tried up to `attempts` times while the server cannot be reached,
     /// a little longer apart each time; any answer, or the last failure, is the call's.
     func sendRetrying(
-        _ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil, attempts: Int
+        _ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
+        headers: [String: String] = [:], attempts: Int
     ) async throws -> (Int, Data) {
         var attempt = 1
         while true {
             do {
-                return try await send(method, path, query: query, body: body)
+                return try await send(method, path, query: query, body: body, headers: headers)
             } catch let error as CommandError where error.exitCode == .unavailable && attempt < attempts {
                 attempt += 1
                 try await Task.sleep(nanoseconds: UInt64(attempt) * 500_000_000)

@@ -34,6 +34,9 @@ enum AdminCommand {
                     OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
                     OptionSpec("limit", "N", "pixels goals, audit, messages list: at most N"),
                     OptionSpec(
+                        "bucket", "minute|hour|day",
+                        "messages timeline: a row a minute, hour or day (UTC; left out, chosen by the message's span)"),
+                    OptionSpec(
                         "file", "FILE",
                         "messages edit: the whole message request as JSON, as tern send would send it (- reads stdin)"),
                     OptionSpec("pem", "FILE", "jwt-keys add: the public key (ES256, RS256, PS256)"),
@@ -41,10 +44,15 @@ enum AdminCommand {
                         "secret-file", "FILE",
                         "jwt-keys add: read the shared secret (HS256) from FILE (or TERN_JWT_SECRET); prefer this"),
                     OptionSpec("secret", "S", "jwt-keys add: the shared secret (HS256); shows in ps"),
-                    OptionSpec("email", "E", "profiles find: by email"),
-                    OptionSpec("phone", "P", "profiles find: by phone"),
-                    OptionSpec("field", "NAME", "profiles find: by this field (with --value)"),
-                    OptionSpec("value", "V", "profiles find: the field's value"),
+                    OptionSpec("email", "E", "profiles find/set: by email"),
+                    OptionSpec("phone", "P", "profiles find/set: by phone"),
+                    OptionSpec("field", "NAME", "profiles find/set: by this field (with --value)"),
+                    OptionSpec("value", "V", "profiles find/set: the field's value (JSON when it is JSON, else text)"),
+                    OptionSpec("id", "ID", "profiles set: by profile id"),
+                    OptionSpec(
+                        "set", "NAME=VALUE", repeatable: true,
+                        "profiles set: a field's new value (JSON when it is JSON, else text; an action object too)"),
+                    OptionSpec("create", "profiles set: make the profile when none matches"),
                     OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
                     OptionSpec(
                         "provider", "PROVIDER",
@@ -75,10 +83,17 @@ enum AdminCommand {
             let arguments = try spec.parse(arguments)
             let client = try AdminClient.resolve(arguments)
             if topic == "import" {
-                guard try arguments.position(0, "a subcommand") == "devices" else {
-                    throw CommandError("tern import takes devices RESOURCE FILE (JSON Lines, - for standard input)")
+                switch try arguments.position(0, "a subcommand") {
+                case "devices": return try await DeviceImportCommand.run(arguments, client: client)
+                case "profiles": return try await ProfileUpdateCommand.importFile(arguments, client: client)
+                default:
+                    throw CommandError(
+                        "tern import takes devices RESOURCE FILE or profiles DB FILE (JSON Lines, - for standard input)"
+                    )
                 }
-                return try await DeviceImportCommand.run(arguments, client: client)
+            }
+            if topic == "profiles", arguments.positionals.first == "set" {
+                return try await ProfileUpdateCommand.set(arguments, client: client)
             }
             if topic == "export" {
                 guard try arguments.position(0, "a subcommand") == "devices" else {
@@ -87,7 +102,16 @@ enum AdminCommand {
                 }
                 return try await DeviceExportCommand.run(arguments, client: client)
             }
-            try await perform(plan(topic, arguments), client: client)
+            let call = try plan(topic, arguments)
+            if topic == "messages", try arguments.position(0, "a subcommand") == "timeline" {
+                let (status, body) = try await client.send(call.method, call.path, query: call.query)
+                if (200..<300).contains(status), let table = TimelineTable.text(body) {
+                    FileHandle.standardOutput.write(Data(table.utf8))
+                    return
+                }
+                return output(status, body)
+            }
+            try await perform(call, client: client)
         }
     }
 
@@ -300,6 +324,10 @@ enum AdminCommand {
             return Call(method: "GET", path: "/messages", query: query)
         case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
         case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")
+        case ("messages", "timeline"):
+            return Call(
+                method: "GET", path: "/messages/\(try arg(1, "ID"))/timeline",
+                query: arguments.value("bucket").map { ["bucket": $0] } ?? [:])
         case ("messages", "cancel"): return Call(method: "POST", path: "/messages/\(try arg(1, "ID"))/cancel")
         case ("messages", "edit"):
             // The whole request, as the API replaces it: tern send's options would make a second

@@ -57,15 +57,16 @@ enum DeviceImportCommand {
         var json: Data
     }
 
-    /// The devices in requests of at most ``partSize`` devices and ``partBytes`` bytes.
-    static func parts(_ devices: [Line]) throws -> [[Line]] {
+    /// The devices (or another import's lines: `what` names them) in requests of at most
+    /// ``partSize`` lines and ``partBytes`` bytes.
+    static func parts(_ devices: [Line], what: String = "a device") throws -> [[Line]] {
         var parts: [[Line]] = []
         var part: [Line] = []
         var bytes = 0
         for device in devices {
             guard device.json.count < partBytes else {
                 throw CommandError(
-                    "line \(device.line) is \(device.json.count) bytes: a device must be under \(partBytes) "
+                    "line \(device.line) is \(device.json.count) bytes: \(what) must be under \(partBytes) "
                         + "(the server takes 1 MiB a request)", exitCode: .refused)
             }
             if part.count == partSize || bytes + device.json.count + 1 > partBytes {
@@ -80,9 +81,13 @@ enum DeviceImportCommand {
         return parts
     }
 
-    /// The file's devices with their line numbers; a line that is not a JSON object stops the run
-    /// before anything is sent.
-    static func read(_ path: String) throws -> [Line] {
+    /// The file's devices (or another import's objects, `example` showing one) with their line
+    /// numbers; a line that is not a JSON object stops the run before anything is sent.
+    static func read(
+        _ path: String,
+        example: String =
+            #"one device a line, e.g. {"subscription_id": "<token>", "matching": {"email": "ann@example.com"}}"#
+    ) throws -> [Line] {
         let data: Data
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -100,8 +105,7 @@ enum DeviceImportCommand {
             if trimmed.isEmpty { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
                 throw CommandError(
-                    "\(path) line \(offset + 1) is not a JSON object: one device a line, e.g. "
-                        + #"{"subscription_id": "<token>", "matching": {"email": "ann@example.com"}}"#)
+                    "\(path) line \(offset + 1) is not a JSON object: \(example)")
             }
             lines.append(
                 Line(

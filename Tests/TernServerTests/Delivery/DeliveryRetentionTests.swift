@@ -138,7 +138,9 @@ import Testing
         #expect(
             kept
                 == MessageHistory(
-                    failedByReason: [:], delivered: 0, opened: 0, converted: 0, removedAt: 600, finishedAt: 600))
+                    failedByReason: [:], delivered: 0, opened: 0, converted: 0, removedAt: 600, finishedAt: 600,
+                    // Both sent at 110 ms: the first hour since 1970.
+                    timeline: [TimelinePoint(row: [0, 2, 0, 0, 0, 0])]))
         #expect(try await fixture.store.read { try $0.deliveryCounts(messageId: queued.id) } == [.sent: 2])
     }
 }

@@ -42,6 +42,44 @@ import Testing
         #expect(typo.contains("unknown option --colour"))
     }
 
+    /// `tern messages timeline`: a row a bucket (UTC) and the totals, in columns; a bad bucket is
+    /// the server's 400.
+    @Test func aMessagesTimelineIsPrintedAsATable() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        _ = try await JSONHTTPClient().post(
+            server.url("push/subscribe"), json: ["time": 1, "provider": "ios-apns", "subscription_id": "cli-token"],
+            headers: ["X-Tern-RToken": server.rToken])
+        let made = try await JSONHTTPClient().post(
+            server.url("admin/messages"),
+            json: ["title": "Hi", "audience": ["type": "resource", "resource_id": server.resourceId]],
+            headers: ["Authorization": "Bearer \(server.adminKey)"])
+        let id = try #require((try JSONSerialization.jsonObject(with: made.body) as? [String: Any])?["id"] as? String)
+        // No APNs credentials: the delivery fails at once, in this hour.
+        var table = ""
+        for _ in 0..<100 {
+            let (status, output, error) = try await Self.tern(
+                ["messages", "timeline", id, "--bucket", "hour"], server: server)
+            #expect(status == 0, "\(error)")
+            table = output
+            if table.contains("total") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let lines = table.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let hour = String(Date().formatted(.iso8601).prefix(13)).replacingOccurrences(of: "T", with: " ")
+        #expect(lines.count == 4, "\(table)")
+        #expect(lines.first == [id, "per", "hour", "(UTC)"], "\(table)")
+        #expect(lines.dropFirst().first == ["at", "sent", "failed", "delivered", "opened", "converted"], "\(table)")
+        let row = lines.dropFirst(2).first ?? []
+        #expect(
+            row.count == 7 && "\(row[0]) \(row[1])".hasPrefix(hour) && row[1].hasSuffix(":00")
+                && Array(row.dropFirst(2)) == ["0", "1", "0", "0", "0"], "\(table)")
+        #expect(lines.last == ["total", "0", "1", "0", "0", "0"], "\(table)")
+
+        let (badStatus, _, bad) = try await Self.tern(["messages", "timeline", id, "--bucket", "week"], server: server)
+        #expect(badStatus == 1 && bad.contains("bucket must be minute, hour or day"), "\(bad)")
+    }
+
     @Test func testDevicesAreMarkedListedAndUnmarkedFromTheCommandLine() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

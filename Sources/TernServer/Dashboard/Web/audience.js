@@ -1,6 +1,7 @@
 // Audience: find profiles and subscriptions by profile id, email, phone or push token; show their
 // fields, subscriptions (categories, tags, fields) and push events; mark a profile, or one of its
-// push subscriptions, as a test device; erase a profile, import and export devices (full and server keys).
+// push subscriptions, as a test device; set a profile's field (send, full and server keys); erase a
+// profile, import and export devices (full and server keys).
 import { api, sessionRole } from "./api.js";
 import { h, clear, field, input, select, clearErrors, fieldError, showApiError, errorBox, time, table, announce, secondClick, number } from "./ui.js";
 
@@ -113,6 +114,7 @@ async function profileCard(profile) {
   const fields = Object.entries(profile.fields || {}).sort(([a], [b]) => a.localeCompare(b));
   const role = sessionRole();
   const erasing = role === "full" || role === "server" ? [eraseControl(profile, card)] : [];
+  const editing = role === "send" || role === "full" || role === "server" ? fieldEditor(profile, card) : null;
   card.append(
     h("h2", { class: "break" }, "Profile ", h("span", { class: "profile-id", text: profile.id })),
     h("div", { class: "actions" }, testState, toggle),
@@ -121,6 +123,7 @@ async function profileCard(profile) {
     h("p", { class: "muted", text: `Database #${profile.db_id} · created ${time(profile.created_at)} · updated ${time(profile.updated_at)}` }),
     h("h3", { text: "Fields" }),
     fields.length ? table("Profile fields", ["Field", "Value"], fields.map(([name, value]) => [name, h("span", { class: "field-value break", text: show(value) })])) : h("p", { class: "muted", text: "No fields." }),
+    editing,
     h("h3", { text: "Subscriptions" }),
     h("p", { class: "hint", text: "Marking the profile makes each of its devices a test device; marking a subscription makes that device one alone." }),
     profile.subscriptions.length
@@ -152,6 +155,56 @@ async function profileCard(profile) {
     if (error.status !== 401) card.append(errorBox(error));
   }
   return card;
+}
+
+// Sets one field of the profile (send, full and server keys) through the backend's write,
+// POST …/databases/{db_id}/profiles/update, so the $field_set messages it triggers start as on any
+// write; the value is JSON when it reads as JSON (3, true, null removes the field), else text.
+function fieldEditor(profile, card) {
+  const name = input("field_name", { required: true, placeholder: "plan" });
+  const value = input("field_value", { placeholder: "gold" });
+  const form = h(
+    "form",
+    { class: "field-editor", novalidate: true, "aria-label": `Set a field of profile ${profile.id}` },
+    h(
+      "div",
+      { class: "row" },
+      field("Field", name, { api: "profile_fields" }),
+      field("Value", value, { hint: "JSON when it is JSON (3, true; null removes the field), else text.", api: "value" }),
+    ),
+    h("div", { class: "actions" }, h("button", { type: "submit", text: "Set field" })),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const key = name.value.trim();
+    if (!key) {
+      fieldError(name, "Name the field to set.");
+      name.focus();
+      return;
+    }
+    let parsed = value.value;
+    try {
+      parsed = JSON.parse(value.value);
+    } catch {
+      // Text, as typed.
+    }
+    try {
+      const answer = await api("POST", `/databases/${encodeURIComponent(profile.db_id)}/profiles/update`, {
+        profiles: [{ matching: { profile_id: profile.id }, profile_fields: { [key]: parsed } }],
+      });
+      const result = answer.results[0];
+      if (result.result === "refused" || result.result === "not_found") {
+        fieldError(name, result.reason || "No such profile any more.");
+        return;
+      }
+      card.replaceWith(await profileCard(await api("GET", `/profiles/${encodeURIComponent(profile.id)}`)));
+      announce(result.result === "unchanged" ? `${key} already had that value` : `${key} set`);
+    } catch (error) {
+      if (error.status !== 401) showApiError(form, error);
+    }
+  });
+  return form;
 }
 
 // Erases the profile when a person asks for it, after a second click: what goes cannot be brought

@@ -78,3 +78,42 @@ function describe(title, points, names) {
     points.map((p) => h("tr", {}, h("td", { text: p.label }), h("td", { text: number(p.a) }), names[1] ? h("td", { text: number(p.b) }) : null)),
   );
 }
+
+/**
+ * Lines over time, one per series: `points` = [{label, values: {key: n}}] in time order,
+ * `series` = [{key, name, tone}] (tone: a CSS class, "" for the accent colour). The text
+ * alternative is a table of every point.
+ */
+export function lineChart(title, points, series) {
+  const width = 640;
+  const height = 200;
+  const bottom = 28;
+  const top = 16;
+  const max = Math.max(1, ...points.flatMap((p) => series.map((s) => p.values[s.key] || 0)));
+  const step = points.length > 1 ? width / (points.length - 1) : 0;
+  const x = (index) => (points.length > 1 ? index * step : width / 2);
+  const y = (value) => height - bottom - ((height - bottom - top) * value) / max;
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
+  chart.append(svg("title", {}, title));
+  chart.append(svg("line", { x1: 0, x2: width, y1: height - bottom, y2: height - bottom, stroke: "#c9ced8" }));
+  for (const s of series) {
+    const coordinates = points.map((p, index) => `${x(index).toFixed(1)},${y(p.values[s.key] || 0).toFixed(1)}`);
+    chart.append(svg("polyline", { class: `line ${s.tone || ""}`, points: coordinates.join(" ") }));
+    if (points.length === 1) chart.append(svg("circle", { class: `dot ${s.tone || ""}`, cx: x(0), cy: y(points[0].values[s.key] || 0), r: 3 }));
+  }
+  // At most about eight labels along the axis.
+  const every = Math.max(1, Math.ceil(points.length / 8));
+  points.forEach((p, index) => {
+    if (index % every === 0) chart.append(svg("text", { x: x(index), y: height - 10, "text-anchor": index === 0 ? "start" : "middle" }, p.label));
+  });
+  chart.append(svg("text", { x: 2, y: 11 }, `max ${number(max)}`));
+  const legend = h("div", { class: "legend", "aria-hidden": "true" }, series.map((s) => h("span", { class: s.tone || "", text: s.name })));
+  const alternative = h(
+    "table",
+    { class: "visually-hidden" },
+    h("caption", { text: title }),
+    h("tr", {}, h("th", { text: "Time (UTC)" }), series.map((s) => h("th", { text: s.name }))),
+    points.map((p) => h("tr", {}, h("td", { text: p.label }), series.map((s) => h("td", { text: number(p.values[s.key] || 0) })))),
+  );
+  return h("figure", { class: "chart timeline" }, chart, legend, alternative);
+}

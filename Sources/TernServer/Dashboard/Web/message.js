@@ -4,11 +4,12 @@
 // sends, a send key can stop it.
 import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
-import { funnelChart } from "./charts.js";
+import { funnelChart, lineChart } from "./charts.js";
 import { statusBadge, progress, liveActivityName, rhythm, triggerWho } from "./messages.js";
 import { duplicate, edit } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
+const TIMELINE_EVERY = 10 * 1000;
 
 export function render(main, [id]) {
   main.append(h("p", {}, h("a", { href: "#/messages", text: "← Messages" })));
@@ -22,6 +23,9 @@ export function render(main, [id]) {
   main.append(heading, ...(stopping ? [stopping.element] : []), ...(winner ? [winner.element] : []), body, updated);
   let doneAt = 0;
   let wasDone = false;
+  // The timeline reads every delivery's outcome: fetched again at most every TIMELINE_EVERY ms.
+  let timeline = null;
+  let timelineAt = 0;
   let stop = () => {};
   const load = async () => {
     try {
@@ -29,9 +33,13 @@ export function render(main, [id]) {
       const [message, stats] = await Promise.all([api("GET", path), api("GET", `${path}/stats`)]);
       // Removed by the server's retention (--delivery-retention-days): the page answers 410.
       const deliveries = stats.deliveries_removed_at ? null : await api("GET", `${path}/deliveries?limit=100`);
+      if (Date.now() - timelineAt >= TIMELINE_EVERY) {
+        timeline = await api("GET", `${path}/timeline`).catch((error) => ({ error }));
+        timelineAt = Date.now();
+      }
       heading.textContent = message.request.title || message.request.body || liveActivityName(message.request) || message.id;
       // A panel a message has no use for (the versions of one that is not an A/B test) is null: left out.
-      clear(body).append(...view(message, stats, role !== "read").filter(Boolean), deliveryList(deliveries, stats));
+      clear(body).append(...view(message, stats, role !== "read", timeline).filter(Boolean), deliveryList(deliveries, stats));
       if (stopping) stopping.show(!message.done && !message.cancelled_at);
       if (winner) winner.show(message);
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
@@ -197,7 +205,29 @@ function roundLinks(message) {
   return h("span", {}, `${number(count)} so far${count > 1 ? ": " : " (a person's second time makes round 2)"}`, ...links, first > 2 ? `and ${number(first - 2)} earlier` : "");
 }
 
-function view(message, stats, canCompose) {
+// "Over time": sent, delivered and opened per bucket of GET …/timeline (UTC), as lines with a
+// table for screen readers; a refusal (a timeline not kept) is said in words.
+function timelinePanel(timeline) {
+  if (!timeline) return null;
+  const section = (...children) => h("section", { class: "panel", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title", text: "Over time" }), ...children);
+  if (timeline.error) return section(h("p", { class: "muted", id: "timeline-note", text: timeline.error.message || "The timeline could not be read." }));
+  if (!timeline.points.length) return section(h("p", { class: "muted", id: "timeline-note", text: "Nothing sent or reported yet." }));
+  const label = (at) => {
+    const iso = new Date(at).toISOString();
+    return timeline.bucket === "day" ? iso.slice(0, 10) : iso.slice(5, 16).replace("T", " ");
+  };
+  const points = timeline.points.map((p) => ({ label: label(p.at), values: p }));
+  return section(
+    lineChart(`Sent, delivered and opened per ${timeline.bucket} (UTC)`, points, [
+      { key: "sent", name: "sent", tone: "" },
+      { key: "delivered", name: "delivered", tone: "good" },
+      { key: "opened", name: "opened", tone: "alt" },
+    ]),
+    h("p", { class: "hint", text: `A point a ${timeline.bucket}, UTC. Reports are placed at the device's time, held between the message's start and when the server got them.` }),
+  );
+}
+
+function view(message, stats, canCompose, timeline) {
   const r = message.request;
   const failures = Object.entries(stats.failed_by_reason || {}).sort((a, b) => b[1] - a[1]);
   return [
@@ -228,6 +258,7 @@ function view(message, stats, canCompose) {
       h("h3", { text: "Failures by reason" }),
       failures.length ? table("Failures by reason", ["Reason", "Deliveries#"], failures.map(([reason, count]) => [reason, number(count)])) : h("p", { class: "muted", text: "No failures." }),
     ),
+    timelinePanel(timeline),
     versionsPanel(r, stats),
     roundsPanel(stats),
     h(

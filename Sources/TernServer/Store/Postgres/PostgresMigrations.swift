@@ -15,6 +15,7 @@ enum PostgresMigrations {
         triggerReentry,
         messageEdits, localWeekdays,
         messageTemplates,
+        messageTimelines,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

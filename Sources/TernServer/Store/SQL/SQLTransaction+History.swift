@@ -31,12 +31,15 @@ extension SQLTransaction {
             let variants = try message(id: messageId).map(variantTargets) ?? []
             try database.run(
                 """
-                INSERT INTO message_history (message_id, failed_by_reason, removed_at, variants) VALUES (?, ?, ?, ?)
+                INSERT INTO message_history (message_id, failed_by_reason, removed_at, variants, timeline)
+                VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (message_id) DO NOTHING
                 """,
                 [
                     messageId, try Self.json(try failureReasons(messageId: messageId)), now,
                     variants.isEmpty ? nil : try Self.json(variants.map { VariantFigures(targeted: $0) }),
+                    // The outcomes per hour, while they are all there; the reports' join them later.
+                    try Self.json(try outcomeTimeline(messageId: messageId, bucket: .hour).map(\.row)),
                 ])
         }
         let ids = try database.query(
@@ -65,14 +68,21 @@ extension SQLTransaction {
                 }
                 variants = kept
             }
+            // The reports per hour beside the outcomes kept at the start (none kept: none added).
+            let timeline = try messageHistory(messageId: messageId)?.timeline.map { outcomes in
+                TimelinePoints.merged(
+                    outcomes.map(\.outcomesOnly),
+                    try reportTimeline(messageIdPrefix: prefix, from: message.sentFrom, bucket: .hour))
+            }
             try database.run(
                 """
-                UPDATE message_history SET delivered = ?, opened = ?, converted = ?, variants = ?
+                UPDATE message_history SET delivered = ?, opened = ?, converted = ?, variants = ?, timeline = ?
                 WHERE message_id = ? AND delivered IS NULL
                 """,
                 [
                     reports[.delivery] ?? 0, reports[.open] ?? 0,
-                    try conversions(messageIdPrefix: prefix, eventName: nil), try variants.map(Self.json), messageId,
+                    try conversions(messageIdPrefix: prefix, eventName: nil), try variants.map(Self.json),
+                    try timeline.map { try Self.json($0.map(\.row)) }, messageId,
                 ])
         }
         try database.run("DELETE FROM delivery_sent_runs WHERE message_id = ?", [messageId])
@@ -92,15 +102,16 @@ extension SQLTransaction {
     func messageHistory(messageId: Int64) throws -> MessageHistory? {
         try database.queryFirst(
             """
-            SELECT failed_by_reason, delivered, opened, removed_at, finished_at, variants, converted FROM message_history
-            WHERE message_id = ?
+            SELECT failed_by_reason, delivered, opened, removed_at, finished_at, variants, converted, timeline
+            FROM message_history WHERE message_id = ?
             """,
             [messageId]
         ).map { row in
             MessageHistory(
                 failedByReason: try Self.decode([String: Int64].self, row.string(0)) ?? [:], delivered: row.int(1),
                 opened: row.int(2), converted: row.int(6), removedAt: row.requiredInt(3), finishedAt: row.int(4),
-                variants: try Self.decode([VariantFigures].self, row.string(5)))
+                variants: try Self.decode([VariantFigures].self, row.string(5)),
+                timeline: try Self.decode([[Int64]].self, row.string(7))?.map(TimelinePoint.init(row:)))
         }
     }
 }

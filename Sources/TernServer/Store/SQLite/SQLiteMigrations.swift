@@ -11,6 +11,7 @@ enum SQLiteMigrations {
         triggerReentry,
         messageEdits, localWeekdays,
         messageTemplates,
+        messageTimelines,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
