@@ -68,7 +68,8 @@ enum Usage {
                         | edit ID [--name NAME] [--where FILTER | --filter JSON] [--resource ID]
                         | preview ID [--sample N] | preview --project ID (--where F | --filter J) [--resource ID]
                         FILTER: 'session_count >= 3 and app_version >= 2.0', fields.NAME, tags.KEY, and/or,
-                        ( ), = != < <= > >= in (a, b) exists, not exists, before/after TIME, within N days
+                        ( ), = != < <= > >= in (a, b) exists, not exists, before/after TIME, within N days,
+                        opened M, not opened M, received M, sent M (M a message's id), opened_any within N days
           template      create --project ID --name NAME [tern send's content options: --title, --body, …]
                         | list [--project ID] [--after ID] [--limit N] | show ID | edit ID [options] | delete ID
                         a message's content saved once; tern send --template ID fills in what it leaves out

@@ -344,6 +344,46 @@ def main():
             assert [a["token"] for a in accepted] == [GOLD_TOKEN], accepted
             wait(driver, lambda d: "100 % sent" in text(d), 30, "the segment's message never showed 100 % sent")
 
+        def segments_page_builds_a_message_engagement_condition():
+            # The newest message (the segment's send before this check), or one sent now when run alone.
+            status, messages = server.admin("GET", "/messages?limit=1")
+            assert status == 200, messages
+            if not messages:
+                status, made = server.admin("POST", "/messages", {"title": "Engagement", "audience": {"type": "resource", "resource_id": resource}})
+                assert status == 201, made
+                messages = [made]
+            message = messages[0]["id"]
+            for _ in range(300):
+                status, shown = server.admin("GET", f"/messages/{message}")
+                if shown.get("done"):
+                    break
+                time.sleep(0.1)
+            status, preview = server.admin("POST", "/audience/preview", {"project_id": server.bootstrap["project_id"], "filter": {"message": message, "op": "sent"}, "sample": 0})
+            assert status == 200 and preview["count"] >= 1, preview
+            expected = preview["count"]
+            driver.get(server.root + "/#/segments")
+            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='subject']"))).select_by_value("engagement")
+            picker = driver.find_element(By.CSS_SELECTOR, ".condition select[name='message']")
+            assert picker.is_displayed(), "the message picker is hidden"
+            assert not driver.find_element(By.CSS_SELECTOR, ".condition input[name='value']").is_displayed(), "a message condition shows a value"
+            Select(picker).select_by_value(message)
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='op']")).select_by_value("sent")
+            driver.find_element(By.XPATH, "//button[normalize-space()='Preview']").click()
+            label = f"{expected} push subscription{'' if expected == 1 else 's'} match"
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".preview-count").text == label, message=text(driver))
+            shown = json.loads(driver.find_element(By.CSS_SELECTOR, "textarea[name='filter']").get_attribute("value"))
+            assert shown == {"message": message, "op": "sent"}, shown
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='op']")).select_by_value("opened")
+            driver.find_element(By.XPATH, "//button[normalize-space()='Preview']").click()
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".preview-count").text == "0 push subscriptions match", message=text(driver))
+            shot(driver, "segments-engagement")
+            # A message that does not exist: the server's refusal names the condition.
+            area = driver.find_element(By.CSS_SELECTOR, "textarea[name='filter']")
+            area.clear()
+            area.send_keys('{"message": "m_missing", "op": "opened"}')
+            driver.find_element(By.XPATH, "//button[normalize-space()='Preview']").click()
+            wait(driver, lambda d: "no message has the id m_missing" in text(d), message=text(driver))
+
         def templates_page_makes_edits_and_deletes_a_template():
             driver.get(server.root + "/#/templates")
             wait(driver, lambda d: d.find_element(By.ID, "new-template")).click()
@@ -1369,6 +1409,7 @@ def main():
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
                       inbox_page_puts_a_message_and_shows_it_as_text,
                       segments_page_previews_a_filter_and_saves_it, compose_sends_to_a_saved_segment,
+                      segments_page_builds_a_message_engagement_condition,
                       audience_page_marks_one_subscription_as_a_test_device, audience_page_erases_a_profile_after_a_second_click,
                       audience_page_sets_a_profile_field,
                       settings_show_only_the_fingerprint, settings_set_a_frequency_cap_that_holds_a_message_back,

@@ -127,6 +127,35 @@ import Testing
         await server.stop()
     }
 
+    /// Engagement conditions in `--where` reach the server as the JSON filter: `tern segments` saves
+    /// one, and a condition naming a message that does not exist is refused by `tern segments preview`
+    /// and `tern send`, naming the condition.
+    @Test func engagementConditionsInTheTextFormReachTheServer() async throws {
+        let server = try await ServerProcess.start(arguments: [])
+        let data = server.dataDirectory.path("data")
+        let preview = try await TernCommand.run([
+            "segments", "preview", "--project", "\(server.projectId)", "--where",
+            "opened m_nope or opened_any within 30 days", "--data", data,
+        ])
+        #expect(preview.status != 0, "\(preview.output)")
+        #expect(
+            (preview.output + preview.error).contains("filter.or[0].message: no message has the id m_nope"),
+            "\(preview.output) \(preview.error)")
+        let made = try await TernCommand.run([
+            "segments", "create", "--project", "\(server.projectId)", "--name", "openers", "--where",
+            "opened_any within 30 days", "--data", data,
+        ])
+        try #require(made.status == 0, "tern segments create: \(made.output) \(made.error)")
+        let saved = try JSONSerialization.jsonObject(with: Data(made.output.utf8)) as? [String: Any]
+        let filter = saved?["filter"] as? [String: Any]
+        #expect(filter?["engagement"] as? String == "opened_any" && filter?["value"] as? Int == 30, "\(made.output)")
+        let (status, output) = try await PushDeliveryTests.ternSend(
+            ["--title", "Reminder", "--resource", "\(server.resourceId)", "--where", "not opened m_nope"],
+            server: server)
+        #expect(status != 0 && output.contains("audience.filter.message: no message has the id m_nope"), "\(output)")
+        await server.stop()
+    }
+
     @Test func badFiltersAreRefusedNamingThePartAndTheReason() async throws {
         let server = try await ServerProcess.start(arguments: [])
         let admin = ["Authorization": "Bearer \(server.adminKey)", "Content-Type": "application/json"]

@@ -14,7 +14,7 @@ extension DashboardService {
                 return Set(test.map(\.subscription.deviceKey)).count
             }
             let audience = request.audience
-            let filtered = try SegmentAudience.filtered(audience, projectId: scope.projectId)
+            let filtered = try SegmentAudience.checked(tx, audience, projectId: scope.projectId)
             let now = ServerClock.milliseconds()
             let filter = AudienceFilter(audience, category: request.category)
             var devices = Set<String>()

@@ -174,7 +174,9 @@ enum InAppValidation {
         for (name, value) in audience.fields ?? [:] where !value.isScalar {
             throw refuse("\(field).fields.\(name)", "custom fields compare with scalars only")
         }
-        if let filter = audience.filter { _ = try AudienceExpression.parse(filter, path: "\(field).filter") }
+        if let filter = audience.filter {
+            try AudienceExpression.parse(filter, path: "\(field).filter").refuseEngagement(path: "\(field).filter")
+        }
     }
 
     static func check(_ content: InAppContent, _ field: String) throws(APIError) {

@@ -48,7 +48,7 @@ public struct AudienceCondition: Sendable, Equatable {
         let stray = Set(object.keys).subtracting(["field", "op", "value"])
         if let key = stray.sorted().first {
             throw AudienceExpression.refuse(
-                "\(path).\(key)", "is not a key of a condition (field, op, value) nor and/or")
+                "\(path).\(key)", "is not a key of a condition (field, op, value) nor and/or, message or engagement")
         }
         guard let field = object["field"]?.stringValue, !field.isEmpty else {
             throw AudienceExpression.refuse(

@@ -1,7 +1,8 @@
 import Foundation
 import TernProtocol
 
-/// A checked audience filter: conditions on built-in fields, custom fields and tags, combined with
+/// A checked audience filter: conditions on built-in fields, custom fields, tags and engagement
+/// with earlier messages (``EngagementCondition``), combined with
 /// `and` and `or` to any depth (up to `maxDepth`). Made from its JSON by ``parse(_:path:)``, which
 /// refuses a malformed one with the path of the part to change and the reason; compiled to SQL by
 /// `FilterSQL` and evaluated in memory by `matches(fields:tags:now:)` (in-app campaigns), with
@@ -20,6 +21,8 @@ public indirect enum AudienceExpression: Sendable, Equatable {
     case any([AudienceExpression])
     /// One comparison on a built-in field, a custom field or a tag.
     case condition(AudienceCondition)
+    /// What the person did with earlier messages (``EngagementCondition``).
+    case engagement(EngagementCondition)
 
     /// How deep `and`/`or` may nest.
     static let maxDepth = 8
@@ -57,6 +60,9 @@ public indirect enum AudienceExpression: Sendable, Equatable {
         }
         count += 1
         guard count <= maxConditions else { throw refuse(path, "a filter has at most \(maxConditions) conditions") }
+        if object["message"] != nil || object["engagement"] != nil {
+            return .engagement(try EngagementCondition(object, path: path))
+        }
         return .condition(try AudienceCondition(object, path: path))
     }
 
@@ -65,11 +71,14 @@ public indirect enum AudienceExpression: Sendable, Equatable {
     }
 
     /// True when the subscription with these fields and tags is in the audience at `now` (ms).
+    /// An engagement condition never holds here: it reads the store, and in-app audiences, the only
+    /// ones evaluated in memory, refuse it (``refuseEngagement(path:)``).
     func matches(fields: [String: JSONValue], tags: [String: String], now: Int64) -> Bool {
         switch self {
         case .all(let parts): parts.allSatisfy { $0.matches(fields: fields, tags: tags, now: now) }
         case .any(let parts): parts.contains { $0.matches(fields: fields, tags: tags, now: now) }
         case .condition(let condition): condition.matches(fields: fields, tags: tags, now: now)
+        case .engagement: false
         }
     }
 
@@ -78,7 +87,31 @@ public indirect enum AudienceExpression: Sendable, Equatable {
         switch self {
         case .all(let parts), .any(let parts): parts.contains(where: \.readsTags)
         case .condition(let condition): if case .tag = condition.subject { true } else { false }
+        case .engagement: false
         }
+    }
+
+    /// The engagement conditions, each with its path in the filter's JSON (`path` names the whole;
+    /// parts keep the places ``parse(_:path:)`` read them from).
+    func engagements(path: String) -> [(path: String, condition: EngagementCondition)] {
+        switch self {
+        case .all(let parts):
+            parts.enumerated().flatMap { $0.element.engagements(path: "\(path).and[\($0.offset)]") }
+        case .any(let parts):
+            parts.enumerated().flatMap { $0.element.engagements(path: "\(path).or[\($0.offset)]") }
+        case .condition: []
+        case .engagement(let condition): [(path, condition)]
+        }
+    }
+
+    /// Refuses a filter with an engagement condition where filters are evaluated on the device's own
+    /// data (in-app campaigns), with the path of the first.
+    func refuseEngagement(path: String) throws(APIError) {
+        guard let first = engagements(path: path).first else { return }
+        throw Self.refuse(
+            first.path,
+            "an in-app audience is matched on the device's own fields and tags, which do not hold what the "
+                + "person did with messages: engagement conditions go in push audiences and segments only")
     }
 }
 

@@ -9,8 +9,10 @@ enum SQLDialect: Sendable {
 
 /// An ``AudienceExpression`` as a SQL condition on `subscriptions s`, with every value a `?`
 /// parameter (never spliced into the text). Built-in fields are columns with indexes; tags go
-/// through `subscription_tags`' `(name, value)` index; custom fields are read from the JSON text.
-/// Means what ``AudienceExpression/matches(fields:tags:now:)`` means.
+/// through `subscription_tags`' `(name, value)` index; custom fields are read from the JSON text;
+/// engagement conditions read the message's deliveries and reports (`FilterSQL+Engagement.swift`).
+/// Means what ``AudienceExpression/matches(fields:tags:now:)`` means, engagement conditions apart
+/// (they have no in-memory meaning: they read the store).
 struct FilterSQL {
     var sql: String
     var parameters: [any SQLiteBindable]
@@ -55,6 +57,7 @@ struct FilterSQL {
         case .condition(let c):
             if case .builtIn(let field) = c.subject { return groupedFields.contains(field) }
             return false
+        case .engagement: return false
         }
     }
 
@@ -98,6 +101,7 @@ struct FilterSQL {
         switch expression {
         case .all(let parts), .any(let parts): parts.allSatisfy(readsBuiltInsOnly)
         case .condition(let c): if case .builtIn = c.subject { true } else { false }
+        case .engagement: false
         }
     }
 
@@ -123,7 +127,7 @@ struct FilterSQL {
     /// sample of 20), and on both for `tagRows(_:dialect:now:)`.
     static func mergingTagAlternatives(_ expression: AudienceExpression) -> AudienceExpression {
         switch expression {
-        case .condition: return expression
+        case .condition, .engagement: return expression
         case .all(let parts): return .all(parts.map(mergingTagAlternatives))
         case .any(let parts):
             var others: [AudienceExpression] = []
@@ -191,6 +195,7 @@ struct FilterSQL {
             case .tag(let key): return tag(c, key, x, &p)
             case .field(let name): return custom(c, name, x.dialect, x.now, &p)
             }
+        case .engagement(let c): return engagement(c, x.now, &p)
         }
     }
 

@@ -7,7 +7,12 @@ import TernProtocol
 /// session_count >= 3 and app_version >= 2.0
 /// (tags.interest in (travel, food) or fields.plan = "gold") and last_session within 7 days
 /// language not exists or first_session before 2026-01-01T00:00:00Z
+/// not opened m_0123456789abcdef and tags.interest = travel
+/// received m_0123456789abcdef or opened_any within 30 days
 /// ```
+///
+/// Engagement conditions (``EngagementCondition``) read `opened M`, `not opened M`, `delivered M`
+/// (or `received M`), `sent M` for a message's id `M`, and `opened_any within N days`.
 ///
 /// `and` binds tighter than `or`; parentheses group. Operators are those of `FilterOperator`
 /// (names or symbols); a value is a number, `true`/`false`, a quoted or a bare word (versions of
@@ -96,6 +101,7 @@ public enum FilterText {
                 guard try next("a closing )") == ")" else { throw .badRequest("filter: a ( is not closed") }
                 return inner
             }
+            if let engagement = try engagement() { return engagement }
             let field = try next("a field")
             guard !["and", "or", ")", ","].contains(field.lowercased()) else {
                 throw .badRequest("filter: expected a field, found \"\(field)\"")
@@ -128,6 +134,37 @@ public enum FilterText {
                 condition["value"] = value(try next("a value after \(op)"), field: field)
             }
             return .object(condition)
+        }
+
+        /// An engagement condition, when the next words start one (no field has these names).
+        mutating func engagement() throws(APIError) -> JSONValue? {
+            guard let word = peek?.lowercased() else { return nil }
+            let kinds = ["opened": "opened", "delivered": "delivered", "received": "delivered", "sent": "sent"]
+            if word == "opened_any" {
+                position += 1
+                guard ["within", "within_days"].contains(try next("within N days").lowercased()) else {
+                    throw .badRequest("filter: opened_any takes within N days")
+                }
+                let days = value(try next("a number of days"), field: "opened_any")
+                if let unit = peek?.lowercased(), unit == "days" || unit == "day" { position += 1 }
+                return .object(["engagement": "opened_any", "op": "within_days", "value": days])
+            }
+            let op: String
+            if word == "not", position + 1 < tokens.count, tokens[position + 1].lowercased() == "opened" {
+                position += 2
+                op = "not_opened"
+            } else if let kind = kinds[word] {
+                position += 1
+                op = kind
+            } else {
+                return nil
+            }
+            let id = try next("a message's id after \(op.replacingOccurrences(of: "_", with: " "))")
+            guard !["and", "or", "(", ")", ","].contains(id.lowercased()) else {
+                throw .badRequest(
+                    "filter: \(op.replacingOccurrences(of: "_", with: " ")) takes a message's id, found \"\(id)\"")
+            }
+            return .object(["message": .string(id.hasPrefix("\"") ? String(id.dropFirst()) : id), "op": .string(op)])
         }
 
         func value(_ token: String, field: String) -> JSONValue {

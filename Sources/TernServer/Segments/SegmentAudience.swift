@@ -37,11 +37,22 @@ enum SegmentAudience {
         )
     }
 
+    /// ``filtered(_:projectId:)`` after ``EngagementCheck``: a 400 for an engagement condition on a
+    /// message that is unknown, of another project or past retention.
+    static func checked(_ tx: any StoreTransaction, _ audience: MessageAudience, projectId: Int64) throws
+        -> (AudienceScope, AudienceExpression)?
+    {
+        guard let (scope, filter) = try filtered(audience, projectId: projectId) else { return nil }
+        let path = audience.type == .segment ? "segment \(audience.segmentId ?? 0): filter" : "audience.filter"
+        try EngagementCheck.check(tx, filter, projectId: projectId, path: path)
+        return (scope, filter)
+    }
+
     /// Refuses a filtered audience that matches no subscription now (409), with what to change.
     static func requireMatches(_ tx: any StoreTransaction, _ audience: MessageAudience, projectId: Int64, now: Int64)
         throws
     {
-        guard let (scope, filter) = try filtered(audience, projectId: projectId) else { return }
+        guard let (scope, filter) = try checked(tx, audience, projectId: projectId) else { return }
         guard try tx.audienceCount(scope, filter: filter, now: now) == 0 else { return }
         let what =
             audience.type == .segment

@@ -44,10 +44,12 @@ public struct SegmentService: Sendable {
                 "filter is missing: e.g. {\"field\": \"session_count\", \"op\": \">=\", \"value\": 3}")
         }
         let text = try Self.filterText(filter)
+        let expression = try AudienceExpression.parse(filter)
         let now = clock()
         return try await Self.conflicts(name, projectId) {
             try await store.write { tx in
                 try Self.check(tx, projectId: projectId, resourceId: spec.resourceId)
+                try EngagementCheck.check(tx, expression, projectId: projectId, path: "filter")
                 let stored = try tx.insertSegment(
                     SegmentRecord(
                         id: 0, projectId: projectId, resourceId: spec.resourceId, name: name, filter: text,
@@ -69,6 +71,7 @@ public struct SegmentService: Sendable {
     func edit(id: Int64, _ spec: SegmentSpec) async throws -> SegmentView {
         let name = try spec.name.map { text throws(APIError) in try Validation.name(text) }
         let text = try spec.filter.map { json throws(APIError) in try Self.filterText(json) }
+        let expression = try spec.filter.map { json throws(APIError) in try AudienceExpression.parse(json) }
         let now = clock()
         return try await store.write { tx in
             var segment = try Self.find(tx, id)
@@ -86,7 +89,10 @@ public struct SegmentService: Sendable {
                 }
                 segment.name = name
             }
-            if let text { segment.filter = text }
+            if let text, let expression {
+                try EngagementCheck.check(tx, expression, projectId: segment.projectId, path: "filter")
+                segment.filter = text
+            }
             segment.updatedAt = now
             try tx.updateSegment(segment)
             return try Self.view(segment)
@@ -108,6 +114,7 @@ public struct SegmentService: Sendable {
         return try await store.read { tx in
             let segment = try Self.find(tx, id)
             let filter = try AudienceExpression.parse(try Self.filterJSON(segment))
+            try EngagementCheck.check(tx, filter, projectId: segment.projectId, path: "segment \(id): filter")
             return try Self.preview(
                 tx, AudienceScope(projectId: segment.projectId, resourceId: segment.resourceId), filter, size, now)
         }
@@ -120,6 +127,7 @@ public struct SegmentService: Sendable {
         let now = clock()
         return try await store.read { tx in
             try Self.check(tx, projectId: request.projectId, resourceId: request.resourceId)
+            try EngagementCheck.check(tx, filter, projectId: request.projectId, path: "filter")
             return try Self.preview(
                 tx, AudienceScope(projectId: request.projectId, resourceId: request.resourceId), filter, size, now)
         }

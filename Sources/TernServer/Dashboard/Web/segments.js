@@ -1,4 +1,5 @@
-// Segments: build a filter on built-in fields, custom fields and tags, preview how many push
+// Segments: build a filter on built-in fields, custom fields, tags and message engagement (what the
+// person did with a recent message, or any push opened lately), preview how many push
 // subscriptions match (and a sample of them), save it with a name; the saved segments of the
 // project, each with its preview and a delete. The server checks every filter (docs/segments.md).
 import { api } from "./api.js";
@@ -17,6 +18,8 @@ const operators = {
   text: [["eq", "="], ["ne", "≠"], ["in", "one of"], ["exists", "exists"], ["not_exists", "does not exist"]],
   time: [["within_days", "within the last N days"], ["before", "before"], ["after", "after"], ["exists", "exists"], ["not_exists", "does not exist"]],
   custom: [["eq", "="], ["ne", "≠"], ["gt", ">"], ["gte", "≥"], ["lt", "<"], ["lte", "≤"], ["in", "one of"], ["exists", "exists"], ["not_exists", "does not exist"]],
+  engagement: [["opened", "opened it"], ["not_opened", "was sent it and did not open it"], ["delivered", "received it"], ["sent", "was sent it"]],
+  opened_any: [["within_days", "within the last N days"]],
 };
 
 export function render(main) {
@@ -25,8 +28,8 @@ export function render(main) {
   main.append(holder);
   const load = async () => {
     try {
-      const [projects, resources] = await Promise.all([api("GET", "/projects"), api("GET", "/resources")]);
-      clear(holder).append(builder(projects, resources));
+      const [projects, resources, messages] = await Promise.all([api("GET", "/projects"), api("GET", "/resources"), api("GET", "/messages?limit=50")]);
+      clear(holder).append(builder(projects, resources, messages));
     } catch (error) {
       if (error.status !== 401) clear(holder).append(errorBox(error, load));
     }
@@ -55,32 +58,54 @@ function valueOf(name, op, text) {
   return one(text);
 }
 
-function conditionRow(onChange, remove) {
-  const subject = select("subject", [...builtIns.map(([name, label]) => [name, label]), ["fields.", "Custom field…"], ["tags.", "Tag…"]], { "aria-label": "Field" });
+// A recent message as a choice: its title (as text) and id.
+function messageChoice(m) {
+  return [m.id, `${m.request?.title || m.request?.body || m.id} (${m.id})`];
+}
+
+// `recent()`: the project's recent messages, newest first, for a message engagement condition.
+function conditionRow(onChange, remove, recent) {
+  const subject = select("subject", [...builtIns.map(([name, label]) => [name, label]), ["fields.", "Custom field…"], ["tags.", "Tag…"], ["engagement", "Message engagement…"], ["opened_any", "Opened any push"]], { "aria-label": "Field" });
   const name = input("key", { placeholder: "name", "aria-label": "Field or tag name", hidden: true });
+  const message = select("message", [], { "aria-label": "Message", hidden: true });
   const op = select("op", [], { "aria-label": "Comparison" });
   const value = input("value", { "aria-label": "Value", placeholder: "value" });
   const drop = h("button", { type: "button", class: "quiet", text: "Remove", "aria-label": "Remove this condition" });
-  const row = h("div", { class: "row condition" }, subject, name, op, value, drop);
+  const row = h("div", { class: "row condition" }, subject, name, message, op, value, drop);
   const fieldName = () => (subject.value.endsWith(".") ? subject.value + name.value.trim() : subject.value);
   const fillOps = () => {
-    const kind = subject.value === "app_version" ? "number" : subject.value === "tags." ? "text" : subject.value === "fields." ? "custom" : kindOf(subject.value);
+    const kind = operators[subject.value] ? subject.value : subject.value === "app_version" ? "number" : subject.value === "tags." ? "text" : subject.value === "fields." ? "custom" : kindOf(subject.value);
     const current = op.value;
     op.replaceChildren(...operators[kind].map(([v, label]) => h("option", { value: v, text: label })));
     if (operators[kind].some(([v]) => v === current)) op.value = current;
     name.hidden = !subject.value.endsWith(".");
+    message.hidden = subject.value !== "engagement";
+    if (!message.hidden) fillMessages();
     sync();
   };
+  const fillMessages = () => {
+    const current = message.value;
+    const choices = recent().map(messageChoice);
+    message.replaceChildren(...(choices.length ? choices : [["", "No message in this project yet"]]).map(([v, label]) => h("option", { value: v, text: label })));
+    if (choices.some(([v]) => v === current)) message.value = current;
+  };
+  row.projectChanged = () => {
+    if (!message.hidden) fillMessages();
+    onChange();
+  };
   const sync = () => {
-    value.hidden = op.value === "exists" || op.value === "not_exists";
+    value.hidden = op.value === "exists" || op.value === "not_exists" || subject.value === "engagement";
     value.placeholder = op.value === "in" ? "a, b, c" : op.value === "within_days" ? "days" : op.value === "before" || op.value === "after" ? "2026-12-01T00:00:00Z" : "value";
     onChange();
   };
   subject.addEventListener("change", fillOps);
   op.addEventListener("change", sync);
   for (const control of [name, value]) control.addEventListener("input", onChange);
+  message.addEventListener("change", onChange);
   drop.addEventListener("click", () => remove(row));
   row.condition = () => {
+    if (subject.value === "engagement") return { message: message.value, op: op.value };
+    if (subject.value === "opened_any") return { engagement: "opened_any", op: "within_days", value: valueOf("opened_any", "within_days", value.value) };
     const condition = { field: fieldName(), op: op.value };
     if (!value.hidden) condition.value = valueOf(condition.field, op.value, value.value);
     return condition;
@@ -90,7 +115,7 @@ function conditionRow(onChange, remove) {
   return row;
 }
 
-function builder(projects, resources) {
+function builder(projects, resources, messages) {
   const project = select("project_id", projects.map((p) => [String(p.id), `${p.name} (#${p.id})`]));
   const resourceChoices = () => [["", "Every resource of the project"], ...resources.filter((r) => String(r.project_id) === project.value && (r.channels || []).includes("push")).map((r) => [String(r.id), `${r.name} (#${r.id})`])];
   const resource = select("resource_id", resourceChoices());
@@ -108,10 +133,14 @@ function builder(projects, resources) {
     if (!edited) json.value = JSON.stringify(filter(), null, 1);
   };
   const add = () => {
-    const row = conditionRow(refresh, (gone) => {
-      if (rows.children.length > 1) gone.remove();
-      refresh();
-    });
+    const row = conditionRow(
+      refresh,
+      (gone) => {
+        if (rows.children.length > 1) gone.remove();
+        refresh();
+      },
+      () => messages.filter((m) => String(m.project_id) === project.value),
+    );
     rows.append(row);
     refresh();
     return row;
@@ -141,6 +170,7 @@ function builder(projects, resources) {
   match.addEventListener("change", refresh);
   project.addEventListener("change", () => {
     resource.replaceChildren(...resourceChoices().map(([v, label]) => h("option", { value: v, text: label })));
+    for (const row of rows.children) row.projectChanged();
     loadList();
   });
   add();

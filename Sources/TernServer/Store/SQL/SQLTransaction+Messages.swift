@@ -157,10 +157,9 @@ extension SQLTransaction {
         return targets
     }
 
-    /// The bounds of the strings that start with `prefix` (an ASCII one), as a range of an index:
-    /// at least `prefix`, below it with its last character's successor.
+    /// ``PrefixRange/bounds(_:)``.
     static func range(startingWith prefix: String) -> [any SQLiteBindable] {
-        [prefix, String(prefix.dropLast()) + String(UnicodeScalar(UInt8(prefix.utf8.last ?? 0) &+ 1))]
+        PrefixRange.bounds(prefix)
     }
 
     static func message(_ row: Connection.Row) throws -> StoredMessage {
@@ -190,5 +189,14 @@ extension SQLTransaction {
         message.triggerRound = row.int(33).map { Int($0) }
         message.editedAt = row.int(34)
         return message
+    }
+}
+
+/// The bounds of the strings that start with `prefix` (an ASCII one), as a range of an index: at
+/// least `prefix`, below it with its last character's successor. A message's reports are the
+/// range of its public id and a dot (`m_…` ids hold no dot of their own).
+enum PrefixRange {
+    static func bounds(_ prefix: String) -> [any SQLiteBindable] {
+        [prefix, String(prefix.dropLast()) + String(UnicodeScalar(UInt8(prefix.utf8.last ?? 0) &+ 1))]
     }
 }
