@@ -80,11 +80,17 @@ public struct FanOut: Sendable, Equatable {
         switch audience.type {
         case .resource, .segment:
             if let (scope, expression) = try SegmentAudience.filtered(audience, projectId: message.projectId) {
+                // Engagement conditions read their lists once, in the first chunk's transaction.
+                let engagement = EngagementLists(expression, sending: message.id, now: message.sentFrom)
+                if !engagement.lists.isEmpty, message.fanOutCursor == 0 {
+                    try tx.keepAudienceLists(messageId: message.id, filter: expression, now: message.sentFrom)
+                }
                 candidates = try tx.pushCandidates(
-                    scope, filter: expression, now: message.sentFrom, after: cursor, limit: chunkSize,
+                    scope, filter: engagement.expression, now: message.sentFrom, after: cursor, limit: chunkSize,
                     reading: reads)
                 cursor = candidates.last?.subscription.id ?? cursor
                 done = candidates.count < chunkSize
+                if done, !engagement.lists.isEmpty { try tx.forgetAudienceLists(messageId: message.id) }
                 break
             }
             candidates = try tx.pushCandidates(

@@ -31,6 +31,9 @@ public struct EngagementCondition: Sendable, Equatable {
         case message(String, Kind)
         /// Any push of the project opened within the last days.
         case openedAny(days: Double)
+        /// The condition as a send keeps it while it fans out (``EngagementLists``): the profiles
+        /// of list `list` of message `sending`'s `audience_lists`, less those of list `except`.
+        case kept(sending: Int64, list: Int, except: Int?)
     }
 
     var subject: Subject

@@ -15,41 +15,61 @@ import TernSQLite
 ///
 /// A report whose profile was erased (`profile_id` null) counts for no one; the `NOT IN` of
 /// `not_opened` leaves those out, as a null in its list would make it match no one.
+///
+/// A fan-out reads a list once, not once per chunk: its send keeps each list's profiles in
+/// `audience_lists` when it begins (``EngagementLists``), and its chunks probe them by key.
 extension FilterSQL {
     static func engagement(_ c: EngagementCondition, _ now: Int64, _ p: inout [any SQLiteBindable]) -> String {
+        if case .kept(let sending, let list, let except) = c.subject {
+            // One probe of the kept list's key per subscription looked at.
+            let probe =
+                "SELECT 1 FROM audience_lists a WHERE a.message_id = ? AND a.list = ? AND a.profile_id = s.profile_id"
+            p += [sending, Int64(list)]
+            guard let except else { return "EXISTS (\(probe))" }
+            p += [sending, Int64(except)]
+            return "(EXISTS (\(probe)) AND NOT EXISTS (\(probe)))"
+        }
+        guard let (included, excluded) = profileLists(c, now) else { return "0 = 1" }
+        p += included.parameters
+        guard let excluded else { return "s.profile_id IN (\(included.sql))" }
+        p += excluded.parameters
+        return
+            "(s.profile_id IN (\(included.sql)) AND s.profile_id NOT IN (\(excluded.sql) AND p.profile_id IS NOT NULL))"
+    }
+
+    /// The condition as a list of profiles it admits and, for `not_opened`, one it then leaves out
+    /// (each a `SELECT` of one column, `profile_id`, possibly null); nil for a kept condition.
+    static func profileLists(_ c: EngagementCondition, _ now: Int64) -> (FilterSQL, FilterSQL?)? {
         switch c.subject {
         case .openedAny(let days):
-            p.append(AudienceCondition.since(days, now: now))
-            return "s.profile_id IN (SELECT p.profile_id FROM push_events p WHERE p.type = 'open' AND p.time >= ?)"
-        case .message(let id, .opened):
-            return "s.profile_id IN (\(reports(id, types: "'open'", &p)))"
-        case .message(let id, .delivered):
-            return "s.profile_id IN (\(reports(id, types: "'delivery', 'open'", &p)))"
-        case .message(let id, .sent):
-            return "s.profile_id IN (\(sent(id, &p)))"
-        case .message(let id, .notOpened):
-            let sent = sent(id, &p)
-            let opened = reports(id, types: "'open'", &p)
-            return "(s.profile_id IN (\(sent)) AND s.profile_id NOT IN (\(opened) AND p.profile_id IS NOT NULL))"
+            let sql = "SELECT p.profile_id FROM push_events p WHERE p.type = 'open' AND p.time >= ?"
+            return (FilterSQL(sql: sql, parameters: [AudienceCondition.since(days, now: now)]), nil)
+        case .message(let id, .opened): return (reports(id, types: "'open'"), nil)
+        case .message(let id, .delivered): return (reports(id, types: "'delivery', 'open'"), nil)
+        case .message(let id, .sent): return (sent(id), nil)
+        case .message(let id, .notOpened): return (sent(id), reports(id, types: "'open'"))
+        case .kept: return nil
         }
     }
 
     /// The profiles of the message's reports of these types.
-    private static func reports(_ id: String, types: String, _ p: inout [any SQLiteBindable]) -> String {
-        p += PrefixRange.bounds(id + ".")
-        return
-            "SELECT p.profile_id FROM push_events p WHERE p.message_id >= ? AND p.message_id < ? AND p.type IN (\(types))"
+    private static func reports(_ id: String, types: String) -> FilterSQL {
+        FilterSQL(
+            sql: "SELECT p.profile_id FROM push_events p WHERE p.message_id >= ? AND p.message_id < ? "
+                + "AND p.type IN (\(types))",
+            parameters: PrefixRange.bounds(id + "."))
     }
 
     /// The current profiles of the subscriptions a provider accepted the message for.
-    private static func sent(_ id: String, _ p: inout [any SQLiteBindable]) -> String {
-        p.append(id)
-        return """
-            SELECT ds.profile_id FROM deliveries d JOIN subscriptions ds ON ds.id = d.subscription_id
-            WHERE d.message_id = (SELECT m.id FROM messages m WHERE m.public_id = ?)
-                AND (EXISTS (SELECT 1 FROM delivery_outcomes o WHERE o.delivery_id = d.id AND o.status = 'sent')
-                    OR (SELECT r.first_id FROM delivery_sent_runs r WHERE r.message_id = d.message_id
-                        AND r.last_id >= d.id ORDER BY r.last_id LIMIT 1) <= d.id)
-            """
+    private static func sent(_ id: String) -> FilterSQL {
+        FilterSQL(
+            sql: """
+                SELECT ds.profile_id FROM deliveries d JOIN subscriptions ds ON ds.id = d.subscription_id
+                WHERE d.message_id = (SELECT m.id FROM messages m WHERE m.public_id = ?)
+                    AND (EXISTS (SELECT 1 FROM delivery_outcomes o WHERE o.delivery_id = d.id AND o.status = 'sent')
+                        OR (SELECT r.first_id FROM delivery_sent_runs r WHERE r.message_id = d.message_id
+                            AND r.last_id >= d.id ORDER BY r.last_id LIMIT 1) <= d.id)
+                """,
+            parameters: [id])
     }
 }

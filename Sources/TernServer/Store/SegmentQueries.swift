@@ -61,6 +61,12 @@ public protocol SegmentQueries {
         reading: CandidateDetail
     )
         throws -> [AudienceCandidate]
+    /// Keeps the profiles of each list `filter`'s engagement conditions read at `now` under message
+    /// `messageId`, for its fan-out (the lists of `EngagementLists`, in the same order); a profile
+    /// kept already stays once.
+    func keepAudienceLists(messageId: Int64, filter: AudienceExpression, now: Int64) throws
+    /// Removes message `messageId`'s kept lists (its fan-out is over).
+    func forgetAudienceLists(messageId: Int64) throws
     /// Sets the subscription's fields (the built-in ones a device reported merged in) and their
     /// columns, leaving `updated_at` alone: a report is not a new token (an invalid mark stays).
     func setSubscriptionFields(id: Int64, fields: [String: JSONValue]) throws

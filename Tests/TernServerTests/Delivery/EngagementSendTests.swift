@@ -39,11 +39,20 @@ import Testing
         #expect(preview.json.int("count") == 3)
 
         let sentBefore = harness.sender.pushes.count
-        _ = try await harness.send(
+        let reminder = try await harness.send(
             ["type": "resource", "resource_id": harness.resourceId, "filter": notOpened], extra: ["title": "Reminder"])
         try await harness.engine.drain()
         let reminded = harness.sender.pushes.dropFirst(sentBefore).map(\.token).sorted()
         #expect(reminded == tokens.filter { $0 != openedToken }, "the reminder reached \(reminded)")
+        // Its fan-out over, the lists it kept are gone.
+        let keptLeft = try await harness.server.store.read { tx in
+            let message = try #require(try tx.message(publicId: reminder))
+            let kept = EngagementLists(
+                .engagement(EngagementCondition(.message(first, .notOpened))), sending: message.id, now: 0)
+            return try tx.audienceCount(
+                AudienceScope(projectId: message.projectId, resourceId: nil), filter: kept.expression, now: 0)
+        }
+        #expect(keptLeft == 0)
 
         // A segment of the whole project (no resource) of those who opened it.
         let segment = try await harness.server.admin(

@@ -181,6 +181,58 @@ import Testing
         }
     }
 
+    /// A send keeps its lists when it begins: its chunks reach what the conditions read then (a
+    /// person who opens the message afterwards is still in a `not_opened` send), and nothing once
+    /// the lists are forgotten.
+    @Test(arguments: StoreFactory.all)
+    func aSendReadsItsListsOnceWhenItBegins(factory: StoreFactory) async throws {
+        let fixture = try await StoreFixture(factory)
+        defer { Task { await fixture.finish() } }
+        let seeded = try await Self.seed(fixture)
+        let scope = AudienceScope(projectId: seeded.projectId, resourceId: seeded.resourceId)
+        let sending: Int64 = 424_242
+        func fanOut(_ filter: AudienceExpression) async throws -> [String] {
+            var cursor: Int64 = 0
+            var reached: [Int64] = []
+            while true {
+                let chunk = try await fixture.store.read { [cursor] in
+                    try $0.pushCandidates(scope, filter: filter, now: Self.now, after: cursor, limit: 2, reading: [])
+                        .map(\.subscription.id)
+                }
+                reached += chunk
+                guard chunk.count == 2, let last = chunk.last else { break }
+                cursor = last
+            }
+            return seeded.names(reached)
+        }
+        for (text, expected) in Self.expectations {
+            let filter = try Self.filter(text)
+            let kept = EngagementLists(filter, sending: sending, now: Self.now)
+            #expect(kept.expression != filter, "the send reads kept lists: \(text)")
+            try await fixture.store.write {
+                try $0.keepAudienceLists(messageId: sending, filter: filter, now: Self.now)
+            }
+            #expect(try await fanOut(kept.expression) == expected, "kept: \(text)")
+            try await fixture.store.write { try $0.forgetAudienceLists(messageId: sending) }
+            // Forgotten, the lists hold no one (only another arm of an `or` still admits).
+            let left = try await fanOut(kept.expression)
+            #expect(left.isEmpty || (left.count < expected.count && text.contains("or")), "forgotten: \(text)")
+        }
+        // bob opens the message once the reminder to those who did not began: it still reaches him.
+        let notOpened = try Self.filter(#"{"message": "m_engaged01", "op": "not_opened"}"#)
+        try await fixture.store.write { try $0.keepAudienceLists(messageId: sending, filter: notOpened, now: Self.now) }
+        try await fixture.store.write { tx in
+            let bob = try #require(try tx.subscription(id: seeded.ids["b1"] ?? 0))
+            _ = try tx.insertPushEvent(
+                PushEventRecord(
+                    resourceId: seeded.resourceId, profileId: bob.profileId, messageId: "\(Self.message).888888",
+                    type: .open, time: Self.now, receivedAt: Self.now))
+        }
+        #expect(try await fanOut(notOpened) == ["f1"], "read now, bob has opened it")
+        let kept = EngagementLists(notOpened, sending: sending, now: Self.now).expression
+        #expect(try await fanOut(kept) == ["b1", "b2", "f1"], "read when the send began, he had not")
+    }
+
     @Test(arguments: StoreFactory.all)
     func aFilterNamingAMessageUnknownOfAnotherProjectOrPastRetentionIsRefused(factory: StoreFactory) async throws {
         let fixture = try await StoreFixture(factory)

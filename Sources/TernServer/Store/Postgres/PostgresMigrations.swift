@@ -16,6 +16,7 @@ enum PostgresMigrations {
         messageEdits, localWeekdays,
         messageTemplates,
         messageTimelines,
+        audienceLists,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

@@ -112,6 +112,7 @@ extension SQLTransaction {
                 "UPDATE messages SET cancelled_at = ?, fan_out_done = ? WHERE id = ? AND cancelled_at IS NULL",
                 [now, true, id]) > 0
         else { return }
+        try forgetAudienceLists(messageId: id)
         let waiting = try database.run(
             "UPDATE delivery_queue SET due_at = ? WHERE message_id = ? AND due_at > ? AND status = ?",
             [now, id, now, DeliveryStatus.queued.rawValue])

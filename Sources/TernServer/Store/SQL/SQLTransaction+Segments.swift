@@ -167,6 +167,23 @@ extension SQLTransaction {
         ).map { AudienceCandidate(subscription: try Self.subscription($0), invalidMarkedAt: nil) }
     }
 
+    func keepAudienceLists(messageId: Int64, filter: AudienceExpression, now: Int64) throws {
+        for list in EngagementLists(filter, sending: messageId, now: now).lists {
+            // The casts type the two values on PostgreSQL, where a parameter in a select list is text.
+            try database.run(
+                """
+                INSERT INTO audience_lists (message_id, list, profile_id)
+                SELECT DISTINCT CAST(? AS BIGINT), CAST(? AS BIGINT), l.profile_id FROM (\(list.profiles.sql)) l
+                WHERE l.profile_id IS NOT NULL
+                ON CONFLICT DO NOTHING
+                """, [messageId, Int64(list.number)] + list.profiles.parameters)
+        }
+    }
+
+    func forgetAudienceLists(messageId: Int64) throws {
+        try database.run("DELETE FROM audience_lists WHERE message_id = ?", [messageId])
+    }
+
     func setSubscriptionFields(id: Int64, fields: [String: JSONValue]) throws {
         try database.run(
             """

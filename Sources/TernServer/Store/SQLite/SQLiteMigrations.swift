@@ -12,6 +12,7 @@ enum SQLiteMigrations {
         messageEdits, localWeekdays,
         messageTemplates,
         messageTimelines,
+        audienceLists,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
