@@ -467,18 +467,22 @@ def main():
             assert status == 200 and request["title"] == "Flash sale" and request["body"] == "Three hours only", request
             assert request["sound"] == "default" and request["buttons"][0]["id"] == "shop" and request["data"] == {"sale": "flash"}, request
 
-        def audience_page_marks_one_subscription_as_a_test_device():
-            def search(token):
-                driver.get(server.root + "/#/audience")
-                Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
-                driver.find_element(By.CSS_SELECTOR, "input[name='value']").send_keys(token, Keys.ENTER)
+        def search_token(token):
+            # The audience page afresh (through another page, so it renders again), searching a push token.
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/audience")
+            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
+            value = driver.find_element(By.CSS_SELECTOR, "input[name='value']")
+            value.clear()
+            value.send_keys(token, Keys.ENTER)
 
+        def audience_page_marks_one_subscription_as_a_test_device():
             def listed():
                 status, devices = server.admin("GET", f"/test-devices?project_id={server.bootstrap['project_id']}")
                 assert status == 200, devices
                 return {d["subscription_id"]: d["is_test"] for d in devices}
 
-            search(GOLD_TOKEN)
+            search_token(GOLD_TOKEN)
             mark = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Mark subscription {GOLD_TOKEN} as a test device']"))
             mark.click()
             wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Unmark subscription {GOLD_TOKEN} as a test device']"), 10, "the mark did not show")
@@ -487,7 +491,7 @@ def main():
             shot(driver, "audience-subscription-test")
             driver.get(server.root + "/#/compose")
             wait(driver, lambda d: d.find_elements(By.XPATH, "//button[contains(., 'Send a test to 2 test devices')]"), 10, "compose does not count the marked subscription")
-            search(GOLD_TOKEN)
+            search_token(GOLD_TOKEN)
             wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Unmark subscription {GOLD_TOKEN} as a test device']")).click()
             wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Mark subscription {GOLD_TOKEN} as a test device']"), 10, "the unmark did not show")
             assert GOLD_TOKEN not in listed(), listed()
@@ -499,12 +503,7 @@ def main():
             status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={ERASED_TOKEN}")
             assert status == 200 and len(found) == 1, found
             profile = found[0]["profile_id"]
-            driver.get(server.root + "/#/overview")
-            driver.get(server.root + "/#/audience")
-            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
-            value = driver.find_element(By.CSS_SELECTOR, "input[name='value']")
-            value.clear()
-            value.send_keys(ERASED_TOKEN, Keys.ENTER)
+            search_token(ERASED_TOKEN)
             wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Erase profile')]"), 10, "no erase button").click()
             confirm = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Erase profile {profile} for good']"))
             assert server.admin("GET", f"/profiles/{profile}")[0] == 200, "the first click erased already"
@@ -523,12 +522,7 @@ def main():
             status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={EDITED_TOKEN}")
             assert status == 200 and len(found) == 1, found
             profile = found[0]["profile_id"]
-            driver.get(server.root + "/#/overview")
-            driver.get(server.root + "/#/audience")
-            Select(wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[name='kind']"))).select_by_value("token")
-            value = driver.find_element(By.CSS_SELECTOR, "input[name='value']")
-            value.clear()
-            value.send_keys(EDITED_TOKEN, Keys.ENTER)
+            search_token(EDITED_TOKEN)
             form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"form[aria-label='Set a field of profile {profile}']"), 10, "no field editor")
             # A bad name is refused beside the field, and nothing changes.
             form.find_element(By.NAME, "field_name").send_keys("1st")

@@ -39,6 +39,19 @@ public struct BodyLimits: Sendable, Equatable {
         maxStringCharacters: 65_536,
         maxValues: 2_000)
 
+    /// A bulk write of the management API (`devices/import`, `profiles/update`): up to `items`
+    /// entries in its one list, in up to 1 MiB, and as many values as 1 MiB of entries with many
+    /// short members holds (a tag `"k":"",` is 7 bytes), so that a file split by size alone (`tern
+    /// import`, the dashboard) always fits. The scan refuses a longer list before it is decoded,
+    /// naming it and the limit.
+    static func bulk(items: Int) -> BodyLimits {
+        var limits = BodyLimits.standard
+        limits.maxBodyBytes = 1 << 20
+        limits.maxValues = 150_000
+        limits.maxArrayItems = items
+        return limits
+    }
+
     /// `event/push` and `event/post`: up to 1,000 events of a few fields each, in up to 1 MiB.
     static let eventBatch: BodyLimits = {
         var limits = BodyLimits.standard

@@ -96,16 +96,7 @@ struct DeviceImport: Sendable {
     }
 
     /// The body's limits: up to a thousand devices in up to 1 MiB.
-    static let limits: BodyLimits = {
-        var limits = BodyLimits.standard
-        limits.maxBodyBytes = 1 << 20
-        // As many values as 1 MiB of devices with many short tags holds (a tag `"k":"",` is 7 bytes):
-        // an export's part, split by size alone (`tern import devices`, the dashboard), always fits.
-        limits.maxValues = 150_000
-        // The body's scan refuses a longer list before it is decoded, naming `devices` and the limit.
-        limits.maxArrayItems = maxDevices
-        return limits
-    }()
+    static let limits = BodyLimits.bulk(items: maxDevices)
 
     /// The route, for a key that may change the resource's project (`full`).
     func routes(admin: AdminService) -> [Route] {
