@@ -40,10 +40,12 @@ enum Usage {
           profiles      show ID | find DB (--email E | --phone P | --field NAME --value V) | test ID [--off]
                         | export ID | erase ID
                         | set DB (--id ID | --email E | --phone P | --field NAME --value V) --set NAME=VALUE …
-                          [--create]   your backend's write of one person's fields (starts $field_set messages)
+                          [--create] [--no-triggers]   your backend's write of one person's fields (starts
+                          $field_set messages; --no-triggers: a backfill that starts none)
           import        devices RESOURCE FILE   push tokens from another vendor, one JSON object a line (- for stdin):
                           {"subscription_id": T, "provider": P, "matching": {"email": E}, "profile_fields": {…}, …}
-                        | profiles DB FILE   people's fields from your backend, one JSON object a line (- for stdin):
+                        | profiles DB FILE [--no-triggers]   people's fields from your backend, one JSON object a
+                          line (- for stdin):
                           {"matching": {"email": E}, "profile_fields": {…}, "create": true}
           export        devices RESOURCE [FILE] the resource's push devices in that same form, one a line
                           (standard output without FILE): what tern import devices reads

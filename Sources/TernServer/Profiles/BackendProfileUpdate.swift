@@ -29,18 +29,19 @@ struct BackendProfileUpdate: Sendable {
     static let maxEntries = 1_000
 
     /// The body's limits: up to a thousand entries in up to 1 MiB.
-    static let limits: BodyLimits = {
-        var limits = BodyLimits.standard
-        limits.maxBodyBytes = 1 << 20
-        limits.maxValues = 150_000
-        // The body's scan refuses a longer list before it is decoded, naming `profiles` and the limit.
-        limits.maxArrayItems = maxEntries
-        return limits
-    }()
+    static let limits = BodyLimits.bulk(items: maxEntries)
 
     /// The body: its entries are read one by one, so that a bad one is refused alone.
     struct Request: Decodable, Sendable {
         var profiles: [JSONValue]
+        /// False for a backfill: the values are written and start no `$field_set` message, as a
+        /// device import starts none (each profile's own `skip_triggers` flag stays as it is).
+        var startTriggers: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case profiles
+            case startTriggers = "start_triggers"
+        }
     }
 
     /// One entry, checked.
@@ -109,7 +110,7 @@ struct BackendProfileUpdate: Sendable {
         }
         let entries = request.profiles.map { value in Result { () throws(APIError) in try Self.entry(value) } }
         let now = clock()
-        let triggers = store.triggerDirectory
+        let triggers = request.startTriggers == false ? nil : store.triggerDirectory
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             guard let database = try tx.database(id: dbId) else {
                 throw APIError.notFound("profile database \(dbId) does not exist")
@@ -220,7 +221,7 @@ struct BackendProfileUpdate: Sendable {
     /// ``ProfileResolver/applyProfileChanges(_:to:fields:skipTriggers:knownFields:triggers:projectId:now:)``,
     /// the SDK's own path, which starts the `$field_set` waits. An entry refused here writes nothing.
     static func apply(
-        _ entry: Entry, _ tx: any StoreTransaction, database: ProfileDatabase, triggers: TriggerDirectory, now: Int64
+        _ entry: Entry, _ tx: any StoreTransaction, database: ProfileDatabase, triggers: TriggerDirectory?, now: Int64
     ) throws -> EntryResult {
         var found: Profile?
         switch entry.identity {

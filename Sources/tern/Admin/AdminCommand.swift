@@ -53,6 +53,9 @@ enum AdminCommand {
                         "set", "NAME=VALUE", repeatable: true,
                         "profiles set: a field's new value (JSON when it is JSON, else text; an action object too)"),
                     OptionSpec("create", "profiles set: make the profile when none matches"),
+                    OptionSpec(
+                        "no-triggers",
+                        "profiles set, import profiles: a backfill: the values start no $field_set message"),
                     OptionSpec("channel", "CHANNEL", "subscriptions find: the channel (default push)"),
                     OptionSpec(
                         "provider", "PROVIDER",

@@ -4,9 +4,9 @@ import TernServer
 
 /// The backend's profile writes (`POST …/databases/{db_id}/profiles/update`) from the command line:
 /// `tern profiles set DB (--id N | --email E | --phone P | --field NAME --value V) --set name=value …
-/// [--create]` for one person, and `tern import profiles DB FILE` for a file of entries (one JSON
-/// object a line, as the API takes them; `-` for standard input), sent in parts of 1,000 as
-/// `tern import devices` sends devices.
+/// [--create] [--no-triggers]` for one person, and `tern import profiles DB FILE [--no-triggers]` for a
+/// file of entries (one JSON object a line, as the API takes them; `-` for standard input), sent in
+/// parts of 1,000 as `tern import devices` sends devices.
 enum ProfileUpdateCommand {
     /// Entries a request: the server's most.
     static let partSize = 1_000
@@ -35,7 +35,9 @@ enum ProfileUpdateCommand {
             "matching": .object(try matching(arguments)), "profile_fields": .object(fields),
         ]
         if arguments.has("create") { entry["create"] = .bool(true) }
-        let body = try JSONEncoder().encode(["profiles": [JSONValue.object(entry)]])
+        var request: [String: JSONValue] = ["profiles": [.object(entry)]]
+        if arguments.has("no-triggers") { request["start_triggers"] = .bool(false) }
+        let body = try JSONEncoder().encode(request)
         let (status, answer) = try await client.send(
             "POST", path(db), body: body, headers: [Wire.idempotencyKeyHeader: UUID().uuidString])
         guard status == 200,
@@ -62,10 +64,11 @@ enum ProfileUpdateCommand {
         let run = UUID().uuidString
         var totals: [String: Int] = ["updated": 0, "created": 0, "unchanged": 0, "not_found": 0, "refused": 0]
         var refused: [[String: Any]] = []
+        // A backfill (--no-triggers) writes the values without starting $field_set messages.
+        let opening = arguments.has("no-triggers") ? #"{"start_triggers":false,"profiles":["# : #"{"profiles":["#
         for (number, part) in try DeviceImportCommand.parts(entries, what: "an entry").enumerated() {
             let body =
-                Data(#"{"profiles":["#.utf8) + Data(part.map(\.json).joined(separator: Data(",".utf8)))
-                + Data("]}".utf8)
+                Data(opening.utf8) + Data(part.map(\.json).joined(separator: Data(",".utf8))) + Data("]}".utf8)
             let (status, answer) = try await client.sendRetrying(
                 "POST", path(db), body: body, headers: [Wire.idempotencyKeyHeader: "tern-import-\(run)-\(number)"],
                 attempts: attempts)

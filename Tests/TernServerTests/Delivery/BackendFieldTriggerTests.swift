@@ -49,4 +49,38 @@ import Testing
         // skip_triggers is the profile's flag, as profile/update sets it.
         #expect(try await harness.server.store.read { try $0.profile(publicId: bo.profileId)?.skipTriggers } == true)
     }
+
+    /// A backfill (`start_triggers: false`) writes the values and starts no wait, without touching
+    /// the profile's own `skip_triggers` flag; the same write without it then starts nothing either
+    /// (the value is the one the field holds), while a new value does.
+    @Test(arguments: StoreFactory.all)
+    func aBackfillWritesTheValuesAndStartsNoWait(factory: StoreFactory) async throws {
+        let (harness, _) = try await WelcomeTriggerTests.make(factory)
+        defer { Task { await harness.finish() } }
+        let signer = try await TestSigner.register(on: harness.server)
+        let ana = try await TriggerTests.person(harness, signer, "ana")
+        _ = try await FieldTriggerTests.message(harness, field: "tier", value: nil)
+        let dbId = try await JWTAuthTests.databaseId(harness.server)
+        func write(_ tier: String, startTriggers: Bool?) async throws -> [String?] {
+            var request: [String: Any] = [
+                "profiles": [["matching": ["email": "ana@example.com"], "profile_fields": ["tier": tier]]]
+            ]
+            if let startTriggers { request["start_triggers"] = startTriggers }
+            let body = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+            let reply = await BackendProfileUpdateTests.raw(harness.server, dbId: dbId, body)
+            return try BackendProfileUpdateTests.results(reply).map { $0["result"] as? String }
+        }
+
+        #expect(try await write("gold", startTriggers: false) == ["updated"])
+        #expect(try await WelcomeTriggerTests.waits(harness).isEmpty, "a backfill starts no wait")
+        let profile = try await harness.server.store.read { try $0.profile(publicId: ana.profileId) }
+        #expect(profile?.skipTriggers == false, "nor changes the profile's own flag")
+        #expect(
+            try await harness.server.store.read { try $0.profileFields(profileId: profile?.id ?? 0) }["tier"] == "gold")
+
+        #expect(try await write("gold", startTriggers: nil) == ["unchanged"])
+        #expect(try await WelcomeTriggerTests.waits(harness).isEmpty)
+        #expect(try await write("platinum", startTriggers: true) == ["updated"])
+        #expect(try await WelcomeTriggerTests.waits(harness).count == 1, "a new value starts it")
+    }
 }
