@@ -43,7 +43,12 @@ struct LiveCampaign: Sendable {
             }
         }
         let placement = try record.placement(smid: Self.placeholder, servesStatic: servesStatic)
-        let json = String(decoding: try JSONCoders.encoder.encode(placement), as: UTF8.self)
+        var json = String(decoding: try JSONCoders.encoder.encode(placement), as: UTF8.self)
+        // A campaign that targets an audience (its categories, fields, tags or filter) says so: the
+        // SDK shows it only while the app lets it collect audience data (`collectionEnabled`).
+        if audience != nil || expression != nil, json.first == "{" {
+            json = #"{"audience":true,"# + json.dropFirst()
+        }
         // A string inside the content cannot hold this unescaped: its quotes would be `\"`.
         guard let member = json.range(of: #""smid":"\#(Self.placeholder)""#) else {
             throw StoreError.backend("in-app campaign \(record.id): its placement did not encode as expected")

@@ -133,10 +133,18 @@ struct InAppServer: Sendable {
         #expect(try await app.admin("POST", "/inapp/campaigns/\(ended)/end").status == 200)
         #expect(try await app.admin("POST", "/inapp/campaigns/\(ended)/start").status == 409)
 
-        let onHome = try await app.placements(Self.deviceA, screen: "home")
+        // The campaigns that target an audience say so (the SDK shows them only with collection on).
+        var onHomeBody = Self.deviceA
+        onHomeBody["screen"] = "home"
+        let raw = try await app.sdk(.inAppPlacements, onHomeBody)
+        let onHome = try #require(try raw.decode(InAppPlacementsResponse.self).data)
         #expect(onHome.placements.map(\.campaignId) == [members, tagged, audience, home, anonAny])
         #expect(onHome.inAppStatus == .subscribed)
         #expect(onHome.placements.allSatisfy { $0.smid?.hasPrefix("\($0.campaignId).") == true })
+        let listed = ((raw.json?["data"] as? [String: Any])?["placements"] as? [[String: Any]]) ?? []
+        #expect(
+            listed.map { "\($0["campaign_id"] as? String ?? "?"):\($0["audience"] as? Bool ?? false)" }
+                == ["\(members):false", "\(tagged):true", "\(audience):true", "\(home):false", "\(anonAny):false"])
         let onCart = try await app.placements(Self.deviceA, screen: "cart")
         #expect(onCart.placements.map(\.campaignId) == [members, tagged, audience, anonAny])
         let limited = try await app.placements(Self.deviceA, max: 2)
