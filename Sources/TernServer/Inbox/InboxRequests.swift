@@ -135,14 +135,22 @@ enum InboxAudience {
             let audience = try SegmentAudience.resolve(tx, MessageRequest(audience: audience), keyProject: projectId)
                 .audience
             let filter = AudienceFilter(audience, category: nil)
-            let filtered = try SegmentAudience.filtered(audience, projectId: projectId)
+            let checked = try SegmentAudience.checked(tx, audience, projectId: projectId)
             let now = ServerClock.milliseconds()
+            // The pages share one transaction: engagement conditions read their lists once, kept for
+            // its length under a key of its own (negative: a message's id is never one).
+            let key = -Int64.random(in: 1...Int64.max)
+            let engagement = checked.map { EngagementLists($0.1, sending: key, now: now) }
+            if let checked, engagement?.lists.isEmpty == false {
+                try tx.keepAudienceLists(messageId: key, filter: checked.1, now: now)
+            }
             var after: Int64 = 0
             while true {
                 let page =
-                    try filtered.map {
+                    try checked.map {
                         try tx.pushCandidates(
-                            $0.0, filter: $0.1, now: now, after: after, limit: 5000, reading: filter.reads)
+                            $0.0, filter: engagement?.expression ?? $0.1, now: now, after: after, limit: 5000,
+                            reading: filter.reads)
                     }
                     ?? tx.pushCandidates(
                         resourceId: audience.resourceId ?? 0, after: after, limit: 5000, reading: filter.reads)
@@ -153,6 +161,7 @@ enum InboxAudience {
                 guard page.count == 5000, let last = page.last else { break }
                 after = last.subscription.id
             }
+            if engagement?.lists.isEmpty == false { try tx.forgetAudienceLists(messageId: key) }
         }
         var seen: Set<Int64> = []
         return ids.filter { seen.insert($0).inserted }

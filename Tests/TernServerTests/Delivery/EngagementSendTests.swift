@@ -54,6 +54,28 @@ import Testing
         }
         #expect(keptLeft == 0)
 
+        // An inbox message to those who did not open it: three inboxes (each device its own person),
+        // its lists kept for its one transaction only; a message it cannot tell about is refused.
+        let inbox = try await harness.server.admin(
+            "POST", "/inbox",
+            json: [
+                "title": "Did you see it?",
+                "audience": ["type": "resource", "resource_id": harness.resourceId, "filter": notOpened],
+            ])
+        #expect(inbox.status == 201, "\(inbox.errorText)")
+        #expect(inbox.json["profiles"] as? Int == 3)
+        let unknownInbox = try await harness.server.admin(
+            "POST", "/inbox",
+            json: [
+                "title": "x",
+                "audience": [
+                    "type": "resource", "resource_id": harness.resourceId,
+                    "filter": ["message": "m_missing", "op": "opened"],
+                ],
+            ])
+        #expect(unknownInbox.status == 400, "\(unknownInbox.errorText)")
+        #expect(unknownInbox.errorText.contains("m_missing"), "\(unknownInbox.errorText)")
+
         // A segment of the whole project (no resource) of those who opened it.
         let segment = try await harness.server.admin(
             "POST", "/segments",
