@@ -142,7 +142,9 @@ const RETARGET = [
 function retargetControl(id, canCompose) {
   const note = h("p", { class: "hint", id: "retarget-note" });
   const choices = h("div", { class: "actions", id: "retarget-choices" });
-  const error = h("p", { class: "error", role: "alert", id: "retarget-error" });
+  // The server's refusal, in words; the alert is made only when there is one.
+  const error = h("div", {});
+  const refuse = (words) => error.replaceChildren(...(words ? [h("p", { class: "error", role: "alert", id: "retarget-error", text: words })] : []));
   const again = h("button", { type: "button", class: "secondary", text: "Count again" });
   const element = h("section", { class: "panel", "aria-labelledby": "retarget-title", id: "retarget", hidden: true }, h("h2", { id: "retarget-title", text: "Retarget…" }), note, choices, error);
   let current = null;
@@ -150,7 +152,7 @@ function retargetControl(id, canCompose) {
   const scope = (message) => (message.resource_id ? { project_id: message.project_id, resource_id: message.resource_id } : { project_id: message.project_id });
   const count = async () => {
     const message = current;
-    error.textContent = "";
+    refuse("");
     choices.replaceChildren(h("p", { class: "muted", text: "Counting…" }));
     const answers = await Promise.all(RETARGET.map((choice) => api("POST", "/audience/preview", { ...scope(message), filter: { message: message.id, op: choice.op }, sample: 0 }).catch((failure) => ({ failure }))));
     const failed = answers.find((a) => a.failure);
@@ -168,11 +170,11 @@ function retargetControl(id, canCompose) {
       }),
       again,
     );
-    if (failed) error.textContent = `The server refused the count: ${failed.failure.reason || failed.failure.message}`;
+    if (failed) refuse(`The server refused the count: ${failed.failure.reason || failed.failure.message}`);
   };
   again.addEventListener("click", () => count());
   const open = async (message, choice, button) => {
-    error.textContent = "";
+    refuse("");
     button.disabled = true;
     try {
       const segment = await saveSegment(message, choice, scope(message));
@@ -180,7 +182,7 @@ function retargetControl(id, canCompose) {
       location.hash = "#/compose";
     } catch (failure) {
       button.disabled = false;
-      if (failure.status !== 401) error.textContent = `The segment could not be saved: ${failure.reason || failure.message}`;
+      if (failure.status !== 401) refuse(`The segment could not be saved: ${failure.reason || failure.message}`);
     }
   };
   return {
