@@ -1461,6 +1461,19 @@ def main():
             assert [a["token"] for a in mine(follow_up)] == [MISSER_TOKEN], mine(follow_up)
             status, stats = server.admin("GET", f"/messages/{follow_up}/stats")
             assert status == 200 and stats["targeted"] == 1, stats
+            # The server's refusal is said beside the control: the follow-up's history removed (as
+            # retention would, written beside the running server) just before its counts are asked again.
+            again = wait(driver, lambda d: d.find_element(By.XPATH, "//section[@id='retarget']//button[normalize-space()='Count again']"), 30, text(driver))
+            database = sqlite3.connect(os.path.join(server.data, "tern.sqlite"), timeout=10)
+            with database:
+                database.execute(
+                    "INSERT INTO message_history (message_id, failed_by_reason, delivered, opened, removed_at, finished_at) "
+                    "SELECT id, '{}', 0, 0, ?, ? FROM messages WHERE public_id = ?",
+                    (int(time.time() * 1000), int(time.time() * 1000), follow_up))
+            database.close()
+            driver.execute_script("arguments[0].click()", again)
+            refused = wait(driver, lambda d: d.find_element(By.ID, "retarget-error").text, 15, "the refusal is not shown")
+            assert refused.startswith("The server refused the count:") and "past retention" in refused, refused
 
         def a_read_key_sees_the_retarget_counts_but_cannot_retarget():
             status, made = server.admin("POST", "/keys", {"role": "read", "project_id": server.bootstrap["project_id"], "name": "retarget"})
