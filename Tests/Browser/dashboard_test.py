@@ -39,6 +39,8 @@ ERASED_TOKEN = "ef" * 32  # a third device, whose person asks to be erased
 EDITED_TOKEN = "ed" * 32  # a fourth device, whose profile's field is set on its page
 LIVE_TOKEN = "5a" * 40  # the device's Live Activity's ActivityKit token
 BUSY_TOKEN = "12" * 32  # a fourth device, whose pushes APNs asks to retry in an hour
+OPENER_TOKEN = "7a" * 32  # a device that opens the message "Retarget…" follows up
+MISSER_TOKEN = "7b" * 32  # a device that does not: the follow-up's only audience
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
 
@@ -98,6 +100,11 @@ def fetch(driver, method, path, headers):
           .catch((e) => done({status: 0, body: String(e)}));
         """,
         method, path, headers)
+
+
+def d_choice(driver, op):
+    """The message page's "Retarget…" choice for op (not_opened or opened)."""
+    return driver.find_element(By.CSS_SELECTOR, f"#retarget .retarget-choice[data-op='{op}']")
 
 
 def main():
@@ -559,6 +566,9 @@ def main():
             assert "Delivered\n1" in numbers and "Sent\n1" in numbers, numbers
             # Kept before timelines were: the "Over time" panel says so in words.
             assert "was not kept" in driver.find_element(By.ID, "timeline-note").text, text(driver)
+            # Who got it is gone too: "Retarget…" says why instead of offering a follow-up.
+            assert "delivery history was removed" in driver.find_element(By.ID, "retarget-note").text, text(driver)
+            assert not driver.find_elements(By.CSS_SELECTOR, "#retarget .retarget-choice"), "Retarget is offered without a history"
             assert not driver.find_elements(By.CSS_SELECTOR, ".error, [role='alert']:not(:empty)"), "an error shows"
             shot(driver, "message-deliveries-removed")
 
@@ -1383,6 +1393,106 @@ def main():
             answer = fetch(driver, "GET", "/api/v1/admin/overview", {})
             assert answer["status"] == 401, answer
 
+        def a_message_is_retargeted_to_those_who_did_not_open_it():
+            def profile_of(token):
+                status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={token}")
+                assert status == 200 and found, (status, found)
+                return found[0]["profile_id"]
+            for name, token in [("opener", OPENER_TOKEN), ("misser", MISSER_TOKEN)]:
+                server.device(os.path.join(scratch, name), "set-token", "--provider", "ios-apns", "--token", token)
+                server.device(os.path.join(scratch, name), "subscribe")
+            status, made = server.admin("POST", "/messages", {"title": "Autumn <i>menu</i>", "body": "New dishes",
+                                                               "audience": {"type": "profiles", "profile_ids": [profile_of(OPENER_TOKEN), profile_of(MISSER_TOKEN)]}})
+            assert status == 201, (status, made)
+            mine = lambda message: [a for a in peer.accepted() if a["payload"].get("tern", {}).get("message_id", "").startswith(message + ".")]
+            for _ in range(200):
+                if len(mine(made["id"])) == 2:
+                    break
+                time.sleep(0.1)
+            pushes = {a["token"]: a["payload"]["tern"]["message_id"] for a in mine(made["id"])}
+            assert sorted(pushes) == sorted([OPENER_TOKEN, MISSER_TOKEN]), pushes
+            server.device(os.path.join(scratch, "opener"), "open", "--message-id", pushes[OPENER_TOKEN])
+            status, message = server.admin("GET", f"/messages/{made['id']}")
+            scope = {"project_id": message["project_id"], **({"resource_id": message["resource_id"]} if message.get("resource_id") else {})}
+            preview = lambda op: server.admin("POST", "/audience/preview", {**scope, "filter": {"message": made["id"], "op": op}, "sample": 100})[1]
+            for _ in range(100):
+                if preview("opened")["count"] == 1:
+                    break
+                time.sleep(0.1)
+            expected = {op: preview(op) for op in ["not_opened", "opened"]}
+            assert [s["subscription_id"] for s in expected["not_opened"]["sample"]] == [MISSER_TOKEN], expected
+            assert [s["subscription_id"] for s in expected["opened"]["sample"]] == [OPENER_TOKEN], expected
+            state["retarget"] = made["id"]
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + f"/#/message/{made['id']}")
+            choice = lambda op: d_choice(driver, op)
+            for op in ["not_opened", "opened"]:
+                label = wait(driver, lambda d: choice(op).text, 20, f"no {op} choice: {text(driver)}")
+                count = expected[op]["count"]
+                assert label == f"{'Did not open' if op == 'not_opened' else 'Opened'}: {count} push subscription{'' if count == 1 else 's'}…", label
+            shot(driver, "message-retarget")
+            for attempt in range(2):  # the second click reuses the segment the first saved (its name answers 409)
+                if attempt:
+                    driver.get(server.root + "/#/overview")
+                    driver.get(server.root + f"/#/message/{made['id']}")
+                    wait(driver, lambda d: choice("not_opened").is_enabled(), 20, "no choice the second time")
+                choice("not_opened").click()
+                note = wait(driver, lambda d: d.find_element(By.ID, "duplicate-note"), 15, "compose does not say it follows up the message")
+                assert f"A follow-up to {made['id']} for the people who did not open it" in note.text, note.text
+            status, segments = server.admin("GET", f"/segments?project_id={server.bootstrap['project_id']}")
+            saved = [s for s in segments if s["filter"] == {"message": made["id"], "op": "not_opened"}]
+            assert len(saved) == 1 and saved[0]["name"] == f"Did not open: Autumn <i>menu</i> ({made['id']})", saved
+            assert Select(driver.find_element(By.CSS_SELECTOR, "select[name='audience_type']")).first_selected_option.get_attribute("value") == "segment"
+            wait(driver, lambda d: Select(d.find_element(By.CSS_SELECTOR, "select[name='segment_id']")).first_selected_option.get_attribute("value") == str(saved[0]["id"]),
+                 15, "compose did not pick the saved segment")
+            driver.find_element(By.CSS_SELECTOR, "input[name='title']").send_keys("Still hungry?")
+            driver.find_element(By.CSS_SELECTOR, "textarea[name='body']").send_keys("The autumn menu ends Sunday")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            confirm = wait(driver, lambda d: d.find_element(By.ID, "confirm-text") if d.find_element(By.ID, "confirm-text").text else None)
+            assert "matches 1 push subscription now" in confirm.text, confirm.text
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: "#/message/m_" in d.current_url)
+            follow_up = driver.current_url.split("#/message/")[1]
+            for _ in range(200):
+                if mine(follow_up):
+                    break
+                time.sleep(0.1)
+            time.sleep(0.5)  # anything sent to another device would have arrived with it
+            assert [a["token"] for a in mine(follow_up)] == [MISSER_TOKEN], mine(follow_up)
+            status, stats = server.admin("GET", f"/messages/{follow_up}/stats")
+            assert status == 200 and stats["targeted"] == 1, stats
+            # The server's refusal is said beside the control: the follow-up's history removed (as
+            # retention would, written beside the running server) just before its counts are asked again.
+            again = wait(driver, lambda d: d.find_element(By.XPATH, "//section[@id='retarget']//button[normalize-space()='Count again']"), 30, text(driver))
+            database = sqlite3.connect(os.path.join(server.data, "tern.sqlite"), timeout=10)
+            with database:
+                database.execute(
+                    "INSERT INTO message_history (message_id, failed_by_reason, delivered, opened, removed_at, finished_at) "
+                    "SELECT id, '{}', 0, 0, ?, ? FROM messages WHERE public_id = ?",
+                    (int(time.time() * 1000), int(time.time() * 1000), follow_up))
+            database.close()
+            driver.execute_script("arguments[0].click()", again)
+            refused = wait(driver, lambda d: d.find_element(By.ID, "retarget-error").text, 15, "the refusal is not shown")
+            assert refused.startswith("The server refused the count:") and "past retention" in refused, refused
+
+        def a_read_key_sees_the_retarget_counts_but_cannot_retarget():
+            status, made = server.admin("POST", "/keys", {"role": "read", "project_id": server.bootstrap["project_id"], "name": "retarget"})
+            assert status == 201, f"key: {status} {made}"
+            driver.get(server.root + "/#/overview")
+            driver.find_element(By.ID, "sign-out").click()
+            sign_in(driver, made["secret"])
+            wait(driver, lambda d: "read key" in d.find_element(By.ID, "scope").text, 10, "the header does not say read key")
+            driver.get(server.root + f"/#/message/{state['retarget']}")
+            counts = wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#retarget .retarget-count")] or None, 20, text(driver))
+            assert counts == ["Did not open: 1 push subscription", "Opened: 1 push subscription"], counts
+            assert not driver.find_elements(By.CSS_SELECTOR, "#retarget .retarget-choice"), "a read key is offered Retarget"
+            shot(driver, "message-retarget-read-key")
+            driver.find_element(By.ID, "sign-out").click()
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name='key']"))
+            driver.get(server.root + "/#/overview")
+            sign_in(driver, server.admin_key)
+            wait(driver, lambda d: "Subscriptions by provider and status" in text(d))
+
         def a_read_key_signs_in_to_its_project_without_compose():
             status, made = server.admin("POST", "/keys", {"role": "read", "project_id": server.bootstrap["project_id"], "name": "browser"})
             assert status == 201, f"key: {status} {made}"
@@ -1430,6 +1540,7 @@ def main():
                       audience_page_imports_devices_from_a_file, audience_page_exports_devices_as_the_import_file,
                       audience_page_imports_a_file_over_1_mb_in_parts,
                       templates_page_makes_edits_and_deletes_a_template, compose_starts_from_a_template,
+                      a_message_is_retargeted_to_those_who_did_not_open_it, a_read_key_sees_the_retarget_counts_but_cannot_retarget,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             if args.only and args.only not in check.__name__ and check not in (wrong_key_is_refused, sign_in_shows_the_overview):
                 continue

@@ -88,6 +88,18 @@ export function duplicate(id, r) {
   sessionStorage.setItem(DUPLICATE_NOTE, note);
 }
 
+/**
+ * Makes an empty draft whose audience is the saved segment `segmentId`, with the push type and
+ * environment of the message `r` it follows up, and says so above the form (the message page's
+ * "Retarget…", which saves the segment first: this page picks saved segments, not filters).
+ */
+export function retarget(segmentId, note, r) {
+  const values = { push_type: r.push_type === "background" ? "background" : "alert", environment: r.environment || "production", audience_type: "segment", segment_id: String(segmentId) };
+  sessionStorage.setItem(DRAFT, JSON.stringify(values));
+  sessionStorage.removeItem(EDITING);
+  sessionStorage.setItem(DUPLICATE_NOTE, note);
+}
+
 export function render(main) {
   main.append(h("h1", { text: "Compose a push" }));
   const holder = h("div", {}, h("p", { class: "muted", text: "Loading resources…" }));

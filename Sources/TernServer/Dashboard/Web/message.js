@@ -6,7 +6,7 @@ import { api, sessionRole } from "./api.js";
 import { h, clear, errorBox, number, table, time, whileVisible, announce, secondClick } from "./ui.js";
 import { funnelChart, lineChart } from "./charts.js";
 import { statusBadge, progress, liveActivityName, rhythm, triggerWho } from "./messages.js";
-import { duplicate, edit } from "./compose.js";
+import { duplicate, edit, retarget } from "./compose.js";
 
 const WATCH_AFTER_DONE = 5 * 60 * 1000;
 const TIMELINE_EVERY = 10 * 1000;
@@ -20,7 +20,8 @@ export function render(main, [id]) {
   const role = sessionRole();
   const stopping = role === "read" ? null : stopControl(id, () => load());
   const winner = role === "read" ? null : winnerControl(id);
-  main.append(heading, ...(stopping ? [stopping.element] : []), ...(winner ? [winner.element] : []), body, updated);
+  const follow = retargetControl(id, role !== "read");
+  main.append(heading, ...(stopping ? [stopping.element] : []), ...(winner ? [winner.element] : []), follow.element, body, updated);
   let doneAt = 0;
   let wasDone = false;
   // The timeline reads every delivery's outcome: fetched again at most every TIMELINE_EVERY ms.
@@ -42,6 +43,7 @@ export function render(main, [id]) {
       clear(body).append(...view(message, stats, role !== "read", timeline).filter(Boolean), deliveryList(deliveries, stats));
       if (stopping) stopping.show(!message.done && !message.cancelled_at);
       if (winner) winner.show(message);
+      follow.show(message, stats);
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}${message.done ? "" : " · refreshing while sending"}`;
       if (message.done && !wasDone) announce("The message finished sending");
       wasDone = message.done;
@@ -124,6 +126,119 @@ function winnerControl(id) {
       }
     },
   };
+}
+
+// "Retarget…": a follow-up to the people who did not open the message, or to those who did. Each
+// choice's count is the preview of its engagement condition (POST …/audience/preview), scoped as
+// the message was (its resource, or its project). Compose picks saved segments, not filters, so a
+// choice saves the condition as a segment first (reusing one of the same name and filter) and opens
+// Compose with it. A read key sees the counts only. Outside the part each refresh redraws; the
+// counts are read once the message has sent something, and again on "Count again".
+const RETARGET = [
+  { op: "not_opened", label: "Did not open", name: "Did not open" },
+  { op: "opened", label: "Opened", name: "Opened" },
+];
+
+function retargetControl(id, canCompose) {
+  const note = h("p", { class: "hint", id: "retarget-note" });
+  const choices = h("div", { class: "actions", id: "retarget-choices" });
+  // The server's refusal, in words; the alert is made only when there is one.
+  const error = h("div", {});
+  const refuse = (words) => error.replaceChildren(...(words ? [h("p", { class: "error", role: "alert", id: "retarget-error", text: words })] : []));
+  const again = h("button", { type: "button", class: "secondary", text: "Count again" });
+  const element = h("section", { class: "panel", "aria-labelledby": "retarget-title", id: "retarget", hidden: true }, h("h2", { id: "retarget-title", text: "Retarget…" }), note, choices, error);
+  let current = null;
+  let counted = false;
+  const scope = (message) => (message.resource_id ? { project_id: message.project_id, resource_id: message.resource_id } : { project_id: message.project_id });
+  const count = async () => {
+    const message = current;
+    refuse("");
+    choices.replaceChildren(h("p", { class: "muted", text: "Counting…" }));
+    const answers = await Promise.all(RETARGET.map((choice) => api("POST", "/audience/preview", { ...scope(message), filter: { message: message.id, op: choice.op }, sample: 0 }).catch((failure) => ({ failure }))));
+    const failed = answers.find((a) => a.failure);
+    if (failed && failed.failure.status === 401) return;
+    choices.replaceChildren(
+      ...RETARGET.map((choice, index) => {
+        const answer = answers[index];
+        if (answer.failure) return null;
+        const text = `${choice.label}: ${number(answer.count)} push subscription${answer.count === 1 ? "" : "s"}`;
+        if (!canCompose) return h("span", { class: "retarget-count", "data-op": choice.op, text });
+        const button = h("button", { type: "button", class: "secondary retarget-choice", "data-op": choice.op, text: `${text}…` });
+        button.disabled = answer.count === 0;
+        button.addEventListener("click", () => open(message, choice, button));
+        return button;
+      }),
+      again,
+    );
+    if (failed) refuse(`The server refused the count: ${failed.failure.reason || failed.failure.message}`);
+  };
+  again.addEventListener("click", () => count());
+  const open = async (message, choice, button) => {
+    refuse("");
+    button.disabled = true;
+    try {
+      const segment = await saveSegment(message, choice, scope(message));
+      retarget(segment.id, `A follow-up to ${message.id} for the people who ${choice.op === "opened" ? "opened it" : "did not open it"}: the saved segment “${segment.name}” (#${segment.id}).`, message);
+      location.hash = "#/compose";
+    } catch (failure) {
+      button.disabled = false;
+      if (failure.status !== 401) refuse(`The segment could not be saved: ${failure.reason || failure.message}`);
+    }
+  };
+  return {
+    element,
+    show(message, stats) {
+      current = message;
+      const r = message.request;
+      const reason = r.test
+        ? "A test send goes to the test devices only: there is no audience to follow up."
+        : r.live_activity || message.push_type === "liveactivity"
+          ? "A Live Activity's devices report no opens: there is no one to tell apart."
+          : stats.deliveries_removed_at
+            ? `Its delivery history was removed ${time(stats.deliveries_removed_at)} by the server's retention: who got it is no longer known.`
+            : null;
+      if (!reason && !stats.sent) {
+        element.hidden = true;
+        return;
+      }
+      element.hidden = false;
+      if (reason) {
+        note.textContent = reason;
+        choices.replaceChildren();
+        return;
+      }
+      note.textContent = canCompose
+        ? "Send a follow-up to the people it went to who did not open it, or to those who did (on any of their devices). A choice saves the condition as a segment and opens Compose with it."
+        : "The people it went to who did not open it, and those who did (on any of their devices).";
+      if (!counted) {
+        counted = true;
+        count();
+      }
+    },
+  };
+}
+
+// Saves `{message, op}` as a segment named after the message; a name the project has already
+// (409) is reused when it holds the same condition on the same resource, else a number is added.
+async function saveSegment(message, choice, scope) {
+  const r = message.request;
+  const title = (r.title || r.body || "").trim().slice(0, 60) || "untitled";
+  const base = `${choice.name}: ${title} (${message.id})`.slice(0, 120);
+  const filter = { message: message.id, op: choice.op };
+  const same = (s) => s.filter && s.filter.message === filter.message && s.filter.op === filter.op && (s.resource_id || null) === (scope.resource_id || null);
+  let existing = null;
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    const name = attempt === 1 ? base : `${base} ${attempt}`;
+    try {
+      return await api("POST", "/segments", { ...scope, name, filter });
+    } catch (failure) {
+      if (failure.status !== 409) throw failure;
+      existing = existing || (await api("GET", `/segments?project_id=${encodeURIComponent(message.project_id)}`));
+      const match = existing.find((s) => s.name === name && same(s));
+      if (match) return match;
+    }
+  }
+  throw new Error("Five segments of that name hold other conditions: rename one on the Segments page.");
 }
 
 // While a throttled message sends: its rate, and when its last delivery falls due (the server
