@@ -206,6 +206,31 @@ import Testing
         #expect(counted.json["shown"] as? Int == 4, "every report counts: \(counted.json)")
     }
 
+    @Test func anEditMayChangeTheCampaignAndTheButton() async throws {
+        let (harness, _) = try await WelcomeTriggerTests.make(.sqlite)
+        defer { Task { await harness.finish() } }
+        _ = try await harness.subscribe("ana")
+        let first = try await Self.campaign(harness)
+        let second = try await Self.campaign(harness)
+        let id = try await Self.message(harness, "$inapp_clicked", campaign: first, ["button": "upgrade"])
+        func edit(_ trigger: [String: Any]) async throws -> InProcessServer.Reply {
+            try await harness.server.admin(
+                "PUT", "/messages/\(id)",
+                json: [
+                    "title": "Still thinking?", "trigger": trigger,
+                    "audience": ["type": "resource", "resource_id": harness.resourceId],
+                ])
+        }
+        let edited = try await edit(["event_name": "$inapp_clicked", "campaign_id": second, "button": "later"])
+        try #require(edited.status == 200, "\(edited.errorText)")
+        try await Self.event(harness, "clicked", campaign: first, token: "ana", button: "upgrade", key: "a-1")
+        #expect(try await WelcomeTriggerTests.waits(harness).isEmpty, "the old campaign no longer starts it")
+        try await Self.event(harness, "clicked", campaign: second, token: "ana", button: "later", key: "a-2")
+        #expect(try await WelcomeTriggerTests.waits(harness).count == 1)
+        let refused = try await edit(["event_name": "$inapp_clicked", "campaign_id": second, "button": "gone"])
+        #expect(refused.status == 400 && refused.errorText.contains("trigger.button: campaign \(second) has no button"))
+    }
+
     @Test(arguments: StoreFactory.all)
     func anInAppTriggerIsChecked(factory: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: factory)
