@@ -817,12 +817,12 @@ def main():
             compose_with_title("Welcome!")
             goal = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_event']")
             offered = driver.execute_script("return Array.from(arguments[0].list.options).map(o => [o.value, o.label])", goal)
-            assert offered == [["$subscribed", "when a device subscribes (a welcome)"], ["$tag_set", "when a device's tag is set"], ["$field_set", "when a profile field is set"]], offered
+            assert offered == [["$subscribed", "when a device subscribes (a welcome)"], ["$tag_set", "when a device's tag is set"], ["$field_set", "when a profile field is set"], ["$inapp_clicked", "when an in-app message's button is tapped"], ["$inapp_shown", "when an in-app message is shown"]], offered
             hint = driver.find_element(By.ID, goal.get_attribute("id") + "-hint").text
             assert "$subscribed (offered in the list): a welcome, when one of the person's devices subscribes" in hint, hint
             goal.send_keys("$opened")
             driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
-            wait(driver, lambda d: "Names starting with $ are events the server notes itself: $subscribed (when a device subscribes), $tag_set (when a device's tag is set) and $field_set (when a profile field is set) are the ones there are." in text(d), 10, "no error for a reserved name other than $subscribed")
+            wait(driver, lambda d: "Names starting with $ are events the server notes itself: $subscribed (when a device subscribes), $tag_set (when a device's tag is set), $field_set (when a profile field is set), $inapp_clicked and $inapp_shown (when an in-app message's button is tapped, or it is shown) are the ones there are." in text(d), 10, "no error for a reserved name other than $subscribed")
             goal.clear()
             goal.send_keys("$subscribed")
             driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']").send_keys("10")
@@ -865,6 +865,44 @@ def main():
             shown = send_from_compose("whose profile field orders is set to 3 gets it 10 minutes after it; once a person, until the message is stopped.")
             assert shown["request"].get("trigger") == {"event_name": "$field_set", "field": "orders", "field_value": 3, "delay_minutes": 10}, shown
             wait(driver, lambda d: "each person whose profile field orders is set to 3, 10 minutes after it (until it is stopped)" in text(d), 15, "the page does not say a field sends it")
+            status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
+            assert status == 200, status
+
+        def compose_starts_a_message_when_an_in_app_button_is_tapped():
+            campaign = {"project_id": server.bootstrap["project_id"], "resource_id": server.bootstrap["resource_id"], "name": "Premium",
+                        "display_type": "modal", "triggers": [{"type": "open_app"}],
+                        "content": {"kind": "template", "template": {"title": "Go Premium", "buttons": [
+                            {"id": "upgrade", "text": "Upgrade", "action": {"type": "deep_link", "value": "shop://premium"}}]}}}
+            status, answer = server.admin("POST", "/inapp/campaigns", campaign)
+            assert status == 201, f"campaign: {status} {answer}"
+            campaign_id = answer["id"]
+            compose_with_title("Still thinking about Premium?")
+            goal = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_event']")
+            goal.send_keys("$inapp_clicked")
+            submit = driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']")
+            submit.click()
+            wait(driver, lambda d: "$inapp_clicked needs the in-app campaign whose event sends the message" in text(d), 10, "no error for $inapp_clicked without a campaign")
+            campaign_box = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_campaign']")
+            campaign_box.send_keys(campaign_id)
+            button = driver.find_element(By.CSS_SELECTOR, "input[name='trigger_button']")
+            button.send_keys("gone")
+            submit.click()
+            wait(driver, lambda d: d.find_element(By.ID, "confirm-text").text, 10, "no confirmation")
+            driver.find_element(By.ID, "confirm-send").click()
+            wait(driver, lambda d: f"campaign {campaign_id} has no button \"gone\"" in text(d), 15, "no error for a button the campaign does not have")
+            goal.clear()
+            goal.send_keys("$inapp_shown")
+            submit.click()
+            wait(driver, lambda d: "A button goes with $inapp_clicked only" in text(d), 10, "no error for a button with $inapp_shown")
+            goal.clear()
+            goal.send_keys("$inapp_clicked")
+            button.clear()
+            button.send_keys("upgrade")
+            driver.find_element(By.CSS_SELECTOR, "input[name='trigger_delay']").send_keys("1440")
+            shown = send_from_compose(f"who taps the button upgrade of in-app campaign {campaign_id} gets it 24 hours after it; once a person, until the message is stopped.")
+            assert shown["request"].get("trigger") == {"event_name": "$inapp_clicked", "campaign_id": campaign_id, "button": "upgrade", "delay_minutes": 1440}, shown
+            wait(driver, lambda d: f"each person who taps the button upgrade of in-app campaign {campaign_id}, 1,440 minutes after it (until it is stopped)" in text(d), 15, "the page does not say a tap sends it")
+            shot(driver, "message-inapp-trigger")
             status, _ = server.admin("POST", f"/messages/{shown['id']}/cancel")
             assert status == 200, status
 
@@ -1530,7 +1568,7 @@ def main():
                       compose_repeats_on_each_devices_own_weekdays,
                       compose_starts_a_trigger_a_person_gets_again, compose_starts_a_welcome_when_a_device_subscribes,
                       compose_starts_a_message_when_a_tag_is_set,
-                      compose_starts_a_message_when_a_profile_field_is_set,
+                      compose_starts_a_message_when_a_profile_field_is_set, compose_starts_a_message_when_an_in_app_button_is_tapped,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,

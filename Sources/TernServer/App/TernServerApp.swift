@@ -178,7 +178,7 @@ public final class TernServerApp: Sendable {
             + LiveActivityChannelService(store: store, credentials: credentials, endpoints: endpoints).routes(
                 admin: adminService)
             + InAppRoutes(
-                service: InAppService(store: store), authenticator: authenticator, admin: adminService,
+                service: InAppService(store: store, clock: clock), authenticator: authenticator, admin: adminService,
                 metrics: metrics
             ).all
             + InboxRoutes(

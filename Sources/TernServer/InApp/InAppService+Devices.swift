@@ -138,11 +138,14 @@ extension InAppService {
         return Answer(status: 200, body: Data(json.utf8))
     }
 
-    /// `inapp/event`: counts the event into its campaign's statistics, once per idempotency key.
+    /// `inapp/event`: counts the event into its campaign's statistics, once per idempotency key, and
+    /// with it (a `shown` or `clicked`) starts the person's waits for the messages it triggers
+    /// (``MessageTrigger/inAppShown``, ``MessageTrigger/inAppClicked``): a replay of the key starts
+    /// nothing again.
     func event(_ request: InAppEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
-        try Self.checkIdentity(request)
+        let provider = try Self.checkIdentity(request)
         guard let campaignId = Int64(request.campaignId), campaignId > 0 else {
             throw APIError.notFound("campaign \"\(request.campaignId.prefix(32))\" not found")
         }
@@ -170,6 +173,7 @@ extension InAppService {
             case .error: .error
             }
         let now = clock()
+        let directory = store.triggerDirectory
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             guard let record = try tx.inAppCampaign(id: campaignId), record.projectId == caller.project.id,
                 record.resourceId == caller.resource.id
@@ -190,6 +194,17 @@ extension InAppService {
                 }
             }
             try tx.addInAppStat(campaignId: campaignId, kind: kind.rawValue, item: item, count: 1)
+            if let event = MessageTrigger.inAppEvent(request.type) {
+                // The person is the device's (its push identity, or the JWT's); a device Tern knows
+                // no profile of starts nothing: there is no one to send a push to.
+                try TriggerWaits.noteInApp(
+                    tx, directory: directory, campaignId: campaignId, event: event,
+                    button: request.type == .clicked ? item : nil,
+                    profile: {
+                        try ProfileResolver(caller: caller, now: now).find(
+                            tx, provider: provider, token: request.subscriptionId)
+                    }, now: now)
+            }
             return try .ok(nil)
         }
     }

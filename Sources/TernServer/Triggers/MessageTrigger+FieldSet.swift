@@ -19,20 +19,24 @@ extension MessageTrigger {
     public static let fieldSet = "$field_set"
 }
 
-/// The members of a trigger that name what must change, each pair with one event only:
+/// The members of a trigger that name what must change, each pair with its events only:
 /// `tag`/`tag_value` with ``MessageTrigger/tagSet``, `field`/`field_value` with
-/// ``MessageTrigger/fieldSet``. One check for both: required with their event, refused with any
-/// other, and each name and value checked by the rules of what it names.
+/// ``MessageTrigger/fieldSet``, `campaign_id` with ``MessageTrigger/inAppClicked`` and
+/// ``MessageTrigger/inAppShown``, its `button` with ``MessageTrigger/inAppClicked`` only. One check
+/// for all: required with their events, refused with any other, and each name and value checked
+/// by the rules of what it names.
 struct SetChange {
-    /// The event the pair goes with.
-    var event: String
+    /// The events the name member goes with, and those the value member goes with (some of them).
+    var events: [String]
+    var valueEvents: [String]
     /// The members' names: `tag` and `tag_value`.
     var member: String
     var valueMember: String
-    /// What the event is, for a reason: "a device's tag is set".
+    /// What the events are, for a reason: "a device's tag is set".
     var meaning: String
-    /// A member to copy, for a reason: `"tag": "plan"`.
-    var example: String
+    /// What to name when the member is missing, for a reason: "the tag whose new value sends the
+    /// message (e.g. "tag": "plan"), and trigger.tag_value if only one value does".
+    var required: String
     /// The trigger's name member and whether it has a value member.
     var name: String?
     var hasValue: Bool
@@ -45,35 +49,50 @@ struct SetChange {
     static func all(of trigger: MessageTrigger) -> [SetChange] {
         [
             SetChange(
-                event: MessageTrigger.tagSet, member: "tag", valueMember: "tag_value", meaning: "a device's tag is set",
-                example: "\"tag\": \"plan\"", name: trigger.tag, hasValue: trigger.tagValue != nil,
-                nameProblem: { TagLimits.problem(key: $0) },
+                events: [MessageTrigger.tagSet], valueEvents: [MessageTrigger.tagSet], member: "tag",
+                valueMember: "tag_value", meaning: "a device's tag is set",
+                required: "the tag whose new value sends the message (e.g. \"tag\": \"plan\"), and trigger.tag_value "
+                    + "if only one value does",
+                name: trigger.tag, hasValue: trigger.tagValue != nil, nameProblem: { TagLimits.problem(key: $0) },
                 valueProblem: { tag in trigger.tagValue.flatMap { TagLimits.problem(key: tag, value: $0) } }),
             SetChange(
-                event: MessageTrigger.fieldSet, member: "field", valueMember: "field_value",
-                meaning: "a profile field is set", example: "\"field\": \"plan\"", name: trigger.field,
-                hasValue: trigger.fieldValue != nil, nameProblem: fieldNameProblem,
+                events: [MessageTrigger.fieldSet], valueEvents: [MessageTrigger.fieldSet], member: "field",
+                valueMember: "field_value", meaning: "a profile field is set",
+                required: "the field whose new value sends the message (e.g. \"field\": \"plan\"), and "
+                    + "trigger.field_value if only one value does",
+                name: trigger.field, hasValue: trigger.fieldValue != nil, nameProblem: fieldNameProblem,
                 valueProblem: { _ in trigger.fieldValue.flatMap(fieldValueProblem) }),
+            SetChange(
+                events: [MessageTrigger.inAppClicked, MessageTrigger.inAppShown],
+                valueEvents: [MessageTrigger.inAppClicked], member: "campaign_id", valueMember: "button",
+                meaning: "a person sees an in-app campaign or taps its button",
+                required: "the in-app campaign whose event sends the message, by its id (e.g. \"campaign_id\": "
+                    + "\"12\", tern inapp list shows them), and with \(MessageTrigger.inAppClicked) trigger.button if "
+                    + "only one button's tap does",
+                name: trigger.campaignId, hasValue: trigger.button != nil, nameProblem: campaignIdProblem,
+                valueProblem: { _ in trigger.button.flatMap(buttonProblem) }),
         ]
     }
 
-    /// Checks the pair against the trigger's `event`.
+    /// Checks the pair against the trigger's event, `eventName`.
     func check(_ eventName: String) throws(APIError) {
-        guard eventName == event else {
-            if let stray = [(member, name != nil), (valueMember, hasValue)].first(where: \.1) {
-                throw .badRequest(
-                    "trigger.\(stray.0) goes with trigger.event_name \(event) only (a message sent when \(meaning)): "
-                        + "leave it out, or use \(event)")
-            }
+        guard events.contains(eventName) else {
+            if name != nil { throw stray(member, events) }
+            if hasValue { throw stray(valueMember, valueEvents) }
             return
         }
-        guard let name else {
-            throw .badRequest(
-                "trigger.\(member) is required with \(event): name the \(member) whose new value sends the message "
-                    + "(e.g. \(example)), and trigger.\(valueMember) if only one value does")
-        }
+        if hasValue, !valueEvents.contains(eventName) { throw stray(valueMember, valueEvents) }
+        guard let name else { throw .badRequest("trigger.\(member) is required with \(eventName): name \(required)") }
         if let problem = nameProblem(name) { throw .badRequest("trigger.\(member): \(problem)") }
         if let problem = valueProblem(name) { throw .badRequest("trigger.\(valueMember): \(problem)") }
+    }
+
+    /// The refusal of `member` with an event it does not go with.
+    private func stray(_ member: String, _ events: [String]) -> APIError {
+        let names = events.joined(separator: " or ")
+        return .badRequest(
+            "trigger.\(member) goes with trigger.event_name \(names) only (a message sent when \(meaning)): "
+                + "leave it out, or use \(names)")
     }
 
     private static func fieldNameProblem(_ name: String) -> String? {
@@ -87,5 +106,21 @@ struct SetChange {
         value.isScalar
             ? nil
             : "must be a string, a number or true/false (the value the field must take), or left out for any new value"
+    }
+
+    private static func campaignIdProblem(_ id: String) -> String? {
+        guard let number = Int64(id), number > 0 else {
+            return "\"\(id.prefix(64))\" is not an in-app campaign's id: the id the management API gives it (e.g. "
+                + "\"12\"; tern inapp list shows them)"
+        }
+        return nil
+    }
+
+    private static func buttonProblem(_ button: String) -> String? {
+        let count = button.unicodeScalars.count
+        return InAppValidation.buttonIdLength.contains(count)
+            ? nil
+            : "must be 1 to \(InAppValidation.buttonIdLength.upperBound) characters, not \(count) (the id of one of "
+                + "the campaign's buttons)"
     }
 }

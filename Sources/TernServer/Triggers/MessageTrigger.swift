@@ -43,6 +43,11 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     /// With ``fieldSet``: the value ``field`` must take, a string, number or boolean; nil: any
     /// value it did not have before.
     public var fieldValue: JSONValue?
+    /// With ``inAppClicked`` or ``inAppShown``: the in-app campaign (its id, as the management API
+    /// gives it) whose event starts the person's wait; required with them, refused with any other event.
+    public var campaignId: String?
+    /// With ``inAppClicked``: the id of the campaign's button the tap must be on; nil: any button.
+    public var button: String?
 
     /// A trigger.
     ///
@@ -56,9 +61,13 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     ///   - tagValue: With ``tagSet``, the value it must take; default nil (any value).
     ///   - field: With ``fieldSet``, the profile field that starts the wait; default nil.
     ///   - fieldValue: With ``fieldSet``, the value it must take; default nil (any value).
+    ///   - campaignId: With ``inAppClicked`` or ``inAppShown``, the campaign whose event starts the wait;
+    ///     default nil.
+    ///   - button: With ``inAppClicked``, the button the tap must be on; default nil (any button).
     public init(
         eventName: String, delayMinutes: Int? = nil, cancelEventName: String? = nil, reentryAfterMinutes: Int? = nil,
-        tag: String? = nil, tagValue: String? = nil, field: String? = nil, fieldValue: JSONValue? = nil
+        tag: String? = nil, tagValue: String? = nil, field: String? = nil, fieldValue: JSONValue? = nil,
+        campaignId: String? = nil, button: String? = nil
     ) {
         self.eventName = eventName
         self.delayMinutes = delayMinutes
@@ -68,6 +77,8 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         self.tagValue = tagValue
         self.field = field
         self.fieldValue = fieldValue
+        self.campaignId = campaignId
+        self.button = button
     }
 
     enum CodingKeys: String, CodingKey {
@@ -79,6 +90,8 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
         case tagValue = "tag_value"
         case field
         case fieldValue = "field_value"
+        case campaignId = "campaign_id"
+        case button
     }
 
     /// The event the server notes itself when a person's push subscription in the message's
@@ -104,7 +117,7 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
     public static let tagSet = "$tag_set"
 
     /// The events starting with `$` the server notes itself.
-    static let noted: Set<String> = [subscribed, tagSet, fieldSet]
+    static let noted: Set<String> = [subscribed, tagSet, fieldSet, inAppClicked, inAppShown]
 
     /// The longest delay: 30 days.
     static let maxDelayMinutes = 43_200
@@ -125,8 +138,9 @@ public struct MessageTrigger: Codable, Sendable, Equatable {
             throw .badRequest(
                 "trigger.event_name \"\(trigger.eventName.prefix(64))\" is not an event the server notes: of the "
                     + "names starting with $, it supports \(subscribed) (when a device subscribes), \(tagSet) "
-                    + "(when a device's tag is set, with trigger.tag) and \(fieldSet) (when a profile field is set, "
-                    + "with trigger.field); any other goal is named without $")
+                    + "(when a device's tag is set, with trigger.tag), \(fieldSet) (when a profile field is set, "
+                    + "with trigger.field), \(inAppShown) and \(inAppClicked) (when a person sees an in-app campaign or "
+                    + "taps one of its buttons, with trigger.campaign_id); any other goal is named without $")
         }
         for change in SetChange.all(of: trigger) { try change.check(trigger.eventName) }
         if let cancel = trigger.cancelEventName {
@@ -192,25 +206,36 @@ public final class TriggerDirectory: Sendable {
         var field: String? = nil
         /// ``MessageTrigger/fieldValue``: the value it must take; nil, any.
         var fieldValue: JSONValue? = nil
+        /// ``MessageTrigger/campaignId``: with an in-app event, the campaign whose event starts a wait.
+        var campaignId: Int64? = nil
+        /// ``MessageTrigger/button``: with ``MessageTrigger/inAppClicked``, the button; nil, any.
+        var button: String? = nil
     }
 
-    /// The triggers by project, the welcomes and the tags' messages by their resource, and the
-    /// profile fields' messages by project.
+    /// The triggers by project, the welcomes and the tags' messages by their resource, the
+    /// profile fields' messages by project, and the in-app events' messages by their campaign.
     struct Reading: Sendable {
         var byProject: [Int64: [Entry]]
         var welcomes: [Int64: [Entry]]
         var tagSets: [Int64: [Entry]]
         var fieldSets: [Int64: [Entry]]
+        var inAppEvents: [Int64: [Entry]]
 
         init(_ byProject: [Int64: [Entry]]) {
             self.byProject = byProject
             welcomes = [:]
             tagSets = [:]
+            inAppEvents = [:]
             fieldSets = byProject.compactMapValues { entries in
                 let found = entries.filter { $0.eventName == MessageTrigger.fieldSet && $0.field != nil }
                 return found.isEmpty ? nil : found
             }
             for entry in byProject.values.joined() {
+                if let campaignId = entry.campaignId,
+                    [MessageTrigger.inAppClicked, MessageTrigger.inAppShown].contains(entry.eventName)
+                {
+                    inAppEvents[campaignId, default: []].append(entry)
+                }
                 guard let resourceId = entry.resourceId else { continue }
                 switch entry.eventName {
                 case MessageTrigger.subscribed: welcomes[resourceId, default: []].append(entry)
@@ -247,6 +272,12 @@ public final class TriggerDirectory: Sendable {
     /// not cancelled; read as ``triggers(_:projectId:now:)`` is.
     func fieldSets(_ tx: any StoreTransaction, projectId: Int64, now: Int64) throws -> [Entry] {
         try value(tx, now: now).fieldSets[projectId] ?? []
+    }
+
+    /// The messages an event of in-app campaign `campaignId` starts (``MessageTrigger/inAppClicked``,
+    /// ``MessageTrigger/inAppShown``), not cancelled; read as ``triggers(_:projectId:now:)`` is.
+    func inAppEvents(_ tx: any StoreTransaction, campaignId: Int64, now: Int64) throws -> [Entry] {
+        try value(tx, now: now).inAppEvents[campaignId] ?? []
     }
 
     private func value(_ tx: any StoreTransaction, now: Int64) throws -> Reading {
@@ -373,7 +404,7 @@ enum TriggerWaits {
         IdentityService.externalIdField, ProfileIdentity.emailField, ProfileIdentity.phoneField,
     ]
 
-    private static func arm(
+    static func arm(
         _ tx: any StoreTransaction, _ trigger: TriggerDirectory.Entry, profile: Profile, now: Int64
     ) throws {
         try tx.armTrigger(

@@ -1,7 +1,8 @@
 import Foundation
 import TernSQLite
 
-/// The `trigger` of a stored request: what the directory reads of a set tag's or field's message.
+/// The `trigger` of a stored request: what the directory reads of a set tag's or field's message,
+/// or an in-app event's.
 private struct TriggerOnly: Decodable {
     var trigger: MessageTrigger?
 }
@@ -16,12 +17,13 @@ extension SQLTransaction {
         for row in try database.query(
             """
             SELECT id, project_id, trigger_event, trigger_cancel_event, trigger_delay, trigger_reentry, resource_id,
-                CASE WHEN trigger_event IN (?, ?) THEN content END
+                CASE WHEN trigger_event IN (?, ?, ?, ?) THEN content END
             FROM messages WHERE trigger_event IS NOT NULL AND cancelled_at IS NULL ORDER BY id
-            """, [MessageTrigger.tagSet, MessageTrigger.fieldSet])
+            """,
+            [MessageTrigger.tagSet, MessageTrigger.fieldSet, MessageTrigger.inAppClicked, MessageTrigger.inAppShown])
         {
-            // A set tag's or field's message keeps its tag or field in its request, read for those
-            // messages only.
+            // A set tag's or field's message, or an in-app event's, keeps its tag, field or campaign
+            // in its request, read for those messages only.
             let trigger = try row.string(7).flatMap {
                 try JSONCoders.decoder.decode(TriggerOnly.self, from: Data($0.utf8)).trigger
             }
@@ -29,7 +31,8 @@ extension SQLTransaction {
                 TriggerDirectory.Entry(
                     messageId: row.requiredInt(0), eventName: row.requiredString(2), cancelEventName: row.string(3),
                     delay: row.int(4) ?? 0, reentry: row.int(5), resourceId: row.int(6), tag: trigger?.tag,
-                    tagValue: trigger?.tagValue, field: trigger?.field, fieldValue: trigger?.fieldValue))
+                    tagValue: trigger?.tagValue, field: trigger?.field, fieldValue: trigger?.fieldValue,
+                    campaignId: trigger?.campaignId.flatMap { Int64($0) }, button: trigger?.button))
         }
         return byProject
     }

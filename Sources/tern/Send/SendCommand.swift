@@ -37,6 +37,11 @@ enum SendCommand {
                     case MessageTrigger.fieldSet:
                         "whose profile field \(trigger.field ?? "")"
                             + (trigger.fieldValue.map { " is set to \(Self.text($0))" } ?? " takes a new value")
+                    case MessageTrigger.inAppClicked:
+                        "who taps "
+                            + (trigger.button.map { "the button \($0) of" } ?? "a button of")
+                            + " in-app campaign \(trigger.campaignId ?? "")"
+                    case MessageTrigger.inAppShown: "who sees in-app campaign \(trigger.campaignId ?? "")"
                     default: "who reaches the goal \(trigger.eventName)"
                     }
                 say(

@@ -67,7 +67,9 @@ struct SendOptions {
                         "a standing message: each person of --resource who reaches the goal GOAL gets it (after "
                             + "--trigger-delay), until tern messages cancel; '$subscribed': a welcome, when one of "
                             + "their devices subscribes; '$tag_set': when a device's tag (--trigger-tag) is set; "
-                            + "'$field_set': when one of their profile fields (--trigger-field) is set"),
+                            + "'$field_set': when one of their profile fields (--trigger-field) is set; '$inapp_clicked', "
+                            + "'$inapp_shown': when they tap a button of an in-app campaign (--trigger-campaign), or see it"
+                    ),
                     OptionSpec(
                         "trigger-tag", "NAME",
                         "with --trigger '$tag_set' (required there): the tag whose new value sends the message"),
@@ -82,6 +84,14 @@ struct SendOptions {
                         "trigger-field-value", "V",
                         "with --trigger-field: only this value sends it, read as JSON when it is (3, true, '\"3\"'), "
                             + "else as text (default: any value the field did not have)"),
+                    OptionSpec(
+                        "trigger-campaign", "ID",
+                        "with --trigger '$inapp_clicked' or '$inapp_shown' (required there): the in-app campaign "
+                            + "whose tap or display sends the message (tern inapp list shows the ids)"),
+                    OptionSpec(
+                        "trigger-button", "ID",
+                        "with --trigger '$inapp_clicked': only a tap on this button of the campaign sends it "
+                            + "(default: any button)"),
                     OptionSpec("trigger-delay", "MINUTES", "with --trigger: how long after the goal (default 0)"),
                     OptionSpec(
                         "trigger-cancel", "GOAL", "with --trigger: a goal that keeps a waiting message from going"),

@@ -217,7 +217,7 @@ import Testing
                 ["event_name": "$field_set", "field": "plan", "field_value": ["a": 1]],
                 "trigger.field_value: must be a string"
             ),
-            (["event_name": "$opened"], "and $field_set (when a profile field is set, with trigger.field)"),
+            (["event_name": "$opened"], "$field_set (when a profile field is set, with trigger.field)"),
         ] as [([String: Any], String)] {
             let reply = try await harness.create(["title": "Hi", "trigger": trigger, "audience": resource])
             #expect(reply.status == 400 && reply.errorText.contains(reason), "\(reason): \(reply.errorText)")

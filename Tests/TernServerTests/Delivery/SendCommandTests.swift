@@ -290,6 +290,67 @@ import Testing
         }
     }
 
+    @Test func anInAppEventMessageIsSentFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        let campaign = try await InAppServer(server: server).campaign([
+            "content": [
+                "kind": "template",
+                "template": [
+                    "title": "Go Premium",
+                    "buttons": [
+                        [
+                            "id": "upgrade", "text": "Upgrade",
+                            "action": ["type": "deep_link", "value": "shop://premium"],
+                        ]
+                    ],
+                ],
+            ]
+        ])
+        let resource = ["--title", "Still thinking about Premium?", "--resource", "\(server.resourceId)"]
+        for (arguments, said, stored) in [
+            (
+                ["--trigger", "$inapp_clicked", "--trigger-campaign", campaign, "--trigger-button", "upgrade"],
+                "who taps the button upgrade of in-app campaign \(campaign) until", #""button":"upgrade""#
+            ),
+            (
+                ["--trigger", "$inapp_shown", "--trigger-campaign", campaign],
+                "who sees in-app campaign \(campaign) until",
+                #""event_name":"$inapp_shown""#
+            ),
+        ] {
+            let (status, output, error) = try await Self.tern(
+                resource + arguments + ["--trigger-delay", "1440", "--trigger-cancel", "purchase"], server: server)
+            #expect(status == 0, "\(error)")
+            #expect(output.contains("sent to each person \(said)"), "\(output)")
+            let id = try #require(output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+            let shown = try await JSONHTTPClient().get(
+                server.url("admin/messages/\(id)"), headers: ["Authorization": "Bearer \(server.adminKey)"])
+            #expect(
+                shown.text.contains(#""campaign_id":"\#(campaign)""#) && shown.text.contains(stored), "\(shown.text)")
+        }
+        for (arguments, fragment) in [
+            (["--trigger", "$inapp_clicked"], "--trigger '$inapp_clicked' needs --trigger-campaign ID"),
+            (["--trigger", "$inapp_shown"], "--trigger '$inapp_shown' needs --trigger-campaign ID"),
+            (
+                ["--trigger", "cart", "--trigger-campaign", campaign],
+                "--trigger-campaign goes with --trigger '$inapp_clicked' or '$inapp_shown'"
+            ),
+            (
+                ["--trigger", "$inapp_shown", "--trigger-campaign", campaign, "--trigger-button", "upgrade"],
+                "--trigger-button goes with --trigger '$inapp_clicked'"
+            ),
+            (["--trigger-campaign", campaign], "--trigger-campaign goes with --trigger"),
+            (
+                ["--trigger", "$inapp_clicked", "--trigger-campaign", campaign, "--trigger-button", "gone"],
+                "trigger.button: campaign \(campaign) has no button \"gone\""
+            ),
+        ] {
+            let (refused, _, why) = try await Self.tern(resource + arguments, server: server)
+            #expect(refused != 0 && why.contains(fragment), "\(arguments): \(refused) \(why)")
+        }
+    }
+
     @Test func refusalsSayWhy() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

@@ -49,6 +49,7 @@ export function duplicate(id, r) {
     trigger_cancel: text(r.trigger && r.trigger.cancel_event_name), trigger_reentry: text(r.trigger && r.trigger.reentry_after_minutes),
     trigger_tag: text(r.trigger && r.trigger.tag), trigger_tag_value: text(r.trigger && r.trigger.tag_value),
     trigger_field: text(r.trigger && r.trigger.field), trigger_field_value: r.trigger && r.trigger.field_value != null ? fieldValueText(r.trigger.field_value) : "",
+    trigger_campaign: text(r.trigger && r.trigger.campaign_id), trigger_button: text(r.trigger && r.trigger.button),
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
@@ -167,8 +168,8 @@ function composer(resources, testDevices, projects) {
       "fieldset",
       {},
       h("legend", { text: "Trigger" }),
-      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. $tag_set (offered too): when the app sets a device's tag (below) to a new value. $field_set (offered too): when one of the person's profile fields (below) takes a new value. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
-      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" }), h("option", { value: "$tag_set", label: "when a device's tag is set" }), h("option", { value: "$field_set", label: "when a profile field is set" })),
+      field("Send on the goal", c.trigger_event, { api: "trigger.event_name", hint: "Empty: sent now. A goal's name (the app's sendTarget eventName): the message stands, and each person of the resource who reaches the goal gets it, until it is stopped. $subscribed (offered in the list): a welcome, when one of the person's devices subscribes to the resource's pushes; the app posts nothing for it. $tag_set (offered too): when the app sets a device's tag (below) to a new value. $field_set (offered too): when one of the person's profile fields (below) takes a new value. $inapp_clicked and $inapp_shown (offered too): when the person taps a button of an in-app campaign (below), or sees it. For a resource audience; not with a send time, a time to live, a throttle, a local time, quiet hours, the usual open time or an A/B test." }),
+      h("datalist", { id: "trigger-events" }, h("option", { value: "$subscribed", label: "when a device subscribes (a welcome)" }), h("option", { value: "$tag_set", label: "when a device's tag is set" }), h("option", { value: "$field_set", label: "when a profile field is set" }), h("option", { value: "$inapp_clicked", label: "when an in-app message's button is tapped" }), h("option", { value: "$inapp_shown", label: "when an in-app message is shown" })),
       h(
         "div",
         { class: "row" },
@@ -180,6 +181,12 @@ function composer(resources, testDevices, projects) {
         { class: "row" },
         field("Profile field", c.trigger_field, { api: "trigger.field", hint: "With $field_set (required there): the profile field whose new value sends the message, e.g. plan." }),
         field("Field value", c.trigger_field_value, { api: "trigger.field_value", hint: "With $field_set: only this value sends it, read as JSON when it is one (3, true, \"3\" for the text 3), else as text, e.g. premium. Empty: any value the field did not have; a field removed sends nothing." }),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        field("In-app campaign", c.trigger_campaign, { api: "trigger.campaign_id", hint: "With $inapp_clicked or $inapp_shown (required there): the campaign's id (tern inapp list shows them), e.g. 12." }),
+        field("Button", c.trigger_button, { api: "trigger.button", hint: "With $inapp_clicked: only a tap on this button of the campaign sends it, e.g. upgrade. Empty: a tap on any." }),
       ),
       h(
         "div",
@@ -365,6 +372,8 @@ function controls(resources) {
     trigger_tag_value: text("trigger_tag_value", { maxlength: 1024, placeholder: "any value" }),
     trigger_field: text("trigger_field", { maxlength: 64, placeholder: "plan" }),
     trigger_field_value: text("trigger_field_value", { maxlength: 1024, placeholder: "any value" }),
+    trigger_campaign: text("trigger_campaign", { inputmode: "numeric", maxlength: 19, placeholder: "12" }),
+    trigger_button: text("trigger_button", { maxlength: 64, placeholder: "any button" }),
     audience_type: select("audience_type", [["resource", "every subscriber of a resource"], ["segment", "a saved segment"], ["profile", "one profile"], ["profiles", "a list of profiles"], ["token", "one device (push token)"]]),
     segment_id: select("segment_id", [["", "Loading segments…"]]),
     segmentNote: h("p", { class: "muted", role: "status" }),
@@ -695,6 +704,9 @@ const SUBSCRIBED = "$subscribed";
 const TAG_SET = "$tag_set";
 // The event the server notes itself when one of a person's profile fields takes a new value.
 const FIELD_SET = "$field_set";
+// The events the server notes itself when a person taps a button of an in-app campaign, or sees it.
+const INAPP_CLICKED = "$inapp_clicked";
+const INAPP_SHOWN = "$inapp_shown";
 
 // A field value as typed: JSON when it is a string, number or boolean (3, true, "3"), else the text.
 function fieldValue(typed) {
@@ -719,26 +731,30 @@ function trigger(c, errors) {
   const delay = integer(c.trigger_delay, "The delay", 0, 43200, errors);
   const reentry = integer(c.trigger_reentry, "Again after", 1, 525600, errors);
   const cancel = optional(c.trigger_cancel.value);
-  // The events that name what must change, each with its own pair of boxes.
+  // The events that name what must change, each with its own pair of boxes: the first box goes
+  // with `events`, the second with `valueEvents`.
   const pairs = [
-    { event: TAG_SET, noun: "tag", name: c.trigger_tag, named: optional(c.trigger_tag.value), value: c.trigger_tag_value, valued: c.trigger_tag_value.value === "" ? undefined : c.trigger_tag_value.value },
-    { event: FIELD_SET, noun: "profile field", name: c.trigger_field, named: optional(c.trigger_field.value), value: c.trigger_field_value, valued: fieldValue(c.trigger_field_value.value) },
+    { events: [TAG_SET], valueEvents: [TAG_SET], need: "the tag whose new value sends the message (e.g. plan)", noun: "tag", valueNoun: "tag value", name: c.trigger_tag, named: optional(c.trigger_tag.value), value: c.trigger_tag_value, valued: c.trigger_tag_value.value === "" ? undefined : c.trigger_tag_value.value },
+    { events: [FIELD_SET], valueEvents: [FIELD_SET], need: "the profile field whose new value sends the message (e.g. plan)", noun: "profile field", valueNoun: "profile field value", name: c.trigger_field, named: optional(c.trigger_field.value), value: c.trigger_field_value, valued: fieldValue(c.trigger_field_value.value) },
+    { events: [INAPP_CLICKED, INAPP_SHOWN], valueEvents: [INAPP_CLICKED], need: "the in-app campaign whose event sends the message (its id, e.g. 12)", noun: "campaign", valueNoun: "button", name: c.trigger_campaign, named: optional(c.trigger_campaign.value), value: c.trigger_button, valued: optional(c.trigger_button.value) },
   ];
   if (!eventName) {
     const stray = [[c.trigger_delay, delay], [c.trigger_reentry, reentry], [c.trigger_cancel, cancel], ...pairs.flatMap((p) => [[p.name, p.named], [p.value, p.valued]])].find(([, value]) => value !== undefined);
     if (stray) errors.push([stray[0], "This goes with a goal: give the goal that sends the message, or leave it empty."]);
     return undefined;
   }
-  if (eventName.startsWith("$") && ![SUBSCRIBED, TAG_SET, FIELD_SET].includes(eventName)) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes), ${TAG_SET} (when a device's tag is set) and ${FIELD_SET} (when a profile field is set) are the ones there are. Name a goal without $.`]);
+  if (eventName.startsWith("$") && ![SUBSCRIBED, TAG_SET, FIELD_SET, INAPP_CLICKED, INAPP_SHOWN].includes(eventName)) errors.push([c.trigger_event, `Names starting with $ are events the server notes itself: ${SUBSCRIBED} (when a device subscribes), ${TAG_SET} (when a device's tag is set), ${FIELD_SET} (when a profile field is set), ${INAPP_CLICKED} and ${INAPP_SHOWN} (when an in-app message's button is tapped, or it is shown) are the ones there are. Name a goal without $.`]);
   for (const p of pairs) {
-    if (eventName === p.event && !p.named) errors.push([p.name, `${p.event} needs the ${p.noun} whose new value sends the message (e.g. plan).`]);
-    if (eventName !== p.event && p.named !== undefined) errors.push([p.name, `A ${p.noun} goes with ${p.event} only: empty it, or send on ${p.event}.`]);
-    else if (eventName !== p.event && p.valued !== undefined) errors.push([p.value, `A ${p.noun} value goes with ${p.event} only: empty it, or send on ${p.event}.`]);
+    const events = p.events.join(" or ");
+    const valueEvents = p.valueEvents.join(" or ");
+    if (p.events.includes(eventName) && !p.named) errors.push([p.name, `${eventName} needs ${p.need}.`]);
+    if (!p.events.includes(eventName) && p.named !== undefined) errors.push([p.name, `A ${p.noun} goes with ${events} only: empty it, or send on ${events}.`]);
+    else if (!p.valueEvents.includes(eventName) && p.valued !== undefined) errors.push([p.value, `A ${p.valueNoun} goes with ${valueEvents} only: empty it, or send on ${valueEvents}.`]);
   }
   if (cancel && cancel.startsWith("$")) errors.push([c.trigger_cancel, "The cancelling goal is one the app posts (e.g. purchase): not a name starting with $."]);
   else if (cancel && cancel === eventName) errors.push([c.trigger_cancel, "The cancelling goal must differ from the goal that sends the message."]);
-  const [tag, field] = pairs;
-  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry, tag: tag.named, tag_value: tag.valued, field: field.named, field_value: field.valued };
+  const [tag, field, inApp] = pairs;
+  return { event_name: eventName, delay_minutes: delay, cancel_event_name: cancel, reentry_after_minutes: reentry, tag: tag.named, tag_value: tag.valued, field: field.named, field_value: field.valued, campaign_id: inApp.named, button: inApp.valued };
 }
 
 // Both ends of the quiet hours, or neither.

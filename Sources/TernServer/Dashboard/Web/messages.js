@@ -100,6 +100,10 @@ export function triggerWho(t) {
       return `whose device's tag ${t.tag} ${becomes(t.tag_value, String)}`;
     case "$field_set":
       return `whose profile field ${t.field} ${becomes(t.field_value, valueText)}`;
+    case "$inapp_clicked":
+      return `who taps ${t.button ? `the button ${t.button} of` : "a button of"} in-app campaign ${t.campaign_id}`;
+    case "$inapp_shown":
+      return `who sees in-app campaign ${t.campaign_id}`;
     default:
       return `who reaches the goal ${t.event_name}`;
   }
@@ -107,7 +111,7 @@ export function triggerWho(t) {
 
 // How a message's deliveries are spread, in a few words; nothing for one sent at once.
 function timing(r) {
-  if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : r.trigger.event_name === "$tag_set" ? `when a device's tag ${r.trigger.tag} is set` : r.trigger.event_name === "$field_set" ? `when profile field ${r.trigger.field} is set` : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
+  if (r.trigger) return `${r.trigger.event_name === "$subscribed" ? "when a device subscribes" : r.trigger.event_name === "$tag_set" ? `when a device's tag ${r.trigger.tag} is set` : r.trigger.event_name === "$field_set" ? `when profile field ${r.trigger.field} is set` : r.trigger.event_name === "$inapp_clicked" ? `when in-app campaign ${r.trigger.campaign_id} is tapped` : r.trigger.event_name === "$inapp_shown" ? `when in-app campaign ${r.trigger.campaign_id} is shown` : `on the goal ${r.trigger.event_name}`}${r.trigger.reentry_after_minutes ? ", again later" : ""}`;
   if (r.repeat) return rhythm(r.repeat, r.local_time_of_day);
   if (r.throttle_per_minute) return `${number(r.throttle_per_minute)} a minute`;
   if (r.local_time_of_day) return `${r.local_time_of_day} on each device's clock`;
