@@ -141,7 +141,7 @@ public struct MessageService: Sendable {
             throw Self.otherProject(request.templateId ?? 0, templateProject, scope.projectId)
         }
         try SegmentAudience.requireMatches(tx, request.audience, projectId: scope.projectId, now: now)
-        try MessageTrigger.checkCampaign(tx, request.trigger, projectId: scope.projectId)
+        try MessageTrigger.checkCampaign(tx, request.trigger, projectId: scope.projectId, keyProject: keyProject)
         let template = try Self.channelTemplate(tx, request, planned: planned, projectId: scope.projectId)
         let row = StoredMessage(
             id: 0, publicId: planned.publicId, projectId: scope.projectId, resourceId: scope.resource?.id,

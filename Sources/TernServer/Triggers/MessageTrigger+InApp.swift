@@ -40,9 +40,15 @@ extension MessageTrigger {
     /// message's project (`projectId`), and its button one of the campaign's when the campaign's
     /// content lists its buttons (a template; an HTML campaign's buttons are its page's own, any
     /// id is taken). Nothing for another trigger.
-    static func checkCampaign(_ tx: any StoreTransaction, _ trigger: MessageTrigger?, projectId: Int64) throws {
+    ///
+    /// A project key (`keyProject`) is told of another project's campaign as of one that does not
+    /// exist: what another project holds is not its to know.
+    static func checkCampaign(
+        _ tx: any StoreTransaction, _ trigger: MessageTrigger?, projectId: Int64, keyProject: Int64?
+    ) throws {
         guard let trigger, let text = trigger.campaignId, let id = Int64(text) else { return }
-        guard let campaign = try tx.inAppCampaign(id: id) else {
+        let found = try tx.inAppCampaign(id: id)
+        guard let campaign = found, keyProject == nil || campaign.projectId == keyProject else {
             throw APIError.badRequest(
                 "trigger.campaign_id: no in-app campaign \(id): name one of project \(projectId)'s campaigns "
                     + "(tern inapp list --project \(projectId))")

@@ -286,6 +286,19 @@ import Testing
             let reply = try await harness.create(["title": "Hi", "trigger": trigger, "audience": resource])
             #expect(reply.status == 400 && reply.errorText.contains(reason), "\(reason): \(reply.errorText)")
         }
+        // A key of the bootstrap project is told of the other project's campaign as of none.
+        let key = try await harness.server.admin(
+            "POST", "/keys", json: ["project_id": harness.server.bootstrap.projectId, "role": "send", "name": "s"])
+        let secret = try #require(key.json["secret"] as? String, "\(key.errorText)")
+        let body = try JSONSerialization.data(withJSONObject: [
+            "title": "Hi", "trigger": ["event_name": clicked, "campaign_id": foreign], "audience": resource,
+        ])
+        let hidden = await harness.server.send(
+            "POST", "/api/v1/admin/messages", body: body, headers: ["Authorization": "Bearer \(secret)"])
+        #expect(hidden.status == 400, "\(hidden.errorText)")
+        #expect(hidden.errorText.contains("no in-app campaign \(foreign)"), "\(hidden.errorText)")
+        #expect(!hidden.errorText.contains("project \(otherProject)"), "\(hidden.errorText)")
+
         // An HTML campaign's buttons are its page's: any id is taken.
         for trigger in [
             ["event_name": clicked, "campaign_id": html, "button": "anything"],
