@@ -474,6 +474,15 @@ def main():
             assert status == 200 and request["title"] == "Flash sale" and request["body"] == "Three hours only", request
             assert request["sound"] == "default" and request["buttons"][0]["id"] == "shop" and request["data"] == {"sale": "flash"}, request
 
+        def subscribed_profile(name, token, field):
+            # A simulated device of its own subscribes with a profile field; its profile's id.
+            phone = os.path.join(scratch, name)
+            server.device(phone, "set-token", "--provider", "ios-apns", "--token", token)
+            server.device(phone, "subscribe", "--profile-field", field)
+            status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={token}")
+            assert status == 200 and len(found) == 1, found
+            return found[0]["profile_id"]
+
         def search_token(token):
             # The audience page afresh (through another page, so it renders again), searching a push token.
             driver.get(server.root + "/#/overview")
@@ -504,12 +513,7 @@ def main():
             assert GOLD_TOKEN not in listed(), listed()
 
         def audience_page_erases_a_profile_after_a_second_click():
-            phone = os.path.join(scratch, "erased")
-            server.device(phone, "set-token", "--provider", "ios-apns", "--token", ERASED_TOKEN)
-            server.device(phone, "subscribe", "--profile-field", "_fname=Erin")
-            status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={ERASED_TOKEN}")
-            assert status == 200 and len(found) == 1, found
-            profile = found[0]["profile_id"]
+            profile = subscribed_profile("erased", ERASED_TOKEN, "_fname=Erin")
             search_token(ERASED_TOKEN)
             wait(driver, lambda d: d.find_element(By.XPATH, "//button[contains(., 'Erase profile')]"), 10, "no erase button").click()
             confirm = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"button[aria-label='Erase profile {profile} for good']"))
@@ -523,12 +527,7 @@ def main():
             assert status == 200 and found == [], found
 
         def audience_page_sets_a_profile_field():
-            phone = os.path.join(scratch, "edited")
-            server.device(phone, "set-token", "--provider", "ios-apns", "--token", EDITED_TOKEN)
-            server.device(phone, "subscribe", "--profile-field", "plan=free")
-            status, found = server.admin("GET", f"/subscriptions?resource_id={resource}&provider=ios-apns&subscription_id={EDITED_TOKEN}")
-            assert status == 200 and len(found) == 1, found
-            profile = found[0]["profile_id"]
+            profile = subscribed_profile("edited", EDITED_TOKEN, "plan=free")
             search_token(EDITED_TOKEN)
             form = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"form[aria-label='Set a field of profile {profile}']"), 10, "no field editor")
             # A bad name is refused beside the field, and nothing changes.
