@@ -130,6 +130,12 @@ extension IdentityService {
         if let found = try tx.profiles(dbId: dbId, field: externalIdField, value: .string(externalId)).first {
             return found
         }
+        if let found = try ProfileResolver.claimNewKey(
+            tx, dbId: dbId, field: externalIdField, value: .string(externalId))?
+            .first
+        {
+            return found
+        }
         let profile = try tx.createProfile(dbId: dbId, publicId: Profile.newPublicId(now: now), now: now)
         try tx.setProfileField(profileId: profile.id, name: externalIdField, value: .string(externalId))
         return profile

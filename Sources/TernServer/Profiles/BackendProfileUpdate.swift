@@ -236,7 +236,12 @@ struct BackendProfileUpdate: Sendable {
             }
         case .email, .phone, .field:
             guard let (name, value) = entry.identity.storedField else { break }
-            let matches = try tx.profiles(dbId: database.id, field: name, value: value)
+            var matches = try tx.profiles(dbId: database.id, field: name, value: value)
+            if matches.isEmpty, entry.create,
+                let now = try ProfileResolver.claimNewKey(tx, dbId: database.id, field: name, value: value)
+            {
+                matches = now
+            }
             guard matches.count <= 1 else {
                 let ids = matches.prefix(10).map(\.publicId).joined(separator: ", ")
                 return EntryResult(

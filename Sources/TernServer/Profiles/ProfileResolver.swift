@@ -33,7 +33,28 @@ struct ProfileResolver {
     /// identity as a field. A JWT naming a profile id that does not exist is an error.
     func findOrCreate(_ tx: any StoreTransaction, provider: PushProvider?, token: String?) throws -> Profile {
         if let found = try find(tx, provider: provider, token: token) { return found }
-        return try create(tx)
+        return try foundOnceClaimed(tx) ?? create(tx)
+    }
+
+    /// Of a JWT's identity that no profile holds: the profile another transaction made for it
+    /// meanwhile (``claimNewKey(_:dbId:field:value:)``), else nil.
+    private func foundOnceClaimed(_ tx: any StoreTransaction) throws -> Profile? {
+        guard let (name, value) = caller.identity?.storedField else { return nil }
+        return try Self.claimNewKey(tx, dbId: caller.database.id, field: name, value: value)?.first
+    }
+
+    /// Called when no profile of database `dbId` holds field `name` = `value` and one is about to be
+    /// made for it (a JWT's first request, a log-in to a new external id, the backend's `create`).
+    /// Where other transactions may be making the same person's profile at once (PostgreSQL:
+    /// several connections, several nodes), waits for them (``SQLTransaction/lockProfileKey(dbId:name:value:)``)
+    /// and answers the profiles holding the key now, so that the first request makes the profile
+    /// and the others find it instead of making one each. Nil on SQLite, whose one writer runs them
+    /// one after another: the lookup already made stands.
+    static func claimNewKey(_ tx: any StoreTransaction, dbId: Int64, field name: String, value: JSONValue) throws
+        -> [Profile]?
+    {
+        guard try tx.lockProfileKey(dbId: dbId, name: name, value: value) else { return nil }
+        return try tx.profiles(dbId: dbId, field: name, value: value)
     }
 
     /// The profile ``findOrCreate(_:provider:token:)`` makes when it finds none.
@@ -85,6 +106,11 @@ struct ProfileResolver {
     {
         if let (profile, subscription, others) = try findWithSubscription(tx, provider: provider, token: token) {
             return (profile, subscription, false, others)
+        }
+        if let profile = try foundOnceClaimed(tx) {
+            let subscription = try tx.subscription(
+                of: profile.id, resourceId: caller.resource.id, provider: provider, token: token)
+            return (profile, subscription, false, nil)
         }
         return (try create(tx), nil, true, [])
     }

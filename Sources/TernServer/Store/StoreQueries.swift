@@ -145,6 +145,18 @@ public protocol ProfileQueries {
     ///   - now: The creation time, in milliseconds since 1970.
     /// - Returns: The profile with its row id.
     func createProfile(dbId: Int64, publicId: String, now: Int64) throws -> Profile
+    /// Taken before a profile is made for a key no profile holds yet (an email, a phone, an
+    /// external id, a field a JWT names): where several connections or nodes may make that
+    /// person's profile at once (PostgreSQL), a lock on the key held to the transaction's end, so
+    /// that one makes it and the others, once it committed, find it. A store with one writer
+    /// (SQLite) takes none.
+    ///
+    /// - Parameters:
+    ///   - dbId: The profile database.
+    ///   - name: The field that will hold the key.
+    ///   - value: The key.
+    /// - Returns: Whether a lock was taken: then the caller looks for the profile again.
+    func lockProfileKey(dbId: Int64, name: String, value: JSONValue) throws -> Bool
     /// The profile with this row id, or nil when there is none.
     ///
     /// - Parameter id: The profile's row id.

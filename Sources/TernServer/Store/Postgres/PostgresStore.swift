@@ -19,6 +19,9 @@ public actor PostgresStore: Store {
     static let migrationLock: Int64 = 0x7465_726E
     /// The lock bootstrap's first write takes ("tern" and 1).
     static let bootstrapLock: Int64 = 0x7465_726E_01
+    /// The first key of the two-key transaction locks on a new profile's key
+    /// (``PostgresTransaction/lockProfileKey(dbId:name:value:)``).
+    static let profileKeyLocks: Int32 = 0x7465_7201
 
     private let sessions: [PostgresSession]
     /// A connection beside the pool for ``refreshStatistics()`` and ``recheckTokenMarks()``: its

@@ -66,4 +66,16 @@ struct PostgresTransaction: SQLTransaction {
         try database.execute("SET LOCAL lock_timeout = 0")
         _ = try database.query("SELECT pg_advisory_xact_lock(?)", [PostgresStore.bootstrapLock])
     }
+
+    /// The lock's two keys: ``PostgresStore/profileKeyLocks`` (a space of its own, apart from the
+    /// one-key locks of migrations and bootstrap) and a hash of the database, the field and its
+    /// value. Two keys that share a hash only wait for each other. Held to the transaction's end,
+    /// within the batch's lock timeout like a row lock.
+    func lockProfileKey(dbId: Int64, name: String, value: JSONValue) throws -> Bool {
+        guard writable else { return false }
+        let key = "\(dbId)\u{1F}\(name)\u{1F}\(Self.json(value))"
+        _ = try database.query(
+            "SELECT pg_advisory_xact_lock(\(PostgresStore.profileKeyLocks), hashtext(?))", [key])
+        return true
+    }
 }

@@ -28,4 +28,6 @@ struct SQLiteTransaction: SQLTransaction {
     var countShard: String { "0" }
 
     func lockForBootstrap() throws {}
+
+    func lockProfileKey(dbId: Int64, name: String, value: JSONValue) throws -> Bool { false }
 }
