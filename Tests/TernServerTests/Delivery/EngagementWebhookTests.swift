@@ -59,7 +59,8 @@ import Testing
                 && error["campaign_id"] as? String == campaign, "\(error)")
     }
 
-    /// With the JWT alone (no push identity), the event names the JWT's person.
+    /// With the JWT alone (no push identity), the event names the JWT's person; an erased person's
+    /// waiting events go with them.
     @Test(arguments: StoreFactory.all)
     func anInAppEventWithAJWTNamesItsPerson(factory: StoreFactory) async throws {
         let harness = try await DeliveryHarness.make(store: factory)
@@ -67,8 +68,14 @@ import Testing
         let (receiver, _) = try await WebhookTests.hook(harness, ["inapp.closed"])
         let signer = try await TestSigner.register(on: harness.server)
         let ana = try await TriggerTests.person(harness, signer, "ana")
+        let bo = try await TriggerTests.person(harness, signer, "bo")
         let campaign = try await InAppTriggerTests.campaign(harness)
         try await InAppTriggerTests.event(harness, "closed", campaign: campaign, token: nil, jwt: ana.jwt, key: "c1")
+        try await InAppTriggerTests.event(harness, "closed", campaign: campaign, token: bo.token, key: "c2")
+        #expect(try await WebhookTests.pending(harness) == 2)
+        let erased = try await harness.server.admin("DELETE", "/profiles/\(bo.profileId)")
+        try #require(erased.status == 200, "\(erased.errorText)")
+        #expect(try await WebhookTests.pending(harness) == 1, "bo's event went with bo")
         #expect(try await WebhookTests.dispatcher(harness).pass() == 1)
         let event = try #require(receiver.posts.first?.events.first)
         #expect(
