@@ -213,7 +213,8 @@ extension InAppService {
                     button: request.type == .clicked ? item : nil, profile: profile, now: now)
             }
             if try webhooks.wanted(tx, projectId: caller.project.id, now: now).contains(webhookType) {
-                let body = InAppWebhookEvents.json(request, campaignId: campaignId, profile: try profile()?.publicId)
+                let body = InAppWebhookEvents.json(
+                    request, campaignId: campaignId, provider: provider, profile: try profile()?.publicId)
                 try tx.enqueueWebhookEvents(projectId: caller.project.id, type: webhookType, bodies: [body], now: now)
             }
             return try .ok(nil)

@@ -11,14 +11,16 @@ import TernProtocol
 ///  "provider": "ios-apns", "token": "a1b2…", "button": "upgrade"}
 /// ```
 enum InAppWebhookEvents {
-    /// `request`'s event; `profile` is the public id of the device's profile (the JWT's, or the
-    /// holder of the push identity it names), when Tern knows one.
-    static func json(_ request: InAppEventRequest, campaignId: Int64, profile: String?) -> String {
+    /// `request`'s event; `provider` is its push identity's, checked; `profile` is the public id of
+    /// the device's profile (the JWT's, or the holder of the push identity it names), when Tern knows one.
+    static func json(
+        _ request: InAppEventRequest, campaignId: Int64, provider: PushProvider?, profile: String?
+    ) -> String {
         var json = WebhookJSON(
             type: WebhookEventType(inApp: request.type).rawValue, time: request.at.milliseconds)
         json.string("campaign_id", String(campaignId))
         json.string("profile_id", profile)
-        json.string("provider", request.provider)
+        json.string("provider", provider?.rawValue)
         json.string("token", request.subscriptionId)
         if request.type == .clicked { json.string("button", request.buttonId) }
         if request.type == .error { json.string("reason", request.reason) }
