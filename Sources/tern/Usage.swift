@@ -21,7 +21,8 @@ enum Usage {
           projects      list | create NAME [--audience AUD]
                         | cap PROJECT PUSHES HOURS | cap PROJECT off   a person gets at most PUSHES messages in HOURS
           webhooks      list PROJECT | add PROJECT URL --events push.sent,push.failed,push.delivered,push.opened,
-                          subscription.changed,goal.reached
+                          subscription.changed,goal.reached,inapp.shown,inapp.clicked,inapp.closed,
+                          inapp.error,inbox.read,inbox.deleted
                         | test PROJECT ID (posts a webhook.test event) | remove PROJECT ID
                         the project's events posted to URL, signed (the secret shows once)
           live-activity-channels  list PROJECT | create PROJECT NAME [--sandbox] [--storage most_recent|none]

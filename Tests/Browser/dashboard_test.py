@@ -1226,10 +1226,17 @@ def main():
                 driver.find_element(By.XPATH, "//button[contains(., 'Add webhook')]").click()
                 wait(driver, lambda d: "Pick at least one event." in text(d), 10, "no error without events")
                 driver.find_element(By.CSS_SELECTOR, "input[name='event_push.sent']").click()
+                # The in-app and inbox events are offered with the others.
+                for name in ["inapp.shown", "inapp.closed", "inapp.error", "inbox.read", "inbox.deleted"]:
+                    driver.find_element(By.CSS_SELECTOR, f"input[name='event_{name}']")
+                driver.find_element(By.CSS_SELECTOR, "input[name='event_inapp.clicked']").click()
                 driver.find_element(By.XPATH, "//button[contains(., 'Add webhook')]").click()
                 note = wait(driver, lambda d: d.find_element(By.ID, "webhook-secret") if d.find_element(By.ID, "webhook-secret").is_displayed() else None, 10, "the secret is not shown")
                 secret = note.text.split("secret: ")[1].split(".")[0]
                 assert secret.startswith("whsec_"), note.text
+                status, hooks = server.admin("GET", f"/projects/{server.bootstrap['project_id']}/webhooks")
+                assert status == 200 and sorted(hooks[0]["events"]) == ["inapp.clicked", "push.sent"], (status, hooks)
+                wait(driver, lambda d: "inapp.clicked" in d.find_element(By.CSS_SELECTOR, "section[aria-label='Webhooks']").text, 10, "the list does not show inapp.clicked")
                 shot(driver, "settings-webhook")
                 status, made = server.admin("POST", "/messages", {"title": "Hooked", "audience": {"type": "token", "provider": "ios-apns", "token": TOKEN}})
                 assert status == 201, (status, made)

@@ -140,8 +140,8 @@ extension InAppService {
 
     /// `inapp/event`: counts the event into its campaign's statistics, once per idempotency key, and
     /// with it (a `shown` or `clicked`) starts the person's waits for the messages it triggers
-    /// (``MessageTrigger/inAppShown``, ``MessageTrigger/inAppClicked``): a replay of the key starts
-    /// nothing again.
+    /// (``MessageTrigger/inAppShown``, ``MessageTrigger/inAppClicked``) and queues its event for
+    /// the project's webhooks that want it (`inapp.shown`, …): a replay of the key does neither again.
     func event(_ request: InAppEventRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
@@ -174,6 +174,8 @@ extension InAppService {
             }
         let now = clock()
         let directory = store.triggerDirectory
+        let webhooks = store.webhookDirectory
+        let webhookType = WebhookEventType(inApp: request.type)
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             guard let record = try tx.inAppCampaign(id: campaignId), record.projectId == caller.project.id,
                 record.resourceId == caller.resource.id
@@ -194,16 +196,26 @@ extension InAppService {
                 }
             }
             try tx.addInAppStat(campaignId: campaignId, kind: kind.rawValue, item: item, count: 1)
+            // The person is the device's (its push identity, or the JWT's), looked up at most once
+            // and only when a trigger or a webhook needs them.
+            var found: Profile??
+            let profile = { () throws -> Profile? in
+                if let found { return found }
+                let profile = try ProfileResolver(caller: caller, now: now).find(
+                    tx, provider: provider, token: request.subscriptionId)
+                found = .some(profile)
+                return profile
+            }
             if let event = MessageTrigger.inAppEvent(request.type) {
-                // The person is the device's (its push identity, or the JWT's); a device Tern knows
-                // no profile of starts nothing: there is no one to send a push to.
+                // A device Tern knows no profile of starts nothing: there is no one to send a push to.
                 try TriggerWaits.noteInApp(
                     tx, directory: directory, campaignId: campaignId, event: event,
-                    button: request.type == .clicked ? item : nil,
-                    profile: {
-                        try ProfileResolver(caller: caller, now: now).find(
-                            tx, provider: provider, token: request.subscriptionId)
-                    }, now: now)
+                    button: request.type == .clicked ? item : nil, profile: profile, now: now)
+            }
+            if try webhooks.wanted(tx, projectId: caller.project.id, now: now).contains(webhookType) {
+                let body = InAppWebhookEvents.json(
+                    request, campaignId: campaignId, provider: provider, profile: try profile()?.publicId)
+                try tx.enqueueWebhookEvents(projectId: caller.project.id, type: webhookType, bodies: [body], now: now)
             }
             return try .ok(nil)
         }

@@ -84,30 +84,33 @@ struct InboxService: Sendable {
         }
     }
 
-    /// Marks the message read on every device; again changes nothing.
+    /// Marks the message read on every device (an `inbox.read` webhook event); again changes nothing.
     func markRead(_ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
-        try await change(request, caller: caller, idempotency: idempotency) { tx, row, now in
-            _ = try tx.markInboxMessageRead(id: row.id, profileId: row.profileId, now: now)
+        try await change(request, caller: caller, idempotency: idempotency, told: .inboxRead) { tx, row, now in
+            try tx.markInboxMessageRead(id: row.id, profileId: row.profileId, now: now)
         }
     }
 
-    /// Deletes the message from every device; again changes nothing.
+    /// Deletes the message from every device (an `inbox.deleted` webhook event); again changes nothing.
     func delete(_ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken) async throws
         -> Answer
     {
-        try await change(request, caller: caller, idempotency: idempotency) { tx, row, now in
-            _ = try tx.removeInboxMessage(id: row.id, profileId: row.profileId, reason: .deleted, now: now)
+        try await change(request, caller: caller, idempotency: idempotency, told: .inboxDeleted) { tx, row, now in
+            try tx.removeInboxMessage(id: row.id, profileId: row.profileId, reason: .deleted, now: now)
         }
     }
 
+    /// Applies a change to the caller's message; `apply` answers whether it changed it, and a real
+    /// change is queued as a `told` event for the project's webhooks that want it.
     private func change(
-        _ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken,
-        _ apply: @escaping @Sendable (any StoreTransaction, StoredInboxMessage, Int64) throws -> Void
+        _ request: InboxMessageRequest, caller: Caller, idempotency: IdempotencyToken, told: WebhookEventType,
+        _ apply: @escaping @Sendable (any StoreTransaction, StoredInboxMessage, Int64) throws -> Bool
     ) async throws -> Answer {
         if let problem = InboxLimits.problem(id: request.id) { throw APIError.badRequest(problem) }
         let now = clock()
+        let webhooks = store.webhookDirectory
         return try await store.idempotentWrite(idempotency, now: now) { tx in
             let notFound = APIError.notFound(
                 "id: no message \(request.id.prefix(64)) in the signed-in person's inbox (it may have been "
@@ -116,7 +119,12 @@ struct InboxService: Sendable {
                 let row = try tx.inboxMessage(id: rowId), row.profileId == profile.id
             else { throw notFound }
             // A message already deleted, dropped or expired: the change is done (idempotent).
-            if row.removed == nil, row.expiresAt > now { try apply(tx, row, now) }
+            if row.removed == nil, row.expiresAt > now, try apply(tx, row, now),
+                try webhooks.wanted(tx, projectId: caller.project.id, now: now).contains(told)
+            {
+                let body = InboxWebhookEvents.json(told, messageId: row.publicId, profile: profile.publicId, now: now)
+                try tx.enqueueWebhookEvents(projectId: caller.project.id, type: told, bodies: [body], now: now)
+            }
             return try .ok(nil)
         }
     }

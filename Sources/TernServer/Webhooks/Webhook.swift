@@ -3,7 +3,8 @@ import TernCrypto
 import TernProtocol
 
 /// What a webhook can be told of: a delivery's outcome at its provider, the devices' reports, a
-/// push subscription's changes, and goals.
+/// push subscription's changes, goals, what people do with in-app messages, and their inbox's
+/// reads and deletes.
 public enum WebhookEventType: String, Codable, Sendable, CaseIterable {
     /// The provider accepted a push.
     case sent = "push.sent"
@@ -19,10 +20,33 @@ public enum WebhookEventType: String, Codable, Sendable, CaseIterable {
     case subscriptionChanged = "subscription.changed"
     /// An app posted a goal (`event/post`), with its pixel, name, payload and the message it credits.
     case goalReached = "goal.reached"
+    /// A device drew an in-app message (`inapp/event` `shown`).
+    case inAppShown = "inapp.shown"
+    /// A person tapped an in-app message's button (`inapp/event` `clicked`), with the button's id.
+    case inAppClicked = "inapp.clicked"
+    /// An in-app message was closed (`inapp/event` `closed`).
+    case inAppClosed = "inapp.closed"
+    /// An in-app message could not be shown (`inapp/event` `error`), with the reason.
+    case inAppError = "inapp.error"
+    /// A person marked an inbox message read (`inbox/read`), the first time.
+    case inboxRead = "inbox.read"
+    /// A person deleted an inbox message (`inbox/delete`), the first time.
+    case inboxDeleted = "inbox.deleted"
 
     /// The types a device's report becomes.
     init(report: PushEventRequest.Kind) {
         self = report == .open ? .opened : .delivered
+    }
+
+    /// The type an in-app event becomes.
+    init(inApp kind: InAppEventRequest.Kind) {
+        self =
+            switch kind {
+            case .shown: .inAppShown
+            case .clicked: .inAppClicked
+            case .closed: .inAppClosed
+            case .error: .inAppError
+            }
     }
 }
 

@@ -64,8 +64,7 @@ enum AdminCommand {
                     OptionSpec("off", "profiles test, subscriptions test: unmark the test device instead"),
                     OptionSpec(
                         "events", "TYPES",
-                        "webhooks add: push.sent, push.failed, push.delivered, push.opened, subscription.changed, "
-                            + "goal.reached"),
+                        "webhooks add: " + WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ")),
                     OptionSpec(
                         "sandbox", "live-activity-channels: the channel in APNs' sandbox (default production)"),
                     OptionSpec("storage", "POLICY", "live-activity-channels create: most_recent (default) or none"),
@@ -189,8 +188,8 @@ enum AdminCommand {
         case ("webhooks", "add"):
             guard let events = arguments.value("events")?.split(separator: ",").map(String.init), !events.isEmpty else {
                 throw CommandError(
-                    "tern webhooks add PROJECT URL needs --events, one or more of push.sent, push.failed, "
-                        + "push.delivered, push.opened, subscription.changed, goal.reached")
+                    "tern webhooks add PROJECT URL needs --events, one or more of "
+                        + WebhookEventType.allCases.map(\.rawValue).joined(separator: ", "))
             }
             return Call(
                 method: "POST", path: "/projects/\(try arg(1, "PROJECT"))/webhooks",

@@ -187,11 +187,19 @@ import Testing
         // A webhook: made with its secret shown once, listed without it, removed.
         let project = "\(server.projectId)"
         let (hookStatus, hook, _) = try await Self.tern(
-            ["webhooks", "add", project, "https://hooks.example.com/tern", "--events", "push.opened,push.failed"],
-            server: server)
+            [
+                "webhooks", "add", project, "https://hooks.example.com/tern", "--events",
+                "push.opened,push.failed,inapp.clicked,inbox.read",
+            ], server: server)
         #expect(hookStatus == 0 && hook.contains("\"secret\" : \"whsec_"), "\(hook)")
         let (_, hooks, _) = try await Self.tern(["webhooks", "list", project], server: server)
-        #expect(hooks.contains("push.opened") && !hooks.contains("whsec_"), "\(hooks)")
+        #expect(
+            hooks.contains("push.opened") && hooks.contains("inapp.clicked") && hooks.contains("inbox.read")
+                && !hooks.contains("whsec_"), "\(hooks)")
+        let (unknownHookStatus, _, unknownHook) = try await Self.tern(
+            ["webhooks", "add", project, "https://hooks.example.com/tern", "--events", "inapp.opened"], server: server)
+        #expect(
+            unknownHookStatus == 1 && unknownHook.contains("inapp.opened, which is not an event"), "\(unknownHook)")
         let hookId = try #require(
             hook.split(separator: "\n").first { $0.contains("\"id\" :") }?.split(separator: ":").last?
                 .trimmingCharacters(in: .whitespaces.union(.punctuationCharacters)))

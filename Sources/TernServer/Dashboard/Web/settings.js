@@ -293,6 +293,12 @@ const WEBHOOK_EVENTS = [
   ["push.opened", "Opened"],
   ["subscription.changed", "Subscriptions (made, status or token changed)"],
   ["goal.reached", "Goals (event/post)"],
+  ["inapp.shown", "In-app shown"],
+  ["inapp.clicked", "In-app clicked (with the button)"],
+  ["inapp.closed", "In-app closed"],
+  ["inapp.error", "In-app errors (with the reason)"],
+  ["inbox.read", "Inbox read"],
+  ["inbox.deleted", "Inbox deleted"],
 ];
 
 // The project's events posted to URLs (…/webhooks): how each is doing, and its secret shown once.

@@ -91,7 +91,7 @@ extension SQLTransaction {
                 #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#,
                 [Self.webhookPattern("token", device.token)])
         }
-        // Goals and subscriptions' changes name the profile.
+        // Goals, subscriptions' changes, in-app events and inbox changes name the profile.
         try database.run(
             #"DELETE FROM webhook_events WHERE body LIKE ? ESCAPE '\'"#,
             [Self.webhookPattern("\"profile_id", profile.publicId)])
