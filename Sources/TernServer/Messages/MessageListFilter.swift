@@ -41,7 +41,9 @@ public struct MessageListFilter: Sendable, Equatable {
     /// The longest text `q` takes.
     public static let textLimit = 100
 
+    /// Only messages in this state.
     public var state: State?
+    /// Only messages of this kind.
     public var kind: Kind?
     /// Found, in any letter case, in the title, the body (of any language or version) or the id.
     public var text: String?
@@ -119,9 +121,11 @@ extension MessageListFilter {
             filter.kind = kind
         }
         if let text = query["q"] {
-            guard (1...textLimit).contains(text.count) else {
+            // Counted as the API document counts a string's length: in Unicode code points.
+            let length = text.unicodeScalars.count
+            guard (1...textLimit).contains(length) else {
                 throw .badRequest(
-                    "q must be 1 to \(textLimit) characters of the title, body or id to find (it has \(text.count)); "
+                    "q must be 1 to \(textLimit) characters of the title, body or id to find (it has \(length)); "
                         + "leave it out to list every message")
             }
             filter.text = text
