@@ -1552,6 +1552,43 @@ def main():
             driver.find_element(By.ID, "sign-out").click()
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name='key']"))
 
+        def messages_list_is_filtered_by_text_and_state_and_pages_on():
+            resource = server.bootstrap["resource_id"]
+            everyone = {"type": "resource", "resource_id": resource}
+            status, sale = server.admin("POST", "/messages", {"title": "Black Friday doorbuster", "body": "Half off", "audience": everyone})
+            assert status == 201, (status, sale)
+            status, nudge = server.admin("POST", "/messages", {"title": "Abandoned basket nudge", "trigger": {"event_name": "basket_left"}, "audience": everyone})
+            assert status == 201, (status, nudge)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages")
+            search = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input[name='q']"))
+            search.send_keys("DOORBUSTER")
+            wait(driver, lambda d: "Black Friday doorbuster" in text(d) and "Abandoned basket nudge" not in text(d) and "Weekend sale" not in text(d), 15, "the search does not find the message alone")
+            assert "q=DOORBUSTER" in driver.execute_script("return location.hash"), driver.execute_script("return location.hash")
+            search.send_keys(Keys.CONTROL, "a")
+            search.send_keys(Keys.DELETE)
+            Select(driver.find_element(By.CSS_SELECTOR, "select[name='state']")).select_by_value("standing")
+            wait(driver, lambda d: "Abandoned basket nudge" in text(d) and "Black Friday doorbuster" not in text(d), 15, "standing does not show the trigger alone")
+            shot(driver, "messages-standing")
+            # The address keeps the filter: opened again, the page shows the same.
+            assert driver.execute_script("return location.hash") == "#/messages?state=standing", driver.execute_script("return location.hash")
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages?state=standing&kind=trigger")
+            wait(driver, lambda d: "Abandoned basket nudge" in text(d) and "Black Friday doorbuster" not in text(d), 15, "a link does not keep the filter")
+            assert Select(driver.find_element(By.CSS_SELECTOR, "select[name='kind']")).first_selected_option.get_attribute("value") == "trigger"
+            # Older messages follow the cursor past the first page (52 matches: 50, then 2 more), scheduled
+            # for tomorrow: none goes to the device.
+            tomorrow = int(time.time() * 1000) + 86_400_000
+            for n in range(52):
+                status, made = server.admin("POST", "/messages", {"title": f"Bulk note {n}", "send_at": tomorrow, "audience": everyone})
+                assert status == 201, (status, made)
+            driver.get(server.root + "/#/overview")
+            driver.get(server.root + "/#/messages?q=bulk%20note")
+            wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tbody tr")) == 50, 15, "the first page is not 50")
+            wait(driver, lambda d: d.find_element(By.XPATH, "//button[text()='Older messages']")).click()
+            wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tbody tr")) == 52 and "Bulk note 0" in text(d), 15, "Older messages does not page on")
+            assert not driver.find_element(By.XPATH, "//button[text()='Older messages']").is_displayed(), "Older messages shows at the end"
+
         for check in [wrong_key_is_refused, sign_in_shows_the_overview, csrf_less_post_is_refused, compose_sends_to_the_device,
                       message_page_reaches_100_percent_and_shows_the_delivery, messages_list_shows_progress,
                       a_script_in_a_profile_field_is_text, marking_a_test_device_enables_the_test_send,
@@ -1585,6 +1622,7 @@ def main():
                       audience_page_imports_a_file_over_1_mb_in_parts,
                       templates_page_makes_edits_and_deletes_a_template, compose_starts_from_a_template,
                       a_message_is_retargeted_to_those_who_did_not_open_it, a_read_key_sees_the_retarget_counts_but_cannot_retarget,
+                      messages_list_is_filtered_by_text_and_state_and_pages_on,
                       sign_out_ends_the_session, a_read_key_signs_in_to_its_project_without_compose]:
             if args.only and args.only not in check.__name__ and check not in (wrong_key_is_refused, sign_in_shows_the_overview):
                 continue

@@ -6,7 +6,8 @@ import TernProtocol
 /// project's only, and marking a test device needs a `full` key:
 ///
 /// - `GET /api/v1/admin/overview?days=N`: projects, resources, subscription counts, messages per day
-/// - `GET /api/v1/admin/messages?before=MESSAGE_ID&limit=N`: the newest messages with their counts, older than `before`
+/// - `GET /api/v1/admin/messages?before=MESSAGE_ID&limit=N`: the newest messages with their counts, older than `before`;
+///   `state`, `kind`, `q`, `created_after` and `created_before` narrow it (``MessageListFilter``)
 /// - `POST /api/v1/admin/audience/size` (a message): how many devices it would go to now
 /// - `GET /api/v1/admin/test-profiles`: profiles marked as test devices
 /// - `GET /api/v1/admin/profiles/{profile_id}/push-events`: its newest 100 delivery and open reports
@@ -29,8 +30,8 @@ struct DashboardAPIRoutes: Sendable {
                 guard let limit = Int(query["limit"] ?? "50"), (1...200).contains(limit) else {
                     throw APIError.badRequest("limit must be an integer from 1 to 200")
                 }
-                return try await service.messages(
-                    before: query["before"], limit: limit, projectId: try request.holder().projectId)
+                let filter = try MessageListFilter.parse(query, projectId: try request.holder().projectId)
+                return try await service.messages(before: query["before"], limit: limit, filter: filter)
             }
             Route.json("POST", "\(p)/audience/size") { request in
                 let message = try JSONBody.decode(MessageRequest.self, from: request.http)

@@ -10,8 +10,11 @@ public protocol DashboardQueries {
     func permissionCounts() throws -> [PermissionCount]
     /// Messages created at or after `since` (ms), per UTC day, oldest day first; a project's, or all.
     func messageDays(since: Int64, projectId: Int64?) throws -> [MessageDay]
-    /// Messages newest first, with ids below `beforeId` (0: from the newest); a project's, or all.
-    func recentMessages(beforeId: Int64, limit: Int, projectId: Int64?) throws -> [StoredMessage]
+    /// Messages newest first, with ids below `beforeId` (0: from the newest), that `filter`'s state,
+    /// kind, times and project let through, their states as they are at `now` (ms). Its text narrows
+    /// the list by a pattern a little wider than the text: the caller checks each message.
+    func messages(matching filter: MessageListFilter, beforeId: Int64, limit: Int, now: Int64) throws
+        -> [StoredMessage]
     /// Public ids of the profiles marked as test devices, oldest first; a project's, or all.
     func testProfileIds(limit: Int, projectId: Int64?) throws -> [String]
     /// A profile's push events (delivery, open), newest first: those its callers reported, and those

@@ -33,14 +33,35 @@ struct DashboardService: Sendable {
         }
     }
 
-    /// The newest messages with their live counts; with `before` (a message id), those older than it;
-    /// with `projectId`, that project's only.
-    func messages(before: String?, limit: Int, projectId: Int64? = nil) async throws -> [MessageView] {
-        try await store.read { tx in
-            let beforeId = try before.map { try MessageService.find(tx, $0).id } ?? 0
-            return try tx.recentMessages(beforeId: beforeId, limit: limit, projectId: projectId).map {
-                try MessageService.view(tx, $0)
+    /// The newest messages that `filter` lets through, with their live counts; with `before` (a
+    /// message id), those older than it. The store narrows the list (the text by a pattern a little
+    /// wider than it, ``MessageListFilter/storePattern``); the text is checked here on each request,
+    /// read in batches until `limit` are found.
+    func messages(before: String?, limit: Int, filter: MessageListFilter = MessageListFilter()) async throws
+        -> [MessageView]
+    {
+        let now = clock()
+        return try await store.read { tx in
+            var cursor = try before.map { try MessageService.find(tx, $0).id } ?? 0
+            guard filter.text != nil else {
+                return try tx.messages(matching: filter, beforeId: cursor, limit: limit, now: now).map {
+                    try MessageService.view(tx, $0)
+                }
             }
+            let batch = max(limit, 200)
+            var found: [MessageView] = []
+            while found.count < limit {
+                let read = try tx.messages(matching: filter, beforeId: cursor, limit: batch, now: now)
+                for message in read where found.count < limit {
+                    let request = try FanOut.request(message)
+                    if filter.holdsText(message, request) {
+                        found.append(try MessageService.view(tx, message, request: request))
+                    }
+                }
+                guard read.count == batch, let last = read.last else { break }
+                cursor = last.id
+            }
+            return found
         }
     }
 

@@ -56,16 +56,6 @@ extension SQLTransaction {
         }
     }
 
-    func recentMessages(beforeId: Int64, limit: Int, projectId: Int64?) throws -> [StoredMessage] {
-        let ids = try database.query(
-            """
-            SELECT id FROM messages WHERE (CAST(? AS BIGINT) = 0 OR id < ?) AND (CAST(? AS BIGINT) IS NULL OR project_id = ?)
-            ORDER BY id DESC LIMIT ?
-            """, [beforeId, beforeId, projectId, projectId, limit]
-        ).map { $0.requiredInt(0) }
-        return try ids.compactMap { try message(id: $0) }
-    }
-
     func testProfileIds(limit: Int, projectId: Int64?) throws -> [String] {
         try database.query(
             """

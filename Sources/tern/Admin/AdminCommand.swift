@@ -34,6 +34,14 @@ enum AdminCommand {
                     OptionSpec("name", "NAME", "pixels create, keys create, segments create/edit: its name"),
                     OptionSpec("limit", "N", "pixels goals, audit, messages list: at most N"),
                     OptionSpec(
+                        "state", "STATE",
+                        "messages list: only scheduled, sending, done, cancelled or standing (trigger, repeat) ones"),
+                    OptionSpec(
+                        "kind", "KIND", "messages list: only one_off, trigger, repeat, live_activity or ab_test ones"),
+                    OptionSpec("search", "TEXT", "messages list: only those with TEXT in the title, body or id"),
+                    OptionSpec(
+                        "since", "DATE", "messages list: only those made since DATE (2026-11-27, ISO 8601, or ms)"),
+                    OptionSpec(
                         "bucket", "minute|hour|day",
                         "messages timeline: a row a minute, hour or day (UTC; left out, chosen by the message's span)"),
                     OptionSpec(
@@ -323,6 +331,10 @@ enum AdminCommand {
         case ("messages", "list"):
             var query = ["limit": arguments.value("limit") ?? "50"]
             query["before"] = arguments.value("before")
+            query["state"] = arguments.value("state")
+            query["kind"] = arguments.value("kind")
+            query["q"] = arguments.value("search")
+            query["created_after"] = arguments.value("since")
             return Call(method: "GET", path: "/messages", query: query)
         case ("messages", "show"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))")
         case ("messages", "stats"): return Call(method: "GET", path: "/messages/\(try arg(1, "ID"))/stats")

@@ -183,6 +183,13 @@ import Testing
         let (olderStatus, older, _) = try await Self.tern(
             ["messages", "list", "--before", throttled, "--limit", "200"], server: server)
         #expect(olderStatus == 0 && !older.contains(throttled) && older.contains(scheduled), "\(older)")
+        let (foundStatus, found, _) = try await Self.tern(
+            ["messages", "list", "--search", "MORNING", "--kind", "one_off", "--since", "2020-01-01"], server: server)
+        #expect(
+            foundStatus == 0 && found.contains(morning) && !found.contains(throttled) && !found.contains(night),
+            "\(found)")
+        let (pausedStatus, _, paused) = try await Self.tern(["messages", "list", "--state", "paused"], server: server)
+        #expect(pausedStatus == 1 && paused.contains("state must be one of"), "\(paused)")
         #expect(shownLocal.contains("\"local_time_of_day\" : \"09:00\""), "\(shownLocal)")
         // A webhook: made with its secret shown once, listed without it, removed.
         let project = "\(server.projectId)"

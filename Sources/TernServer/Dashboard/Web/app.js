@@ -30,7 +30,9 @@ async function route() {
   if (!isSignedIn()) return showSignIn();
   const hash = location.hash || "#/overview";
   if (!hash.startsWith("#/")) return;
-  const [name, ...rest] = hash.slice(2).split("/");
+  // A page's filter rides after "?" (#/messages?q=sale&state=done), so a link keeps it.
+  const [path, search = ""] = hash.slice(2).split("?", 2);
+  const [name, ...rest] = path.split("/");
   const scope = sessionScope() || { role: "server", projectId: null };
   const readOnly = scope.role === "read";
   const key = pages[name] && !(readOnly && name === "compose") ? name : "overview";
@@ -54,7 +56,7 @@ async function route() {
   try {
     const page = await pages[key]();
     if (turn !== routing || !isSignedIn()) return;
-    stopPage = page.render(main, rest.map(decodeURIComponent)) || null;
+    stopPage = page.render(main, rest.map(decodeURIComponent), new URLSearchParams(search)) || null;
   } catch (error) {
     main.append(errorBox(error, () => location.reload()));
   }

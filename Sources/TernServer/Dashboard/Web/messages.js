@@ -1,33 +1,106 @@
-// Messages: the newest first, with status and progress, refreshing while the page is visible.
+// Messages: the newest first, with status and progress, refreshing while the page is visible; a search box
+// and state and kind selects narrow the list (kept in the address), "Older messages" pages on.
 import { api } from "./api.js";
-import { h, clear, errorBox, number, percent, table, time, whileVisible } from "./ui.js";
+import { h, clear, errorBox, input, number, percent, select, table, time, whileVisible } from "./ui.js";
 
-export function render(main) {
+export function render(main, _args, params = new URLSearchParams()) {
   main.append(h("h1", { text: "Messages" }));
+  const search = input("q", { type: "search", value: params.get("q") || "", maxlength: 100, placeholder: "Title, body or id", "aria-label": "Search messages" });
+  const state = select("state", STATES, { "aria-label": "State" });
+  const kind = select("kind", KINDS, { "aria-label": "Kind" });
+  state.value = STATES.some(([value]) => value === params.get("state")) ? params.get("state") : "";
+  kind.value = KINDS.some(([value]) => value === params.get("kind")) ? params.get("kind") : "";
+  const filters = h("form", { class: "actions", role: "search", onsubmit: (event) => event.preventDefault() }, search, state, kind);
+  main.append(filters);
   const body = h("div", { class: "panel" }, h("p", { class: "muted", text: "Loading…" }));
   main.append(body);
-  let limit = 50;
-  const more = h("button", { type: "button", class: "secondary", text: "Show older messages" });
-  more.addEventListener("click", () => {
-    limit = Math.min(200, limit + 50);
-    load();
-  });
+  const more = h("button", { type: "button", class: "secondary", text: "Older messages" });
+  // How many messages are shown: a refresh reads as many again, page by page (the API gives 200 at most a call).
+  let shown = PAGE;
+  let turn = 0;
+  const query = () => {
+    const q = new URLSearchParams();
+    if (search.value.trim()) q.set("q", search.value.trim());
+    if (state.value) q.set("state", state.value);
+    if (kind.value) q.set("kind", kind.value);
+    return q;
+  };
+  const read = async (before, limit) => {
+    const q = query();
+    q.set("limit", String(limit));
+    if (before) q.set("before", before);
+    return api("GET", `/messages?${q}`);
+  };
   const load = async () => {
+    const mine = ++turn;
     try {
-      const list = await api("GET", `/messages?limit=${limit}`);
+      let list = [];
+      let ended = false;
+      while (list.length < shown) {
+        const want = Math.min(200, shown - list.length);
+        const page = await read(list.length ? list[list.length - 1].id : null, want);
+        list = list.concat(page);
+        if (page.length < want) {
+          ended = true;
+          break;
+        }
+      }
+      if (mine !== turn) return;
       if (!list.length) {
-        clear(body).append(h("p", { class: "muted" }, "No messages yet. ", h("a", { href: "#/compose", text: "Compose one" }), "."));
+        const filtered = [...query().keys()].length > 0;
+        clear(body).append(filtered ? h("p", { class: "muted", text: "No message matches." }) : h("p", { class: "muted" }, "No messages yet. ", h("a", { href: "#/compose", text: "Compose one" }), "."));
         return;
       }
-      more.hidden = list.length < limit || limit >= 200;
+      more.hidden = ended;
       clear(body).append(view(list), h("div", { class: "actions" }, more));
     } catch (error) {
-      if (error.status !== 401) clear(body).append(errorBox(error, load));
+      if (mine === turn && error.status !== 401) clear(body).append(errorBox(error, load));
     }
   };
+  more.addEventListener("click", () => {
+    shown += PAGE;
+    load();
+  });
+  // A new filter starts from the newest page and goes in the address (replaced: no hashchange, no new history entry).
+  let typing = null;
+  const refilter = () => {
+    clearTimeout(typing);
+    shown = PAGE;
+    const q = query().toString();
+    history.replaceState(null, "", `#/messages${q ? `?${q}` : ""}`);
+    load();
+  };
+  search.addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(refilter, 300);
+  });
+  state.addEventListener("change", refilter);
+  kind.addEventListener("change", refilter);
   load();
-  return whileVisible(5, load);
+  const stop = whileVisible(5, load);
+  return () => {
+    clearTimeout(typing);
+    if (stop) stop();
+  };
 }
+
+const PAGE = 50;
+const STATES = [
+  ["", "Any state"],
+  ["scheduled", "Scheduled"],
+  ["sending", "Sending"],
+  ["done", "Done"],
+  ["cancelled", "Cancelled"],
+  ["standing", "Standing (triggered, recurring)"],
+];
+const KINDS = [
+  ["", "Any kind"],
+  ["one_off", "One-off"],
+  ["trigger", "Triggered"],
+  ["repeat", "Recurring"],
+  ["live_activity", "Live Activity"],
+  ["ab_test", "A/B test"],
+];
 
 export function statusBadge(message) {
   if (message.cancelled_at) return h("span", { class: "badge warn", text: message.done ? "cancelled" : "stopping" });
