@@ -102,24 +102,23 @@ extension MessageListFilter {
     /// The filter `GET …/messages`'s query names: `state`, `kind`, `q`, `created_after`,
     /// `created_before` (a time in ms since 1970, or ISO 8601: `2026-11-27` or
     /// `2026-11-27T09:00:00Z`). A part outside its values is refused with 400.
+    /// The query's `name` as one of `T`'s values (nil when absent), or a 400 that lists them.
+    private static func choice<T: CaseIterable & RawRepresentable>(
+        _: T.Type, _ query: [String: String], _ name: String
+    ) throws(APIError) -> T? where T.RawValue == String {
+        guard let text = query[name] else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw .badRequest(
+                "\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text.prefix(32))\""
+            )
+        }
+        return value
+    }
+
     static func parse(_ query: [String: String], projectId: Int64?) throws(APIError) -> MessageListFilter {
         var filter = MessageListFilter(projectId: projectId)
-        if let text = query["state"] {
-            guard let state = State(rawValue: text) else {
-                throw .badRequest(
-                    "state must be one of \(State.allCases.map(\.rawValue).joined(separator: ", ")), not "
-                        + "\"\(text.prefix(32))\"")
-            }
-            filter.state = state
-        }
-        if let text = query["kind"] {
-            guard let kind = Kind(rawValue: text) else {
-                throw .badRequest(
-                    "kind must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not "
-                        + "\"\(text.prefix(32))\"")
-            }
-            filter.kind = kind
-        }
+        filter.state = try choice(State.self, query, "state")
+        filter.kind = try choice(Kind.self, query, "kind")
         if let text = query["q"] {
             // Counted as the API document counts a string's length: in Unicode code points.
             let length = text.unicodeScalars.count
