@@ -17,6 +17,7 @@ enum PostgresMigrations {
         messageTemplates,
         messageTimelines,
         audienceLists,
+        controlGroups,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

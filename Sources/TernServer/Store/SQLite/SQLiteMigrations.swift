@@ -13,6 +13,7 @@ enum SQLiteMigrations {
         messageTemplates,
         messageTimelines,
         audienceLists,
+        controlGroups,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
