@@ -1,6 +1,6 @@
 import Foundation
 
-/// The people of messages with a control group, by group (``ControlGroup``), and their conversions.
+/// The people of messages with a control group, by group (`control_percent`), and their conversions.
 public protocol ControlGroupQueries {
     /// Records the people of message `messageId` held out (`heldOut`) and those it goes to
     /// (`sent`); a person recorded already stays as recorded (a person's devices in several

@@ -61,6 +61,7 @@ public struct ControlGroupStats: Codable, Sendable, Equatable {
             sent: try container.decode(Group.self, forKey: .sent))
     }
 
+    /// Writes the figures with the uplift, null when it cannot be told yet.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(percent, forKey: .percent)
@@ -69,7 +70,6 @@ public struct ControlGroupStats: Codable, Sendable, Equatable {
         try container.encode(windowEndsAt, forKey: .windowEndsAt)
         try container.encode(control, forKey: .control)
         try container.encode(sent, forKey: .sent)
-        // Always present: null says the uplift cannot be told yet.
         if let uplift {
             try container.encode(uplift, forKey: .uplift)
         } else {

@@ -185,6 +185,13 @@ import Testing
         let kept = try await harness.stats(id)
         #expect(kept["deliveries_removed_at"] != nil, "\(kept)")
         #expect(try Self.control(kept) as NSDictionary == Self.control(stats) as NSDictionary, "\(kept)")
+
+        // An erased person leaves their group, and their goals with them.
+        let token = try #require(owners.first { $0.value == held[0] }?.key)
+        let person = "person-" + token.dropFirst().prefix { $0 != "-" }
+        let erased = try await harness.server.admin("DELETE", "/profiles/\(person)")
+        #expect(erased.status == 200, "\(erased.errorText)")
+        #expect(try Self.group(try await harness.stats(id), "control") == (Int64(held.count - 1), 0))
     }
 
     /// The held-out people do not count toward the frequency cap: a cap of one push a day lets the

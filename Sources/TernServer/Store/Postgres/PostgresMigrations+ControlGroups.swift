@@ -7,5 +7,6 @@ extension PostgresMigrations {
             held_out INTEGER NOT NULL,
             PRIMARY KEY (message_id, profile_id)
         );
+        CREATE INDEX control_group_people_profile ON control_group_people (profile_id);
         """
 }
