@@ -316,7 +316,11 @@ public struct MessageService: Sendable {
     /// recorded them (kept through `--delivery-retention-days`), each group's conversions in the
     /// window from the message's start; nil without one.
     static func controlGroupStats(_ tx: any StoreTransaction, _ message: StoredMessage) throws -> ControlGroupStats? {
-        guard let control = ControlGroup(try FanOut.request(message)) else { return nil }
+        // Most messages have none: their request is not decoded for it (a triggered message's rounds
+        // each read their own figures).
+        guard message.content.contains(MessageRequest.CodingKeys.controlPercent.rawValue),
+            let control = ControlGroup(try FanOut.request(message))
+        else { return nil }
         let start = message.sentFrom
         let groups = try tx.controlGroupFigures(
             messageId: message.id, projectId: message.projectId, goal: control.goal, from: start,
