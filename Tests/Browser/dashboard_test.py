@@ -942,6 +942,29 @@ def main():
             assert (value("variant_title"), value("variant_percent")) == ("Version B", "30"), (value("variant_title"), value("variant_percent"))
             driver.execute_script("sessionStorage.clear();")
 
+        def compose_holds_out_a_control_group_and_its_page_compares_the_groups():
+            compose_with_title("Held out")
+            share = driver.find_element(By.CSS_SELECTOR, "input[name='control_percent']")
+            share.send_keys("10")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "A control group needs the goal whose conversions it compares" in text(d), 10, "no error for a share without a goal")
+            share.clear()
+            share.send_keys("51")
+            driver.find_element(By.CSS_SELECTOR, "input[name='conversion_goal']").send_keys("purchase")
+            driver.find_element(By.CSS_SELECTOR, "form[aria-label='Compose'] button[type='submit']").click()
+            wait(driver, lambda d: "The share held out must be a whole number from 1 to 50." in text(d), 10, "no error for 51%")
+            share.clear()
+            share.send_keys("20")
+            driver.find_element(By.CSS_SELECTOR, "input[name='conversion_window_hours']").send_keys("48")
+            shown = send_from_compose("20% of the people are held out as a control group and get nothing; the message's page compares how many of each group reach purchase within 48 hours.")
+            request = shown["request"]
+            assert (request.get("control_percent"), request.get("conversion_goal"), request.get("conversion_window_hours")) == (20, "purchase", 48), request
+            panel = lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-labelledby='control-title']").text
+            groups = wait(driver, lambda d: panel(d) if "Uplift" in panel(d) else None, 15, "the page does not compare the groups")
+            assert "Held out (20%)" in groups and "Conversion rate" in groups and "not yet: nobody held out has converted" in groups, groups
+            assert "20% of the people held out; goal purchase within 48 hours" in text(driver), "the page does not say the control group was asked for"
+            shot(driver, "message-control-group")
+
         def an_ab_tests_winner_goes_to_the_rest_from_its_page():
             resource = server.bootstrap["resource_id"]
             status, made = server.admin("POST", "/messages", {
@@ -1613,6 +1636,7 @@ def main():
                       compose_starts_a_message_when_a_tag_is_set,
                       compose_starts_a_message_when_a_profile_field_is_set, compose_starts_a_message_when_an_in_app_button_is_tapped,
                       compose_runs_an_ab_test_and_its_page_compares_the_versions,
+                      compose_holds_out_a_control_group_and_its_page_compares_the_groups,
                       a_live_activity_update_reaches_its_device_and_its_page_says_what_it_carried,
                       a_triggered_message_says_what_sends_it_and_is_stopped,
                       a_recurring_message_says_when_its_next_copy_goes_and_is_stopped,

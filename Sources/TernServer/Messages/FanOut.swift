@@ -168,12 +168,28 @@ public struct FanOut: Sendable, Equatable {
                 skipped = before - admitted.count
             }
         }
+        // A control group's people get nothing, chosen by person: the same people whichever chunk
+        // meets their devices, and again when a fan-out is retried or resumed.
+        let control = request.test == true ? nil : ControlGroup(request)
+        var heldOut: [AudienceCandidate] = []
+        if let control, !admitted.isEmpty {
+            heldOut = admitted.filter { control.holdsOut(profileId: $0.subscription.profileId, messageId: message.id) }
+            if !heldOut.isEmpty {
+                admitted.removeAll { control.holdsOut(profileId: $0.subscription.profileId, messageId: message.id) }
+            }
+        }
         // Test sends reach the project's own test devices: no person is counted or held back.
         // A Live Activity's pushes update what the person is following: not counted, never held back.
-        if request.test != true, request.liveActivity == nil, !admitted.isEmpty,
+        if request.test != true, request.liveActivity == nil, !admitted.isEmpty || !heldOut.isEmpty,
             let cap = try tx.project(id: message.projectId)?.frequencyCap
         {
-            admitted = try Self.capped(tx, message: message, request: request, admitted: admitted, cap: cap)
+            if !admitted.isEmpty {
+                admitted = try Self.capped(tx, message: message, request: request, admitted: admitted, cap: cap)
+            }
+            // The control group leaves out whom the cap would have, so both groups are alike.
+            if !heldOut.isEmpty {
+                heldOut = try Self.belowCap(tx, message: message, request: request, heldOut: heldOut, cap: cap)
+            }
         }
         if done {
             // Records older than any cap's window are read no more.
@@ -209,8 +225,26 @@ public struct FanOut: Sendable, Equatable {
                 messageId: message.id, targets: targets, now: now,
                 timing: try Self.timing(tx, message, request: request, admitted: admitted))
         }
+        if control != nil {
+            try tx.addControlGroupPeople(
+                messageId: message.id, heldOut: Set(heldOut.map(\.subscription.profileId)).sorted(),
+                sent: Set(admitted.map(\.subscription.profileId)).sorted())
+        }
         try tx.advanceFanOut(messageId: message.id, cursor: cursor, done: done, added: Int64(written.added))
         return written
+    }
+
+    /// A control group's candidates whose person has not reached the project's frequency cap (every
+    /// one, for a message that ignores it). Nothing is recorded for them: the message did not go.
+    static func belowCap(
+        _ tx: any StoreTransaction, message: StoredMessage, request: MessageRequest, heldOut: [AudienceCandidate],
+        cap: FrequencyCap
+    ) throws -> [AudienceCandidate] {
+        guard request.ignoreFrequencyCap != true else { return heldOut }
+        let counts = try tx.recentMessageCounts(
+            profileIds: Set(heldOut.map(\.subscription.profileId)).sorted(), since: message.sentFrom - cap.window,
+            excluding: message.id)
+        return heldOut.filter { (counts[$0.subscription.profileId] ?? 0) < cap.pushes }
     }
 
     /// The admitted candidates whose person has not reached the project's frequency cap (every one,

@@ -32,6 +32,7 @@ struct MessagePlan: Sendable, Equatable {
     ///   - publicId: Its public id, which each push's id starts with.
     ///   - sentAt: When it is sent (ms since 1970): a Live Activity's `timestamp`.
     init(_ request: MessageRequest, publicId: String, sentAt: Int64 = ServerClock.milliseconds()) throws(APIError) {
+        try ControlGroup.check(request)
         if let live = request.liveActivity {
             try MessageAudienceRules.check(request.audience)
             template = try LiveActivityMessage.template(

@@ -159,6 +159,18 @@ public struct MessageRequest: Codable, Sendable, Equatable {
     /// given here wins. The message keeps the merged content, so a later edit or deletion of the
     /// template never changes it.
     public var templateId: Int64?
+    /// A control group: this share of the audience's people (1 to 50 percent), chosen by person so
+    /// that all of a person's devices go together, gets nothing; the stats compare how many of them
+    /// reached ``conversionGoal`` with how many of the people it went to (`control_group`). Not with
+    /// ``test``, ``trigger``, ``recurrence``, ``liveActivity``, a background push or
+    /// ``testAudiencePercent``.
+    public var controlPercent: Int?
+    /// With ``controlPercent`` (and only with it): the goal (`event_name`) whose people count as
+    /// converted, e.g. `purchase`.
+    public var conversionGoal: String?
+    /// With ``controlPercent``: how long after the send a goal counts, 1 to 720 hours; 72 when
+    /// absent.
+    public var conversionWindowHours: Int?
     var audience: MessageAudience
 
     /// The A/B test whose held-back devices a winner's message goes to.
@@ -264,6 +276,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
         case targetContentId = "target_content_id"
         case filterCriteria = "filter_criteria"
         case templateId = "template_id"
+        case controlPercent = "control_percent"
+        case conversionGoal = "conversion_goal"
+        case conversionWindowHours = "conversion_window_hours"
     }
 }
 

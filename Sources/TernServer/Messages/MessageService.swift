@@ -308,7 +308,26 @@ public struct MessageService: Sendable {
             try history?.converted
             ?? tx.conversions(messageIdPrefix: message.publicId + ".", eventName: nil)
         stats.variants = try self.variantStats(tx, message, history: history)
+        stats.controlGroup = try Self.controlGroupStats(tx, message)
         return stats
+    }
+
+    /// A message's control group in its stats: its people and those it went to, as its fan-out
+    /// recorded them (kept through `--delivery-retention-days`), each group's conversions in the
+    /// window from the message's start; nil without one.
+    static func controlGroupStats(_ tx: any StoreTransaction, _ message: StoredMessage) throws -> ControlGroupStats? {
+        // Most messages have none: their request is not decoded for it (a triggered message's rounds
+        // each read their own figures).
+        guard message.content.contains(MessageRequest.CodingKeys.controlPercent.rawValue),
+            let control = ControlGroup(try FanOut.request(message))
+        else { return nil }
+        let start = message.sentFrom
+        let groups = try tx.controlGroupFigures(
+            messageId: message.id, projectId: message.projectId, goal: control.goal, from: start,
+            until: start + control.window)
+        return ControlGroupStats(
+            percent: control.percent, goal: control.goal, windowHours: control.windowHours,
+            windowEndsAt: start + control.window, control: groups.control, sent: groups.sent)
     }
 
     /// An A/B test's figures per version: counted from its rows, or the ones kept once they went

@@ -135,6 +135,9 @@ public struct MessageStats: Codable, Sendable, Equatable {
     /// A triggered message with re-entry: its rounds' figures summed (the figures above are its
     /// first round's, the message's own); nil for any other message.
     public var allRounds: RoundTotals?
+    /// A message with a control group (`control_percent`): both groups' people and conversions,
+    /// and the uplift; nil for any other message.
+    public var controlGroup: ControlGroupStats?
 
     init(
         messageId: String, counts: DeliveryCounts, failedByReason: [String: Int64], delivered: Int64,
@@ -178,6 +181,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         try container.encodeIfPresent(cancelledAt, forKey: .cancelledAt)
         try container.encodeIfPresent(variants, forKey: .variants)
         try container.encodeIfPresent(allRounds, forKey: .allRounds)
+        try container.encodeIfPresent(controlGroup, forKey: .controlGroup)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -198,6 +202,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         converted = try container.decodeIfPresent(Int64.self, forKey: .converted) ?? 0
         variants = try container.decodeIfPresent([VariantStats].self, forKey: .variants)
         allRounds = try container.decodeIfPresent(RoundTotals.self, forKey: .allRounds)
+        controlGroup = try container.decodeIfPresent(ControlGroupStats.self, forKey: .controlGroup)
     }
 
     /// Where each status's count goes.
@@ -216,6 +221,7 @@ public struct MessageStats: Codable, Sendable, Equatable {
         case cancelledAt = "cancelled_at"
         case variants
         case allRounds = "all_rounds"
+        case controlGroup = "control_group"
     }
 }
 

@@ -84,7 +84,7 @@ public protocol StoreTransaction: TenancyQueries, ProfileQueries, SubscriptionQu
     PreferenceQueries, IdentityQueries, SegmentQueries, HistoryQueries, ErasureQueries,
     ProfileExportQueries, FrequencyQueries, WebhookQueries, OpenHourQueries,
     LiveActivityQueries, TriggerQueries, LiveActivityChannelQueries, RecurrenceQueries,
-    MessageEditQueries, DeviceExportQueries, TemplateQueries, TimelineQueries
+    MessageEditQueries, DeviceExportQueries, TemplateQueries, TimelineQueries, ControlGroupQueries
 {}
 
 /// A failure of the backend (not of the caller's input).

@@ -121,6 +121,19 @@ enum AdminCommand {
                 }
                 return output(status, body)
             }
+            if topic == "messages", try arguments.position(0, "a subcommand") == "stats" {
+                // The answer as JSON on standard output, as ever; a control group's comparison
+                // also as lines on standard error, for the person at the terminal.
+                let (status, body) = try await client.send(call.method, call.path, query: call.query)
+                output(status, body)
+                if (200..<300).contains(status),
+                    let control = (try? JSONDecoder().decode(MessageStats.self, from: body))?.controlGroup
+                {
+                    FileHandle.standardError.write(
+                        Data((Funnel.controlGroup(control).joined(separator: "\n") + "\n").utf8))
+                }
+                return
+            }
             try await perform(call, client: client)
         }
     }

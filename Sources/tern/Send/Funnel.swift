@@ -50,7 +50,33 @@ enum Funnel {
                     + share(variant.opened, variant.delivered, "delivered")
                     + (variant.converted > 0 ? "  converted \(variant.converted)" : ""))
         }
+        if let control = stats.controlGroup { lines += controlGroup(control) }
         return lines.joined(separator: "\n")
+    }
+
+    /// A control group's lines: both groups' people, conversions and rates, and the uplift.
+    ///
+    /// ```
+    ///   control group   10% held out, goal purchase within 72 h (until 2026-12-27T09:00:00Z)
+    ///     held out         1000 people     50 converted   5.0%
+    ///     sent             9000 people    630 converted   7.0%
+    ///     uplift         +40.0%
+    /// ```
+    static func controlGroup(_ control: ControlGroupStats) -> [String] {
+        let ends = Date(timeIntervalSince1970: Double(control.windowEndsAt) / 1000).formatted(.iso8601)
+        func row(_ name: String, _ group: ControlGroupStats.Group) -> String {
+            "    " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + String(group.people).leftPadded(to: 9)
+                + " people " + String(group.converted).leftPadded(to: 6) + " converted "
+                + String(format: "%5.1f%%", group.rate * 100)
+        }
+        return [
+            "  control group   \(control.percent)% held out, goal \(control.goal) within \(control.windowHours) h "
+                + "(until \(ends))",
+            row("held out", control.control), row("sent", control.sent),
+            "    uplift      "
+                + (control.uplift.map { String(format: "%+9.1f%%", $0 * 100) }
+                    ?? "  not yet (nobody held out has converted)"),
+        ]
     }
 }
 

@@ -63,6 +63,16 @@ struct SendOptions {
                             + "a goal naming the push followed)"),
                     OptionSpec("winner-goal", "NAME", "with --winner-by conversions: only this goal's conversions"),
                     OptionSpec(
+                        "control-percent", "N",
+                        "hold out N% of the people (1 to 50, all of a person's devices) as a control group that gets "
+                            + "nothing; needs --conversion-goal"),
+                    OptionSpec(
+                        "conversion-goal", "NAME",
+                        "with --control-percent: the goal whose people count as converted in both groups"),
+                    OptionSpec(
+                        "conversion-window-hours", "N",
+                        "with --control-percent: how long after the send a goal counts (1 to 720, default 72)"),
+                    OptionSpec(
                         "trigger", "GOAL",
                         "a standing message: each person of --resource who reaches the goal GOAL gets it (after "
                             + "--trigger-delay), until tern messages cancel; '$subscribed': a welcome, when one of "
@@ -276,6 +286,9 @@ struct SendOptions {
         message.winnerAfterMinutes = try arguments.int("winner-after")
         message.winnerBy = arguments.value("winner-by")
         message.winnerGoal = arguments.value("winner-goal")
+        message.controlPercent = try arguments.int("control-percent")
+        message.conversionGoal = arguments.value("conversion-goal")
+        message.conversionWindowHours = try arguments.int("conversion-window-hours")
         message.liveActivity = try liveActivity(arguments)
         if message.liveActivity == nil { message.relevanceScore = try relevanceScore(arguments) }
         message.trigger = try trigger(arguments)

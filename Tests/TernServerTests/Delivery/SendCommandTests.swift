@@ -153,6 +153,31 @@ import Testing
         #expect(alone == 2 && why.contains("--repeat-until goes with --repeat-every-days"), "\(why)")
     }
 
+    @Test func aControlGroupIsSentAndComparedFromTheCommandLine() async throws {
+        let server = try await ServerProcess.start()
+        defer { Task { await server.stop() } }
+        for index in 0..<20 { try await Self.subscribe(server, "held-\(index)") }
+        let (status, output, error) = try await Self.tern(
+            [
+                "--title", "Sale", "--resource", "\(server.resourceId)", "--control-percent", "50",
+                "--conversion-goal", "purchase", "--conversion-window-hours", "48", "--interval", "0.05",
+            ], server: server)
+        #expect(status == 0, "\(error)")
+        #expect(output.contains("control group   50% held out, goal purchase within 48 h"), "\(output)")
+        #expect(output.contains("held out") && output.contains("not yet (nobody held out has converted)"), "\(output)")
+        let id = try #require(output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let (statsStatus, json, lines) = try await TernCommand.run(
+            ["messages", "stats", id, "--data", server.dataDirectory.path("data")])
+        #expect(statsStatus == 0, "\(lines)")
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let control = try #require(stats["control_group"] as? [String: Any], "\(json)")
+        #expect(control["percent"] as? Int == 50 && control["window_hours"] as? Int == 48, "\(control)")
+        #expect(lines.contains("control group") && lines.contains("uplift"), "\(lines)")
+        let (refused, _, why) = try await Self.tern(
+            ["--title", "Hi", "--token", "held-0", "--conversion-goal", "purchase"], server: server)
+        #expect(refused != 0 && why.contains("conversion_goal goes with control_percent"), "\(why)")
+    }
+
     @Test func aMessageRepeatsOnWeekdaysFromTheCommandLine() async throws {
         let server = try await ServerProcess.start()
         defer { Task { await server.stop() } }

@@ -50,6 +50,7 @@ export function duplicate(id, r) {
     trigger_tag: text(r.trigger && r.trigger.tag), trigger_tag_value: text(r.trigger && r.trigger.tag_value),
     trigger_field: text(r.trigger && r.trigger.field), trigger_field_value: r.trigger && r.trigger.field_value != null ? fieldValueText(r.trigger.field_value) : "",
     trigger_campaign: text(r.trigger && r.trigger.campaign_id), trigger_button: text(r.trigger && r.trigger.button),
+    control_percent: text(r.control_percent), conversion_goal: text(r.conversion_goal), conversion_window_hours: text(r.conversion_window_hours),
   };
   (r.buttons || []).slice(0, 3).forEach((b, index) => Object.assign(values, { [`button${index}_id`]: b.id, [`button${index}_title`]: b.title, [`button${index}_action`]: b.action, [`button${index}_url`]: text(b.url) }));
   const missing = [];
@@ -162,6 +163,19 @@ function composer(resources, testDevices, projects) {
         field("Test on (% of the audience)", c.variant_sample, { api: "test_audience_percent", hint: "Empty: the whole audience. Otherwise the test goes to this share, and the rest wait for the version you pick on the message's page." }),
         field("Send the winner after (minutes)", c.variant_winner_after, { api: "winner_after_minutes", hint: "With a test share: this long after the send, the server sends the version with the most opens (or conversions) per device to the rest. Empty: you pick it." }),
         h("div", { class: "row" }, field("The winner has the most", c.variant_winner_by, { api: "winner_by" }), field("Of the goal", c.variant_winner_goal, { api: "winner_goal", hint: "With conversions: only this goal's (event name); empty: any goal naming the push." })),
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: "Control group" }),
+      h("p", { class: "hint", text: "Hold out a share of the people, who get nothing, and compare how many of them reach a goal with how many of the people it went to: the message's page shows both rates and the uplift. Not with a trigger, a repeat, a background push, a test send or a test on part of the audience." }),
+      h(
+        "div",
+        { class: "row" },
+        field("Hold out (% of the people)", c.control_percent, { api: "control_percent", hint: "1 to 50, chosen by person (all of a person's devices together). Empty: no control group." }),
+        field("Conversion goal", c.conversion_goal, { api: "conversion_goal", hint: "The goal's event name (the app's sendTarget), e.g. purchase; needed with a share." }),
+        field("Within (hours)", c.conversion_window_hours, { api: "conversion_window_hours", hint: "1 to 720 after the send; empty: 72." }),
       ),
     ),
     h(
@@ -362,6 +376,9 @@ function controls(resources) {
     variant_winner_after: text("variant_winner_after", { inputmode: "numeric", placeholder: "you pick" }),
     variant_winner_by: select("variant_winner_by", [["opens", "opens per device"], ["conversions", "conversions per device (opens a goal followed)"]]),
     variant_winner_goal: text("variant_winner_goal", { placeholder: "purchase" }),
+    control_percent: text("control_percent", { inputmode: "numeric", placeholder: "none" }),
+    conversion_goal: text("conversion_goal", { maxlength: 256, placeholder: "purchase" }),
+    conversion_window_hours: text("conversion_window_hours", { inputmode: "numeric", placeholder: "72" }),
     data: h("textarea", { name: "data", class: "code", rows: 3 }),
     localizations: h("textarea", { name: "localizations", class: "code", rows: 3 }),
     trigger_event: text("trigger_event", { maxlength: 256, placeholder: "cart_abandoned", list: "trigger-events" }),
@@ -554,6 +571,15 @@ export function build(c) {
     } else if (goal) {
       errors.push([c.variant_winner_goal, "A goal picks the winner by its conversions: choose conversions, and a time to send the winner."]);
     }
+  }
+  request.control_percent = integer(c.control_percent, "The share held out", 1, 50, errors);
+  request.conversion_window_hours = integer(c.conversion_window_hours, "The hours a conversion counts", 1, 720, errors);
+  const conversionGoal = c.conversion_goal.value.trim();
+  if (conversionGoal) request.conversion_goal = conversionGoal;
+  if (request.control_percent !== undefined && !conversionGoal) {
+    errors.push([c.conversion_goal, "A control group needs the goal whose conversions it compares, e.g. purchase."]);
+  } else if (c.control_percent.value.trim() === "" && (conversionGoal || request.conversion_window_hours !== undefined)) {
+    errors.push([c.control_percent, "A conversion goal and its hours go with a share held out: give the share, or clear them."]);
   }
   request.audience = audience(c, errors);
   for (const [control, message] of errors) fieldError(control, message);
@@ -832,6 +858,7 @@ function confirmDialog() {
           ? ` The test goes to ${sample}% of the devices (version A to ${versions[0].percent}% of them, version B to ${versions[1].percent}%); the other ${100 - sample}% wait for the winner, ${winnerAfter ? `which the server sends ${minutes(winnerAfter)} after the send (the version with the most opens per device).` : "sent from the message's page."}`
           : ` Version A goes to ${versions[0].percent}% of the devices, version B to ${versions[1].percent}%.`;
       }
+      if (request.control_percent && devices > 0) goes += ` ${request.control_percent}% of the people are held out as a control group and get nothing; the message's page compares how many of each group reach ${request.conversion_goal} within ${request.conversion_window_hours || 72} hours.`;
       if (request.interruption_level === "time-sensitive") goes += " It breaks through Focus (time sensitive: the app needs the Time Sensitive Notifications capability).";
       if (request.interruption_level === "critical") goes += " It sounds through the mute switch and Focus (critical: the app needs Apple's critical alerts entitlement).";
       if (cap && devices > 0) goes += ` People who already had ${cap.pushes} message${cap.pushes === 1 ? "" : "s"} in the last ${cap.hours} hour${cap.hours === 1 ? "" : "s"} are skipped (the project's frequency cap).`;

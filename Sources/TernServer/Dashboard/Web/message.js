@@ -298,6 +298,26 @@ function versionsPanel(r, stats) {
   );
 }
 
+// A message with a control group: both groups' conversion rates, and the uplift.
+function controlGroupPanel(stats) {
+  const g = stats.control_group;
+  if (!g) return null;
+  const rate = (group) => (group.people ? `${(Math.round((group.converted * 1000) / group.people) / 10).toFixed(1)}%` : "–");
+  const uplift = g.uplift === null ? "not yet: nobody held out has converted" : `${g.uplift >= 0 ? "+" : ""}${(Math.round(g.uplift * 1000) / 10).toFixed(1)}%`;
+  const closes = g.window_ends_at > Date.now() ? `The window closes ${time(g.window_ends_at)}; until then the figures grow.` : `The window closed ${time(g.window_ends_at)}: the figures are final.`;
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "control-title" },
+    h("h2", { id: "control-title", text: "Control group" }),
+    table("Control group and the people it went to", ["Group", "People#", `Reached ${g.goal}#`, "Conversion rate#"], [
+      [`Held out (${g.percent}%)`, number(g.control.people), number(g.control.converted), rate(g.control)],
+      ["Sent", number(g.sent.people), number(g.sent.converted), rate(g.sent)],
+    ]),
+    h("dl", { class: "pairs", id: "control-uplift" }, pair("Uplift", uplift)),
+    h("p", { class: "hint", text: `People who reached the goal ${g.goal} within ${g.window_hours} hours of the send, on any device, each once. The uplift is how much more often the people it went to converted than those held out. ${closes}` }),
+  );
+}
+
 // A triggered message with re-entry: the figures of all its rounds, beside its own (round 1's) above.
 function roundsPanel(stats) {
   const all = stats.all_rounds;
@@ -375,6 +395,7 @@ function view(message, stats, canCompose, timeline) {
     ),
     timelinePanel(timeline),
     versionsPanel(r, stats),
+    controlGroupPanel(stats),
     roundsPanel(stats),
     h(
       "section",
@@ -395,6 +416,7 @@ function view(message, stats, canCompose, timeline) {
         r.category ? pair("Category", r.category) : null,
         r.ios_category ? pair("iOS category", r.ios_category) : null,
         r.test ? pair("Test send", "only the test devices") : null,
+        r.control_percent ? pair("Control group", `${r.control_percent}% of the people held out; goal ${r.conversion_goal} within ${r.conversion_window_hours || 72} hours`) : null,
         r.throttle_per_minute ? pair("Throttle", `${number(r.throttle_per_minute)} deliveries a minute`) : null,
         r.local_time_of_day ? pair("Local time", `${r.local_time_of_day} on each device's clock`) : null,
         r.at_usual_open_time ? pair("Timing", "at each person's usual open time (at once for people with no opens yet)") : null,

@@ -18,6 +18,7 @@ enum PostgresMigrations {
         messageTimelines,
         audienceLists,
         messageList,
+        controlGroups,
     ]
 
     /// PostgreSQL only (several nodes share it): each project's provider credentials, which a single

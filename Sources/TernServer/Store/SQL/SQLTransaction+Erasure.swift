@@ -104,6 +104,8 @@ extension SQLTransaction {
         // When the person usually opens pushes.
         try database.run("DELETE FROM open_hours WHERE profile_id = ?", [id])
         try database.run("DELETE FROM trigger_runs WHERE profile_id = ?", [id])
+        // Which messages held the person out, or went to them, as their control groups count them.
+        try database.run("DELETE FROM control_group_people WHERE profile_id = ?", [id])
         erasure.preferences = try database.run("DELETE FROM preferences WHERE profile_id = ?", [id])
         // The followers' key leads with the topic: one probe for each of the database's project's topics.
         erasure.preferences += try database.run(

@@ -14,6 +14,7 @@ enum SQLiteMigrations {
         messageTimelines,
         audienceLists,
         messageList,
+        controlGroups,
     ]
 
     /// Projects and their tenancy, profiles, subscriptions, goals, push events, idempotent answers.
