@@ -3,18 +3,17 @@ import TernSQLite
 
 extension SQLTransaction {
     func addControlGroupPeople(messageId: Int64, heldOut: [Int64], sent: [Int64]) throws {
-        for (people, held) in [(heldOut, 1), (sent, 0)] {
-            for ids in RowGroups(people) {
-                var parameters: [any SQLiteBindable] = []
-                parameters.reserveCapacity(ids.count * 3)
-                for id in ids { parameters += [messageId, id, held] as [any SQLiteBindable] }
-                try database.run(
-                    """
-                    INSERT INTO control_group_people (message_id, profile_id, held_out)
-                    VALUES \(Array(repeating: "(?, ?, ?)", count: ids.count).joined(separator: ", "))
-                    ON CONFLICT (message_id, profile_id) DO NOTHING
-                    """, parameters)
-            }
+        let people = heldOut.map { ($0, 1) } + sent.map { ($0, 0) }
+        for rows in RowGroups(people) {
+            var parameters: [any SQLiteBindable] = []
+            parameters.reserveCapacity(rows.count * 3)
+            for (id, held) in rows { parameters += [messageId, id, held] as [any SQLiteBindable] }
+            try database.run(
+                """
+                INSERT INTO control_group_people (message_id, profile_id, held_out)
+                VALUES \(RowTexts.values("(?, ?, ?)", rows: rows.count))
+                ON CONFLICT (message_id, profile_id) DO NOTHING
+                """, parameters)
         }
     }
 

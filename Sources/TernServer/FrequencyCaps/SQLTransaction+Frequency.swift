@@ -26,7 +26,7 @@ extension SQLTransaction {
             try database.run(
                 """
                 INSERT INTO push_frequency (profile_id, message_id, at)
-                VALUES \(Array(repeating: "(?, ?, ?)", count: ids.count).joined(separator: ", "))
+                VALUES \(RowTexts.values("(?, ?, ?)", rows: ids.count))
                 ON CONFLICT (profile_id, message_id) DO NOTHING
                 """, parameters)
         }

@@ -173,10 +173,15 @@ public struct FanOut: Sendable, Equatable {
         let control = request.test == true ? nil : ControlGroup(request)
         var heldOut: [AudienceCandidate] = []
         if let control, !admitted.isEmpty {
-            heldOut = admitted.filter { control.holdsOut(profileId: $0.subscription.profileId, messageId: message.id) }
-            if !heldOut.isEmpty {
-                admitted.removeAll { control.holdsOut(profileId: $0.subscription.profileId, messageId: message.id) }
+            var sent: [AudienceCandidate] = []
+            for candidate in admitted {
+                if control.holdsOut(profileId: candidate.subscription.profileId, messageId: message.id) {
+                    heldOut.append(candidate)
+                } else {
+                    sent.append(candidate)
+                }
             }
+            admitted = sent
         }
         // Test sends reach the project's own test devices: no person is counted or held back.
         // A Live Activity's pushes update what the person is following: not counted, never held back.
